@@ -1,0 +1,175 @@
+/*  client.c - see client.h. */
+#include "client.h"
+#include "config.h"
+#include "fs.h"
+#include "net.h"
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int
+zs_client_request (const char *endpoint, Zsink__ClientRequest__Kind kind, bool savepoint,
+                   int timeout_ms, bool *ok_p, char **json_p, char *err, size_t errlen)
+{
+    char inst[16], rid[64];
+    zs_net_instance (inst);
+    snprintf (rid, sizeof rid, "client-%d-%s", (int) getpid (), inst);
+    zsock_t *sock = zs_net_dealer (endpoint, rid, err, errlen);
+    if (!sock)
+        return -1;
+    zs_sender_t from = {.job_id = "", .epoch = 0, .role = ZSINK__ROLE__ROLE_CLIENT, .index = -1};
+    zs_env_t env;
+    zs_env_init (&env, &from, 1);
+    Zsink__ClientRequest req;
+    zsink__client_request__init (&req);
+    req.kind = kind;
+    req.has_savepoint = savepoint;
+    req.savepoint = savepoint;
+    env.body_case = ZSINK__ENVELOPE__BODY_CLIENT_REQUEST;
+    env.client_request = &req;
+    int64_t deadline = zs_clock_mono_ms () + timeout_ms;
+    int rc = -1;
+    bool sent = false;
+    snprintf (err, errlen, "no answer from the coordinator at %s within %d ms", endpoint,
+              timeout_ms);
+    zpoller_t *poller = zpoller_new (sock, NULL);
+    while (zs_clock_mono_ms () < deadline && !zsys_interrupted) {
+        //  IMMEDIATE=1: sends fail until connected, so retry until then
+        if (!sent)
+            sent = zs_env_send (sock, NULL, &env) == 0;
+        zpoller_wait (poller, sent ? 50 : 20);
+        zs_env_t *reply = NULL;
+        char derr[ZS_ERRLEN];
+        int got = zs_env_recv (sock, NULL, 0, &reply, derr, sizeof derr);
+        if (got == 1 && reply->body_case == ZSINK__ENVELOPE__BODY_CLIENT_REPLY) {
+            *ok_p = reply->client_reply->ok;
+            *json_p = strdup (reply->client_reply->json);
+            zs_env_free (&reply);
+            rc = 0;
+            break;
+        }
+        zs_env_free (&reply);
+    }
+    zpoller_destroy (&poller);
+    zsock_destroy (&sock);
+    return rc;
+}
+
+int
+zs_client_find_endpoint (const char *checkpoints_dir, char *endpoint, size_t len, char *err,
+                         size_t errlen)
+{
+    char path[ZS_PATH_MAX + 32];
+    snprintf (path, sizeof path, "%s/cluster.json", checkpoints_dir);
+    size_t n;
+    char *text = zs_fs_read_file (path, 1 << 16, &n, err, errlen);
+    if (!text)
+        return -1;
+    json_t *root = json_loads (text, 0, NULL);
+    free (text);
+    const char *ep = NULL;
+    if (!root || json_unpack (root, "{s:s}", "coordinator", &ep) < 0) {
+        snprintf (err, errlen, "%s: no coordinator endpoint in it", path);
+        json_decref (root);
+        return -1;
+    }
+    snprintf (endpoint, len, "%s", ep);
+    json_decref (root);
+    return 0;
+}
+
+static void
+s_usage (FILE *out)
+{
+    fprintf (out,
+             "usage: zsink status [--coordinator EP | -c JOB.yaml] [-D key=value]\n"
+             "       zsink stop --savepoint [--coordinator EP | -c JOB.yaml]\n"
+             "       zsink cancel [--coordinator EP | -c JOB.yaml]\n"
+             "Without --coordinator, the endpoint is read from the cluster.json that\n"
+             "`zsink cluster` writes into state.checkpoints.dir. Env ZSINK_COORDINATOR\n"
+             "also names the endpoint.\n");
+}
+
+int
+zs_client_cmd (int argc, char **argv)
+{
+    const char *cmd = argv[0];
+    const char *endpoint = getenv ("ZSINK_COORDINATOR");
+    bool savepoint = false;
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    char err[ZS_ERRLEN];
+    static struct option opts[] = {{"coordinator", required_argument, 0, 'e'},
+                                   {"savepoint", no_argument, 0, 's'},
+                                   {"config", required_argument, 0, 'c'},
+                                   {"help", no_argument, 0, 'h'},
+                                   {0, 0, 0, 0}};
+    optind = 1;
+    int c;
+    while ((c = getopt_long (argc, argv, "c:D:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'e': endpoint = optarg; break;
+        case 's': savepoint = true; break;
+        case 'c':
+            if (zs_config_load_yaml (&cfg, optarg, err, sizeof err) < 0) {
+                fprintf (stderr, "zsink %s: %s\n", cmd, err);
+                return 2;
+            }
+            break;
+        case 'D':
+            if (zs_config_set_kv (&cfg, optarg, err, sizeof err) < 0) {
+                fprintf (stderr, "zsink %s: %s\n", cmd, err);
+                return 2;
+            }
+            break;
+        case 'h': s_usage (stdout); return 0;
+        default: s_usage (stderr); return 2;
+        }
+    }
+    Zsink__ClientRequest__Kind kind;
+    if (strcmp (cmd, "status") == 0)
+        kind = ZSINK__CLIENT_REQUEST__KIND__STATUS;
+    else if (strcmp (cmd, "cancel") == 0)
+        kind = ZSINK__CLIENT_REQUEST__KIND__CANCEL;
+    else if (strcmp (cmd, "stop") == 0) {
+        kind = ZSINK__CLIENT_REQUEST__KIND__STOP;
+        if (!savepoint) {
+            fprintf (stderr, "zsink stop: give --savepoint (use `zsink cancel` to stop "
+                             "without one)\n");
+            return 2;
+        }
+    }
+    else {
+        s_usage (stderr);
+        return 2;
+    }
+    char found[ZS_PATH_MAX];
+    if (!endpoint) {
+        if (!*cfg.checkpoints_dir) {
+            fprintf (stderr, "zsink %s: say where the coordinator is: --coordinator EP, or "
+                             "-c JOB.yaml of a running `zsink cluster`\n",
+                     cmd);
+            return 2;
+        }
+        if (zs_client_find_endpoint (cfg.checkpoints_dir, found, sizeof found, err, sizeof err)
+            < 0) {
+            fprintf (stderr, "zsink %s: no running cluster found: %s\n", cmd, err);
+            return 1;
+        }
+        endpoint = found;
+    }
+    bool ok = false;
+    char *json = NULL;
+    //  a savepoint waits for a checkpoint and its commit
+    int timeout = kind == ZSINK__CLIENT_REQUEST__KIND__STOP ? 120000 : 5000;
+    if (zs_client_request (endpoint, kind, savepoint, timeout, &ok, &json, err, sizeof err) < 0) {
+        fprintf (stderr, "zsink %s: %s\n", cmd, err);
+        return 1;
+    }
+    printf ("%s\n", json);
+    free (json);
+    return ok ? 0 : 1;
+}

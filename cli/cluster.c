@@ -1,0 +1,548 @@
+/*  cluster.c - `zsink cluster`: the whole job on this machine.
+
+    Starts the coordinator, the committer and `parallelism` writers as child
+    processes (fork + exec of the binaries beside this one), forwards their
+    log lines prefixed with their name, restarts a child that dies (as
+    docker-compose's restart policy would), shows a progress line from the
+    coordinator's status, and ends with the job:
+
+    1. the coordinator exits 0 (finished, canceled, stopped): the others got
+       Shutdown; we wait briefly for them, then exit 0;
+    2. the coordinator exits non-zero without being killed: the job failed
+       for good (restart attempts exhausted, bad configuration): exit 1;
+    3. a child killed by a signal, or exiting with 137 (a crash fail
+       point), is restarted after restart-strategy.fixed-delay.delay; the
+       coordinator fails the job over when it notices;
+    4. SIGINT/SIGTERM or --run-for: cancel (no commit); SIGUSR1: stop with
+       a savepoint.
+
+    ZSINK_FAILPOINTS reaches only the first run of each child: a restarted
+    process runs clean, so "crash at the K-th hit" happens once per test.
+*/
+#include "cluster.h"
+#include "client.h"
+#include "config.h"
+#include "fs.h"
+#include "log.h"
+#include "net.h"
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_CHILDREN 130
+#define MAX_ARGS 300
+
+typedef struct {
+    char name[32];
+    char *argv[MAX_ARGS];
+    pid_t pid;          //  0: not running
+    int fd;             //  read end of its stdout+stderr, -1 if none
+    char line[8192];
+    size_t line_len;
+    int64_t restart_at; //  0: no restart pending
+    int starts;
+    bool done;          //  exited 0: not to be restarted
+} child_t;
+
+static volatile sig_atomic_t s_cancel_signal = 0;
+static volatile sig_atomic_t s_savepoint_signal = 0;
+
+static void
+s_on_signal (int sig)
+{
+    if (sig == SIGUSR1)
+        s_savepoint_signal = 1;
+    else
+        s_cancel_signal = 1;
+}
+
+static int
+s_free_port (void)
+{
+    int fd = socket (AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in addr = {.sin_family = AF_INET};
+    addr.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    int port = -1;
+    if (bind (fd, (struct sockaddr *) &addr, sizeof addr) == 0
+        && getsockname (fd, (struct sockaddr *) &addr, &len) == 0)
+        port = ntohs (addr.sin_port);
+    close (fd);
+    return port;
+}
+
+static void
+s_print_line (const char *name, const char *line)
+{
+    //  one write per line: whole lines even with other writers on stderr
+    char buf[8400];
+    int n = snprintf (buf, sizeof buf, "%-12s| %s\n", name, line);
+    if (n > (int) sizeof buf - 1)
+        n = (int) sizeof buf - 1;
+    ssize_t rc = write (STDERR_FILENO, buf, n);
+    (void) rc;
+}
+
+static void
+s_say (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+static void
+s_say (const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start (ap, fmt);
+    vsnprintf (line, sizeof line, fmt, ap);
+    va_end (ap);
+    s_print_line ("cluster", line);
+}
+
+static int
+s_spawn (child_t *c, bool with_failpoints)
+{
+    int pipefd[2];
+    if (pipe (pipefd) < 0)
+        return -1;
+    pid_t pid = fork ();
+    if (pid < 0) {
+        close (pipefd[0]);
+        close (pipefd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        dup2 (pipefd[1], STDOUT_FILENO);
+        dup2 (pipefd[1], STDERR_FILENO);
+        close (pipefd[0]);
+        close (pipefd[1]);
+        if (!with_failpoints)
+            unsetenv ("ZSINK_FAILPOINTS");
+        //  a fresh process image: no inherited sockets (NOTES-zeromq.md)
+        execv (c->argv[0], c->argv);
+        fprintf (stderr, "cannot start %s: %s\n", c->argv[0], strerror (errno));
+        _exit (127);
+    }
+    close (pipefd[1]);
+    c->pid = pid;
+    c->fd = pipefd[0];
+    c->line_len = 0;
+    c->starts++;
+    return 0;
+}
+
+//  Forward complete lines; at EOF flush the rest.
+static void
+s_drain (child_t *c)
+{
+    char buf[4096];
+    ssize_t n = read (c->fd, buf, sizeof buf);
+    if (n <= 0) {
+        if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+            if (c->line_len) {
+                c->line[c->line_len] = 0;
+                s_print_line (c->name, c->line);
+                c->line_len = 0;
+            }
+            close (c->fd);
+            c->fd = -1;
+        }
+        return;
+    }
+    for (ssize_t i = 0; i < n; i++) {
+        if (buf[i] == '\n' || c->line_len == sizeof c->line - 1) {
+            c->line[c->line_len] = 0;
+            s_print_line (c->name, c->line);
+            c->line_len = 0;
+            if (buf[i] == '\n')
+                continue;
+        }
+        c->line[c->line_len++] = buf[i];
+    }
+}
+
+static void
+s_usage (FILE *out)
+{
+    fprintf (out,
+             "usage: zsink cluster [-c JOB.yaml] [-Dkey=value ...] [--run-for DURATION]\n"
+             "                     [--restore-from CHECKPOINT] [--job-id ID]\n"
+             "Runs the coordinator, the committer and `parallelism` writers on this\n"
+             "machine and restarts any that dies. Ends when a bounded job finishes\n"
+             "(exit 0), when the job fails for good (exit 1), or is canceled on\n"
+             "SIGINT/SIGTERM or after --run-for (exit 0). SIGUSR1, or `zsink stop\n"
+             "--savepoint -c JOB.yaml`, stops it with a savepoint.\n");
+}
+
+typedef struct {
+    int64_t rows_read, rows_committed, last_checkpoint, last_snapshot, restarts;
+    char state[32];
+} progress_t;
+
+static void
+s_parse_status (const char *json, progress_t *p)
+{
+    json_t *root = json_loads (json, 0, NULL);
+    if (!root)
+        return;
+    json_int_t rr = 0, rc = 0, lc = 0, ls = 0;
+    int restarts = 0;
+    const char *state = "";
+    if (json_unpack (root, "{s:I, s:I, s:I, s:I, s:i, s:s}", "rows_read", &rr, "rows_committed",
+                     &rc, "last_completed_checkpoint", &lc, "last_snapshot", &ls, "restarts",
+                     &restarts, "state", &state)
+        == 0) {
+        p->rows_read = rr;
+        p->rows_committed = rc;
+        p->last_checkpoint = lc;
+        p->last_snapshot = ls;
+        p->restarts = restarts;
+        snprintf (p->state, sizeof p->state, "%s", state);
+    }
+    json_decref (root);
+}
+
+int
+zs_cluster_cmd (int argc, char **argv)
+{
+    zs_log_set_name ("cluster");
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    char err[ZS_ERRLEN];
+    const char *config_file = NULL, *restore_from = NULL, *job_arg = NULL;
+    const char *overrides[MAX_ARGS / 2];
+    int n_over = 0;
+    int64_t run_for_ms = 0;
+    static struct option opts[] = {{"config", required_argument, 0, 'c'},
+                                   {"run-for", required_argument, 0, 'r'},
+                                   {"restore-from", required_argument, 0, 's'},
+                                   {"job-id", required_argument, 0, 'j'},
+                                   {"help", no_argument, 0, 'h'},
+                                   {0, 0, 0, 0}};
+    optind = 1;
+    int opt;
+    while ((opt = getopt_long (argc, argv, "c:D:h", opts, NULL)) != -1) {
+        switch (opt) {
+        case 'c': config_file = optarg; break;
+        case 'D':
+            if (n_over < MAX_ARGS / 2 - 1)
+                overrides[n_over++] = optarg;
+            break;
+        case 'r':
+            if (zs_parse_duration_ms (optarg, &run_for_ms) < 0 || run_for_ms <= 0) {
+                fprintf (stderr, "zsink cluster: --run-for: bad duration '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        case 's': restore_from = optarg; break;
+        case 'j': job_arg = optarg; break;
+        case 'h': s_usage (stdout); return 0;
+        default: s_usage (stderr); return 2;
+        }
+    }
+    if (optind < argc) {
+        s_usage (stderr);
+        return 2;
+    }
+    if (config_file && zs_config_load_yaml (&cfg, config_file, err, sizeof err) < 0) {
+        fprintf (stderr, "zsink cluster: %s\n", err);
+        return 2;
+    }
+    for (int i = 0; i < n_over; i++)
+        if (zs_config_set_kv (&cfg, overrides[i], err, sizeof err) < 0) {
+            fprintf (stderr, "zsink cluster: %s\n", err);
+            return 2;
+        }
+    if (zs_config_validate (&cfg, err, sizeof err) < 0) {
+        fprintf (stderr, "zsink cluster: %s\n", err);
+        return 2;
+    }
+    //  The role binaries live beside this one.
+    char self_path[ZS_PATH_MAX];
+    ssize_t len = readlink ("/proc/self/exe", self_path, sizeof self_path - 1);
+    if (len <= 0) {
+        fprintf (stderr, "zsink cluster: cannot find my own binary\n");
+        return 1;
+    }
+    self_path[len] = 0;
+    char *slash = strrchr (self_path, '/');
+    *slash = 0;
+    char job_id[64];
+    if (job_arg)
+        snprintf (job_id, sizeof job_id, "%s", job_arg);
+    else {
+        char uuid[40];
+        zs_uuid (uuid);
+        size_t j = 0;
+        for (size_t i = 0; uuid[i] && j < 32; i++)
+            if (uuid[i] != '-')
+                job_id[j++] = uuid[i];
+        job_id[j] = 0;
+    }
+    int cport = s_free_port (), dport = s_free_port ();
+    while (dport == cport)
+        dport = s_free_port ();
+    if (cport < 0 || dport < 0) {
+        fprintf (stderr, "zsink cluster: no free TCP port on 127.0.0.1\n");
+        return 1;
+    }
+    char coord_ep[64], commit_ep[64];
+    snprintf (coord_ep, sizeof coord_ep, "tcp://127.0.0.1:%d", cport);
+    snprintf (commit_ep, sizeof commit_ep, "tcp://127.0.0.1:%d", dport);
+
+    int n = cfg.parallelism;
+    child_t *kids = calloc (n + 2, sizeof *kids);
+    char bin[3][ZS_PATH_MAX + 32];
+    snprintf (bin[0], sizeof bin[0], "%s/zsink-coordinator", self_path);
+    snprintf (bin[1], sizeof bin[1], "%s/zsink-committer", self_path);
+    snprintf (bin[2], sizeof bin[2], "%s/zsink-writer", self_path);
+    //  coordinator: the configuration as given to us
+    child_t *co = &kids[0];
+    snprintf (co->name, sizeof co->name, "coordinator");
+    int a = 0;
+    co->argv[a++] = bin[0];
+    if (config_file) {
+        co->argv[a++] = "-c";
+        co->argv[a++] = (char *) config_file;
+    }
+    for (int i = 0; i < n_over; i++) {
+        co->argv[a++] = "-D";
+        co->argv[a++] = (char *) overrides[i];
+    }
+    co->argv[a++] = "--bind";
+    co->argv[a++] = coord_ep;
+    co->argv[a++] = "--job-id";
+    co->argv[a++] = job_id;
+    if (restore_from) {
+        co->argv[a++] = "--restore-from";
+        co->argv[a++] = (char *) restore_from;
+    }
+    child_t *cm = &kids[1];
+    snprintf (cm->name, sizeof cm->name, "committer");
+    char *cm_argv[] = {bin[1], "--coordinator", coord_ep, "--bind", commit_ep, NULL};
+    memcpy (cm->argv, cm_argv, sizeof cm_argv);
+    char (*index_text)[16] = calloc (n, sizeof *index_text);
+    for (int i = 0; i < n; i++) {
+        child_t *w = &kids[2 + i];
+        snprintf (w->name, sizeof w->name, "writer-%d", i);
+        snprintf (index_text[i], sizeof index_text[i], "%d", i);
+        char *w_argv[] = {bin[2],    "--coordinator", coord_ep,      "--committer",
+                          commit_ep, "--index",       index_text[i], NULL};
+        memcpy (w->argv, w_argv, sizeof w_argv);
+    }
+
+    struct sigaction sa;
+    memset (&sa, 0, sizeof sa);
+    sa.sa_handler = s_on_signal;
+    sigaction (SIGINT, &sa, NULL);
+    sigaction (SIGTERM, &sa, NULL);
+    sigaction (SIGUSR1, &sa, NULL);
+    signal (SIGPIPE, SIG_IGN);
+
+    //  Where `zsink status/stop/cancel -c JOB.yaml` finds us.
+    char cluster_json[ZS_PATH_MAX + 32];
+    zs_fs_mkdirs (cfg.checkpoints_dir);
+    snprintf (cluster_json, sizeof cluster_json, "%s/cluster.json", cfg.checkpoints_dir);
+    {
+        json_t *info = json_pack ("{s:i, s:s, s:s, s:s}", "pid", (int) getpid (), "job_id",
+                                  job_id, "coordinator", coord_ep, "committer", commit_ep);
+        char *text = json_dumps (info, JSON_COMPACT);
+        json_decref (info);
+        zs_fs_write_atomic (cluster_json, text, strlen (text), err, sizeof err);
+        free (text);
+    }
+    s_say ("Starting job %s: coordinator %s, committer %s, %d writer%s.", job_id, coord_ep,
+           commit_ep, n, n == 1 ? "" : "s");
+    for (int i = 0; i < n + 2; i++)
+        if (s_spawn (&kids[i], true) < 0) {
+            fprintf (stderr, "zsink cluster: cannot start %s: %s\n", kids[i].name,
+                     strerror (errno));
+            return 1;
+        }
+
+    //  The status client: a DEALER kept open, polled with the children.
+    char inst[16], rid[64];
+    zs_net_instance (inst);
+    snprintf (rid, sizeof rid, "client-%d-%s", (int) getpid (), inst);
+    zsock_t *ctl = zs_net_dealer (coord_ep, rid, err, sizeof err);
+    zs_sender_t from = {.job_id = "", .epoch = 0, .role = ZSINK__ROLE__ROLE_CLIENT, .index = -1};
+    uint64_t ctl_seq = 0;
+
+    progress_t prog;
+    memset (&prog, 0, sizeof prog);
+    int64_t started = zs_clock_mono_ms ();
+    int64_t next_status = started + 1000, next_progress = started + 2000;
+    bool canceling = false, stopping = false, job_over = false;
+    int64_t over_deadline = 0;
+    int result = 0;
+    bool tty = isatty (STDERR_FILENO);
+    while (1) {
+        struct pollfd pfds[MAX_CHILDREN + 1];
+        int map[MAX_CHILDREN + 1];
+        int np = 0;
+        for (int i = 0; i < n + 2 && np < MAX_CHILDREN; i++)
+            if (kids[i].fd >= 0) {
+                pfds[np].fd = kids[i].fd;
+                pfds[np].events = POLLIN;
+                map[np++] = i;
+            }
+        int ctl_fd = -1;
+        size_t fdlen = sizeof ctl_fd;
+        zmq_getsockopt (zsock_resolve (ctl), ZMQ_FD, &ctl_fd, &fdlen);
+        pfds[np].fd = ctl_fd;
+        pfds[np].events = POLLIN;
+        map[np++] = -1;
+        poll (pfds, np, 100);
+        for (int i = 0; i < np; i++)
+            if (map[i] >= 0 && (pfds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                s_drain (&kids[map[i]]);
+        //  replies from the coordinator (edge-triggered ZMQ_FD: drain all)
+        while (1) {
+            zs_env_t *reply = NULL;
+            int got = zs_env_recv (ctl, NULL, 0, &reply, err, sizeof err);
+            if (got == 0)
+                break;
+            if (got == 1 && reply->body_case == ZSINK__ENVELOPE__BODY_CLIENT_REPLY) {
+                if (strstr (reply->client_reply->json, "\"savepoint\""))
+                    s_say ("Stopped with savepoint: %s", reply->client_reply->json);
+                else if (strstr (reply->client_reply->json, "\"job_id\""))
+                    s_parse_status (reply->client_reply->json, &prog);
+                else if (!reply->client_reply->ok)
+                    s_say ("The coordinator says: %s", reply->client_reply->json);
+            }
+            zs_env_free (&reply);
+        }
+        //  reap
+        int status;
+        pid_t pid;
+        while ((pid = waitpid (-1, &status, WNOHANG)) > 0) {
+            for (int i = 0; i < n + 2; i++) {
+                child_t *c = &kids[i];
+                if (c->pid != pid)
+                    continue;
+                c->pid = 0;
+                while (c->fd >= 0)
+                    s_drain (c);
+                bool crashed = WIFSIGNALED (status)
+                               || (WIFEXITED (status) && WEXITSTATUS (status) == 137);
+                int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+                if (i == 0 && !crashed) {
+                    //  the coordinator decided: the job is over
+                    job_over = true;
+                    over_deadline = zs_clock_mono_ms () + 3000;
+                    result = code == 0 ? 0 : 1;
+                    if (code != 0)
+                        s_say ("The job failed for good (coordinator exit status %d); see "
+                               "its log above.",
+                               code);
+                }
+                else if (crashed && !job_over) {
+                    if (WIFSIGNALED (status))
+                        s_say ("%s (pid %d) was killed by signal %d; restarting in %lld ms.",
+                               c->name, (int) pid, WTERMSIG (status),
+                               (long long) cfg.restart_delay_ms);
+                    else
+                        s_say ("%s (pid %d) crashed (exit 137); restarting in %lld ms.",
+                               c->name, (int) pid, (long long) cfg.restart_delay_ms);
+                    c->restart_at = zs_clock_mono_ms () + cfg.restart_delay_ms;
+                }
+                else if (!crashed && code != 0 && !job_over) {
+                    s_say ("%s (pid %d) exited with status %d; restarting in %lld ms.",
+                           c->name, (int) pid, code, (long long) cfg.restart_delay_ms);
+                    c->restart_at = zs_clock_mono_ms () + cfg.restart_delay_ms;
+                }
+                else
+                    c->done = true;
+            }
+        }
+        int64_t now = zs_clock_mono_ms ();
+        for (int i = 0; i < n + 2 && !job_over; i++) {
+            child_t *c = &kids[i];
+            if (c->restart_at && now >= c->restart_at && !c->pid) {
+                c->restart_at = 0;
+                if (s_spawn (c, false) < 0)
+                    s_say ("cannot restart %s: %s", c->name, strerror (errno));
+            }
+        }
+        if (job_over) {
+            bool any = false;
+            for (int i = 1; i < n + 2; i++)
+                if (kids[i].pid)
+                    any = true;
+            if (!any)
+                break;
+            if (now > over_deadline) {
+                for (int i = 1; i < n + 2; i++)
+                    if (kids[i].pid)
+                        kill (kids[i].pid, now > over_deadline + 3000 ? SIGKILL : SIGTERM);
+            }
+            continue;
+        }
+        //  requests to the coordinator
+        Zsink__ClientRequest req;
+        zsink__client_request__init (&req);
+        bool send = false;
+        if ((s_cancel_signal || (run_for_ms && now - started >= run_for_ms)) && !canceling) {
+            canceling = true;
+            s_say ("Canceling job %s%s.", job_id,
+                   s_cancel_signal ? " (signal)" : " (--run-for elapsed)");
+            req.kind = ZSINK__CLIENT_REQUEST__KIND__CANCEL;
+            send = true;
+        }
+        else if (s_savepoint_signal && !stopping) {
+            stopping = true;
+            s_savepoint_signal = 0;
+            s_say ("Stopping job %s with a savepoint.", job_id);
+            req.kind = ZSINK__CLIENT_REQUEST__KIND__STOP;
+            req.has_savepoint = req.savepoint = true;
+            send = true;
+        }
+        else if (now >= next_status) {
+            next_status = now + 1000;
+            req.kind = ZSINK__CLIENT_REQUEST__KIND__STATUS;
+            send = true;
+        }
+        if (send) {
+            zs_env_t env;
+            zs_env_init (&env, &from, ++ctl_seq);
+            env.body_case = ZSINK__ENVELOPE__BODY_CLIENT_REQUEST;
+            env.client_request = &req;
+            if (zs_env_send (ctl, NULL, &env) < 0 && req.kind != ZSINK__CLIENT_REQUEST__KIND__STATUS) {
+                //  not connected (coordinator restarting): ask again soon
+                if (req.kind == ZSINK__CLIENT_REQUEST__KIND__CANCEL)
+                    canceling = false;
+                else
+                    stopping = false, s_savepoint_signal = 1;
+            }
+        }
+        if (now >= next_progress) {
+            next_progress = now + (tty ? 1000 : 2000);
+            s_say ("progress: state %s, rows read %lld, rows committed %lld, last checkpoint "
+                   "%lld, last snapshot %lld, restarts %lld",
+                   prog.state[0] ? prog.state : "STARTING", (long long) prog.rows_read,
+                   (long long) prog.rows_committed, (long long) prog.last_checkpoint,
+                   (long long) prog.last_snapshot, (long long) prog.restarts);
+        }
+        if (canceling && !kids[0].pid && !kids[0].restart_at) {
+            job_over = true;
+            over_deadline = now + 3000;
+        }
+    }
+    s_say ("Job %s over: rows committed %lld, last snapshot %lld, restarts %lld.", job_id,
+           (long long) prog.rows_committed, (long long) prog.last_snapshot,
+           (long long) prog.restarts);
+    zsock_destroy (&ctl);
+    zs_fs_unlink (cluster_json);
+    free (index_text);
+    free (kids);
+    return result;
+}

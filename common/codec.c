@@ -1,0 +1,287 @@
+/*  codec.c - see codec.h.
+
+    Validation rules (a message failing any is dropped as undecodable):
+    1. a body is set, and the sender role is one we know;
+    2. job ids are at most 63 characters, of [A-Za-z0-9_-] (or empty);
+    3. epochs are >= 0, checkpoint ids >= 1 (INT64_MAX allowed);
+    4. file metadata: non-empty relative path without "..", rows and
+       size >= 0;
+    5. counts are >= 0.
+    Deeper meaning (is this checkpoint the one in flight?) is the role's job.
+*/
+#include "codec.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+zs_env_init (zs_env_t *env, const zs_sender_t *from, uint64_t seq)
+{
+    zsink__envelope__init (env);
+    env->job_id = (char *) from->job_id;
+    env->epoch = from->epoch;
+    env->seq = seq;
+    env->sender = from->role;
+    env->has_sender_index = from->index >= 0;
+    env->sender_index = from->index;
+}
+
+int
+zs_env_send (zsock_t *sock, const char *routing_id, const zs_env_t *env)
+{
+    size_t len = zsink__envelope__get_packed_size (env);
+    uint8_t stackbuf[1024];
+    uint8_t *buf = len <= sizeof stackbuf ? stackbuf : malloc (len);
+    if (!buf) {
+        errno = ENOMEM;
+        return -1;
+    }
+    zsink__envelope__pack (env, buf);
+    void *handle = zsock_resolve (sock);
+    int rc = 0;
+    if (routing_id
+        && zmq_send (handle, routing_id, strlen (routing_id), ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
+        rc = -1;
+    if (rc == 0 && zmq_send (handle, buf, len, ZMQ_DONTWAIT) < 0)
+        rc = -1;
+    int saved = errno;
+    if (buf != stackbuf)
+        free (buf);
+    errno = saved;
+    return rc;
+}
+
+static bool
+s_valid_job_id (const char *id)
+{
+    if (!id || strlen (id) > 63)
+        return false;
+    for (const char *p = id; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')
+              || *p == '-' || *p == '_'))
+            return false;
+    return true;
+}
+
+static bool
+s_valid_file (const Zsink__FileMeta *f)
+{
+    if (!f->path || !*f->path || f->path[0] == '/' || strlen (f->path) >= 256)
+        return false;
+    if (strstr (f->path, ".."))
+        return false;
+    return f->rows >= 0 && f->size >= 0;
+}
+
+static bool
+s_valid_committable (const Zsink__Committable *c)
+{
+    if (!c || c->checkpoint_id < 1 || c->writer < 0)
+        return false;
+    for (size_t i = 0; i < c->n_files; i++)
+        if (!s_valid_file (c->files[i]))
+            return false;
+    return true;
+}
+
+static bool
+s_valid_state (const Zsink__CommitterState *s)
+{
+    if (!s || !s->commit_user || strlen (s->commit_user) > 39)
+        return false;
+    for (size_t i = 0; i < s->n_pending; i++) {
+        const Zsink__ManifestCommittable *m = s->pending[i];
+        if (m->identifier < 1)
+            return false;
+        //  ascending identifiers: the commit order depends on it
+        if (i > 0 && s->pending[i - 1]->identifier >= m->identifier)
+            return false;
+        for (size_t j = 0; j < m->n_committables; j++)
+            if (!s_valid_committable (m->committables[j]))
+                return false;
+    }
+    return true;
+}
+
+static bool
+s_valid_position (const Zsink__SourcePosition *p)
+{
+    return p && p->writer >= 0 && p->offset >= 0;
+}
+
+static const char *
+s_check (const zs_env_t *env)
+{
+    if (env->sender <= ZSINK__ROLE__ROLE_UNKNOWN || env->sender > ZSINK__ROLE__ROLE_CLIENT)
+        return "unknown sender role";
+    if (!s_valid_job_id (env->job_id))
+        return "bad job id";
+    if (env->epoch < 0)
+        return "negative epoch";
+    switch (env->body_case) {
+    case ZSINK__ENVELOPE__BODY__NOT_SET:
+        return "no body";
+    case ZSINK__ENVELOPE__BODY_HELLO:
+    case ZSINK__ENVELOPE__BODY_REGISTER: {
+        //  Hello and Register share their first fields' meaning
+        Zsink__Role role = env->body_case == ZSINK__ENVELOPE__BODY_HELLO
+                               ? env->hello->role
+                               : env->register_->role;
+        int index = env->body_case == ZSINK__ENVELOPE__BODY_HELLO ? env->hello->index
+                                                                   : env->register_->index;
+        if (role != ZSINK__ROLE__ROLE_WRITER && role != ZSINK__ROLE__ROLE_COMMITTER)
+            return "hello from a role that cannot join";
+        if (role == ZSINK__ROLE__ROLE_WRITER && (index < 0 || index > 1023))
+            return "writer index out of range";
+        return NULL;
+    }
+    case ZSINK__ENVELOPE__BODY_RESET:
+        if (env->reset->restore_id < 0)
+            return "negative restore id";
+        if (env->reset->position && !s_valid_position (env->reset->position))
+            return "bad source position";
+        if (env->reset->state && !s_valid_state (env->reset->state))
+            return "bad committer state";
+        return NULL;
+    case ZSINK__ENVELOPE__BODY_BARRIER:
+        return env->barrier->checkpoint_id < 1 ? "bad checkpoint id" : NULL;
+    case ZSINK__ENVELOPE__BODY_WRITER_ACK:
+        if (env->writer_ack->checkpoint_id < 1)
+            return "bad checkpoint id";
+        return s_valid_position (env->writer_ack->position) ? NULL : "bad source position";
+    case ZSINK__ENVELOPE__BODY_COMMITTER_ACK:
+        if (env->committer_ack->checkpoint_id < 1)
+            return "bad checkpoint id";
+        return s_valid_state (env->committer_ack->state) ? NULL : "bad committer state";
+    case ZSINK__ENVELOPE__BODY_NOTIFY:
+        return env->notify->checkpoint_id < 1 ? "bad checkpoint id" : NULL;
+    case ZSINK__ENVELOPE__BODY_FINISHED:
+        return s_valid_position (env->finished->position) ? NULL : "bad source position";
+    case ZSINK__ENVELOPE__BODY_COMMITTABLE:
+        return s_valid_committable (env->committable) ? NULL : "bad committable";
+    case ZSINK__ENVELOPE__BODY_MARKER:
+        if (env->marker->checkpoint_id < 1 || env->marker->count < 0)
+            return "bad barrier marker";
+        return NULL;
+    case ZSINK__ENVELOPE__BODY_END_OF_INPUT:
+        return env->end_of_input->count < 0 ? "bad end-of-input count" : NULL;
+    case ZSINK__ENVELOPE__BODY_WELCOME:
+        return env->welcome->parallelism < 1 ? "bad parallelism" : NULL;
+    default:
+        return NULL;
+    }
+}
+
+zs_env_t *
+zs_env_decode (const void *data, size_t len, char *err, size_t errlen)
+{
+    if (len > ZS_MAX_MSG_SIZE) {
+        snprintf (err, errlen, "message of %zu bytes is over the %d byte limit", len,
+                  ZS_MAX_MSG_SIZE);
+        return NULL;
+    }
+    zs_env_t *env = zsink__envelope__unpack (NULL, len, data);
+    if (!env) {
+        snprintf (err, errlen, "message of %zu bytes does not decode as an envelope", len);
+        return NULL;
+    }
+    const char *why = s_check (env);
+    if (why) {
+        snprintf (err, errlen, "invalid %s message: %s", zs_env_kind (env), why);
+        zsink__envelope__free_unpacked (env, NULL);
+        return NULL;
+    }
+    return env;
+}
+
+void
+zs_env_free (zs_env_t **env_p)
+{
+    if (env_p && *env_p) {
+        zsink__envelope__free_unpacked (*env_p, NULL);
+        *env_p = NULL;
+    }
+}
+
+int
+zs_env_recv (zsock_t *sock, char *routing_id, size_t idlen, zs_env_t **env_p, char *err,
+             size_t errlen)
+{
+    *env_p = NULL;
+    void *handle = zsock_resolve (sock);
+    zmq_msg_t frames[3];
+    int nframes = 0;
+    //  Read every frame of the message so a malformed one never leaves
+    //  frames behind to be misread as the next message.
+    while (1) {
+        zmq_msg_t part;
+        zmq_msg_init (&part);
+        if (zmq_msg_recv (&part, handle, ZMQ_DONTWAIT) < 0) {
+            zmq_msg_close (&part);
+            if (nframes == 0)
+                return 0; //  nothing waiting
+            break;
+        }
+        int more = zmq_msg_more (&part);
+        if (nframes < 3) {
+            //  zmq_msg_t must not be copied by assignment: move it
+            zmq_msg_init (&frames[nframes]);
+            zmq_msg_move (&frames[nframes], &part);
+        }
+        zmq_msg_close (&part);
+        nframes++;
+        if (!more)
+            break;
+    }
+    int expect = routing_id ? 2 : 1;
+    int kept = nframes < 3 ? nframes : 3;
+    int rc = ZS_EPROTO;
+    if (nframes != expect)
+        snprintf (err, errlen, "message of %d frames (expected %d)", nframes, expect);
+    else {
+        if (routing_id) {
+            size_t n = zmq_msg_size (&frames[0]);
+            if (n >= idlen)
+                n = idlen - 1;
+            memcpy (routing_id, zmq_msg_data (&frames[0]), n);
+            routing_id[n] = 0;
+        }
+        zmq_msg_t *body = &frames[expect - 1];
+        *env_p = zs_env_decode (zmq_msg_data (body), zmq_msg_size (body), err, errlen);
+        rc = *env_p ? 1 : ZS_EPROTO;
+    }
+    for (int i = 0; i < kept; i++)
+        zmq_msg_close (&frames[i]);
+    return rc;
+}
+
+const char *
+zs_env_kind (const zs_env_t *env)
+{
+    switch (env->body_case) {
+    case ZSINK__ENVELOPE__BODY_HELLO: return "hello";
+    case ZSINK__ENVELOPE__BODY_WELCOME: return "welcome";
+    case ZSINK__ENVELOPE__BODY_REGISTER: return "register";
+    case ZSINK__ENVELOPE__BODY_REFUSED: return "refused";
+    case ZSINK__ENVELOPE__BODY_HEARTBEAT: return "heartbeat";
+    case ZSINK__ENVELOPE__BODY_RESET: return "reset";
+    case ZSINK__ENVELOPE__BODY_READY: return "ready";
+    case ZSINK__ENVELOPE__BODY_START: return "start";
+    case ZSINK__ENVELOPE__BODY_BARRIER: return "barrier";
+    case ZSINK__ENVELOPE__BODY_WRITER_ACK: return "writer-ack";
+    case ZSINK__ENVELOPE__BODY_COMMITTER_ACK: return "committer-ack";
+    case ZSINK__ENVELOPE__BODY_NOTIFY: return "notify";
+    case ZSINK__ENVELOPE__BODY_COMMITTED: return "committed";
+    case ZSINK__ENVELOPE__BODY_FINISHED: return "finished";
+    case ZSINK__ENVELOPE__BODY_FAILURE: return "failure";
+    case ZSINK__ENVELOPE__BODY_SHUTDOWN: return "shutdown";
+    case ZSINK__ENVELOPE__BODY_BYE: return "bye";
+    case ZSINK__ENVELOPE__BODY_COMMITTABLE: return "committable";
+    case ZSINK__ENVELOPE__BODY_MARKER: return "barrier-marker";
+    case ZSINK__ENVELOPE__BODY_END_OF_INPUT: return "end-of-input";
+    case ZSINK__ENVELOPE__BODY_CLIENT_REQUEST: return "client-request";
+    case ZSINK__ENVELOPE__BODY_CLIENT_REPLY: return "client-reply";
+    default: return "empty";
+    }
+}

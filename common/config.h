@@ -1,0 +1,72 @@
+/*  config.h - job configuration: Flink-style keys from a YAML file plus
+    -Dkey=value overrides. Unknown keys and bad values are errors naming the
+    key. The coordinator owns the configuration and hands it to the other
+    processes as key/value pairs (zs_config_to_kv / zs_config_set).
+
+    YAML may be flat ("execution.checkpointing.interval: 2s") or nested
+    (execution: {checkpointing: {interval: 2s}}); both flatten to the same
+    dotted keys.
+*/
+#ifndef ZS_CONFIG_H_INCLUDED
+#define ZS_CONFIG_H_INCLUDED
+
+#include "zs.h"
+
+typedef struct {
+    int parallelism;                   //  parallelism (default 1)
+    int64_t checkpoint_interval_ms;    //  execution.checkpointing.interval (0 = off)
+    int64_t checkpoint_timeout_ms;     //  execution.checkpointing.timeout (default 60s)
+    int64_t checkpoint_min_pause_ms;   //  execution.checkpointing.min-pause (default 0)
+    int tolerable_failed_checkpoints;  //  execution.checkpointing.tolerable-failed-checkpoints (0)
+    int restart_attempts;              //  restart-strategy.fixed-delay.attempts (default 3)
+    int64_t restart_delay_ms;          //  restart-strategy.fixed-delay.delay (default 1s)
+    char source_kind[16];              //  source.kind ("datagen")
+    int64_t datagen_rows_per_second;   //  datagen.rows-per-second (10000; 0 = unthrottled)
+    int64_t datagen_number_of_rows;    //  datagen.number-of-rows (-1 = unbounded)
+    int64_t datagen_fail_at_id;        //  datagen.fail-at-id (-1 = none)
+    char table_path[ZS_PATH_MAX];      //  table.path (required)
+    char checkpoints_dir[ZS_PATH_MAX]; //  state.checkpoints.dir (required)
+    int checkpoints_num_retained;      //  state.checkpoints.num-retained (default 1)
+    bool commit_ignore_empty;          //  commit.ignore-empty (false)
+    int commit_max_retries;            //  commit.max-retries (10)
+    int64_t heartbeat_interval_ms;     //  heartbeat.interval (500ms)
+    int64_t heartbeat_timeout_ms;      //  heartbeat.timeout (5s)
+    int64_t target_file_size;          //  target-file-size (128mb; bytes)
+} zs_config_t;
+
+//  Defaults (table.path and state.checkpoints.dir left empty).
+void zs_config_defaults (zs_config_t *cfg);
+
+//  Set one key from its text value. 0, or -1 with err naming the key and
+//  what is wrong ("unknown key 'foo'", "execution.checkpointing.interval:
+//  bad duration 'x'").
+int zs_config_set (zs_config_t *cfg, const char *key, const char *value, char *err, size_t errlen);
+
+//  Apply "key=value" (the text after -D). 0 or -1 + err.
+int zs_config_set_kv (zs_config_t *cfg, const char *kv, char *err, size_t errlen);
+
+//  Load a YAML file on top of cfg. 0 or -1 + err (file, line, key).
+int zs_config_load_yaml (zs_config_t *cfg, const char *path, char *err, size_t errlen);
+
+//  Check cross-key rules (required keys present, ranges). 0 or -1 + err.
+int zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen);
+
+//  Every key with its current value as text, for handing out on Welcome.
+//  Calls fn(key, value, arg) for each key; returns number of keys. Each text
+//  parses back to the same value with zs_config_set: durations as "<n>ms",
+//  sizes as bytes, and an unset datagen.number-of-rows / datagen.fail-at-id
+//  (-1) as the empty string "", which zs_config_set reads as unset.
+int zs_config_foreach (const zs_config_t *cfg,
+                       void (*fn) (const char *key, const char *value, void *arg), void *arg);
+
+//  One key's current value as text, in the form zs_config_foreach emits
+//  (durations "<n>ms", sizes in bytes, unset numbers as ""). 0, or -1 for an
+//  unknown key or a buffer too small.
+int zs_config_get (const zs_config_t *cfg, const char *key, char *buf, size_t len);
+
+//  Parse "2s", "500ms", "1min", "3 s", "0" into milliseconds. 0 or -1.
+int zs_parse_duration_ms (const char *text, int64_t *ms);
+//  Parse "128mb", "64kb", "1gb", "1000" into bytes. 0 or -1.
+int zs_parse_size (const char *text, int64_t *bytes);
+
+#endif

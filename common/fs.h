@@ -1,0 +1,55 @@
+/*  fs.h - the one file-I/O layer. Every durable write in zsink goes through
+    here so that tests can make it fail (see failpoint.h: "fs.*" points) and
+    so the rules live in one place:
+
+    1. A file becomes visible complete or not at all: write a temp file in
+       the same directory, fsync it, rename (or link for create-if-absent),
+       fsync the directory.
+    2. create-if-absent never overwrites: link(2) of the fsynced temp file
+       to the final name; EEXIST means somebody else won.
+*/
+#ifndef ZS_FS_H_INCLUDED
+#define ZS_FS_H_INCLUDED
+
+#include "zs.h"
+#include <sys/types.h>
+
+//  mkdir -p. 0 or -1 (errno kept).
+int zs_fs_mkdirs (const char *path);
+
+//  fsync a directory. 0 or -1.
+int zs_fs_fsync_dir (const char *dir);
+
+//  Write data to path atomically (temp + fsync + rename + fsync dir),
+//  replacing any existing file. 0 or -1, err filled.
+int zs_fs_write_atomic (const char *path, const void *data, size_t len, char *err,
+                        size_t errlen);
+
+//  Create path with data only if it does not exist (temp + fsync + link +
+//  fsync dir). 0 on success, ZS_ECONFLICT if the name is taken, -1 on other
+//  errors (err filled).
+int zs_fs_create_exclusive (const char *path, const void *data, size_t len, char *err,
+                            size_t errlen);
+
+//  Read a whole file (NUL-terminated for convenience; *len_p excludes the
+//  NUL). Refuses files larger than max_size. Returns a malloc'd buffer or
+//  NULL with err filled (ZS_ENOENT-style cause: errno is kept).
+char *zs_fs_read_file (const char *path, size_t max_size, size_t *len_p, char *err,
+                       size_t errlen);
+
+//  Size of a file, or -1 (errno kept).
+int64_t zs_fs_file_size (const char *path);
+
+//  Remove a file; missing is not an error. 0 or -1.
+int zs_fs_unlink (const char *path);
+
+//  Streaming writer for data files: buffered write, then flush + fsync +
+//  close + fsync dir on close. All calls return 0 or -1 with err filled.
+typedef struct _zs_fs_file_t zs_fs_file_t;
+zs_fs_file_t *zs_fs_file_create (const char *path, char *err, size_t errlen);
+int zs_fs_file_write (zs_fs_file_t *self, const void *data, size_t len, char *err, size_t errlen);
+int64_t zs_fs_file_offset (zs_fs_file_t *self);
+int zs_fs_file_close (zs_fs_file_t **self_p, char *err, size_t errlen); //  durable
+void zs_fs_file_abort (zs_fs_file_t **self_p);                            //  close + unlink
+
+#endif

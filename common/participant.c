@@ -1,0 +1,351 @@
+/*  participant.c - see participant.h.
+
+    States: HELLO (no job yet: Hello every 500 ms) → WELCOMED (config in
+    hand, the role is setting up) → REGISTERED (heartbeats both ways).
+    Any of: coordinator silent past heartbeat.timeout, Refused, a Welcome
+    of another job, sends us back to HELLO with ZS_PEV_LOST.
+
+    Epochs only grow. A message from the coordinator with a newer epoch
+    moves us to it (Reset carries the new epoch); one with an older epoch
+    is stale and dropped.
+*/
+#include "participant.h"
+#include "log.h"
+#include "net.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef enum { S_HELLO, S_WELCOMED, S_REGISTERED } s_state_t;
+
+#define HELLO_INTERVAL_MS 500
+
+struct _zs_participant_t {
+    zsock_t *sock;
+    s_state_t state;
+    Zsink__Role role;
+    int index;
+    char instance[16];
+    char id[64];
+    zs_sender_t from; //  job id, epoch, role, index
+    uint64_t seq;
+    zs_config_t config;
+    int64_t last_heard;  //  mono ms of the last message from the coordinator
+    int64_t last_sent;   //  mono ms of our last message (hello or heartbeat)
+    int64_t rows_read, rows_committed;
+    int64_t garbage, foreign, stale;
+    bool garbage_logged;
+};
+
+zs_participant_t *
+zs_participant_new (Zsink__Role role, int index, const char *coordinator, char *err,
+                    size_t errlen)
+{
+    zs_participant_t *self = calloc (1, sizeof *self);
+    if (!self) {
+        snprintf (err, errlen, "out of memory");
+        return NULL;
+    }
+    self->role = role;
+    self->index = index;
+    zs_net_instance (self->instance);
+    if (role == ZSINK__ROLE__ROLE_WRITER)
+        snprintf (self->id, sizeof self->id, "writer-%d-%s", index, self->instance);
+    else
+        snprintf (self->id, sizeof self->id, "committer-%s", self->instance);
+    self->sock = zs_net_dealer (coordinator, self->id, err, errlen);
+    if (!self->sock) {
+        free (self);
+        return NULL;
+    }
+    self->from.role = role;
+    self->from.index = role == ZSINK__ROLE__ROLE_WRITER ? index : -1;
+    self->from.epoch = 0;
+    zs_config_defaults (&self->config);
+    self->state = S_HELLO;
+    return self;
+}
+
+void
+zs_participant_destroy (zs_participant_t **self_p)
+{
+    if (self_p && *self_p) {
+        zsock_destroy (&(*self_p)->sock);
+        free (*self_p);
+        *self_p = NULL;
+    }
+}
+
+zsock_t *
+zs_participant_sock (zs_participant_t *self)
+{
+    return self->sock;
+}
+
+const char *
+zs_participant_id (zs_participant_t *self)
+{
+    return self->id;
+}
+
+const char *
+zs_participant_instance (zs_participant_t *self)
+{
+    return self->instance;
+}
+
+const zs_config_t *
+zs_participant_config (zs_participant_t *self)
+{
+    return &self->config;
+}
+
+const char *
+zs_participant_job_id (zs_participant_t *self)
+{
+    return self->from.job_id;
+}
+
+int64_t
+zs_participant_epoch (zs_participant_t *self)
+{
+    return self->from.epoch;
+}
+
+bool
+zs_participant_registered (zs_participant_t *self)
+{
+    return self->state == S_REGISTERED;
+}
+
+int
+zs_participant_send (zs_participant_t *self, zs_env_t *env)
+{
+    //  stamp over whatever the caller initialised
+    zs_env_t stamp;
+    zs_env_init (&stamp, &self->from, ++self->seq);
+    env->job_id = stamp.job_id;
+    env->epoch = stamp.epoch;
+    env->seq = stamp.seq;
+    env->sender = stamp.sender;
+    env->has_sender_index = stamp.has_sender_index;
+    env->sender_index = stamp.sender_index;
+    self->last_sent = zs_clock_mono_ms ();
+    return zs_env_send (self->sock, NULL, env);
+}
+
+int
+zs_participant_fail (zs_participant_t *self, const char *reason, bool fail_at_id)
+{
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    Zsink__Failure failure;
+    zsink__failure__init (&failure);
+    failure.reason = (char *) reason;
+    failure.has_fail_at_id = fail_at_id;
+    failure.fail_at_id = fail_at_id;
+    env.body_case = ZSINK__ENVELOPE__BODY_FAILURE;
+    env.failure = &failure;
+    return zs_participant_send (self, &env);
+}
+
+void
+zs_participant_set_progress (zs_participant_t *self, int64_t rows_read, int64_t rows_committed)
+{
+    self->rows_read = rows_read;
+    self->rows_committed = rows_committed;
+}
+
+void
+zs_participant_add_dropped (zs_participant_t *self, int64_t garbage, int64_t foreign,
+                            int64_t stale)
+{
+    self->garbage += garbage;
+    self->foreign += foreign;
+    self->stale += stale;
+}
+
+void
+zs_participant_counters (zs_participant_t *self, int64_t *garbage, int64_t *foreign,
+                         int64_t *stale)
+{
+    *garbage = self->garbage;
+    *foreign = self->foreign;
+    *stale = self->stale;
+}
+
+static void
+s_send_hello (zs_participant_t *self)
+{
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    Zsink__Hello hello;
+    zsink__hello__init (&hello);
+    hello.role = self->role;
+    hello.has_index = true;
+    hello.index = self->index;
+    hello.pid = getpid ();
+    hello.instance = self->instance;
+    env.body_case = ZSINK__ENVELOPE__BODY_HELLO;
+    env.hello = &hello;
+    //  a first Hello knows no job and no epoch
+    self->from.job_id[0] = 0;
+    self->from.epoch = 0;
+    self->seq = 0;
+    zs_participant_send (self, &env);
+}
+
+int
+zs_participant_register (zs_participant_t *self)
+{
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    Zsink__Register reg;
+    zsink__register__init (&reg);
+    reg.role = self->role;
+    reg.has_index = true;
+    reg.index = self->index;
+    reg.pid = getpid ();
+    reg.instance = self->instance;
+    env.body_case = ZSINK__ENVELOPE__BODY_REGISTER;
+    env.register_ = &reg;
+    self->state = S_REGISTERED;
+    self->last_heard = zs_clock_mono_ms ();
+    return zs_participant_send (self, &env);
+}
+
+static void
+s_send_heartbeat (zs_participant_t *self)
+{
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    Zsink__Heartbeat hb;
+    zsink__heartbeat__init (&hb);
+    hb.has_rows_read = true;
+    hb.rows_read = self->rows_read;
+    hb.has_rows_committed = true;
+    hb.rows_committed = self->rows_committed;
+    hb.has_dropped_garbage = hb.has_dropped_foreign = hb.has_dropped_stale = true;
+    hb.dropped_garbage = self->garbage;
+    hb.dropped_foreign = self->foreign;
+    hb.dropped_stale = self->stale;
+    env.body_case = ZSINK__ENVELOPE__BODY_HEARTBEAT;
+    env.heartbeat = &hb;
+    zs_participant_send (self, &env);
+}
+
+static zs_pev_t
+s_lost (zs_participant_t *self, const char *why)
+{
+    zs_warn ("lost the coordinator (%s): dropping in-flight work, saying hello again", why);
+    self->state = S_HELLO;
+    self->last_sent = 0; //  hello at once
+    return ZS_PEV_LOST;
+}
+
+//  Apply a Welcome: job id, epoch, configuration.
+static zs_pev_t
+s_welcome (zs_participant_t *self, zs_env_t *env)
+{
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    Zsink__Welcome *w = env->welcome;
+    for (size_t i = 0; i < w->n_config; i++) {
+        char err[ZS_ERRLEN];
+        if (zs_config_set (&cfg, w->config[i]->key, w->config[i]->value, err, sizeof err) < 0) {
+            //  A coordinator of another version? Refuse loudly, keep trying.
+            zs_error ("configuration from the coordinator refused: %s", err);
+            return ZS_PEV_NONE;
+        }
+    }
+    cfg.parallelism = w->parallelism;
+    self->config = cfg;
+    snprintf (self->from.job_id, sizeof self->from.job_id, "%s", env->job_id);
+    self->from.epoch = env->epoch;
+    self->seq = 0;
+    self->state = S_WELCOMED;
+    self->last_heard = zs_clock_mono_ms ();
+    return ZS_PEV_WELCOME;
+}
+
+zs_pev_t
+zs_participant_poll (zs_participant_t *self, zs_env_t **env_p)
+{
+    *env_p = NULL;
+    int64_t now = zs_clock_mono_ms ();
+    //  Timers first: a silent coordinator is detected even when nothing
+    //  arrives at all.
+    if (self->state == S_HELLO && now - self->last_sent >= HELLO_INTERVAL_MS)
+        s_send_hello (self);
+    if (self->state == S_REGISTERED) {
+        if (now - self->last_heard > self->config.heartbeat_timeout_ms)
+            return s_lost (self, "no heartbeat within heartbeat.timeout");
+        if (now - self->last_sent >= self->config.heartbeat_interval_ms)
+            s_send_heartbeat (self);
+    }
+    while (1) {
+        zs_env_t *env = NULL;
+        char err[ZS_ERRLEN];
+        int rc = zs_env_recv (self->sock, NULL, 0, &env, err, sizeof err);
+        if (rc == 0)
+            return ZS_PEV_NONE;
+        if (rc < 0) {
+            if (!self->garbage_logged)
+                zs_warn ("dropped a message from the coordinator: %s", err);
+            self->garbage_logged = true;
+            self->garbage++;
+            continue;
+        }
+        if (env->sender != ZSINK__ROLE__ROLE_COORDINATOR) {
+            self->foreign++;
+            zs_env_free (&env);
+            continue;
+        }
+        if (env->body_case == ZSINK__ENVELOPE__BODY_WELCOME) {
+            zs_pev_t ev = ZS_PEV_NONE;
+            if (self->state == S_HELLO)
+                ev = s_welcome (self, env);
+            zs_env_free (&env);
+            if (ev != ZS_PEV_NONE)
+                return ev;
+            continue;
+        }
+        if (self->state == S_HELLO && env->body_case == ZSINK__ENVELOPE__BODY_REFUSED) {
+            //  the coordinator will not take us (e.g. index >= parallelism)
+            zs_error ("the coordinator refused us: %s", env->refused->reason);
+            zs_env_free (&env);
+            continue;
+        }
+        if (self->state == S_HELLO || strcmp (env->job_id, self->from.job_id) != 0) {
+            self->foreign++;
+            zs_env_free (&env);
+            continue;
+        }
+        if (env->epoch < self->from.epoch) {
+            self->stale++;
+            zs_env_free (&env);
+            continue;
+        }
+        self->last_heard = now;
+        if (env->epoch > self->from.epoch) {
+            self->from.epoch = env->epoch;
+            self->seq = 0;
+        }
+        switch (env->body_case) {
+        case ZSINK__ENVELOPE__BODY_HEARTBEAT:
+            zs_env_free (&env);
+            continue;
+        case ZSINK__ENVELOPE__BODY_REFUSED: {
+            char why[256];
+            snprintf (why, sizeof why, "refused: %s", env->refused->reason);
+            zs_env_free (&env);
+            return s_lost (self, why);
+        }
+        default:
+            *env_p = env;
+            return ZS_PEV_MESSAGE;
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/*  participant.h - the control-pipe side shared by writers and the
+    committer: Hello until Welcome, Register, heartbeats both ways, liveness
+    of the coordinator, stamping and the stale/foreign/garbage filter
+    (docs/protocol.md, "Membership").
+
+    The role's loop polls zs_participant_sock() together with its own
+    sockets and calls zs_participant_poll() whenever the socket is readable
+    and at least every 50 ms (timers live in there). Events:
+
+        ZS_PEV_WELCOME  the job's configuration has arrived: set up, then
+                        call zs_participant_register()
+        ZS_PEV_MESSAGE  *env_p holds a message for the role (Reset, Start,
+                        Barrier, Notify, Shutdown, …); the role frees it
+        ZS_PEV_LOST     the coordinator is gone or no longer knows us: stop
+                        work, drop in-flight state; we say Hello again
+*/
+#ifndef ZS_PARTICIPANT_H_INCLUDED
+#define ZS_PARTICIPANT_H_INCLUDED
+
+#include "codec.h"
+#include "config.h"
+
+typedef enum { ZS_PEV_NONE = 0, ZS_PEV_WELCOME, ZS_PEV_MESSAGE, ZS_PEV_LOST } zs_pev_t;
+
+typedef struct _zs_participant_t zs_participant_t;
+
+zs_participant_t *zs_participant_new (Zsink__Role role, int index, const char *coordinator,
+                                      char *err, size_t errlen);
+void zs_participant_destroy (zs_participant_t **self_p);
+
+zsock_t *zs_participant_sock (zs_participant_t *self);
+//  Routing-id text of this process ("writer-2-1a2b3c4d").
+const char *zs_participant_id (zs_participant_t *self);
+//  This process's random instance tag.
+const char *zs_participant_instance (zs_participant_t *self);
+
+//  Read what is waiting and run timers; returns one event at a time (call
+//  again until ZS_PEV_NONE).
+zs_pev_t zs_participant_poll (zs_participant_t *self, zs_env_t **env_p);
+
+//  After ZS_PEV_WELCOME: join the job.
+int zs_participant_register (zs_participant_t *self);
+
+//  The job as the coordinator told it. Valid after ZS_PEV_WELCOME.
+const zs_config_t *zs_participant_config (zs_participant_t *self);
+const char *zs_participant_job_id (zs_participant_t *self);
+int64_t zs_participant_epoch (zs_participant_t *self);
+bool zs_participant_registered (zs_participant_t *self);
+
+//  Stamp env (job, epoch, role, index, next seq) and send to the
+//  coordinator. 0 or -1 (errno).
+int zs_participant_send (zs_participant_t *self, zs_env_t *env);
+//  Convenience: send a Failure(reason).
+int zs_participant_fail (zs_participant_t *self, const char *reason, bool fail_at_id);
+
+//  Figures carried by our heartbeats.
+void zs_participant_set_progress (zs_participant_t *self, int64_t rows_read,
+                                  int64_t rows_committed);
+
+//  Count messages the role dropped on its own sockets (the committer's data
+//  pipe); they are added to ours and reported in heartbeats.
+void zs_participant_add_dropped (zs_participant_t *self, int64_t garbage, int64_t foreign,
+                                 int64_t stale);
+
+//  Dropped-message counters (garbage, foreign job, older epoch), ours plus
+//  what the role added.
+void zs_participant_counters (zs_participant_t *self, int64_t *garbage, int64_t *foreign,
+                              int64_t *stale);
+
+#endif

@@ -1,0 +1,120 @@
+/*  table.h - the table store (DESIGN §4): schema, snapshots, manifests,
+    commit with atomic create-if-absent, and the read side used by
+    `zsink table …`.
+
+    Layout:
+        <table>/schema/schema-0                 JSON
+        <table>/snapshot/snapshot-<id>          JSON, one per commit
+        <table>/snapshot/LATEST, EARLIEST       hints only
+        <table>/manifest/manifest-list-<uuid>   JSON
+        <table>/manifest/manifest-<uuid>        JSON ADD/DELETE entries
+        <table>/bucket-0/data-<…>.<ext>         data files
+
+    Invariants kept here:
+    1. snapshot-<id> is created only by zs_fs_create_exclusive; it is never
+       rewritten. The snapshot files are the truth, LATEST/EARLIEST hints.
+    2. Every snapshot carries, per recent commit user, the last identifier it
+       committed (carried forward from the previous snapshot), so
+       filterCommitted is one read of the latest snapshot.
+    3. A commit never references a file that does not exist with the
+       recorded size (checked before the snapshot is created).
+    4. A commit user that committed ZS_END_INPUT_ID commits nothing more.
+*/
+#ifndef ZS_TABLE_H_INCLUDED
+#define ZS_TABLE_H_INCLUDED
+
+#include "datafile.h"
+#include "zs.h"
+
+#define ZS_MAX_USER_IDS 64 //  commit users remembered per snapshot
+
+typedef struct {
+    char user[40];
+    int64_t identifier;
+    int64_t time_millis; //  when that user last committed (for LRU trimming)
+} zs_user_id_t;
+
+typedef struct {
+    int64_t id;
+    int64_t schema_id;
+    char base_manifest_list[128];  //  file name inside manifest/
+    char delta_manifest_list[128];
+    char commit_user[40];
+    int64_t commit_identifier;
+    char commit_kind[16]; //  "APPEND"
+    int64_t time_millis;
+    int64_t total_record_count;
+    int64_t delta_record_count;
+    int n_user_ids;
+    zs_user_id_t user_ids[ZS_MAX_USER_IDS];
+} zs_snapshot_t;
+
+typedef struct _zs_table_t zs_table_t;
+
+//  Open a table. With create, make the directories and schema-0 when they
+//  are missing. NULL + err on failure (not a table, unreadable schema…).
+zs_table_t *zs_table_open (const char *path, bool create, char *err, size_t errlen);
+void zs_table_destroy (zs_table_t **self_p);
+const char *zs_table_path (zs_table_t *self);
+
+//  Latest snapshot (by scanning snapshot/, LATEST only as a hint).
+//  0 = found, ZS_ENOENT = table has no snapshot, ZS_ECORRUPT/-1 + err.
+int zs_table_latest_snapshot (zs_table_t *self, zs_snapshot_t *out, char *err, size_t errlen);
+//  Read snapshot <id>. 0, ZS_ENOENT, ZS_ECORRUPT + err.
+int zs_table_read_snapshot (zs_table_t *self, int64_t id, zs_snapshot_t *out, char *err,
+                            size_t errlen);
+//  Earliest and latest snapshot ids present (0,0 when none). 0 or -1.
+int zs_table_snapshot_range (zs_table_t *self, int64_t *earliest, int64_t *latest, char *err,
+                             size_t errlen);
+
+//  Last identifier the user committed according to a snapshot, -1 if none.
+int64_t zs_snapshot_last_identifier (const zs_snapshot_t *snap, const char *commit_user);
+
+//  Last identifier commit_user committed to the table (one read of the
+//  latest snapshot), -1 if none or no snapshot. ZS_ECORRUPT/-1 as int
+//  return with *out untouched on error.
+int zs_table_last_committed (zs_table_t *self, const char *commit_user, int64_t *out, char *err,
+                             size_t errlen);
+
+//  Commit files as one snapshot with this identifier, kind APPEND.
+//  - identifier <= last committed by this user: ZS_EFILTERED (nothing done)
+//  - user already committed ZS_END_INPUT_ID: ZS_EFINISHED
+//  - a file missing or of another size: ZS_EMISSING (err names it)
+//  - n == 0 and ignore_empty: returns ZS_EFILTERED without a snapshot
+//  - snapshot id taken: re-read latest, re-check filter, retry with
+//    backoff up to max_retries, then ZS_ECONFLICT
+//  - latest snapshot corrupt: ZS_ECORRUPT, nothing written
+//  On success *snapshot_id and *total_rows (may be NULL) are set and the
+//  Paimon-style line "Successfully commit snapshot …" is logged.
+int zs_table_commit (zs_table_t *self, const char *commit_user, int64_t identifier,
+                     const zs_file_meta_t *files, size_t n, bool ignore_empty, int max_retries,
+                     int64_t *snapshot_id, int64_t *total_rows, char *err, size_t errlen);
+
+//  Live data files of a snapshot (0 = latest). *files_p malloc'd array.
+//  0 (an empty table gives n = 0), or ZS_ECORRUPT/-1 + err.
+int zs_table_live_files (zs_table_t *self, int64_t snapshot_id, zs_file_meta_t **files_p,
+                         size_t *n_p, char *err, size_t errlen);
+
+//  All snapshots, ascending id. *snaps_p malloc'd. 0 or error + err.
+int zs_table_list_snapshots (zs_table_t *self, zs_snapshot_t **snaps_p, size_t *n_p, char *err,
+                             size_t errlen);
+
+//  Files under bucket-*/ and manifest/ that no snapshot present references,
+//  relative paths, malloc'd array of malloc'd strings. Files younger than
+//  min_age_ms are not listed (a commit may be in flight).
+int zs_table_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, size_t *n_p,
+                      char *err, size_t errlen);
+
+//  Delete manifest files written by commit_user that the latest snapshot does
+//  not reference (leftovers of a commit that crashed before its snapshot).
+//  Only safe while no commit of that user is in flight. Returns count or -1.
+int zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_user, char *err,
+                                          size_t errlen);
+
+//  Check the table: every snapshot and manifest decodes, no gap in snapshot
+//  ids between EARLIEST and LATEST, every live file exists with the recorded
+//  size. 0 = clean; -1 with one line per problem appended to report
+//  (malloc'd, caller frees) and the first problem in err.
+int zs_table_verify (zs_table_t *self, char **report, char *err, size_t errlen);
+
+#endif

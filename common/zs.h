@@ -1,0 +1,44 @@
+/*  zs.h - basics shared by every zsink module: result codes and limits.
+
+    Functions return 0 on success and -1 on a plain failure. Where a caller
+    must branch on the cause they return one of the small negative codes
+    below (never errno).
+*/
+#ifndef ZS_H_INCLUDED
+#define ZS_H_INCLUDED
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    ZS_OK = 0,
+    ZS_ERR = -1,       //  plain failure; the message says why
+    ZS_ESTALE = -2,    //  message of another job or an older epoch
+    ZS_EPROTO = -3,    //  undecodable or meaningless message
+    ZS_ECONFLICT = -4, //  snapshot id taken by another committer
+    ZS_ENOENT = -5,    //  no such thing (no snapshot yet, no checkpoint)
+    ZS_ECORRUPT = -6,  //  a file on disk does not decode
+    ZS_EFINISHED = -7, //  commit user already committed INT64_MAX
+    ZS_EFILTERED = -8, //  identifier already committed: nothing to do
+    ZS_EMISSING = -9,  //  a data file to commit does not exist / wrong size
+};
+
+//  Identifier of the committables flushed at end of input (Paimon's
+//  Long.MAX_VALUE end-input checkpoint id).
+#define ZS_END_INPUT_ID INT64_MAX
+
+//  Size of an error text buffer passed as (char *err, size_t errlen).
+#define ZS_ERRLEN 512
+
+//  Longest path we handle.
+#define ZS_PATH_MAX 1024
+
+//  Monotonic and wall clocks, milliseconds.
+int64_t zs_clock_mono_ms (void);
+int64_t zs_clock_wall_ms (void);
+
+//  Fill buf (>= 37 bytes) with a fresh random UUID (libuuid).
+void zs_uuid (char *buf);
+
+#endif

@@ -1,0 +1,420 @@
+/*  checkpoint.c - see checkpoint.h. JSON via jansson; the committer state
+    is stored as readable JSON (not base64 protobuf) so a person can see
+    which files a checkpoint will commit.
+*/
+#include "checkpoint.h"
+#include "fs.h"
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FILE_SIZE (256 * 1024 * 1024)
+
+static void
+s_copy (char *dst, size_t size, const char *src)
+{
+    snprintf (dst, size, "%s", src ? src : "");
+}
+
+int
+zs_job_meta_read (const char *job_dir, zs_job_meta_t *meta, char *err, size_t errlen)
+{
+    char path[ZS_PATH_MAX];
+    snprintf (path, sizeof path, "%s/job.json", job_dir);
+    size_t len;
+    char *text = zs_fs_read_file (path, 1 << 20, &len, err, errlen);
+    if (!text)
+        return errno == ENOENT ? ZS_ENOENT : -1;
+    json_error_t jerr;
+    json_t *root = json_loads (text, 0, &jerr);
+    free (text);
+    memset (meta, 0, sizeof *meta);
+    const char *job = NULL, *user = NULL, *status = NULL;
+    json_int_t epoch = -1, next = -1;
+    int fired = 0;
+    if (!root
+        || json_unpack_ex (root, &jerr, 0, "{s:s, s:s, s:I, s:I, s:b, s:s}", "job_id", &job,
+                           "commit_user", &user, "epoch", &epoch, "next_checkpoint_id", &next,
+                           "fail_at_id_fired", &fired, "status", &status)
+               < 0
+        || epoch < 0 || next < 1) {
+        snprintf (err, errlen, "%s: corrupt job file: %s", path, root ? jerr.text : jerr.text);
+        json_decref (root);
+        return ZS_ECORRUPT;
+    }
+    s_copy (meta->job_id, sizeof meta->job_id, job);
+    s_copy (meta->commit_user, sizeof meta->commit_user, user);
+    s_copy (meta->status, sizeof meta->status, status);
+    meta->epoch = epoch;
+    meta->next_checkpoint_id = next;
+    meta->fail_at_id_fired = fired;
+    json_decref (root);
+    return 0;
+}
+
+int
+zs_job_meta_write (const char *job_dir, const zs_job_meta_t *meta, char *err, size_t errlen)
+{
+    char path[ZS_PATH_MAX];
+    snprintf (path, sizeof path, "%s/job.json", job_dir);
+    json_t *root = json_pack ("{s:s, s:s, s:I, s:I, s:b, s:s}", "job_id", meta->job_id,
+                              "commit_user", meta->commit_user, "epoch",
+                              (json_int_t) meta->epoch, "next_checkpoint_id",
+                              (json_int_t) meta->next_checkpoint_id, "fail_at_id_fired",
+                              meta->fail_at_id_fired, "status", meta->status);
+    char *text = json_dumps (root, JSON_INDENT (2));
+    json_decref (root);
+    int rc = zs_fs_write_atomic (path, text, strlen (text), err, errlen);
+    free (text);
+    return rc;
+}
+
+static json_t *
+s_state_to_json (const Zsink__CommitterState *st)
+{
+    json_t *pending = json_array ();
+    for (size_t i = 0; i < st->n_pending; i++) {
+        const Zsink__ManifestCommittable *m = st->pending[i];
+        json_t *cs = json_array ();
+        for (size_t j = 0; j < m->n_committables; j++) {
+            const Zsink__Committable *c = m->committables[j];
+            json_t *files = json_array ();
+            for (size_t k = 0; k < c->n_files; k++) {
+                const Zsink__FileMeta *f = c->files[k];
+                json_array_append_new (
+                    files, json_pack ("{s:s, s:I, s:I, s:I, s:I}", "path", f->path, "rows",
+                                      (json_int_t) f->rows, "size", (json_int_t) f->size,
+                                      "min_id", (json_int_t) f->min_id, "max_id",
+                                      (json_int_t) f->max_id));
+            }
+            json_array_append_new (cs, json_pack ("{s:I, s:i, s:i, s:o}", "checkpoint_id",
+                                                  (json_int_t) c->checkpoint_id, "writer",
+                                                  c->writer, "bucket", c->bucket, "files",
+                                                  files));
+        }
+        json_array_append_new (pending, json_pack ("{s:I, s:o}", "identifier",
+                                                   (json_int_t) m->identifier, "committables",
+                                                   cs));
+    }
+    json_t *ended = json_array ();
+    for (size_t i = 0; i < st->n_ended_writers; i++)
+        json_array_append_new (ended, json_integer (st->ended_writers[i]));
+    return json_pack ("{s:s, s:o, s:o}", "commit_user", st->commit_user, "pending", pending,
+                      "ended_writers", ended);
+}
+
+//  Pointers to free together once a message built from them is packed.
+typedef struct {
+    void **ptrs;
+    size_t n, cap;
+} s_arena_t;
+
+static void
+s_keep (s_arena_t *arena, void *p)
+{
+    if (arena->n == arena->cap) {
+        size_t cap = arena->cap ? arena->cap * 2 : 64;
+        void **grown = realloc (arena->ptrs, cap * sizeof *grown);
+        if (!grown) {
+            //  out of memory here is not recoverable in the coordinator
+            abort ();
+        }
+        arena->ptrs = grown;
+        arena->cap = cap;
+    }
+    arena->ptrs[arena->n++] = p;
+}
+
+//  Build a protobuf CommitterState from JSON. The result is allocated the
+//  way protobuf-c's unpack would (we pack a stack-built message and unpack
+//  it), so one free function serves both.
+static Zsink__CommitterState *
+s_state_from_json (json_t *js, char *err, size_t errlen)
+{
+    const char *user = NULL;
+    json_t *pending = NULL, *ended = NULL;
+    json_error_t jerr;
+    if (json_unpack_ex (js, &jerr, 0, "{s:s, s:o, s:o}", "commit_user", &user, "pending",
+                        &pending, "ended_writers", &ended)
+            < 0
+        || !json_is_array (pending) || !json_is_array (ended)) {
+        snprintf (err, errlen, "committer state: %s", jerr.text);
+        return NULL;
+    }
+    size_t np = json_array_size (pending);
+    Zsink__ManifestCommittable *ms = calloc (np ? np : 1, sizeof *ms);
+    Zsink__ManifestCommittable **mps = calloc (np ? np : 1, sizeof *mps);
+    //  every allocation below is released at "done" after the pack
+    s_arena_t arena = {NULL, 0, 0};
+    Zsink__CommitterState st;
+    zsink__committer_state__init (&st);
+    st.commit_user = (char *) user;
+    Zsink__CommitterState *out = NULL;
+    for (size_t i = 0; i < np; i++) {
+        json_t *jm = json_array_get (pending, i);
+        json_int_t ident = 0;
+        json_t *jcs = NULL;
+        if (json_unpack_ex (jm, &jerr, 0, "{s:I, s:o}", "identifier", &ident, "committables",
+                            &jcs)
+                < 0
+            || !json_is_array (jcs)) {
+            snprintf (err, errlen, "committer state: pending[%zu]: %s", i, jerr.text);
+            goto done;
+        }
+        zsink__manifest_committable__init (&ms[i]);
+        ms[i].identifier = ident;
+        size_t nc = json_array_size (jcs);
+        Zsink__Committable *cs = calloc (nc ? nc : 1, sizeof *cs);
+        Zsink__Committable **cps = calloc (nc ? nc : 1, sizeof *cps);
+        s_keep (&arena, cs);
+        s_keep (&arena, cps);
+        for (size_t j = 0; j < nc; j++) {
+            json_int_t cid = 0;
+            int writer = 0, bucket = 0;
+            json_t *jfiles = NULL;
+            if (json_unpack_ex (json_array_get (jcs, j), &jerr, 0, "{s:I, s:i, s:i, s:o}",
+                                "checkpoint_id", &cid, "writer", &writer, "bucket", &bucket,
+                                "files", &jfiles)
+                    < 0
+                || !json_is_array (jfiles)) {
+                snprintf (err, errlen, "committer state: committable: %s", jerr.text);
+                goto done;
+            }
+            zsink__committable__init (&cs[j]);
+            cs[j].checkpoint_id = cid;
+            cs[j].writer = writer;
+            cs[j].has_bucket = true;
+            cs[j].bucket = bucket;
+            size_t nf = json_array_size (jfiles);
+            Zsink__FileMeta *fs = calloc (nf ? nf : 1, sizeof *fs);
+            Zsink__FileMeta **fps = calloc (nf ? nf : 1, sizeof *fps);
+            s_keep (&arena, fs);
+            s_keep (&arena, fps);
+            for (size_t k = 0; k < nf; k++) {
+                const char *path = NULL;
+                json_int_t rows = 0, size = 0, mn = 0, mx = 0;
+                if (json_unpack_ex (json_array_get (jfiles, k), &jerr, 0,
+                                    "{s:s, s:I, s:I, s:I, s:I}", "path", &path, "rows", &rows,
+                                    "size", &size, "min_id", &mn, "max_id", &mx)
+                    < 0) {
+                    snprintf (err, errlen, "committer state: file: %s", jerr.text);
+                    goto done;
+                }
+                zsink__file_meta__init (&fs[k]);
+                fs[k].path = (char *) path;
+                fs[k].rows = rows;
+                fs[k].size = size;
+                fs[k].has_min_id = fs[k].has_max_id = true;
+                fs[k].min_id = mn;
+                fs[k].max_id = mx;
+                fps[k] = &fs[k];
+            }
+            cs[j].n_files = nf;
+            cs[j].files = fps;
+            cps[j] = &cs[j];
+        }
+        ms[i].n_committables = nc;
+        ms[i].committables = cps;
+        mps[i] = &ms[i];
+    }
+    st.n_pending = np;
+    st.pending = mps;
+    size_t ne = json_array_size (ended);
+    int32_t *ew = calloc (ne ? ne : 1, sizeof *ew);
+    s_keep (&arena, ew);
+    for (size_t i = 0; i < ne; i++)
+        ew[i] = (int32_t) json_integer_value (json_array_get (ended, i));
+    st.n_ended_writers = ne;
+    st.ended_writers = ew;
+    out = zs_state_dup (&st);
+    if (!out)
+        snprintf (err, errlen, "committer state does not re-encode");
+done:
+    for (size_t i = 0; i < arena.n; i++)
+        free (arena.ptrs[i]);
+    free (arena.ptrs);
+    free (ms);
+    free (mps);
+    return out;
+}
+
+Zsink__CommitterState *
+zs_state_dup (const Zsink__CommitterState *state)
+{
+    size_t len = zsink__committer_state__get_packed_size (state);
+    uint8_t *buf = malloc (len ? len : 1);
+    if (!buf)
+        return NULL;
+    zsink__committer_state__pack (state, buf);
+    Zsink__CommitterState *copy = zsink__committer_state__unpack (NULL, len, buf);
+    free (buf);
+    return copy;
+}
+
+void
+zs_state_free (Zsink__CommitterState **state_p)
+{
+    if (state_p && *state_p) {
+        zsink__committer_state__free_unpacked (*state_p, NULL);
+        *state_p = NULL;
+    }
+}
+
+void
+zs_chk_clear (zs_chk_t *chk)
+{
+    free (chk->positions);
+    zs_state_free (&chk->state);
+    memset (chk, 0, sizeof *chk);
+}
+
+int
+zs_chk_write (const char *job_dir, const zs_chk_t *chk, int64_t *bytes_p, char *err,
+              size_t errlen)
+{
+    json_t *writers = json_array ();
+    for (int i = 0; i < chk->parallelism; i++) {
+        const Zsink__SourcePosition *p = &chk->positions[i];
+        json_array_append_new (writers, json_pack ("{s:i, s:I, s:b}", "writer", p->writer,
+                                                   "offset", (json_int_t) p->offset,
+                                                   "finished", p->finished));
+    }
+    json_t *root = json_pack ("{s:i, s:s, s:I, s:I, s:b, s:i, s:o, s:o}", "version", 1,
+                              "job_id", chk->job_id, "checkpoint_id", (json_int_t) chk->id,
+                              "time_millis", (json_int_t) chk->time_millis, "savepoint",
+                              chk->savepoint, "parallelism", chk->parallelism, "writers",
+                              writers, "committer", s_state_to_json (chk->state));
+    char *text = json_dumps (root, JSON_INDENT (1));
+    json_decref (root);
+    char path[ZS_PATH_MAX];
+    snprintf (path, sizeof path, "%s/chk-%lld", job_dir, (long long) chk->id);
+    size_t len = strlen (text);
+    int rc = zs_fs_write_atomic (path, text, len, err, errlen);
+    free (text);
+    if (bytes_p)
+        *bytes_p = (int64_t) len;
+    return rc;
+}
+
+int
+zs_chk_read (const char *path, zs_chk_t *chk, char *err, size_t errlen)
+{
+    memset (chk, 0, sizeof *chk);
+    size_t len;
+    char *text = zs_fs_read_file (path, MAX_FILE_SIZE, &len, err, errlen);
+    if (!text)
+        return -1;
+    json_error_t jerr;
+    json_t *root = json_loads (text, 0, &jerr);
+    free (text);
+    const char *job = NULL;
+    json_int_t id = 0, time_millis = 0;
+    int savepoint = 0, parallelism = 0;
+    json_t *writers = NULL, *committer = NULL;
+    if (!root
+        || json_unpack_ex (root, &jerr, 0, "{s:s, s:I, s:I, s:b, s:i, s:o, s:o}", "job_id", &job,
+                           "checkpoint_id", &id, "time_millis", &time_millis, "savepoint",
+                           &savepoint, "parallelism", &parallelism, "writers", &writers,
+                           "committer", &committer)
+               < 0
+        || id < 1 || parallelism < 1 || parallelism > 1024 || !json_is_array (writers)
+        || (int) json_array_size (writers) != parallelism) {
+        snprintf (err, errlen, "%s: not a valid checkpoint: %s", path,
+                  root ? (jerr.text[0] ? jerr.text : "bad values") : jerr.text);
+        json_decref (root);
+        return ZS_ECORRUPT;
+    }
+    s_copy (chk->job_id, sizeof chk->job_id, job);
+    chk->id = id;
+    chk->time_millis = time_millis;
+    chk->savepoint = savepoint;
+    chk->parallelism = parallelism;
+    chk->positions = calloc (parallelism, sizeof *chk->positions);
+    for (int i = 0; i < parallelism; i++) {
+        json_int_t offset = 0;
+        int writer = 0, finished = 0;
+        zsink__source_position__init (&chk->positions[i]);
+        if (json_unpack_ex (json_array_get (writers, i), &jerr, 0, "{s:i, s:I, s:b}", "writer",
+                            &writer, "offset", &offset, "finished", &finished)
+                < 0
+            || writer != i || offset < 0) {
+            snprintf (err, errlen, "%s: writer %d: bad source position", path, i);
+            json_decref (root);
+            zs_chk_clear (chk);
+            return ZS_ECORRUPT;
+        }
+        chk->positions[i].writer = writer;
+        chk->positions[i].offset = offset;
+        chk->positions[i].has_finished = true;
+        chk->positions[i].finished = finished;
+    }
+    char serr[ZS_ERRLEN];
+    chk->state = s_state_from_json (committer, serr, sizeof serr);
+    json_decref (root);
+    if (!chk->state) {
+        snprintf (err, errlen, "%s: %s", path, serr);
+        zs_chk_clear (chk);
+        return ZS_ECORRUPT;
+    }
+    return 0;
+}
+
+int64_t
+zs_chk_latest (const char *job_dir, char *err, size_t errlen)
+{
+    DIR *dir = opendir (job_dir);
+    if (!dir) {
+        if (errno == ENOENT)
+            return 0;
+        snprintf (err, errlen, "%s: %s", job_dir, strerror (errno));
+        return -1;
+    }
+    int64_t best = 0;
+    struct dirent *de;
+    while ((de = readdir (dir))) {
+        char *end;
+        if (strncmp (de->d_name, "chk-", 4) != 0)
+            continue;
+        long long n = strtoll (de->d_name + 4, &end, 10);
+        if (*end == 0 && n > best)
+            best = n;
+    }
+    closedir (dir);
+    return best;
+}
+
+static int
+s_cmp_desc (const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+void
+zs_chk_prune (const char *job_dir, int retained)
+{
+    DIR *dir = opendir (job_dir);
+    if (!dir)
+        return;
+    int64_t ids[4096];
+    size_t n = 0;
+    struct dirent *de;
+    while ((de = readdir (dir)) && n < 4096) {
+        char *end;
+        if (strncmp (de->d_name, "chk-", 4) != 0)
+            continue;
+        long long id = strtoll (de->d_name + 4, &end, 10);
+        if (*end == 0 && id > 0)
+            ids[n++] = id;
+    }
+    closedir (dir);
+    qsort (ids, n, sizeof ids[0], s_cmp_desc);
+    for (size_t i = retained; i < n; i++) {
+        char path[ZS_PATH_MAX];
+        snprintf (path, sizeof path, "%s/chk-%lld", job_dir, (long long) ids[i]);
+        zs_fs_unlink (path);
+    }
+}

@@ -1,0 +1,59 @@
+/*  checkpoint.h - the coordinator's durable state in
+    <state.checkpoints.dir>/<job id>/:
+
+        job.json   job id, commit user, epoch, next checkpoint id, whether
+                   the injected failure fired, status. Rewritten atomically
+                   before every barrier (the counter) and every failover
+                   (the epoch), so neither is ever reused.
+        chk-<N>    a completed checkpoint: source positions of every writer
+                   and the committer's state, JSON, written atomically.
+
+    A checkpoint file names its job and commit user, so `--restore-from
+    chk-N` of a stopped job can carry the commit user into a new job.
+*/
+#ifndef ZS_CHECKPOINT_H_INCLUDED
+#define ZS_CHECKPOINT_H_INCLUDED
+
+#include "codec.h"
+#include "zs.h"
+
+typedef struct {
+    char job_id[64];
+    char commit_user[40];
+    int64_t epoch;
+    int64_t next_checkpoint_id; //  the next id to use; only grows
+    bool fail_at_id_fired;
+    char status[16]; //  RUNNING, FINISHED, CANCELED, STOPPED, FAILED
+} zs_job_meta_t;
+
+//  A completed checkpoint.
+typedef struct {
+    char job_id[64];
+    int64_t id;
+    int64_t time_millis;
+    bool savepoint;
+    int parallelism;
+    Zsink__SourcePosition *positions; //  [parallelism], malloc'd
+    Zsink__CommitterState *state;     //  malloc'd protobuf (unpacked copy)
+} zs_chk_t;
+
+//  job.json: 0, ZS_ENOENT (new job), or -1/ZS_ECORRUPT + err.
+int zs_job_meta_read (const char *job_dir, zs_job_meta_t *meta, char *err, size_t errlen);
+int zs_job_meta_write (const char *job_dir, const zs_job_meta_t *meta, char *err, size_t errlen);
+
+//  Write chk-<id> atomically; *bytes_p (may be NULL) gets its size.
+int zs_chk_write (const char *job_dir, const zs_chk_t *chk, int64_t *bytes_p, char *err,
+                  size_t errlen);
+//  Read a checkpoint file by path. 0 or -1/ZS_ECORRUPT + err.
+int zs_chk_read (const char *path, zs_chk_t *chk, char *err, size_t errlen);
+//  Highest N of chk-N in job_dir, 0 when none. -1 on error.
+int64_t zs_chk_latest (const char *job_dir, char *err, size_t errlen);
+//  Keep the newest `retained` checkpoints, delete the others.
+void zs_chk_prune (const char *job_dir, int retained);
+void zs_chk_clear (zs_chk_t *chk);
+
+//  Copy a CommitterState (deep) via pack/unpack.
+Zsink__CommitterState *zs_state_dup (const Zsink__CommitterState *state);
+void zs_state_free (Zsink__CommitterState **state_p);
+
+#endif

@@ -1,0 +1,1147 @@
+/*  coordinator.c - zsink-coordinator: job master and checkpoint coordinator.
+
+    Invariants (numbers are referred to in comments below):
+    1. Checkpoint ids only grow: the next id is persisted in job.json before
+       a barrier carrying it is sent, so no id is reused across failovers or
+       coordinator restarts; aborted ids are skipped.
+    2. The epoch only grows: persisted before any message of a new epoch is
+       sent. Messages of other epochs or jobs are dropped and counted.
+    3. A checkpoint completes only with an ack from every writer AND the
+       committer (the committer acks only after every writer's marker), and
+       chk-N is durable (atomic write) before Notify(N) is sent.
+    4. At most one checkpoint is in flight.
+    5. Restore resets the committer first and the writers only after the
+       committer is Ready: a writer deletes its files written after the
+       restored checkpoint, and none of those can be committed once the
+       committer has dropped its in-memory state.
+    6. The commit user is made once per job (or carried over by
+       --restore-from) and handed to the committer in every Reset.
+
+    Job states (docs/protocol.md):
+        CREATED → RESTORING → RUNNING → FINISHING → FINISHED
+        any active state → FAILING → (delay) → RESTORING; → FAILED when the
+        restart attempts are exhausted; RUNNING → STOPPING (savepoint);
+        any → CANCELED.
+*/
+#include "coordinator.h"
+#include "checkpoint.h"
+#include "codec.h"
+#include "config.h"
+#include "failpoint.h"
+#include "fs.h"
+#include "log.h"
+#include "net.h"
+#include "table.h"
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef enum {
+    J_CREATED,
+    J_RESTORING,
+    J_RUNNING,
+    J_FINISHING,
+    J_STOPPING,
+    J_FAILING,
+    J_FINISHED,
+    J_CANCELED,
+    J_FAILED,
+} job_state_t;
+
+static const char *s_state_names[] = {"CREATED",  "RESTORING", "RUNNING",  "FINISHING", "STOPPING",
+                                      "RESTARTING", "FINISHED", "CANCELED", "FAILED"};
+
+//  One participant slot: [0] the committer, [1 + i] writer i.
+typedef struct {
+    bool registered;
+    char rid[64];
+    char instance[16];
+    int pid;
+    int64_t last_heard;
+    uint64_t seq;
+    bool reset_sent, ready, finished, acked, bye;
+    int64_t last_committed; //  committer's Ready
+    int64_t rows_read;
+    int64_t rows_committed;
+    int64_t dropped[3];
+    Zsink__SourcePosition pos; //  writer's position in the in-flight ack
+} slot_t;
+
+typedef struct {
+    zs_config_t cfg;
+    char job_dir[ZS_PATH_MAX + 72];
+    zs_job_meta_t meta;
+    zs_sender_t from;
+    zsock_t *router;
+    job_state_t state;
+    int n; //  parallelism
+    slot_t *slots;
+    zs_chk_t latest; //  latest completed checkpoint (id 0: none)
+    //  the checkpoint in flight (id 0: none)
+    int64_t inflight_id, inflight_start;
+    bool inflight_savepoint;
+    Zsink__CommitterState *inflight_state;
+    int consecutive_failed;
+    int64_t next_trigger_at;
+    bool final_checkpoint_needed;
+    int restarts;
+    int64_t restore_at, restoring_since;
+    //  progress
+    int64_t last_snapshot, last_identifier, rows_committed, completed, aborted;
+    int64_t garbage, foreign, stale;
+    //  stop with savepoint
+    bool stop_requested;
+    char stop_client[64];
+    int64_t stop_checkpoint;
+    //  ending
+    bool ending;
+    int64_t end_deadline;
+    int exit_code;
+} coord_t;
+
+#define COMMITTER 0
+#define WRITER(i) (1 + (i))
+
+static bool
+s_active (coord_t *self)
+{
+    return self->state == J_RESTORING || self->state == J_RUNNING
+           || self->state == J_FINISHING || self->state == J_STOPPING;
+}
+
+static const char *
+s_slot_name (coord_t *self, int slot, char *buf, size_t len)
+{
+    if (slot == COMMITTER)
+        snprintf (buf, len, "committer");
+    else
+        snprintf (buf, len, "writer-%d", slot - 1);
+    return buf;
+}
+
+static void
+s_set_state (coord_t *self, job_state_t state, const char *why)
+{
+    if (self->state == state)
+        return;
+    if (why)
+        zs_info ("Job %s switched from state %s to %s: %s", self->meta.job_id,
+                 s_state_names[self->state], s_state_names[state], why);
+    else
+        zs_info ("Job %s switched from state %s to %s.", self->meta.job_id,
+                 s_state_names[self->state], s_state_names[state]);
+    self->state = state;
+}
+
+//  ---------------------------------------------------------------------
+//  Sending
+
+static void
+s_send (coord_t *self, int slot, zs_env_t *env)
+{
+    slot_t *s = &self->slots[slot];
+    if (!s->registered)
+        return;
+    zs_env_t stamp;
+    zs_env_init (&stamp, &self->from, ++s->seq);
+    env->job_id = stamp.job_id;
+    env->epoch = stamp.epoch;
+    env->seq = stamp.seq;
+    env->sender = stamp.sender;
+    env->has_sender_index = false;
+    //  EHOSTUNREACH: the peer is gone; liveness will notice. Nothing else to
+    //  do here: delivery is only ever proven by the peer's reply.
+    zs_env_send (self->router, s->rid, env);
+}
+
+static void
+s_send_to_rid (coord_t *self, const char *rid, zs_env_t *env)
+{
+    zs_env_t stamp;
+    zs_env_init (&stamp, &self->from, 1);
+    env->job_id = stamp.job_id;
+    env->epoch = stamp.epoch;
+    env->seq = stamp.seq;
+    env->sender = stamp.sender;
+    zs_env_send (self->router, rid, env);
+}
+
+static void
+s_send_refused (coord_t *self, const char *rid, const char *reason)
+{
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    Zsink__Refused refused;
+    zsink__refused__init (&refused);
+    refused.reason = (char *) reason;
+    env.body_case = ZSINK__ENVELOPE__BODY_REFUSED;
+    env.refused = &refused;
+    s_send_to_rid (self, rid, &env);
+}
+
+static void
+s_send_shutdown (coord_t *self, const char *reason)
+{
+    for (int i = 0; i <= self->n; i++) {
+        zs_env_t env;
+        zsink__envelope__init (&env);
+        Zsink__Shutdown shutdown;
+        zsink__shutdown__init (&shutdown);
+        shutdown.reason = (char *) reason;
+        env.body_case = ZSINK__ENVELOPE__BODY_SHUTDOWN;
+        env.shutdown = &shutdown;
+        s_send (self, i, &env);
+    }
+}
+
+static void
+s_client_reply (coord_t *self, const char *rid, bool ok, const char *json)
+{
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    Zsink__ClientReply reply;
+    zsink__client_reply__init (&reply);
+    reply.ok = ok;
+    reply.json = (char *) json;
+    env.body_case = ZSINK__ENVELOPE__BODY_CLIENT_REPLY;
+    env.client_reply = &reply;
+    s_send_to_rid (self, rid, &env);
+}
+
+static void
+s_persist_meta (coord_t *self)
+{
+    char err[ZS_ERRLEN];
+    if (zs_job_meta_write (self->job_dir, &self->meta, err, sizeof err) < 0) {
+        //  Without a durable counter and epoch, invariants 1 and 2 cannot
+        //  be kept: stop rather than risk reusing an id.
+        zs_error ("cannot persist job state, stopping: %s", err);
+        exit (1);
+    }
+}
+
+//  ---------------------------------------------------------------------
+//  Ending the job
+
+static void
+s_end (coord_t *self, job_state_t state, const char *status, const char *reason, int code)
+{
+    s_set_state (self, state, NULL);
+    snprintf (self->meta.status, sizeof self->meta.status, "%s", status);
+    s_persist_meta (self);
+    s_send_shutdown (self, reason);
+    self->ending = true;
+    self->end_deadline = zs_clock_mono_ms () + 2000;
+    self->exit_code = code;
+}
+
+//  ---------------------------------------------------------------------
+//  Checkpoints
+
+static void
+s_abort_checkpoint (coord_t *self, const char *why)
+{
+    if (!self->inflight_id)
+        return;
+    zs_warn ("Checkpoint %lld of job %s %s.", (long long) self->inflight_id, self->meta.job_id,
+             why);
+    self->inflight_id = 0;
+    zs_state_free (&self->inflight_state);
+    self->aborted++;
+    for (int i = 0; i <= self->n; i++)
+        self->slots[i].acked = false;
+}
+
+static void s_fail (coord_t *self, const char *reason);
+
+static void
+s_trigger (coord_t *self, bool savepoint)
+{
+    int64_t id = self->meta.next_checkpoint_id;
+    //  Invariant 1: the counter is durable before the id leaves us.
+    self->meta.next_checkpoint_id = id + 1;
+    s_persist_meta (self);
+    self->inflight_id = id;
+    self->inflight_start = zs_clock_mono_ms ();
+    self->inflight_savepoint = savepoint;
+    for (int i = 0; i <= self->n; i++)
+        self->slots[i].acked = false;
+    zs_info ("Triggering %s %lld @ %lld for job %s.", savepoint ? "savepoint" : "checkpoint",
+             (long long) id, (long long) zs_clock_wall_ms (), self->meta.job_id);
+    for (int i = 0; i < self->n; i++) {
+        zs_env_t env;
+        zsink__envelope__init (&env);
+        Zsink__Barrier barrier;
+        zsink__barrier__init (&barrier);
+        barrier.checkpoint_id = id;
+        barrier.has_savepoint = savepoint;
+        barrier.savepoint = savepoint;
+        env.body_case = ZSINK__ENVELOPE__BODY_BARRIER;
+        env.barrier = &barrier;
+        s_send (self, WRITER (i), &env);
+    }
+}
+
+static void
+s_complete_checkpoint (coord_t *self)
+{
+    zs_chk_t chk;
+    memset (&chk, 0, sizeof chk);
+    snprintf (chk.job_id, sizeof chk.job_id, "%s", self->meta.job_id);
+    chk.id = self->inflight_id;
+    chk.time_millis = zs_clock_wall_ms ();
+    chk.savepoint = self->inflight_savepoint;
+    chk.parallelism = self->n;
+    chk.positions = calloc (self->n, sizeof *chk.positions);
+    for (int i = 0; i < self->n; i++)
+        chk.positions[i] = self->slots[WRITER (i)].pos;
+    chk.state = self->inflight_state;
+    self->inflight_state = NULL;
+    char err[ZS_ERRLEN];
+    int64_t bytes = 0;
+    //  Invariant 3: durable before Notify.
+    if (zs_chk_write (self->job_dir, &chk, &bytes, err, sizeof err) < 0) {
+        zs_error ("cannot write checkpoint %lld: %s", (long long) chk.id, err);
+        zs_chk_clear (&chk);
+        self->consecutive_failed++;
+        self->inflight_id = 0;
+        self->aborted++;
+        if (self->consecutive_failed > self->cfg.tolerable_failed_checkpoints)
+            s_fail (self, "Exceeded checkpoint tolerable failure threshold.");
+        return;
+    }
+    int64_t took = zs_clock_mono_ms () - self->inflight_start;
+    zs_info ("Completed checkpoint %lld for job %s (%lld bytes, %lld ms).", (long long) chk.id,
+             self->meta.job_id, (long long) bytes, (long long) took);
+    zs_chk_clear (&self->latest);
+    self->latest = chk;
+    self->inflight_id = 0;
+    self->completed++;
+    self->consecutive_failed = 0;
+    zs_chk_prune (self->job_dir, self->cfg.checkpoints_num_retained);
+    zs_failpoint ("coordinator.after-checkpoint-write");
+    if (zs_failpoint ("coordinator.notify") == 1)
+        zs_warn ("failpoint coordinator.notify: dropping Notify(%lld)", (long long) chk.id);
+    else {
+        zs_env_t env;
+        zsink__envelope__init (&env);
+        Zsink__Notify notify;
+        zsink__notify__init (&notify);
+        notify.checkpoint_id = chk.id;
+        env.body_case = ZSINK__ENVELOPE__BODY_NOTIFY;
+        env.notify = &notify;
+        s_send (self, COMMITTER, &env);
+    }
+    zs_failpoint ("coordinator.after-notify");
+    if (chk.savepoint && self->stop_requested) {
+        self->stop_checkpoint = chk.id;
+        zs_info ("Savepoint stored in %s/chk-%lld; waiting for its commit.", self->job_dir,
+                 (long long) chk.id);
+    }
+    int64_t now = zs_clock_mono_ms ();
+    self->next_trigger_at = now + self->cfg.checkpoint_min_pause_ms;
+    if (self->next_trigger_at < self->inflight_start + self->cfg.checkpoint_interval_ms)
+        self->next_trigger_at = self->inflight_start + self->cfg.checkpoint_interval_ms;
+}
+
+static void
+s_check_checkpoint (coord_t *self)
+{
+    if (!self->inflight_id)
+        return;
+    for (int i = 0; i <= self->n; i++)
+        if (!self->slots[i].acked)
+            return;
+    s_complete_checkpoint (self);
+}
+
+//  ---------------------------------------------------------------------
+//  Failover and restore
+
+static void
+s_fail (coord_t *self, const char *reason)
+{
+    if (!s_active (self) && self->state != J_CREATED)
+        return; //  already failing or ended
+    s_abort_checkpoint (self, "aborted: job failover");
+    if (self->stop_requested) {
+        s_client_reply (self, self->stop_client, false,
+                        "{\"error\":\"the job failed while stopping; it restarts\"}");
+        self->stop_requested = false;
+    }
+    self->restarts++;
+    if (self->restarts > self->cfg.restart_attempts) {
+        char why[512];
+        snprintf (why, sizeof why,
+                  "%s Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy"
+                  "(maxNumberRestartAttempts=%d, backoffTimeMS=%lld)",
+                  reason, self->cfg.restart_attempts, (long long) self->cfg.restart_delay_ms);
+        zs_error ("Job %s failed for good: %s", self->meta.job_id, why);
+        s_end (self, J_FAILED, "FAILED", "job failed", 1);
+        return;
+    }
+    s_set_state (self, J_FAILING, reason);
+    //  Invariant 2: a new epoch, durable before any message carries it.
+    self->meta.epoch++;
+    self->from.epoch = self->meta.epoch;
+    s_persist_meta (self);
+    for (int i = 0; i <= self->n; i++) {
+        slot_t *s = &self->slots[i];
+        s->ready = s->reset_sent = s->finished = s->acked = false;
+        s->seq = 0;
+    }
+    self->final_checkpoint_needed = false;
+    self->restore_at = zs_clock_mono_ms () + self->cfg.restart_delay_ms;
+}
+
+static void
+s_send_reset (coord_t *self, int slot)
+{
+    slot_t *s = &self->slots[slot];
+    if (!s->registered || s->reset_sent)
+        return;
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    Zsink__Reset reset;
+    zsink__reset__init (&reset);
+    reset.restore_id = self->latest.id;
+    reset.commit_user = self->meta.commit_user;
+    reset.has_fail_at_id_armed = true;
+    reset.fail_at_id_armed = !self->meta.fail_at_id_fired;
+    Zsink__CommitterState empty;
+    if (slot == COMMITTER) {
+        zsink__committer_state__init (&empty);
+        empty.commit_user = self->meta.commit_user;
+        reset.state = self->latest.id ? self->latest.state : &empty;
+    }
+    else if (self->latest.id)
+        reset.position = &self->latest.positions[slot - 1];
+    env.body_case = ZSINK__ENVELOPE__BODY_RESET;
+    env.reset = &reset;
+    s_send (self, slot, &env);
+    s->reset_sent = true;
+}
+
+static void
+s_restore (coord_t *self)
+{
+    s_set_state (self, J_RESTORING, NULL);
+    self->restoring_since = zs_clock_mono_ms ();
+    if (self->latest.id)
+        zs_info ("Restoring job %s from Checkpoint %lld @ %lld.", self->meta.job_id,
+                 (long long) self->latest.id, (long long) self->latest.time_millis);
+    else
+        zs_info ("No checkpoint found during restore: job %s starts from scratch.",
+                 self->meta.job_id);
+    //  Invariant 5: the committer first; writers once it is Ready.
+    s_send_reset (self, COMMITTER);
+}
+
+static void
+s_start (coord_t *self)
+{
+    for (int i = 0; i <= self->n; i++) {
+        zs_env_t env;
+        zsink__envelope__init (&env);
+        Zsink__Start start;
+        zsink__start__init (&start);
+        env.body_case = ZSINK__ENVELOPE__BODY_START;
+        env.start = &start;
+        s_send (self, i, &env);
+    }
+    s_set_state (self, J_RUNNING, NULL);
+    self->next_trigger_at = zs_clock_mono_ms () + self->cfg.checkpoint_interval_ms;
+}
+
+//  ---------------------------------------------------------------------
+//  Status document (zsink status, and the cluster's progress line)
+
+static char *
+s_status_json (coord_t *self)
+{
+    int64_t rows_read = 0, garbage = self->garbage, foreign = self->foreign,
+            stale = self->stale;
+    json_t *parts = json_array ();
+    for (int i = 0; i <= self->n; i++) {
+        slot_t *s = &self->slots[i];
+        char name[32];
+        s_slot_name (self, i, name, sizeof name);
+        if (i > 0)
+            rows_read += s->rows_read;
+        garbage += s->dropped[0];
+        foreign += s->dropped[1];
+        stale += s->dropped[2];
+        json_array_append_new (parts, json_pack ("{s:s, s:b, s:i, s:b, s:b}", "name", name,
+                                                 "registered", s->registered, "pid", s->pid,
+                                                 "ready", s->ready, "finished", s->finished));
+    }
+    json_t *root = json_pack (
+        "{s:s, s:s, s:s, s:I, s:i, s:I, s:I, s:I, s:I, s:I, s:i, s:{s:I, s:I}, s:{s:I, s:I, "
+        "s:I}, s:o}",
+        "job_id", self->meta.job_id, "state", s_state_names[self->state], "commit_user",
+        self->meta.commit_user, "epoch", (json_int_t) self->meta.epoch, "parallelism", self->n,
+        "last_completed_checkpoint", (json_int_t) self->latest.id, "rows_read",
+        (json_int_t) rows_read, "rows_committed", (json_int_t) self->rows_committed,
+        "last_snapshot", (json_int_t) self->last_snapshot, "last_committed_identifier",
+        (json_int_t) self->last_identifier, "restarts", self->restarts, "checkpoints",
+        "completed", (json_int_t) self->completed, "aborted", (json_int_t) self->aborted,
+        "dropped", "garbage", (json_int_t) garbage, "foreign", (json_int_t) foreign, "stale",
+        (json_int_t) stale, "participants", parts);
+    char *text = json_dumps (root, JSON_COMPACT);
+    json_decref (root);
+    return text;
+}
+
+//  ---------------------------------------------------------------------
+//  Incoming messages
+
+static int
+s_slot_of (coord_t *self, Zsink__Role role, int index)
+{
+    if (role == ZSINK__ROLE__ROLE_COMMITTER)
+        return COMMITTER;
+    if (role == ZSINK__ROLE__ROLE_WRITER && index >= 0 && index < self->n)
+        return WRITER (index);
+    return -1;
+}
+
+static int
+s_slot_by_rid (coord_t *self, const char *rid)
+{
+    for (int i = 0; i <= self->n; i++)
+        if (self->slots[i].registered && strcmp (self->slots[i].rid, rid) == 0)
+            return i;
+    return -1;
+}
+
+static void
+s_on_client (coord_t *self, const char *rid, Zsink__ClientRequest *req)
+{
+    if (req->kind == ZSINK__CLIENT_REQUEST__KIND__STATUS) {
+        char *json = s_status_json (self);
+        s_client_reply (self, rid, true, json);
+        free (json);
+    }
+    else if (req->kind == ZSINK__CLIENT_REQUEST__KIND__CANCEL) {
+        s_client_reply (self, rid, true, "{\"result\":\"canceling\"}");
+        s_abort_checkpoint (self, "aborted: job canceled");
+        s_end (self, J_CANCELED, "CANCELED", "canceled", 0);
+    }
+    else if (req->kind == ZSINK__CLIENT_REQUEST__KIND__STOP) {
+        if (self->state != J_RUNNING || self->stop_requested) {
+            char msg[128];
+            snprintf (msg, sizeof msg, "{\"error\":\"job is %s, not RUNNING\"}",
+                      s_state_names[self->state]);
+            s_client_reply (self, rid, false, msg);
+            return;
+        }
+        if (!req->savepoint) {
+            //  stop without a savepoint is a cancel in all but name
+            s_client_reply (self, rid, true, "{\"result\":\"stopping\"}");
+            s_end (self, J_CANCELED, "CANCELED", "stopped", 0);
+            return;
+        }
+        zs_info ("Stopping job %s with a savepoint.", self->meta.job_id);
+        self->stop_requested = true;
+        self->stop_checkpoint = 0;
+        snprintf (self->stop_client, sizeof self->stop_client, "%s", rid);
+        s_set_state (self, J_STOPPING, NULL);
+    }
+}
+
+#define KV_MAX 64
+typedef struct {
+    Zsink__KeyValue items[KV_MAX];
+    char keys[KV_MAX][64];
+    char values[KV_MAX][ZS_PATH_MAX];
+    size_t n;
+} kv_list_t;
+
+//  zs_config_foreach callback: copy one key into the Welcome's list
+static void
+s_collect (const char *key, const char *value, void *arg)
+{
+    kv_list_t *kv = arg;
+    if (kv->n >= KV_MAX)
+        return;
+    Zsink__KeyValue *item = &kv->items[kv->n];
+    zsink__key_value__init (item);
+    snprintf (kv->keys[kv->n], sizeof kv->keys[0], "%s", key);
+    snprintf (kv->values[kv->n], sizeof kv->values[0], "%s", value);
+    item->key = kv->keys[kv->n];
+    item->value = kv->values[kv->n];
+    kv->n++;
+}
+
+static void
+s_on_hello (coord_t *self, const char *rid, Zsink__Hello *hello)
+{
+    int slot = s_slot_of (self, hello->role, hello->index);
+    if (slot < 0) {
+        char why[128];
+        snprintf (why, sizeof why, "writer index %d is out of range: parallelism is %d",
+                  hello->index, self->n);
+        s_send_refused (self, rid, why);
+        return;
+    }
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    Zsink__Welcome welcome;
+    zsink__welcome__init (&welcome);
+    welcome.parallelism = self->n;
+    //  hand out the whole configuration: one place configures the job
+    kv_list_t kv;
+    kv.n = 0;
+    zs_config_foreach (&self->cfg, s_collect, &kv);
+    Zsink__KeyValue *kvps[KV_MAX];
+    for (size_t i = 0; i < kv.n; i++)
+        kvps[i] = &kv.items[i];
+    welcome.n_config = kv.n;
+    welcome.config = kvps;
+    env.body_case = ZSINK__ENVELOPE__BODY_WELCOME;
+    env.welcome = &welcome;
+    s_send_to_rid (self, rid, &env);
+}
+
+static void
+s_on_register (coord_t *self, const char *rid, Zsink__Register *reg)
+{
+    int slot = s_slot_of (self, reg->role, reg->index);
+    if (slot < 0) {
+        s_send_refused (self, rid, "writer index out of range");
+        return;
+    }
+    slot_t *s = &self->slots[slot];
+    char name[32];
+    s_slot_name (self, slot, name, sizeof name);
+    if (s->registered && s_active (self)) {
+        //  Either a new process (the old one died) or the same one that
+        //  lost us and dropped its state: both are a failure of the job.
+        char why[256];
+        snprintf (why, sizeof why, "%s (pid %d) was replaced by pid %d", name, s->pid,
+                  reg->pid);
+        s_fail (self, why);
+    }
+    memset (s, 0, sizeof *s);
+    s->registered = true;
+    snprintf (s->rid, sizeof s->rid, "%s", rid);
+    snprintf (s->instance, sizeof s->instance, "%s", reg->instance);
+    s->pid = reg->pid;
+    s->last_heard = zs_clock_mono_ms ();
+    s->last_committed = -1;
+    zs_info ("Registered %s (pid %d, %s).", name, reg->pid, rid);
+    if (self->state == J_CREATED) {
+        for (int i = 0; i <= self->n; i++)
+            if (!self->slots[i].registered)
+                return;
+        s_restore (self);
+    }
+    else if (self->state == J_RESTORING) {
+        if (slot == COMMITTER)
+            s_send_reset (self, COMMITTER);
+        else if (self->slots[COMMITTER].ready)
+            s_send_reset (self, slot);
+    }
+}
+
+static void
+s_on_ready (coord_t *self, int slot, Zsink__Ready *ready)
+{
+    if (self->state != J_RESTORING || !self->slots[slot].reset_sent)
+        return;
+    slot_t *s = &self->slots[slot];
+    s->ready = true;
+    if (slot == COMMITTER) {
+        s->last_committed = ready->has_last_committed ? ready->last_committed : -1;
+        if (s->last_committed == ZS_END_INPUT_ID) {
+            //  Everything was committed before the failure: nothing to run.
+            zs_info ("Commit user %s already committed end of input: the job is done.",
+                     self->meta.commit_user);
+            s_end (self, J_FINISHED, "FINISHED", "finished", 0);
+            return;
+        }
+        for (int i = 0; i < self->n; i++)
+            s_send_reset (self, WRITER (i));
+    }
+    for (int i = 0; i <= self->n; i++)
+        if (!self->slots[i].ready)
+            return;
+    s_start (self);
+}
+
+static void
+s_on_message (coord_t *self, const char *rid, zs_env_t *env)
+{
+    if (env->body_case == ZSINK__ENVELOPE__BODY_CLIENT_REQUEST) {
+        if (*env->job_id && strcmp (env->job_id, self->meta.job_id) != 0) {
+            self->foreign++;
+            return;
+        }
+        s_on_client (self, rid, env->client_request);
+        return;
+    }
+    if (env->body_case == ZSINK__ENVELOPE__BODY_HELLO) {
+        if (!self->ending)
+            s_on_hello (self, rid, env->hello);
+        return;
+    }
+    if (strcmp (env->job_id, self->meta.job_id) != 0) {
+        self->foreign++;
+        return;
+    }
+    if (env->body_case == ZSINK__ENVELOPE__BODY_REGISTER) {
+        if (!self->ending)
+            s_on_register (self, rid, env->register_);
+        return;
+    }
+    int slot = s_slot_by_rid (self, rid);
+    if (slot < 0) {
+        if (!self->ending)
+            s_send_refused (self, rid, "unknown participant");
+        return;
+    }
+    slot_t *s = &self->slots[slot];
+    if (env->epoch != self->meta.epoch) {
+        //  an older epoch is stale; a newer one cannot come from a peer we
+        //  reset, and is counted the same way
+        self->stale++;
+        return;
+    }
+    s->last_heard = zs_clock_mono_ms ();
+    switch (env->body_case) {
+    case ZSINK__ENVELOPE__BODY_HEARTBEAT: {
+        Zsink__Heartbeat *hb = env->heartbeat;
+        s->rows_read = hb->rows_read;
+        if (slot == COMMITTER && hb->has_rows_committed)
+            self->rows_committed = hb->rows_committed;
+        s->dropped[0] = hb->dropped_garbage;
+        s->dropped[1] = hb->dropped_foreign;
+        s->dropped[2] = hb->dropped_stale;
+        break;
+    }
+    case ZSINK__ENVELOPE__BODY_READY:
+        s_on_ready (self, slot, env->ready);
+        break;
+    case ZSINK__ENVELOPE__BODY_WRITER_ACK:
+        if (slot != COMMITTER && env->writer_ack->checkpoint_id == self->inflight_id) {
+            s->acked = true;
+            s->pos = *env->writer_ack->position;
+            s->pos.writer = slot - 1;
+            s->pos.has_finished = true;
+            s->pos.file = NULL;
+            s_check_checkpoint (self);
+        }
+        break;
+    case ZSINK__ENVELOPE__BODY_COMMITTER_ACK:
+        if (slot == COMMITTER && env->committer_ack->checkpoint_id == self->inflight_id) {
+            if (strcmp (env->committer_ack->state->commit_user, self->meta.commit_user) != 0) {
+                s_fail (self, "committer acked with another commit user");
+                break;
+            }
+            zs_state_free (&self->inflight_state);
+            self->inflight_state = zs_state_dup (env->committer_ack->state);
+            s->acked = true;
+            s_check_checkpoint (self);
+        }
+        break;
+    case ZSINK__ENVELOPE__BODY_COMMITTED: {
+        Zsink__Committed *c = env->committed;
+        self->last_identifier = c->identifier;
+        self->last_snapshot = c->snapshot_id;
+        if (c->has_total_rows)
+            self->rows_committed = c->total_rows;
+        if (c->identifier == ZS_END_INPUT_ID && s_active (self))
+            s_end (self, J_FINISHED, "FINISHED", "finished", 0);
+        else if (self->stop_requested && self->stop_checkpoint
+                 && c->identifier >= self->stop_checkpoint) {
+            char path[2 * ZS_PATH_MAX];
+            snprintf (path, sizeof path, "%s/chk-%lld", self->job_dir,
+                      (long long) self->stop_checkpoint);
+            json_t *reply = json_pack ("{s:s}", "savepoint", path);
+            char *msg = json_dumps (reply, JSON_COMPACT);
+            json_decref (reply);
+            s_client_reply (self, self->stop_client, true, msg);
+            free (msg);
+            zs_info ("Job %s stopped with savepoint %s", self->meta.job_id, path);
+            self->stop_requested = false;
+            s_end (self, J_FINISHED, "STOPPED", "stopped with savepoint", 0);
+        }
+        break;
+    }
+    case ZSINK__ENVELOPE__BODY_FINISHED:
+        if (slot != COMMITTER && (self->state == J_RUNNING || self->state == J_STOPPING)) {
+            s->finished = true;
+            for (int i = 0; i < self->n; i++)
+                if (!self->slots[WRITER (i)].finished)
+                    return;
+            zs_info ("All writers of job %s reached end of input.", self->meta.job_id);
+            if (self->cfg.checkpoint_interval_ms > 0 && self->state == J_RUNNING) {
+                s_set_state (self, J_FINISHING, NULL);
+                self->final_checkpoint_needed = true;
+            }
+        }
+        break;
+    case ZSINK__ENVELOPE__BODY_FAILURE: {
+        char name[32], why[600];
+        s_slot_name (self, slot, name, sizeof name);
+        snprintf (why, sizeof why, "%s failed: %s", name, env->failure->reason);
+        zs_error ("%s", why);
+        if (env->failure->fail_at_id && !self->meta.fail_at_id_fired) {
+            self->meta.fail_at_id_fired = true;
+            s_persist_meta (self);
+        }
+        s_fail (self, why);
+        break;
+    }
+    case ZSINK__ENVELOPE__BODY_BYE:
+        s->bye = true;
+        break;
+    default:
+        self->garbage++; //  a well-formed message no coordinator expects
+        break;
+    }
+}
+
+//  ---------------------------------------------------------------------
+//  Timers
+
+static void
+s_tick (coord_t *self)
+{
+    int64_t now = zs_clock_mono_ms ();
+    static int64_t last_heartbeat = 0;
+    if (now - last_heartbeat >= self->cfg.heartbeat_interval_ms) {
+        last_heartbeat = now;
+        for (int i = 0; i <= self->n; i++) {
+            zs_env_t env;
+            zsink__envelope__init (&env);
+            Zsink__Heartbeat hb;
+            zsink__heartbeat__init (&hb);
+            env.body_case = ZSINK__ENVELOPE__BODY_HEARTBEAT;
+            env.heartbeat = &hb;
+            s_send (self, i, &env);
+        }
+    }
+    for (int i = 0; i <= self->n; i++) {
+        slot_t *s = &self->slots[i];
+        if (s->registered && now - s->last_heard > self->cfg.heartbeat_timeout_ms) {
+            char name[32], why[128];
+            s_slot_name (self, i, name, sizeof name);
+            snprintf (why, sizeof why, "%s (pid %d) timed out: no heartbeat in %lld ms", name,
+                      s->pid, (long long) self->cfg.heartbeat_timeout_ms);
+            s->registered = false;
+            if (s_active (self))
+                s_fail (self, why);
+            else
+                zs_warn ("%s", why);
+        }
+    }
+    if (self->state == J_FAILING && now >= self->restore_at) {
+        //  only registered participants can be reset; the rest are reset
+        //  when they register
+        s_restore (self);
+    }
+    if (self->state == J_RESTORING
+        && now - self->restoring_since > 10 * self->cfg.heartbeat_timeout_ms)
+        s_fail (self, "restore did not complete in time (a participant never became ready)");
+    if (self->state != J_RUNNING && self->state != J_FINISHING && self->state != J_STOPPING)
+        return;
+    if (self->inflight_id && now - self->inflight_start > self->cfg.checkpoint_timeout_ms) {
+        s_abort_checkpoint (self, "expired before completing");
+        self->consecutive_failed++;
+        self->next_trigger_at = now + self->cfg.checkpoint_min_pause_ms;
+        if (self->consecutive_failed > self->cfg.tolerable_failed_checkpoints) {
+            s_fail (self, "Exceeded checkpoint tolerable failure threshold.");
+            return;
+        }
+    }
+    if (self->inflight_id)
+        return;
+    if (self->state == J_STOPPING && self->stop_requested && !self->stop_checkpoint)
+        s_trigger (self, true);
+    else if (self->final_checkpoint_needed) {
+        self->final_checkpoint_needed = false;
+        s_trigger (self, false);
+    }
+    else if (self->state == J_RUNNING && self->cfg.checkpoint_interval_ms > 0
+             && now >= self->next_trigger_at)
+        s_trigger (self, false);
+}
+
+//  ---------------------------------------------------------------------
+//  Start-up
+
+static void
+s_usage (FILE *out)
+{
+    fprintf (out,
+             "usage: zsink-coordinator -c JOB.yaml [-D key=value ...] [--bind ENDPOINT]\n"
+             "                         [--job-id ID] [--restore-from CHECKPOINT]\n"
+             "  --bind          control endpoint to bind (default tcp://*:6123,\n"
+             "                  env ZSINK_COORDINATOR_BIND)\n"
+             "  --job-id        job id (default env ZSINK_JOB_ID, else a new one); a\n"
+             "                  coordinator restarted with the same id resumes the job\n"
+             "                  from <state.checkpoints.dir>/<job id>/\n"
+             "  --restore-from  start a new job from a checkpoint or savepoint file\n"
+             "                  (chk-N), keeping its commit user\n");
+}
+
+//  Carry a checkpoint of another job (a savepoint) into this new job.
+static int
+s_restore_from (coord_t *self, const char *path)
+{
+    char err[ZS_ERRLEN];
+    zs_chk_t chk;
+    if (zs_chk_read (path, &chk, err, sizeof err) < 0) {
+        zs_error ("cannot restore: %s", err);
+        return -1;
+    }
+    if (chk.parallelism != self->n) {
+        zs_error ("cannot restore from %s: it has parallelism %d, the job has %d", path,
+                  chk.parallelism, self->n);
+        zs_chk_clear (&chk);
+        return -1;
+    }
+    const char *user = chk.state->commit_user;
+    int64_t last = -1;
+    zs_table_t *table = zs_table_open (self->cfg.table_path, false, err, sizeof err);
+    if (table) {
+        if (zs_table_last_committed (table, user, &last, err, sizeof err) < 0) {
+            zs_error ("cannot restore: reading table %s: %s", self->cfg.table_path, err);
+            zs_table_destroy (&table);
+            zs_chk_clear (&chk);
+            return -1;
+        }
+        zs_table_destroy (&table);
+    }
+    if (last == ZS_END_INPUT_ID) {
+        zs_error ("cannot restore from %s: commit user %s already committed identifier %lld "
+                  "(end of input), so the job it belongs to has finished and can commit "
+                  "nothing more; start a new job instead",
+                  path, user, (long long) ZS_END_INPUT_ID);
+        zs_chk_clear (&chk);
+        return -1;
+    }
+    if (last > chk.id) {
+        zs_error ("cannot restore from %s: commit user %s already committed identifier %lld, "
+                  "newer than this checkpoint (%lld); restoring it would write rows twice",
+                  path, user, (long long) last, (long long) chk.id);
+        zs_chk_clear (&chk);
+        return -1;
+    }
+    snprintf (self->meta.commit_user, sizeof self->meta.commit_user, "%s", user);
+    self->meta.next_checkpoint_id = chk.id + 1;
+    snprintf (chk.job_id, sizeof chk.job_id, "%s", self->meta.job_id);
+    //  The restored checkpoint becomes this job's first: a restarted
+    //  coordinator then finds it in the job's own directory.
+    if (zs_chk_write (self->job_dir, &chk, NULL, err, sizeof err) < 0) {
+        zs_error ("cannot restore: %s", err);
+        zs_chk_clear (&chk);
+        return -1;
+    }
+    zs_info ("Restoring new job %s from %s (checkpoint %lld, commit user %s).",
+             self->meta.job_id, path, (long long) chk.id, user);
+    self->latest = chk;
+    return 0;
+}
+
+static void
+s_new_job_id (char *buf)
+{
+    char uuid[40];
+    zs_uuid (uuid);
+    size_t j = 0;
+    for (size_t i = 0; uuid[i] && j < 32; i++)
+        if (uuid[i] != '-')
+            buf[j++] = uuid[i];
+    buf[j] = 0;
+}
+
+int
+zs_coordinator_main (int argc, char **argv)
+{
+    zsys_init ();
+    zs_log_set_name ("coordinator");
+    coord_t coord, *self = &coord;
+    memset (self, 0, sizeof *self);
+    zs_config_defaults (&self->cfg);
+    const char *bind = getenv ("ZSINK_COORDINATOR_BIND");
+    const char *job_id = getenv ("ZSINK_JOB_ID");
+    const char *restore_from = NULL;
+    char err[ZS_ERRLEN];
+    static struct option opts[] = {{"config", required_argument, 0, 'c'},
+                                   {"bind", required_argument, 0, 'b'},
+                                   {"job-id", required_argument, 0, 'j'},
+                                   {"restore-from", required_argument, 0, 'r'},
+                                   {"help", no_argument, 0, 'h'},
+                                   {0, 0, 0, 0}};
+    //  -D overrides apply after the file whatever their order on the line
+    const char *overrides[256];
+    int n_over = 0;
+    const char *config_file = NULL;
+    int c;
+    while ((c = getopt_long (argc, argv, "c:D:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': config_file = optarg; break;
+        case 'D':
+            if (n_over < 256)
+                overrides[n_over++] = optarg;
+            break;
+        case 'b': bind = optarg; break;
+        case 'j': job_id = optarg; break;
+        case 'r': restore_from = optarg; break;
+        case 'h': s_usage (stdout); return 0;
+        default: s_usage (stderr); return 2;
+        }
+    }
+    if (optind < argc) {
+        s_usage (stderr);
+        return 2;
+    }
+    if (config_file && zs_config_load_yaml (&self->cfg, config_file, err, sizeof err) < 0) {
+        zs_error ("configuration: %s", err);
+        return 2;
+    }
+    for (int i = 0; i < n_over; i++)
+        if (zs_config_set_kv (&self->cfg, overrides[i], err, sizeof err) < 0) {
+            zs_error ("configuration: %s", err);
+            return 2;
+        }
+    if (zs_config_validate (&self->cfg, err, sizeof err) < 0) {
+        zs_error ("configuration: %s", err);
+        return 2;
+    }
+    if (zs_failpoint_init (NULL, err, sizeof err) < 0) {
+        zs_error ("ZSINK_FAILPOINTS: %s", err);
+        return 2;
+    }
+    self->n = self->cfg.parallelism;
+    self->slots = calloc (self->n + 1, sizeof *self->slots);
+
+    //  The job: resumed from its directory, or new.
+    char new_id[40];
+    if (!job_id || !*job_id) {
+        s_new_job_id (new_id);
+        job_id = new_id;
+    }
+    if (strlen (job_id) > 63 || strspn (job_id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != strlen (job_id)) {
+        zs_error ("--job-id '%s': use at most 63 letters, digits, '-' or '_'", job_id);
+        return 2;
+    }
+    snprintf (self->job_dir, sizeof self->job_dir, "%s/%s", self->cfg.checkpoints_dir, job_id);
+    if (zs_fs_mkdirs (self->job_dir) < 0) {
+        zs_error ("cannot create checkpoint directory %s: %m", self->job_dir);
+        return 1;
+    }
+    int rc = zs_job_meta_read (self->job_dir, &self->meta, err, sizeof err);
+    if (rc == 0) {
+        if (strcmp (self->meta.status, "RUNNING") != 0) {
+            zs_info ("Job %s already ended (%s); nothing to do. Start a new job, or "
+                     "--restore-from one of its checkpoints.",
+                     job_id, self->meta.status);
+            return 0;
+        }
+        if (restore_from)
+            zs_warn ("--restore-from ignored: job %s exists and resumes from its own "
+                     "checkpoints",
+                     job_id);
+        //  Coordinator restart: resume from the latest completed checkpoint
+        //  in a new epoch (invariant 2).
+        self->meta.epoch++;
+        int64_t latest = zs_chk_latest (self->job_dir, err, sizeof err);
+        if (latest > 0) {
+            char path[2 * ZS_PATH_MAX];
+            snprintf (path, sizeof path, "%s/chk-%lld", self->job_dir, (long long) latest);
+            if (zs_chk_read (path, &self->latest, err, sizeof err) < 0) {
+                zs_error ("cannot resume job %s: %s", job_id, err);
+                return 1;
+            }
+        }
+        zs_info ("Resuming job %s (commit user %s) in epoch %lld; latest checkpoint %lld.",
+                 job_id, self->meta.commit_user, (long long) self->meta.epoch,
+                 (long long) self->latest.id);
+    }
+    else if (rc == ZS_ENOENT) {
+        snprintf (self->meta.job_id, sizeof self->meta.job_id, "%s", job_id);
+        zs_uuid (self->meta.commit_user);
+        self->meta.epoch = 1;
+        self->meta.next_checkpoint_id = 1;
+        snprintf (self->meta.status, sizeof self->meta.status, "RUNNING");
+        if (restore_from && s_restore_from (self, restore_from) < 0)
+            return 1;
+        zs_info ("Submitting job %s (commit user %s).", job_id, self->meta.commit_user);
+    }
+    else {
+        zs_error ("cannot resume job %s: %s", job_id, err);
+        return 1;
+    }
+    s_persist_meta (self);
+    snprintf (self->from.job_id, sizeof self->from.job_id, "%s", self->meta.job_id);
+    self->from.epoch = self->meta.epoch;
+    self->from.role = ZSINK__ROLE__ROLE_COORDINATOR;
+    self->from.index = -1;
+
+    if (self->cfg.checkpoint_interval_ms == 0 && self->cfg.datagen_number_of_rows < 0) {
+        zs_warn ("******************************************************************");
+        zs_warn ("Checkpointing is disabled and the source is unbounded: NOTHING WILL");
+        zs_warn ("EVER BE COMMITTED to %s. Set execution.checkpointing.interval.",
+                 self->cfg.table_path);
+        zs_warn ("******************************************************************");
+    }
+    zs_info ("Job %s: parallelism %d, checkpointing %s%lld ms, table %s, checkpoints %s.",
+             job_id, self->n, self->cfg.checkpoint_interval_ms ? "every " : "off (",
+             (long long) self->cfg.checkpoint_interval_ms, self->cfg.table_path, self->job_dir);
+
+    self->router = zs_net_router (bind ? bind : "tcp://*:6123", err, sizeof err);
+    if (!self->router) {
+        zs_error ("%s", err);
+        return 1;
+    }
+    zpoller_t *poller = zpoller_new (self->router, NULL);
+    int64_t garbage_logged = 0;
+    while (!zsys_interrupted) {
+        zpoller_wait (poller, 20);
+        while (1) {
+            char rid[256];
+            zs_env_t *env = NULL;
+            int got = zs_env_recv (self->router, rid, sizeof rid, &env, err, sizeof err);
+            if (got == 0)
+                break;
+            if (got < 0) {
+                self->garbage++;
+                //  log the first and then every 1000th: a flood must not
+                //  become a log flood
+                if (garbage_logged++ % 1000 == 0)
+                    zs_warn ("dropped an undecodable message (%lld so far): %s",
+                             (long long) self->garbage, err);
+                continue;
+            }
+            s_on_message (self, rid, env);
+            zs_env_free (&env);
+        }
+        s_tick (self);
+        if (self->ending) {
+            bool all_bye = true;
+            for (int i = 0; i <= self->n; i++)
+                if (self->slots[i].registered && !self->slots[i].bye)
+                    all_bye = false;
+            if (all_bye || zs_clock_mono_ms () > self->end_deadline)
+                break;
+        }
+    }
+    if (!self->ending) {
+        //  SIGTERM/SIGINT: the job keeps its state (status RUNNING); a
+        //  coordinator started again with this job id resumes it.
+        zs_info ("Coordinator of job %s interrupted; the job can be resumed.", job_id);
+        self->exit_code = 0;
+    }
+    zpoller_destroy (&poller);
+    zsock_destroy (&self->router);
+    zs_chk_clear (&self->latest);
+    zs_state_free (&self->inflight_state);
+    free (self->slots);
+    return self->exit_code;
+}
