@@ -1,0 +1,624 @@
+/*  config.c - see config.h.
+
+    Every key lives in one table (s_keys) that says where its value is kept
+    in zs_config_t, how its text is parsed and what range is legal. Setting,
+    validating and listing keys all walk that table, so a key added there is
+    parsed, range-checked and handed out on Welcome without further code.
+
+    Invariants:
+    1. zs_config_foreach emits every key in s_keys, and zs_config_set parses
+       each emitted text back to the identical field value (round trip):
+       durations as "<n>ms", sizes as plain bytes, booleans as true/false,
+       and the "unset" value (-1) of datagen.number-of-rows and
+       datagen.fail-at-id as the empty string "".
+    2. A failed zs_config_set or zs_config_load_yaml leaves cfg untouched.
+    3. Ranges are checked both on set (so the error names the text the user
+       wrote) and in zs_config_validate (so a struct filled by hand or by an
+       older peer is checked too).
+*/
+#include "config.h"
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+typedef enum {
+    S_INT,      //  int, whole number
+    S_I64,      //  int64_t, whole number
+    S_DURATION, //  int64_t milliseconds
+    S_SIZE,     //  int64_t bytes
+    S_BOOL,     //  bool
+    S_PATH,     //  char[ZS_PATH_MAX]
+    S_KIND,     //  char[16], one of s_source_kinds
+} s_type_t;
+
+typedef struct {
+    const char *key;
+    s_type_t type;
+    size_t offset;
+    int64_t min, max; //  legal range of numeric values
+    bool unset_ok;    //  "" means unset, stored as -1
+} s_key_t;
+
+#define S_OFF(field) offsetof (zs_config_t, field)
+#define S_NOMAX INT64_MAX
+
+static const s_key_t s_keys[] = {
+    {"parallelism", S_INT, S_OFF (parallelism), 1, 64, false},
+    {"execution.checkpointing.interval", S_DURATION, S_OFF (checkpoint_interval_ms), 0, S_NOMAX,
+     false},
+    {"execution.checkpointing.timeout", S_DURATION, S_OFF (checkpoint_timeout_ms), 1, S_NOMAX,
+     false},
+    {"execution.checkpointing.min-pause", S_DURATION, S_OFF (checkpoint_min_pause_ms), 0, S_NOMAX,
+     false},
+    {"execution.checkpointing.tolerable-failed-checkpoints", S_INT,
+     S_OFF (tolerable_failed_checkpoints), 0, INT_MAX, false},
+    {"restart-strategy.fixed-delay.attempts", S_INT, S_OFF (restart_attempts), 0, INT_MAX, false},
+    {"restart-strategy.fixed-delay.delay", S_DURATION, S_OFF (restart_delay_ms), 0, S_NOMAX, false},
+    {"source.kind", S_KIND, S_OFF (source_kind), 0, 0, false},
+    {"datagen.rows-per-second", S_I64, S_OFF (datagen_rows_per_second), 0, S_NOMAX, false},
+    {"datagen.number-of-rows", S_I64, S_OFF (datagen_number_of_rows), 0, S_NOMAX, true},
+    {"datagen.fail-at-id", S_I64, S_OFF (datagen_fail_at_id), 1, S_NOMAX, true},
+    {"table.path", S_PATH, S_OFF (table_path), 0, 0, false},
+    {"state.checkpoints.dir", S_PATH, S_OFF (checkpoints_dir), 0, 0, false},
+    {"state.checkpoints.num-retained", S_INT, S_OFF (checkpoints_num_retained), 1, INT_MAX, false},
+    {"commit.ignore-empty", S_BOOL, S_OFF (commit_ignore_empty), 0, 0, false},
+    {"commit.max-retries", S_INT, S_OFF (commit_max_retries), 0, INT_MAX, false},
+    {"heartbeat.interval", S_DURATION, S_OFF (heartbeat_interval_ms), 1, S_NOMAX, false},
+    {"heartbeat.timeout", S_DURATION, S_OFF (heartbeat_timeout_ms), 1, S_NOMAX, false},
+    {"target-file-size", S_SIZE, S_OFF (target_file_size), 1, S_NOMAX, false},
+};
+#define S_NKEYS (sizeof s_keys / sizeof s_keys[0])
+
+//  The sources this build can run; the error for a bad source.kind lists them.
+static const char *s_source_kinds[] = {"datagen"};
+#define S_NKINDS (sizeof s_source_kinds / sizeof s_source_kinds[0])
+
+//  Longest dotted key we accept from YAML; far beyond any real key, it only
+//  bounds the prefix buffer of nested mappings.
+#define S_KEY_MAX 256
+
+static void s_err (char *err, size_t errlen, const char *fmt, ...)
+    __attribute__ ((format (printf, 3, 4)));
+
+static void s_err (char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start (ap, fmt);
+    vsnprintf (err, errlen, fmt, ap);
+    va_end (ap);
+}
+
+static bool s_streq (const char *a, const char *b)
+{
+    return strcmp (a, b) == 0;
+}
+
+static const s_key_t *s_key_find (const char *key)
+{
+    for (size_t i = 0; i < S_NKEYS; i++)
+        if (s_streq (s_keys[i].key, key))
+            return &s_keys[i];
+    return NULL;
+}
+
+//  ---------------------------------------------------------------------
+//  Value parsers
+
+//  Copy text without leading/trailing blanks into buf. -1 if it does not fit.
+static int s_trim (const char *text, char *buf, size_t len)
+{
+    while (isspace ((unsigned char)*text))
+        text++;
+    size_t n = strlen (text);
+    while (n > 0 && isspace ((unsigned char)text[n - 1]))
+        n--;
+    if (n >= len)
+        return -1;
+    memcpy (buf, text, n);
+    buf[n] = 0;
+    return 0;
+}
+
+typedef struct {
+    const char *name;
+    int64_t mult;
+} s_unit_t;
+
+//  "<digits>[ ]*<unit>" with unit looked up in units (case-insensitive, the
+//  table ends with a NULL name); no unit means a multiplier of 1. Signs and
+//  fractions are rejected: Flink does the same, and a negative duration or
+//  size has no meaning here.
+static int s_parse_scaled (const char *text, const s_unit_t *units, int64_t *out)
+{
+    char buf[64];
+    if (!text || s_trim (text, buf, sizeof buf))
+        return -1;
+    const char *p = buf;
+    if (!isdigit ((unsigned char)*p))
+        return -1;
+    int64_t n = 0;
+    for (; isdigit ((unsigned char)*p); p++) {
+        int d = *p - '0';
+        if (n > (INT64_MAX - d) / 10)
+            return -1;
+        n = n * 10 + d;
+    }
+    while (*p == ' ' || *p == '\t')
+        p++;
+    int64_t mult = 1;
+    if (*p) {
+        const s_unit_t *u = units;
+        while (u->name && strcasecmp (p, u->name) != 0)
+            u++;
+        if (!u->name)
+            return -1;
+        mult = u->mult;
+    }
+    if (n > INT64_MAX / mult)
+        return -1;
+    *out = n * mult;
+    return 0;
+}
+
+int zs_parse_duration_ms (const char *text, int64_t *ms)
+{
+    //  Flink's TimeUtils spellings, down to milliseconds (our resolution).
+    static const s_unit_t units[] = {
+        {"ms", 1},           {"milli", 1},       {"millis", 1},      {"millisecond", 1},
+        {"milliseconds", 1}, {"s", 1000},        {"sec", 1000},      {"secs", 1000},
+        {"second", 1000},    {"seconds", 1000},  {"m", 60000},       {"min", 60000},
+        {"mins", 60000},     {"minute", 60000},  {"minutes", 60000}, {"h", 3600000},
+        {"hour", 3600000},   {"hours", 3600000}, {"d", 86400000},    {"day", 86400000},
+        {"days", 86400000},  {NULL, 0}};
+    return s_parse_scaled (text, units, ms);
+}
+
+int zs_parse_size (const char *text, int64_t *bytes)
+{
+    //  Flink's MemorySize spellings: binary multiples, bare number = bytes.
+    static const int64_t K = 1024;
+    const s_unit_t units[] = {{"b", 1},
+                              {"bytes", 1},
+                              {"k", K},
+                              {"kb", K},
+                              {"kibibytes", K},
+                              {"m", K * K},
+                              {"mb", K * K},
+                              {"mebibytes", K * K},
+                              {"g", K * K * K},
+                              {"gb", K * K * K},
+                              {"gibibytes", K * K * K},
+                              {"t", K * K * K * K},
+                              {"tb", K * K * K * K},
+                              {"tebibytes", K * K * K * K},
+                              {NULL, 0}};
+    return s_parse_scaled (text, units, bytes);
+}
+
+//  A whole decimal number, optionally negative (so "-1" gets a range error,
+//  which says more than "not a number").
+static int s_parse_whole (const char *text, int64_t *out)
+{
+    char buf[64];
+    if (s_trim (text, buf, sizeof buf) || !*buf)
+        return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll (buf, &end, 10);
+    if (errno || *end || !(isdigit ((unsigned char)buf[0]) || buf[0] == '-'))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static void s_range_text (const s_key_t *k, char *buf, size_t len)
+{
+    if (k->max == S_NOMAX)
+        snprintf (buf, len, ">= %" PRId64, k->min);
+    else
+        snprintf (buf, len, "%" PRId64 "..%" PRId64, k->min, k->max);
+}
+
+//  Read and write a numeric field whatever its C type.
+static int64_t s_num_get (const zs_config_t *cfg, const s_key_t *k)
+{
+    const char *p = (const char *)cfg + k->offset;
+    if (k->type == S_INT)
+        return *(const int *)p;
+    return *(const int64_t *)p;
+}
+
+static void s_num_put (zs_config_t *cfg, const s_key_t *k, int64_t v)
+{
+    char *p = (char *)cfg + k->offset;
+    if (k->type == S_INT)
+        *(int *)p = (int)v;
+    else
+        *(int64_t *)p = v;
+}
+
+static bool s_is_numeric (const s_key_t *k)
+{
+    return k->type == S_INT || k->type == S_I64 || k->type == S_DURATION || k->type == S_SIZE;
+}
+
+static bool s_in_range (const s_key_t *k, int64_t v)
+{
+    return (k->unset_ok && v == -1) || (v >= k->min && v <= k->max);
+}
+
+//  ---------------------------------------------------------------------
+//  Public API
+
+void zs_config_defaults (zs_config_t *cfg)
+{
+    memset (cfg, 0, sizeof *cfg);
+    cfg->parallelism = 1;
+    cfg->checkpoint_interval_ms = 0;
+    cfg->checkpoint_timeout_ms = 60 * 1000;
+    cfg->checkpoint_min_pause_ms = 0;
+    cfg->tolerable_failed_checkpoints = 0;
+    cfg->restart_attempts = 3;
+    cfg->restart_delay_ms = 1000;
+    snprintf (cfg->source_kind, sizeof cfg->source_kind, "datagen");
+    cfg->datagen_rows_per_second = 10000;
+    cfg->datagen_number_of_rows = -1;
+    cfg->datagen_fail_at_id = -1;
+    cfg->checkpoints_num_retained = 1;
+    cfg->commit_ignore_empty = false;
+    cfg->commit_max_retries = 10;
+    cfg->heartbeat_interval_ms = 500;
+    cfg->heartbeat_timeout_ms = 5000;
+    cfg->target_file_size = 128 * 1024 * 1024;
+}
+
+int zs_config_set (zs_config_t *cfg, const char *key, const char *value, char *err, size_t errlen)
+{
+    if (!key || !value) {
+        s_err (err, errlen, "missing key or value");
+        return -1;
+    }
+    const s_key_t *k = s_key_find (key);
+    if (!k) {
+        s_err (err, errlen, "unknown key '%s'", key);
+        return -1;
+    }
+    char *field = (char *)cfg + k->offset;
+    int64_t v = 0;
+    char range[64];
+
+    switch (k->type) {
+    case S_INT:
+    case S_I64:
+    case S_DURATION:
+    case S_SIZE: {
+        char trimmed[8];
+        if (k->unset_ok && s_trim (value, trimmed, sizeof trimmed) == 0 && !*trimmed) {
+            s_num_put (cfg, k, -1);
+            return 0;
+        }
+        int rc = k->type == S_DURATION ? zs_parse_duration_ms (value, &v)
+                 : k->type == S_SIZE   ? zs_parse_size (value, &v)
+                                       : s_parse_whole (value, &v);
+        if (rc) {
+            if (k->type == S_DURATION)
+                s_err (err, errlen, "%s: bad duration '%s' (e.g. 2s, 500ms, 1min)", key, value);
+            else if (k->type == S_SIZE)
+                s_err (err, errlen, "%s: bad size '%s' (e.g. 128mb, 64kb, 1gb)", key, value);
+            else
+                s_err (err, errlen, "%s: '%s' is not a whole number", key, value);
+            return -1;
+        }
+        if (v < k->min || v > k->max) {
+            s_range_text (k, range, sizeof range);
+            s_err (err, errlen, "%s: '%s' out of range (%s%s)", key, value, range,
+                   k->unset_ok ? ", or empty for unset" : "");
+            return -1;
+        }
+        s_num_put (cfg, k, v);
+        return 0;
+    }
+    case S_BOOL:
+        if (strcasecmp (value, "true") == 0)
+            *(bool *)field = true;
+        else if (strcasecmp (value, "false") == 0)
+            *(bool *)field = false;
+        else {
+            s_err (err, errlen, "%s: bad boolean '%s' (true or false)", key, value);
+            return -1;
+        }
+        return 0;
+    case S_PATH:
+        if (strlen (value) >= ZS_PATH_MAX) {
+            s_err (err, errlen, "%s: path longer than %d bytes", key, ZS_PATH_MAX - 1);
+            return -1;
+        }
+        snprintf (field, ZS_PATH_MAX, "%s", value);
+        return 0;
+    case S_KIND:
+        for (size_t i = 0; i < S_NKINDS; i++)
+            if (s_streq (value, s_source_kinds[i])) {
+                snprintf (field, sizeof cfg->source_kind, "%s", value);
+                return 0;
+            }
+        s_err (err, errlen, "%s: unknown source kind '%s' (known: datagen)", key, value);
+        return -1;
+    }
+    return -1;
+}
+
+int zs_config_set_kv (zs_config_t *cfg, const char *kv, char *err, size_t errlen)
+{
+    const char *eq = kv ? strchr (kv, '=') : NULL;
+    if (!eq) {
+        s_err (err, errlen, "bad option '%s': expected key=value", kv ? kv : "");
+        return -1;
+    }
+    char key[S_KEY_MAX];
+    size_t n = (size_t)(eq - kv);
+    if (n >= sizeof key) {
+        s_err (err, errlen, "bad option '%s': key too long", kv);
+        return -1;
+    }
+    memcpy (key, kv, n);
+    key[n] = 0;
+    //  Tolerate "key = value" as typed in a shell; the value keeps its
+    //  blanks for paths but numbers trim them anyway.
+    char trimmed[S_KEY_MAX];
+    s_trim (key, trimmed, sizeof trimmed);
+    if (!*trimmed) {
+        s_err (err, errlen, "bad option '%s': empty key", kv);
+        return -1;
+    }
+    return zs_config_set (cfg, trimmed, eq + 1, err, errlen);
+}
+
+int zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen)
+{
+    if (!*cfg->table_path) {
+        s_err (err, errlen, "table.path: required key is missing");
+        return -1;
+    }
+    if (!*cfg->checkpoints_dir) {
+        s_err (err, errlen, "state.checkpoints.dir: required key is missing");
+        return -1;
+    }
+    for (size_t i = 0; i < S_NKEYS; i++) {
+        const s_key_t *k = &s_keys[i];
+        if (!s_is_numeric (k))
+            continue;
+        int64_t v = s_num_get (cfg, k);
+        if (!s_in_range (k, v)) {
+            char range[64];
+            s_range_text (k, range, sizeof range);
+            s_err (err, errlen, "%s: %" PRId64 " out of range (%s)", k->key, v, range);
+            return -1;
+        }
+    }
+    bool kind_ok = false;
+    for (size_t i = 0; i < S_NKINDS; i++)
+        kind_ok |= s_streq (cfg->source_kind, s_source_kinds[i]);
+    if (!kind_ok) {
+        s_err (err, errlen, "source.kind: unknown source kind '%s' (known: datagen)",
+               cfg->source_kind);
+        return -1;
+    }
+    return 0;
+}
+
+int zs_config_get (const zs_config_t *cfg, const char *key, char *buf, size_t len)
+{
+    const s_key_t *k = s_key_find (key);
+    if (!k || len == 0)
+        return -1;
+    const char *field = (const char *)cfg + k->offset;
+    int n;
+    switch (k->type) {
+    case S_INT:
+    case S_I64:
+    case S_SIZE: {
+        int64_t v = s_num_get (cfg, k);
+        n = k->unset_ok && v == -1 ? snprintf (buf, len, "%s", "")
+                                   : snprintf (buf, len, "%" PRId64, v);
+        break;
+    }
+    case S_DURATION:
+        n = snprintf (buf, len, "%" PRId64 "ms", s_num_get (cfg, k));
+        break;
+    case S_BOOL:
+        n = snprintf (buf, len, "%s", *(const bool *)field ? "true" : "false");
+        break;
+    case S_PATH:
+        n = snprintf (buf, len, "%.*s", ZS_PATH_MAX - 1, field);
+        break;
+    case S_KIND:
+        n = snprintf (buf, len, "%.*s", (int)sizeof cfg->source_kind - 1, field);
+        break;
+    default:
+        return -1;
+    }
+    return n >= 0 && (size_t)n < len ? 0 : -1;
+}
+
+int zs_config_foreach (const zs_config_t *cfg,
+                       void (*fn) (const char *key, const char *value, void *arg), void *arg)
+{
+    char value[ZS_PATH_MAX + 8];
+    int count = 0;
+    for (size_t i = 0; i < S_NKEYS; i++) {
+        //  Cannot fail: the buffer holds the longest path and any number.
+        if (zs_config_get (cfg, s_keys[i].key, value, sizeof value))
+            continue;
+        fn (s_keys[i].key, value, arg);
+        count++;
+    }
+    return count;
+}
+
+//  ---------------------------------------------------------------------
+//  YAML
+
+typedef struct {
+    yaml_parser_t parser;
+    const char *path;
+    zs_config_t *cfg;
+    char *err;
+    size_t errlen;
+} s_yaml_t;
+
+//  Next event, or -1 with the parser's own complaint and line.
+static int s_yaml_next (s_yaml_t *y, yaml_event_t *ev)
+{
+    if (yaml_parser_parse (&y->parser, ev))
+        return 0;
+    yaml_parser_t *p = &y->parser;
+    s_err (y->err, y->errlen, "%s:%zu: broken YAML: %s%s%s", y->path,
+           (size_t)p->problem_mark.line + 1, p->problem ? p->problem : "parse error",
+           p->context ? " " : "", p->context ? p->context : "");
+    return -1;
+}
+
+//  A plain ~, null or empty scalar is YAML's null; for us it means "unset"
+//  (only accepted by keys that have an unset value).
+static const char *s_scalar_text (const yaml_event_t *ev)
+{
+    const char *v = (const char *)ev->data.scalar.value;
+    if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+        (s_streq (v, "~") || s_streq (v, "null") || s_streq (v, "Null") || s_streq (v, "NULL")))
+        return "";
+    return v;
+}
+
+//  Read "key: value" pairs up to the end of the current mapping; nested
+//  mappings recurse with their key as the prefix of the dotted key.
+static int s_yaml_mapping (s_yaml_t *y, const char *prefix)
+{
+    while (true) {
+        yaml_event_t kev;
+        if (s_yaml_next (y, &kev))
+            return -1;
+        if (kev.type == YAML_MAPPING_END_EVENT) {
+            yaml_event_delete (&kev);
+            return 0;
+        }
+        size_t line = (size_t)kev.start_mark.line + 1;
+        if (kev.type != YAML_SCALAR_EVENT) {
+            s_err (y->err, y->errlen, "%s:%zu: a key must be plain text", y->path, line);
+            yaml_event_delete (&kev);
+            return -1;
+        }
+        char key[S_KEY_MAX];
+        int n = snprintf (key, sizeof key, "%s%s%s", prefix, *prefix ? "." : "",
+                          (const char *)kev.data.scalar.value);
+        yaml_event_delete (&kev);
+        if (n < 0 || (size_t)n >= sizeof key) {
+            s_err (y->err, y->errlen, "%s:%zu: key too long", y->path, line);
+            return -1;
+        }
+        yaml_event_t vev;
+        if (s_yaml_next (y, &vev))
+            return -1;
+        line = (size_t)vev.start_mark.line + 1;
+        int rc = 0;
+        if (vev.type == YAML_SCALAR_EVENT) {
+            char msg[ZS_ERRLEN];
+            if (zs_config_set (y->cfg, key, s_scalar_text (&vev), msg, sizeof msg)) {
+                s_err (y->err, y->errlen, "%s:%zu: %s", y->path, line, msg);
+                rc = -1;
+            }
+        } else if (vev.type == YAML_MAPPING_START_EVENT)
+            rc = s_yaml_mapping (y, key);
+        else {
+            s_err (y->err, y->errlen, "%s:%zu: %s: %s", y->path, line, key,
+                   vev.type == YAML_SEQUENCE_START_EVENT ? "lists are not supported"
+                                                         : "aliases are not supported");
+            rc = -1;
+        }
+        yaml_event_delete (&vev);
+        if (rc)
+            return -1;
+    }
+}
+
+//  Expect an event of the given type; anything else is "what" at its line.
+static int s_yaml_expect (s_yaml_t *y, yaml_event_type_t type, yaml_event_t *ev, const char *what)
+{
+    if (s_yaml_next (y, ev))
+        return -1;
+    if (ev->type == type)
+        return 0;
+    s_err (y->err, y->errlen, "%s:%zu: %s", y->path, (size_t)ev->start_mark.line + 1, what);
+    yaml_event_delete (ev);
+    return -1;
+}
+
+static int s_yaml_document (s_yaml_t *y)
+{
+    yaml_event_t ev;
+    if (s_yaml_expect (y, YAML_STREAM_START_EVENT, &ev, "not a YAML stream"))
+        return -1;
+    yaml_event_delete (&ev);
+    if (s_yaml_next (y, &ev))
+        return -1;
+    if (ev.type == YAML_STREAM_END_EVENT) {
+        //  An empty file (or only comments) sets nothing: that is fine.
+        yaml_event_delete (&ev);
+        return 0;
+    }
+    yaml_event_delete (&ev); //  document start
+    if (s_yaml_next (y, &ev))
+        return -1;
+    int rc;
+    if (ev.type == YAML_MAPPING_START_EVENT)
+        rc = s_yaml_mapping (y, "");
+    else if (ev.type == YAML_SCALAR_EVENT && !*s_scalar_text (&ev))
+        rc = 0; //  "---" alone: an empty document
+    else {
+        s_err (y->err, y->errlen, "%s:%zu: the top level must be a mapping of keys to values",
+               y->path, (size_t)ev.start_mark.line + 1);
+        rc = -1;
+    }
+    yaml_event_delete (&ev);
+    if (rc)
+        return -1;
+    if (s_yaml_expect (y, YAML_DOCUMENT_END_EVENT, &ev, "expected end of document"))
+        return -1;
+    yaml_event_delete (&ev);
+    if (s_yaml_expect (y, YAML_STREAM_END_EVENT, &ev, "only one YAML document is allowed"))
+        return -1;
+    yaml_event_delete (&ev);
+    return 0;
+}
+
+int zs_config_load_yaml (zs_config_t *cfg, const char *path, char *err, size_t errlen)
+{
+    FILE *file = fopen (path, "rb");
+    if (!file) {
+        s_err (err, errlen, "%s: cannot open: %s", path, strerror (errno));
+        return -1;
+    }
+    //  Work on a copy so that a file failing halfway changes nothing.
+    zs_config_t copy = *cfg;
+    s_yaml_t y = {.path = path, .cfg = &copy, .err = err, .errlen = errlen};
+    if (!yaml_parser_initialize (&y.parser)) {
+        s_err (err, errlen, "%s: cannot initialise the YAML parser", path);
+        fclose (file);
+        return -1;
+    }
+    yaml_parser_set_input_file (&y.parser, file);
+    int rc = s_yaml_document (&y);
+    yaml_parser_delete (&y.parser);
+    fclose (file);
+    if (rc == 0)
+        *cfg = copy;
+    return rc;
+}

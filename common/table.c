@@ -1,0 +1,758 @@
+/*  table.c - the table store: open/create, reading snapshots and
+    manifests, and the commit. Orphans, clean-up and verify are in
+    table_maint.c; the JSON codecs in snapshot.c and manifest.c; every
+    durable write goes through fs.c.
+
+    Invariants (numbers as in table.h):
+    1. snapshot-<id> is only ever created by zs_fs_create_exclusive, so two
+       committers racing for one id cannot both win, and a snapshot is
+       never rewritten. Everything it references (manifest lists,
+       manifests, data files) is durable before it is created.
+    2. committedIdentifiers is carried forward from the snapshot we build on,
+       and "the snapshot we build on" is re-read after every lost race, so a
+       user's last identifier can never go backwards.
+    3. Files are checked (exist, recorded size) before any manifest is
+       written; a missing file is ZS_EMISSING, never skipped.
+    4. ZS_EFINISHED is checked before ZS_EFILTERED: a finished user's every
+       identifier is <= INT64_MAX and would otherwise be "filtered", hiding
+       the fact that the job is being resumed after it ended.
+
+    Commit steps:
+      read latest -> filter -> check files -> write manifest + delta list
+      -> [loop: write base list -> create snapshot-<latest+1>
+                on conflict: back off, re-read latest, re-filter]
+      -> LATEST hint -> EARLIEST hint if absent -> log.
+    Manifest names carry the first 8 characters of the commit user, so that
+    leftovers of a crashed commit can be found by user without reading them.
+*/
+#include "table.h"
+#include "failpoint.h"
+#include "fs.h"
+#include "log.h"
+#include "manifest.h"
+#include "snapshot.h"
+#include "table_priv.h"
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define S_META_MAX (256 * 1024 * 1024) //  largest manifest/snapshot we read
+#define S_SCHEMA_0                                                                                 \
+    "{\"id\":0,\"fields\":[{\"id\":0,\"name\":\"id\",\"type\":\"BIGINT NOT NULL\"},"               \
+    "{\"id\":1,\"name\":\"name\",\"type\":\"STRING\"},"                                            \
+    "{\"id\":2,\"name\":\"price\",\"type\":\"DOUBLE\"},"                                           \
+    "{\"id\":3,\"name\":\"ts\",\"type\":\"TIMESTAMP(3)\"}],\"options\":{}}\n"
+
+struct _zs_table_t {
+    char path[ZS_PATH_MAX];
+};
+
+//  Join table path and a relative path; -1 when it does not fit.
+int zs_table_file_path (zs_table_t *self, char *buf, size_t buflen, const char *rel)
+{
+    return snprintf (buf, buflen, "%s/%s", self->path, rel) < (int)buflen ? 0 : -1;
+}
+
+//  --------------------------------------------------------------------------
+//  Open / create
+
+static int s_check_schema (const char *path, char *err, size_t errlen)
+{
+    char why[ZS_ERRLEN];
+    char *text = zs_fs_read_file (path, 1024 * 1024, NULL, why, sizeof why);
+    if (!text) {
+        snprintf (err, errlen, "%s", why);
+        return -1;
+    }
+    json_error_t jerr;
+    json_t *root = json_loads (text, 0, &jerr);
+    free (text);
+    bool ok = root && json_is_integer (json_object_get (root, "id")) &&
+              json_is_array (json_object_get (root, "fields"));
+    json_decref (root);
+    if (!ok) {
+        snprintf (err, errlen, "%s: unreadable schema (not JSON with id and fields)", path);
+        return -1;
+    }
+    return 0;
+}
+
+zs_table_t *zs_table_open (const char *path, bool create, char *err, size_t errlen)
+{
+    zs_table_t *self = calloc (1, sizeof *self);
+    if (!self) {
+        snprintf (err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    //  Room for "/manifest/manifest-list-xxxxxxxx-<uuid>.tmp-<pid>-<n>".
+    if (strlen (path) + 200 >= sizeof self->path) {
+        snprintf (err, errlen, "%s: table path too long", path);
+        free (self);
+        return NULL;
+    }
+    snprintf (self->path, sizeof self->path, "%s", path);
+    //  One spelling of the path, so log lines and messages compare equal.
+    size_t len = strlen (self->path);
+    while (len > 1 && self->path[len - 1] == '/')
+        self->path[--len] = '\0';
+
+    char p[ZS_PATH_MAX];
+    if (create) {
+        static const char *dirs[] = {"schema", "snapshot", "manifest", "bucket-0"};
+        for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+            zs_table_file_path (self, p, sizeof p, dirs[i]);
+            if (zs_fs_mkdirs (p) != 0) {
+                snprintf (err, errlen, "%s: cannot create directory: %s", p, strerror (errno));
+                goto fail;
+            }
+        }
+        //  Two processes may create the same table at once: whoever loses
+        //  the race reads the winner's identical schema.
+        zs_table_file_path (self, p, sizeof p, "schema/schema-0");
+        int rc = zs_fs_create_exclusive (p, S_SCHEMA_0, strlen (S_SCHEMA_0), err, errlen);
+        if (rc != 0 && rc != ZS_ECONFLICT)
+            goto fail;
+    }
+    zs_table_file_path (self, p, sizeof p, "schema/schema-0");
+    //  Without create, refuse anything that is not a table rather than
+    //  make one: a typo in table.path must not start an empty table.
+    struct stat st;
+    if (stat (p, &st) != 0) {
+        snprintf (err, errlen, "not a zsink table: %s", self->path);
+        goto fail;
+    }
+    if (s_check_schema (p, err, errlen) != 0)
+        goto fail;
+    return self;
+fail:
+    free (self);
+    return NULL;
+}
+
+void zs_table_destroy (zs_table_t **self_p)
+{
+    if (!self_p || !*self_p)
+        return;
+    free (*self_p);
+    *self_p = NULL;
+}
+
+const char *zs_table_path (zs_table_t *self)
+{
+    return self->path;
+}
+
+//  --------------------------------------------------------------------------
+//  Snapshots
+
+//  "snapshot-<digits>" exactly (temp files and hints do not count). 1/0.
+static int s_parse_snapshot_name (const char *name, int64_t *id)
+{
+    if (strncmp (name, "snapshot-", 9) != 0)
+        return 0;
+    const char *d = name + 9;
+    //  No leading zeros (one spelling per id) and at most 18 digits so that
+    //  strtoll cannot overflow; anything else is not ours to interpret.
+    if (*d < '1' || *d > '9' || strlen (d) > 18)
+        return 0;
+    for (const char *c = d; *c; c++)
+        if (*c < '0' || *c > '9')
+            return 0;
+    *id = strtoll (d, NULL, 10);
+    return 1;
+}
+
+static int s_cmp_i64 (const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+//  Ids of every snapshot file present, ascending. 0 or -1 + err.
+int zs_table_snapshot_ids (zs_table_t *self, int64_t **ids_p, size_t *n_p, char *err, size_t errlen)
+{
+    char dir[ZS_PATH_MAX];
+    zs_table_file_path (self, dir, sizeof dir, "snapshot");
+    //  The directory listing, not LATEST, is the truth (invariant 1): the
+    //  hint is written after the snapshot and lags behind after a crash.
+    DIR *d = opendir (dir);
+    if (!d) {
+        snprintf (err, errlen, "%s: %s", dir, strerror (errno));
+        return -1;
+    }
+    int64_t *ids = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir (d))) {
+        int64_t id;
+        if (!s_parse_snapshot_name (de->d_name, &id))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            int64_t *grown = realloc (ids, cap * sizeof *ids);
+            if (!grown) {
+                free (ids);
+                closedir (d);
+                snprintf (err, errlen, "%s: out of memory", dir);
+                return -1;
+            }
+            ids = grown;
+        }
+        ids[n++] = id;
+    }
+    closedir (d);
+    if (n)
+        qsort (ids, n, sizeof *ids, s_cmp_i64);
+    *ids_p = ids;
+    *n_p = n;
+    return 0;
+}
+
+int zs_table_read_snapshot (zs_table_t *self, int64_t id, zs_snapshot_t *out, char *err,
+                            size_t errlen)
+{
+    char path[ZS_PATH_MAX];
+    char rel[64];
+    snprintf (rel, sizeof rel, "snapshot/snapshot-%" PRId64, id);
+    zs_table_file_path (self, path, sizeof path, rel);
+    char why[ZS_ERRLEN];
+    char *text = zs_fs_read_file (path, S_META_MAX, NULL, why, sizeof why);
+    if (!text) {
+        snprintf (err, errlen, "%s", why);
+        return errno == ENOENT ? ZS_ENOENT : -1;
+    }
+    zs_snapshot_t snap;
+    int rc = zs_snapshot_decode (text, &snap, why, sizeof why);
+    free (text);
+    if (rc != 0) {
+        snprintf (err, errlen, "%s: corrupt snapshot: %s", path, why);
+        return ZS_ECORRUPT;
+    }
+    //  The name is the truth of the id; a file whose content disagrees was
+    //  copied or damaged.
+    if (snap.id != id) {
+        snprintf (err, errlen, "%s: corrupt snapshot: id field is %" PRId64, path, snap.id);
+        return ZS_ECORRUPT;
+    }
+    *out = snap;
+    return 0;
+}
+
+int zs_table_snapshot_range (zs_table_t *self, int64_t *earliest, int64_t *latest, char *err,
+                             size_t errlen)
+{
+    int64_t *ids;
+    size_t n;
+    if (zs_table_snapshot_ids (self, &ids, &n, err, errlen) != 0)
+        return -1;
+    *earliest = n ? ids[0] : 0;
+    *latest = n ? ids[n - 1] : 0;
+    free (ids);
+    return 0;
+}
+
+int zs_table_latest_snapshot (zs_table_t *self, zs_snapshot_t *out, char *err, size_t errlen)
+{
+    int64_t earliest, latest;
+    if (zs_table_snapshot_range (self, &earliest, &latest, err, errlen) != 0)
+        return -1;
+    if (latest == 0) {
+        snprintf (err, errlen, "%s: table has no snapshot", self->path);
+        return ZS_ENOENT;
+    }
+    int rc = zs_table_read_snapshot (self, latest, out, err, errlen);
+    //  Listed a moment ago: gone now means someone deleted it under us.
+    return rc == ZS_ENOENT ? -1 : rc;
+}
+
+int zs_table_last_committed (zs_table_t *self, const char *commit_user, int64_t *out, char *err,
+                             size_t errlen)
+{
+    zs_snapshot_t snap;
+    int rc = zs_table_latest_snapshot (self, &snap, err, errlen);
+    if (rc == ZS_ENOENT) {
+        *out = -1;
+        return 0;
+    }
+    if (rc != 0)
+        return rc;
+    *out = zs_snapshot_last_identifier (&snap, commit_user);
+    return 0;
+}
+
+int zs_table_list_snapshots (zs_table_t *self, zs_snapshot_t **snaps_p, size_t *n_p, char *err,
+                             size_t errlen)
+{
+    int64_t *ids;
+    size_t n;
+    if (zs_table_snapshot_ids (self, &ids, &n, err, errlen) != 0)
+        return -1;
+    zs_snapshot_t *snaps = n ? malloc (n * sizeof *snaps) : NULL;
+    if (n && !snaps) {
+        free (ids);
+        snprintf (err, errlen, "out of memory");
+        return -1;
+    }
+    //  A snapshot that does not decode fails the whole listing: a quietly
+    //  shorter list would look like history that never happened.
+    size_t got = 0;
+    for (size_t i = 0; i < n; i++) {
+        int rc = zs_table_read_snapshot (self, ids[i], &snaps[got], err, errlen);
+        if (rc == ZS_ENOENT)
+            continue; //  expired between listing and reading: not an error
+        if (rc != 0) {
+            free (ids);
+            free (snaps);
+            return rc;
+        }
+        got++;
+    }
+    free (ids);
+    *snaps_p = snaps;
+    *n_p = got;
+    return 0;
+}
+
+//  --------------------------------------------------------------------------
+//  Manifests
+
+int zs_table_read_manifest_list (zs_table_t *self, const char *name, zs_manifest_meta_t **metas_p,
+                                 size_t *n_p, char *err, size_t errlen)
+{
+    char path[ZS_PATH_MAX], why[ZS_ERRLEN];
+    snprintf (why, sizeof why, "manifest/%s", name);
+    if (zs_table_file_path (self, path, sizeof path, why) != 0) {
+        snprintf (err, errlen, "manifest/%s: path too long", name);
+        return -1;
+    }
+    char *text = zs_fs_read_file (path, S_META_MAX, NULL, why, sizeof why);
+    if (!text) {
+        snprintf (err, errlen, "%s", why);
+        return ZS_ECORRUPT; //  a referenced list that is gone breaks the snapshot
+    }
+    int rc = zs_manifest_list_decode (text, metas_p, n_p, why, sizeof why);
+    free (text);
+    if (rc != 0)
+        snprintf (err, errlen, "%s: corrupt manifest list: %s", path, why);
+    return rc;
+}
+
+int zs_table_read_manifest (zs_table_t *self, const char *name, zs_manifest_entry_t **entries_p,
+                            size_t *n_p, char *err, size_t errlen)
+{
+    char path[ZS_PATH_MAX], why[ZS_ERRLEN];
+    snprintf (why, sizeof why, "manifest/%s", name);
+    if (zs_table_file_path (self, path, sizeof path, why) != 0) {
+        snprintf (err, errlen, "manifest/%s: path too long", name);
+        return -1;
+    }
+    char *text = zs_fs_read_file (path, S_META_MAX, NULL, why, sizeof why);
+    if (!text) {
+        snprintf (err, errlen, "%s", why);
+        return ZS_ECORRUPT;
+    }
+    int rc = zs_manifest_decode (text, entries_p, n_p, why, sizeof why);
+    free (text);
+    if (rc != 0)
+        snprintf (err, errlen, "%s: corrupt manifest: %s", path, why);
+    return rc;
+}
+
+//  Manifests of a snapshot: base list then delta list, in order.
+static int s_snapshot_manifests (zs_table_t *self, const zs_snapshot_t *snap,
+                                 zs_manifest_meta_t **metas_p, size_t *n_p, char *err,
+                                 size_t errlen)
+{
+    zs_manifest_meta_t *base = NULL, *delta = NULL;
+    size_t nb = 0, nd = 0;
+    int rc = zs_table_read_manifest_list (self, snap->base_manifest_list, &base, &nb, err, errlen);
+    if (rc == 0)
+        rc =
+            zs_table_read_manifest_list (self, snap->delta_manifest_list, &delta, &nd, err, errlen);
+    if (rc != 0) {
+        free (base);
+        return rc;
+    }
+    //  One array: callers do not care which list a manifest came from.
+    zs_manifest_meta_t *all = nb + nd ? malloc ((nb + nd) * sizeof *all) : NULL;
+    if (nb + nd && !all) {
+        free (base);
+        free (delta);
+        snprintf (err, errlen, "out of memory");
+        return -1;
+    }
+    if (nb)
+        memcpy (all, base, nb * sizeof *all);
+    if (nd)
+        memcpy (all + nb, delta, nd * sizeof *all);
+    free (base);
+    free (delta);
+    *metas_p = all;
+    *n_p = nb + nd;
+    return 0;
+}
+
+static int s_cmp_path (const void *a, const void *b)
+{
+    return strcmp (((const zs_file_meta_t *)a)->path, ((const zs_file_meta_t *)b)->path);
+}
+
+int zs_table_live_files (zs_table_t *self, int64_t snapshot_id, zs_file_meta_t **files_p,
+                         size_t *n_p, char *err, size_t errlen)
+{
+    //  Live set = replay of the snapshot's manifests, base list first, then
+    //  delta, in the order they were written: a later DELETE cancels an
+    //  earlier ADD of the same path.
+    zs_snapshot_t snap;
+    int rc = snapshot_id == 0 ? zs_table_latest_snapshot (self, &snap, err, errlen)
+                              : zs_table_read_snapshot (self, snapshot_id, &snap, err, errlen);
+    if (rc == ZS_ENOENT && snapshot_id == 0) {
+        *files_p = NULL;
+        *n_p = 0;
+        return 0;
+    }
+    if (rc != 0)
+        return rc;
+    zs_manifest_meta_t *metas;
+    size_t nm;
+    rc = s_snapshot_manifests (self, &snap, &metas, &nm, err, errlen);
+    if (rc != 0)
+        return rc;
+    zs_file_meta_t *files = NULL;
+    size_t n = 0, cap = 0;
+    bool any_delete = false;
+    for (size_t i = 0; i < nm && rc == 0; i++) {
+        zs_manifest_entry_t *entries = NULL;
+        size_t ne = 0;
+        rc = zs_table_read_manifest (self, metas[i].file, &entries, &ne, err, errlen);
+        for (size_t j = 0; rc == 0 && j < ne; j++) {
+            if (!entries[j].add) {
+                //  DELETE: drop the earlier ADD of the same path (appends
+                //  never write these; compaction/overwrite would).
+                for (size_t k = 0; k < n; k++)
+                    if (strcmp (files[k].path, entries[j].file.path) == 0) {
+                        files[k] = files[--n];
+                        any_delete = true;
+                        break;
+                    }
+                continue;
+            }
+            if (n == cap) {
+                cap = cap ? cap * 2 : 256;
+                zs_file_meta_t *grown = realloc (files, cap * sizeof *files);
+                if (!grown) {
+                    snprintf (err, errlen, "out of memory");
+                    rc = -1;
+                    break;
+                }
+                files = grown;
+            }
+            files[n++] = entries[j].file;
+        }
+        free (entries);
+    }
+    free (metas);
+    if (rc != 0) {
+        free (files);
+        return rc;
+    }
+    //  Deletes reorder (swap-remove); keep a stable, readable order then.
+    if (any_delete && n)
+        qsort (files, n, sizeof *files, s_cmp_path);
+    *files_p = files;
+    *n_p = n;
+    return 0;
+}
+
+//  --------------------------------------------------------------------------
+//  Commit
+
+//  First 8 characters of the commit user, made file-name safe. Non
+//  alphanumerics become 'x' so the prefix can never contain '-' and be
+//  confused with the "list-" of a manifest-list name.
+void zs_table_user_tag (const char *user, char tag[9])
+{
+    size_t i = 0;
+    for (; i < 8 && user[i]; i++) {
+        char c = user[i];
+        bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        tag[i] = alnum ? c : 'x';
+    }
+    tag[i] = '\0';
+}
+
+//  filterCommitted against the snapshot we build on (NULL = empty table).
+static int s_filter (zs_table_t *self, const zs_snapshot_t *latest, const char *user,
+                     int64_t identifier, char *err, size_t errlen)
+{
+    int64_t last = latest ? zs_snapshot_last_identifier (latest, user) : -1;
+    if (latest && last == ZS_END_INPUT_ID) {
+        snprintf (err, errlen,
+                  "%s: commit user %s already committed end of input (identifier %" PRId64
+                  "); a finished job cannot commit again",
+                  self->path, user, last);
+        return ZS_EFINISHED;
+    }
+    if (latest && identifier <= last) {
+        snprintf (err, errlen,
+                  "%s: identifier %" PRId64 " already committed by user %s (last %" PRId64 ")",
+                  self->path, identifier, user, last);
+        return ZS_EFILTERED;
+    }
+    return 0;
+}
+
+//  Write a JSON metadata file in manifest/. 0 or -1 + err.
+static int s_write_meta (zs_table_t *self, const char *name, char *text, char *err, size_t errlen)
+{
+    if (!text) {
+        snprintf (err, errlen, "manifest/%s: out of memory encoding", name);
+        return -1;
+    }
+    char rel[256], path[ZS_PATH_MAX];
+    snprintf (rel, sizeof rel, "manifest/%s", name);
+    zs_table_file_path (self, path, sizeof path, rel);
+    int rc = zs_fs_create_exclusive (path, text, strlen (text), err, errlen);
+    free (text);
+    //  Names are fresh uuids, so a taken name is not a lost race but a bug
+    //  or a copied table: never overwrite, fail.
+    if (rc == ZS_ECONFLICT) {
+        snprintf (err, errlen, "%s: exists already (uuid clash?)", path);
+        rc = -1;
+    }
+    return rc;
+}
+
+static void s_unlink_meta (zs_table_t *self, const char *name)
+{
+    char rel[256], path[ZS_PATH_MAX];
+    snprintf (rel, sizeof rel, "manifest/%s", name);
+    zs_table_file_path (self, path, sizeof path, rel);
+    zs_fs_unlink (path);
+}
+
+//  Base list for a snapshot built on latest: latest's base + delta
+//  manifests, written under a new name.
+static int s_write_base_list (zs_table_t *self, const zs_snapshot_t *latest, const char *tag,
+                              char name[128], char *err, size_t errlen)
+{
+    char uuid[40];
+    zs_uuid (uuid);
+    zs_manifest_meta_t *metas = NULL;
+    size_t n = 0;
+    if (latest) {
+        int rc = s_snapshot_manifests (self, latest, &metas, &n, err, errlen);
+        if (rc != 0)
+            return rc;
+    }
+    snprintf (name, 128, "manifest-list-%s-%s", tag, uuid);
+    int rc = s_write_meta (self, name, zs_manifest_list_encode (metas, n), err, errlen);
+    free (metas);
+    if (rc != 0)
+        name[0] = '\0'; //  nothing to clean up
+    return rc;
+}
+
+//  Hint files: a plain id and a newline. Failing to write one is not a
+//  failed commit (the snapshot files are the truth), so only warn.
+static void s_write_hints (zs_table_t *self, int64_t id)
+{
+    char path[ZS_PATH_MAX], text[32], err[ZS_ERRLEN];
+    int len = snprintf (text, sizeof text, "%" PRId64 "\n", id);
+    zs_table_file_path (self, path, sizeof path, "snapshot/LATEST");
+    if (zs_fs_write_atomic (path, text, (size_t)len, err, sizeof err) != 0)
+        zs_warn ("cannot write LATEST hint: %s", err);
+    zs_table_file_path (self, path, sizeof path, "snapshot/EARLIEST");
+    struct stat st;
+    if (stat (path, &st) == 0)
+        return;
+    int64_t earliest = id, latest;
+    if (zs_table_snapshot_range (self, &earliest, &latest, err, sizeof err) != 0)
+        earliest = id;
+    len = snprintf (text, sizeof text, "%" PRId64 "\n", earliest);
+    int rc = zs_fs_create_exclusive (path, text, (size_t)len, err, sizeof err);
+    if (rc != 0 && rc != ZS_ECONFLICT)
+        zs_warn ("cannot write EARLIEST hint: %s", err);
+}
+
+static void s_sleep_ms (int64_t ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000};
+    while (nanosleep (&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+//  Latest snapshot into *latest; *have = false on an empty table.
+static int s_load_latest (zs_table_t *self, zs_snapshot_t *latest, bool *have, char *err,
+                          size_t errlen)
+{
+    int rc = zs_table_latest_snapshot (self, latest, err, errlen);
+    *have = rc == 0;
+    return rc == ZS_ENOENT ? 0 : rc;
+}
+
+int zs_table_commit (zs_table_t *self, const char *commit_user, int64_t identifier,
+                     const zs_file_meta_t *files, size_t n, bool ignore_empty, int max_retries,
+                     int64_t *snapshot_id, int64_t *total_rows, char *err, size_t errlen)
+{
+    if (!commit_user || !commit_user[0] ||
+        strlen (commit_user) >= sizeof ((zs_snapshot_t *)0)->commit_user) {
+        snprintf (err, errlen, "%s: commit user empty or longer than 39 characters", self->path);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (zs_data_path_check (files[i].path, err, errlen) != 0)
+            return -1;
+
+    zs_snapshot_t latest;
+    bool have;
+    int rc = s_load_latest (self, &latest, &have, err, errlen);
+    if (rc != 0)
+        return rc;
+    rc = s_filter (self, have ? &latest : NULL, commit_user, identifier, err, errlen);
+    if (rc != 0)
+        return rc;
+    if (n == 0 && ignore_empty) {
+        snprintf (err, errlen, "%s: nothing to commit for identifier %" PRId64, self->path,
+                  identifier);
+        return ZS_EFILTERED;
+    }
+
+    //  Invariant 3: every file exists with the size the writer recorded.
+    //  A size mismatch counts as missing: a file rewritten or truncated
+    //  after the writer closed it is not the file the checkpoint recorded.
+    int64_t delta_rows = 0;
+    for (size_t i = 0; i < n; i++) {
+        char path[ZS_PATH_MAX];
+        if (zs_table_file_path (self, path, sizeof path, files[i].path) != 0) {
+            snprintf (err, errlen, "%s: path too long", files[i].path);
+            return -1;
+        }
+        int64_t size = zs_fs_file_size (path);
+        if (size < 0) {
+            snprintf (err, errlen, "%s: data file to commit is missing: %s", path,
+                      strerror (errno));
+            return ZS_EMISSING;
+        }
+        if (size != files[i].size) {
+            snprintf (err, errlen,
+                      "%s: data file to commit has size %" PRId64 ", recorded %" PRId64, path, size,
+                      files[i].size);
+            return ZS_EMISSING;
+        }
+        delta_rows += files[i].rows;
+    }
+
+    char tag[9], uuid[40];
+    char manifest[128], delta_list[128], base_list[128] = "";
+    zs_table_user_tag (commit_user, tag);
+    zs_uuid (uuid);
+    snprintf (manifest, sizeof manifest, "manifest-%s-%s", tag, uuid);
+    zs_uuid (uuid);
+    snprintf (delta_list, sizeof delta_list, "manifest-list-%s-%s", tag, uuid);
+    zs_manifest_meta_t meta = {.added_files = (int64_t)n};
+    snprintf (meta.file, sizeof meta.file, "%s", manifest);
+
+    //  Base list first: it reads the latest snapshot's lists, and if those
+    //  are corrupt we fail before writing anything.
+    rc = s_write_base_list (self, have ? &latest : NULL, tag, base_list, err, errlen);
+    if (rc != 0)
+        return rc;
+    rc = s_write_meta (self, manifest, zs_manifest_encode (files, n), err, errlen);
+    if (rc == 0)
+        rc = s_write_meta (self, delta_list, zs_manifest_list_encode (&meta, 1), err, errlen);
+    if (rc == 0 && zs_failpoint ("committer.after-manifest") == -1) {
+        snprintf (err, errlen, "%s: injected error after writing manifests", self->path);
+        rc = -1;
+    }
+
+    //  Each attempt builds on the latest snapshot as last read: copying it
+    //  carries committedIdentifiers forward (invariant 2).
+    zs_snapshot_t snap;
+    int64_t backoff_ms = 1;
+    for (int attempt = 0; rc == 0; attempt++) {
+        if (have)
+            snap = latest;
+        else
+            memset (&snap, 0, sizeof snap);
+        snap.id = have ? latest.id + 1 : 1;
+        snap.schema_id = 0;
+        snprintf (snap.base_manifest_list, sizeof snap.base_manifest_list, "%s", base_list);
+        snprintf (snap.delta_manifest_list, sizeof snap.delta_manifest_list, "%s", delta_list);
+        snprintf (snap.commit_user, sizeof snap.commit_user, "%s", commit_user);
+        snap.commit_identifier = identifier;
+        snprintf (snap.commit_kind, sizeof snap.commit_kind, "APPEND");
+        snap.time_millis = zs_clock_wall_ms ();
+        snap.total_record_count = (have ? latest.total_record_count : 0) + delta_rows;
+        snap.delta_record_count = delta_rows;
+        zs_snapshot_set_user_id (&snap, commit_user, identifier, snap.time_millis);
+
+        char *text = zs_snapshot_encode (&snap);
+        if (!text) {
+            snprintf (err, errlen, "%s: out of memory encoding snapshot", self->path);
+            rc = -1;
+            break;
+        }
+        char rel[64], path[ZS_PATH_MAX];
+        snprintf (rel, sizeof rel, "snapshot/snapshot-%" PRId64, snap.id);
+        zs_table_file_path (self, path, sizeof path, rel);
+        rc = zs_fs_create_exclusive (path, text, strlen (text), err, errlen);
+        free (text);
+        if (rc != ZS_ECONFLICT)
+            break;
+
+        //  Lost the race for this id: another committer (of this job after
+        //  a split brain, or of another job) won. Build on its snapshot.
+        if (attempt >= max_retries) {
+            snprintf (err, errlen,
+                      "%s: snapshot %" PRId64 " taken by another committer; gave up after %d "
+                      "retries",
+                      self->path, snap.id, max_retries);
+            break;
+        }
+        zs_info ("Snapshot %" PRId64 " of table %s was committed by another user, retrying "
+                 "(attempt %d of %d)",
+                 snap.id, self->path, attempt + 1, max_retries);
+        //  Backoff so that two committers that keep colliding spread out;
+        //  capped because a commit is short and the winner is done already.
+        s_sleep_ms (backoff_ms);
+        backoff_ms = backoff_ms * 2 > 100 ? 100 : backoff_ms * 2;
+        rc = s_load_latest (self, &latest, &have, err, errlen);
+        if (rc == 0)
+            rc = s_filter (self, have ? &latest : NULL, commit_user, identifier, err, errlen);
+        //  The old base list describes a snapshot we no longer build on.
+        s_unlink_meta (self, base_list);
+        base_list[0] = '\0';
+        if (rc == 0)
+            rc = s_write_base_list (self, have ? &latest : NULL, tag, base_list, err, errlen);
+    }
+    if (rc != 0) {
+        //  No snapshot references them: remove now rather than leave orphans.
+        s_unlink_meta (self, manifest);
+        s_unlink_meta (self, delta_list);
+        if (base_list[0])
+            s_unlink_meta (self, base_list);
+        return rc;
+    }
+    if (zs_failpoint ("committer.after-snapshot") == -1) {
+        //  The snapshot exists: a retry will find this identifier filtered.
+        snprintf (err, errlen, "%s: injected error after creating snapshot %" PRId64, self->path,
+                  snap.id);
+        return -1;
+    }
+    s_write_hints (self, snap.id);
+    zs_info ("Successfully commit snapshot %lld to table %s by user %s with identifier %lld "
+             "and kind APPEND.",
+             (long long)snap.id, self->path, commit_user, (long long)identifier);
+    if (snapshot_id)
+        *snapshot_id = snap.id;
+    if (total_rows)
+        *total_rows = snap.total_record_count;
+    return 0;
+}

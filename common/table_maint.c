@@ -1,0 +1,440 @@
+/*  table_maint.c - the maintenance side of the table store: orphan files,
+    clean-up of a crashed commit's manifests, verify (table.h).
+
+    All three start from the set of files that snapshots reference, and
+    each is careful in the same direction: when that set cannot be known
+    (a snapshot, list or manifest does not decode) they refuse rather than
+    guess, because a guess that is too small deletes live data.
+*/
+#include "fs.h"
+#include "log.h"
+#include "snapshot.h"
+#include "table_priv.h"
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int s_cmp_i64 (const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+//  --------------------------------------------------------------------------
+//  Orphans and cleanup
+
+//  A growable, sortable array of strings used as a set.
+typedef struct {
+    char **v;
+    size_t n, cap;
+} s_strset_t;
+
+static int s_strset_add (s_strset_t *set, const char *s)
+{
+    if (set->n == set->cap) {
+        size_t cap = set->cap ? set->cap * 2 : 256;
+        char **grown = realloc (set->v, cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        set->v = grown;
+        set->cap = cap;
+    }
+    if (!(set->v[set->n] = strdup (s)))
+        return -1;
+    set->n++;
+    return 0;
+}
+
+static int s_cmp_str (const void *a, const void *b)
+{
+    return strcmp (*(char *const *)a, *(char *const *)b);
+}
+
+static void s_strset_sort (s_strset_t *set)
+{
+    if (set->n)
+        qsort (set->v, set->n, sizeof *set->v, s_cmp_str);
+}
+
+static bool s_strset_has (const s_strset_t *set, const char *s)
+{
+    return set->n && bsearch (&s, set->v, set->n, sizeof *set->v, s_cmp_str);
+}
+
+//  Insert keeping the set sorted and without duplicates. 0 or -1 (OOM).
+static int s_strset_insert (s_strset_t *set, const char *s)
+{
+    size_t lo = 0, hi = set->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp (set->v[mid], s);
+        if (c == 0)
+            return 0;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (s_strset_add (set, s) != 0)
+        return -1;
+    char *added = set->v[set->n - 1];
+    memmove (set->v + lo + 1, set->v + lo, (set->n - 1 - lo) * sizeof *set->v);
+    set->v[lo] = added;
+    return 0;
+}
+
+static void s_strset_free (s_strset_t *set)
+{
+    for (size_t i = 0; i < set->n; i++)
+        free (set->v[i]);
+    free (set->v);
+    memset (set, 0, sizeof *set);
+}
+
+//  Every file any snapshot present references, as table-relative paths:
+//  "manifest/<list>", "manifest/<manifest>", "bucket-N/<data>". When
+//  with_data is false the data files are not collected (no manifest read).
+//  Any snapshot, list or manifest that does not decode is an error: an
+//  incomplete set would make referenced files look orphaned.
+static int s_referenced (zs_table_t *self, bool with_data, s_strset_t *refs, char *err,
+                         size_t errlen)
+{
+    zs_snapshot_t *snaps;
+    size_t ns;
+    int rc = zs_table_list_snapshots (self, &snaps, &ns, err, errlen);
+    if (rc != 0)
+        return rc;
+    s_strset_t manifests = {0};
+    char rel[256];
+    for (size_t i = 0; i < ns && rc == 0; i++) {
+        const char *lists[2] = {snaps[i].base_manifest_list, snaps[i].delta_manifest_list};
+        for (int l = 0; l < 2 && rc == 0; l++) {
+            snprintf (rel, sizeof rel, "manifest/%s", lists[l]);
+            if (s_strset_has (refs, rel))
+                continue;
+            zs_manifest_meta_t *metas;
+            size_t nm;
+            rc = zs_table_read_manifest_list (self, lists[l], &metas, &nm, err, errlen);
+            if (rc != 0)
+                break;
+            rc = s_strset_insert (refs, rel);
+            for (size_t m = 0; m < nm && rc == 0; m++)
+                rc = s_strset_insert (&manifests, metas[m].file);
+            free (metas);
+        }
+    }
+    free (snaps);
+    for (size_t i = 0; i < manifests.n && rc == 0; i++) {
+        snprintf (rel, sizeof rel, "manifest/%s", manifests.v[i]);
+        rc = s_strset_add (refs, rel);
+        if (rc != 0 || !with_data)
+            continue;
+        zs_manifest_entry_t *entries = NULL;
+        size_t ne = 0;
+        rc = zs_table_read_manifest (self, manifests.v[i], &entries, &ne, err, errlen);
+        for (size_t e = 0; rc == 0 && e < ne; e++)
+            rc = s_strset_add (refs, entries[e].file.path);
+        free (entries);
+    }
+    s_strset_free (&manifests);
+    if (rc == -1 && !err[0])
+        snprintf (err, errlen, "out of memory");
+    s_strset_sort (refs);
+    return rc;
+}
+
+//  Add files of table-relative directory dir that are not referenced, are
+//  at least min_age_ms old and (when only_tmp) are temp files.
+static int s_scan_dir (zs_table_t *self, const char *dir, const s_strset_t *refs,
+                       int64_t min_age_ms, bool only_tmp, s_strset_t *out, char *err, size_t errlen)
+{
+    char path[ZS_PATH_MAX];
+    zs_table_file_path (self, path, sizeof path, dir);
+    DIR *d = opendir (path);
+    if (!d) {
+        if (errno == ENOENT)
+            return 0;
+        snprintf (err, errlen, "%s: %s", path, strerror (errno));
+        return -1;
+    }
+    //  Wall clock, because mtimes are wall-clock times.
+    int64_t now = zs_clock_wall_ms ();
+    int rc = 0;
+    struct dirent *de;
+    while (rc == 0 && (de = readdir (d))) {
+        char rel[512], full[ZS_PATH_MAX];
+        if (de->d_name[0] == '.' && (!de->d_name[1] || !strcmp (de->d_name, "..")))
+            continue;
+        if (only_tmp && !strstr (de->d_name, ".tmp-"))
+            continue;
+        snprintf (rel, sizeof rel, "%s/%s", dir, de->d_name);
+        if (zs_table_file_path (self, full, sizeof full, rel) != 0)
+            continue;
+        struct stat st;
+        //  lstat: a symlink is never followed, so --delete cannot reach
+        //  outside the table; subdirectories are not ours to judge.
+        if (lstat (full, &st) != 0 || !S_ISREG (st.st_mode))
+            continue;
+        int64_t mtime = (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+        //  Young files may belong to a commit in flight (data file handed to
+        //  the committer, manifest written but snapshot not yet created).
+        if (now - mtime < min_age_ms)
+            continue;
+        if (s_strset_has (refs, rel))
+            continue;
+        if (s_strset_add (out, rel) != 0) {
+            snprintf (err, errlen, "out of memory");
+            rc = -1;
+        }
+    }
+    closedir (d);
+    return rc;
+}
+
+int zs_table_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, size_t *n_p, char *err,
+                      size_t errlen)
+{
+    err[0] = '\0';
+    s_strset_t refs = {0}, out = {0};
+    int rc = s_referenced (self, true, &refs, err, errlen);
+    if (rc == 0)
+        rc = s_scan_dir (self, "manifest", &refs, min_age_ms, false, &out, err, errlen);
+    //  Temp files of snapshot creations that crashed are garbage too.
+    if (rc == 0)
+        rc = s_scan_dir (self, "snapshot", &refs, min_age_ms, true, &out, err, errlen);
+    if (rc == 0) {
+        DIR *d = opendir (zs_table_path (self));
+        if (!d) {
+            snprintf (err, errlen, "%s: %s", zs_table_path (self), strerror (errno));
+            rc = -1;
+        }
+        //  Every bucket directory, not only those live files mention: a
+        //  bucket whose files were never committed is all orphans.
+        struct dirent *de;
+        while (rc == 0 && (de = readdir (d)))
+            if (strncmp (de->d_name, "bucket-", 7) == 0)
+                rc = s_scan_dir (self, de->d_name, &refs, min_age_ms, false, &out, err, errlen);
+        if (d)
+            closedir (d);
+    }
+    s_strset_free (&refs);
+    if (rc != 0) {
+        s_strset_free (&out);
+        return rc;
+    }
+    s_strset_sort (&out);
+    *paths_p = out.v;
+    *n_p = out.n;
+    return 0;
+}
+
+int zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_user, char *err,
+                                          size_t errlen)
+{
+    err[0] = '\0';
+    //  Spare what ANY snapshot references, not only the latest: an older
+    //  snapshot's base list is referenced by it alone.
+    s_strset_t refs = {0};
+    int rc = s_referenced (self, false, &refs, err, errlen);
+    if (rc != 0) {
+        s_strset_free (&refs);
+        return -1;
+    }
+    char tag[9], prefix_m[32], prefix_l[40], dir[ZS_PATH_MAX];
+    zs_table_user_tag (commit_user, tag);
+    snprintf (prefix_m, sizeof prefix_m, "manifest-%s-", tag);
+    snprintf (prefix_l, sizeof prefix_l, "manifest-list-%s-", tag);
+    zs_table_file_path (self, dir, sizeof dir, "manifest");
+    DIR *d = opendir (dir);
+    if (!d) {
+        snprintf (err, errlen, "%s: %s", dir, strerror (errno));
+        s_strset_free (&refs);
+        return -1;
+    }
+    //  No age guard here, unlike orphans: the caller (the committer at
+    //  start, before its first commit) knows no commit of this user is in
+    //  flight, and temp files of the crashed commit go too.
+    int count = 0;
+    struct dirent *de;
+    while ((de = readdir (d))) {
+        const char *name = de->d_name;
+        if (strncmp (name, prefix_m, strlen (prefix_m)) != 0 &&
+            strncmp (name, prefix_l, strlen (prefix_l)) != 0)
+            continue;
+        char rel[512], full[ZS_PATH_MAX];
+        snprintf (rel, sizeof rel, "manifest/%s", name);
+        if (s_strset_has (&refs, rel) || zs_table_file_path (self, full, sizeof full, rel) != 0)
+            continue;
+        if (zs_fs_unlink (full) != 0) {
+            snprintf (err, errlen, "%s: unlink: %s", full, strerror (errno));
+            count = -1;
+            break;
+        }
+        zs_info ("Deleted uncommitted manifest file %s of user %s", rel, commit_user);
+        count++;
+    }
+    closedir (d);
+    s_strset_free (&refs);
+    return count;
+}
+
+//  --------------------------------------------------------------------------
+//  Verify
+
+typedef struct {
+    char *text;
+    size_t len;
+    int problems;
+} s_report_t;
+
+static void s_problem (s_report_t *r, char *err, size_t errlen, const char *fmt, ...)
+    __attribute__ ((format (printf, 4, 5)));
+
+static void s_problem (s_report_t *r, char *err, size_t errlen, const char *fmt, ...)
+{
+    char line[ZS_ERRLEN * 2];
+    va_list ap;
+    va_start (ap, fmt);
+    int n = vsnprintf (line, sizeof line, fmt, ap);
+    va_end (ap);
+    if (n >= (int)sizeof line)
+        n = sizeof line - 1;
+    //  err gets the first problem: callers that only log one line still
+    //  see a concrete file and cause.
+    if (r->problems++ == 0)
+        snprintf (err, errlen, "%s", line);
+    char *grown = realloc (r->text, r->len + (size_t)n + 2);
+    if (!grown)
+        return; //  the count and err still say something is wrong
+    r->text = grown;
+    memcpy (r->text + r->len, line, (size_t)n);
+    r->len += (size_t)n;
+    r->text[r->len++] = '\n';
+    r->text[r->len] = '\0';
+}
+
+//  Read a hint file: 1 = got a valid id, 0 = absent, -1 = garbage.
+static int s_read_hint (zs_table_t *self, const char *rel, int64_t *id)
+{
+    char path[ZS_PATH_MAX], why[ZS_ERRLEN];
+    zs_table_file_path (self, path, sizeof path, rel);
+    char *text = zs_fs_read_file (path, 64, NULL, why, sizeof why);
+    if (!text)
+        return errno == ENOENT ? 0 : -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll (text, &end, 10);
+    bool ok = end != text && !errno && v > 0 && (*end == '\0' || !strcmp (end, "\n"));
+    free (text);
+    *id = v;
+    return ok ? 1 : -1;
+}
+
+int zs_table_verify (zs_table_t *self, char **report, char *err, size_t errlen)
+{
+    s_report_t r = {0};
+    err[0] = '\0';
+    int64_t *ids;
+    size_t n;
+    if (zs_table_snapshot_ids (self, &ids, &n, err, errlen) != 0) {
+        s_problem (&r, err, errlen, "snapshot/: cannot list: %s", err);
+        *report = r.text;
+        return -1;
+    }
+    char why[ZS_ERRLEN];
+    //  Hints: they may lag (written after the snapshot) but must not name a
+    //  snapshot that does not exist.
+    static const char *hints[] = {"snapshot/EARLIEST", "snapshot/LATEST"};
+    int64_t range[2] = {n ? ids[0] : 0, n ? ids[n - 1] : 0};
+    for (int h = 0; h < 2; h++) {
+        int64_t hid = 0;
+        int got = s_read_hint (self, hints[h], &hid);
+        if (got < 0)
+            s_problem (&r, err, errlen, "%s: not a snapshot id", hints[h]);
+        else if (got == 1 && !bsearch (&hid, ids, n, sizeof *ids, s_cmp_i64))
+            s_problem (&r, err, errlen, "%s: names snapshot %" PRId64 " which does not exist",
+                       hints[h], hid);
+        else if (got == 1 && h == 0)
+            range[0] = hid < range[0] ? hid : range[0];
+    }
+    //  Ids are contiguous from the first to the last: a hole means a
+    //  snapshot was deleted by hand (expiry removes from the oldest end).
+    for (size_t i = 1; i < n; i++)
+        for (int64_t g = ids[i - 1] + 1; g < ids[i]; g++)
+            s_problem (&r, err, errlen,
+                       "snapshot/snapshot-%" PRId64 ": missing (gap between %" PRId64
+                       " and %" PRId64 ")",
+                       g, range[0], range[1]);
+
+    //  Every snapshot, every list and manifest it references decodes. A
+    //  list or manifest shared by many snapshots is reported once.
+    s_strset_t seen = {0};
+    for (size_t i = 0; i < n; i++) {
+        zs_snapshot_t snap;
+        int rc = zs_table_read_snapshot (self, ids[i], &snap, why, sizeof why);
+        if (rc == ZS_ENOENT)
+            continue;
+        if (rc != 0) {
+            s_problem (&r, err, errlen, "%s", why);
+            continue;
+        }
+        const char *lists[2] = {snap.base_manifest_list, snap.delta_manifest_list};
+        for (int l = 0; l < 2; l++) {
+            if (s_strset_has (&seen, lists[l]))
+                continue;
+            s_strset_insert (&seen, lists[l]);
+            zs_manifest_meta_t *metas = NULL;
+            size_t nm = 0;
+            if (zs_table_read_manifest_list (self, lists[l], &metas, &nm, why, sizeof why) != 0) {
+                s_problem (&r, err, errlen, "%s (referenced by snapshot %" PRId64 ")", why,
+                           snap.id);
+                continue;
+            }
+            for (size_t m = 0; m < nm; m++) {
+                if (s_strset_has (&seen, metas[m].file))
+                    continue;
+                s_strset_insert (&seen, metas[m].file);
+                zs_manifest_entry_t *entries;
+                size_t ne;
+                if (zs_table_read_manifest (self, metas[m].file, &entries, &ne, why, sizeof why) !=
+                    0)
+                    s_problem (&r, err, errlen, "%s (referenced by snapshot %" PRId64 ")", why,
+                               snap.id);
+                else
+                    free (entries);
+            }
+            free (metas);
+        }
+    }
+    s_strset_free (&seen);
+
+    //  Every live file of the latest snapshot exists with its recorded size.
+    if (n) {
+        zs_file_meta_t *files;
+        size_t nf;
+        if (zs_table_live_files (self, ids[n - 1], &files, &nf, why, sizeof why) == 0) {
+            for (size_t i = 0; i < nf; i++) {
+                char path[ZS_PATH_MAX];
+                zs_table_file_path (self, path, sizeof path, files[i].path);
+                int64_t size = zs_fs_file_size (path);
+                if (size < 0)
+                    s_problem (&r, err, errlen, "%s: missing (live in snapshot %" PRId64 ")",
+                               files[i].path, ids[n - 1]);
+                else if (size != files[i].size)
+                    s_problem (&r, err, errlen,
+                               "%s: size %" PRId64 ", recorded %" PRId64 " (snapshot %" PRId64 ")",
+                               files[i].path, size, files[i].size, ids[n - 1]);
+            }
+            free (files);
+        }
+        //  else: the cause was reported above as an undecodable file.
+    }
+    free (ids);
+    *report = r.text;
+    return r.problems ? -1 : 0;
+}

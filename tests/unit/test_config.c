@@ -1,0 +1,566 @@
+/*  test_config.c - configuration keys, value forms, YAML loading, round trip. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+//  Scratch directory for YAML files, made once for the whole run.
+static char s_dir[] = "/tmp/zsink-test-config-XXXXXX";
+
+static int s_group_setup (void **state)
+{
+    return mkdtemp (s_dir) ? 0 : -1;
+}
+
+static int s_group_teardown (void **state)
+{
+    char cmd[128];
+    snprintf (cmd, sizeof cmd, "rm -rf '%s'", s_dir);
+    return system (cmd) == 0 ? 0 : -1;
+}
+
+//  Write text to <scratch>/name; the path goes into path.
+static void s_write_yaml (const char *name, const char *text, char *path, size_t len)
+{
+    snprintf (path, len, "%s/%s", s_dir, name);
+    FILE *f = fopen (path, "w");
+    assert_non_null (f);
+    assert_int_equal (fputs (text, f) >= 0, 1);
+    assert_int_equal (fclose (f), 0);
+}
+
+//  Field by field: the struct has padding, so memcmp would be fragile.
+static void s_assert_same (const zs_config_t *a, const zs_config_t *b)
+{
+    assert_int_equal (a->parallelism, b->parallelism);
+    assert_int_equal (a->checkpoint_interval_ms, b->checkpoint_interval_ms);
+    assert_int_equal (a->checkpoint_timeout_ms, b->checkpoint_timeout_ms);
+    assert_int_equal (a->checkpoint_min_pause_ms, b->checkpoint_min_pause_ms);
+    assert_int_equal (a->tolerable_failed_checkpoints, b->tolerable_failed_checkpoints);
+    assert_int_equal (a->restart_attempts, b->restart_attempts);
+    assert_int_equal (a->restart_delay_ms, b->restart_delay_ms);
+    assert_string_equal (a->source_kind, b->source_kind);
+    assert_int_equal (a->datagen_rows_per_second, b->datagen_rows_per_second);
+    assert_int_equal (a->datagen_number_of_rows, b->datagen_number_of_rows);
+    assert_int_equal (a->datagen_fail_at_id, b->datagen_fail_at_id);
+    assert_string_equal (a->table_path, b->table_path);
+    assert_string_equal (a->checkpoints_dir, b->checkpoints_dir);
+    assert_int_equal (a->checkpoints_num_retained, b->checkpoints_num_retained);
+    assert_int_equal (a->commit_ignore_empty, b->commit_ignore_empty);
+    assert_int_equal (a->commit_max_retries, b->commit_max_retries);
+    assert_int_equal (a->heartbeat_interval_ms, b->heartbeat_interval_ms);
+    assert_int_equal (a->heartbeat_timeout_ms, b->heartbeat_timeout_ms);
+    assert_int_equal (a->target_file_size, b->target_file_size);
+}
+
+static void s_set_ok (zs_config_t *cfg, const char *key, const char *value)
+{
+    char err[ZS_ERRLEN] = "";
+    if (zs_config_set (cfg, key, value, err, sizeof err))
+        fail_msg ("%s=%s rejected: %s", key, value, err);
+}
+
+static void test_defaults (void **state)
+{
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    assert_int_equal (cfg.parallelism, 1);
+    assert_int_equal (cfg.checkpoint_interval_ms, 0);
+    assert_int_equal (cfg.checkpoint_timeout_ms, 60000);
+    assert_int_equal (cfg.checkpoint_min_pause_ms, 0);
+    assert_int_equal (cfg.tolerable_failed_checkpoints, 0);
+    assert_int_equal (cfg.restart_attempts, 3);
+    assert_int_equal (cfg.restart_delay_ms, 1000);
+    assert_string_equal (cfg.source_kind, "datagen");
+    assert_int_equal (cfg.datagen_rows_per_second, 10000);
+    assert_int_equal (cfg.datagen_number_of_rows, -1);
+    assert_int_equal (cfg.datagen_fail_at_id, -1);
+    assert_string_equal (cfg.table_path, "");
+    assert_string_equal (cfg.checkpoints_dir, "");
+    assert_int_equal (cfg.checkpoints_num_retained, 1);
+    assert_false (cfg.commit_ignore_empty);
+    assert_int_equal (cfg.commit_max_retries, 10);
+    assert_int_equal (cfg.heartbeat_interval_ms, 500);
+    assert_int_equal (cfg.heartbeat_timeout_ms, 5000);
+    assert_int_equal (cfg.target_file_size, 128 * 1024 * 1024);
+}
+
+static void test_durations (void **state)
+{
+    static const struct {
+        const char *text;
+        int64_t ms;
+    } good[] = {
+        {"0", 0},        {"100", 100},         {"500ms", 500},        {"2s", 2000},
+        {"2 s", 2000},   {"1min", 60000},      {"1 min", 60000},      {"3m", 180000},
+        {"1h", 3600000}, {"1d", 86400000},     {"10 seconds", 10000}, {"2S", 2000},
+        {" 7s ", 7000},  {"1 millisecond", 1}, {"2 minutes", 120000}, {"1 hour", 3600000},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        int64_t ms = -42;
+        if (zs_parse_duration_ms (good[i].text, &ms))
+            fail_msg ("duration '%s' rejected", good[i].text);
+        assert_int_equal (ms, good[i].ms);
+    }
+    static const char *bad[] = {"",
+                                "s",
+                                "x",
+                                "-1s",
+                                "1.5s",
+                                "2x",
+                                "2 s s",
+                                "+2s",
+                                "2 sec onds",
+                                "99999999999999999999",
+                                "9999999999999999d"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int64_t ms;
+        if (zs_parse_duration_ms (bad[i], &ms) == 0)
+            fail_msg ("duration '%s' accepted", bad[i]);
+    }
+}
+
+static void test_sizes (void **state)
+{
+    static const struct {
+        const char *text;
+        int64_t bytes;
+    } good[] = {
+        {"0", 0},
+        {"1000", 1000},
+        {"64kb", 64 * 1024},
+        {"64 kb", 64 * 1024},
+        {"128mb", 128 * 1024 * 1024},
+        {"128MB", 128 * 1024 * 1024},
+        {"1gb", 1024LL * 1024 * 1024},
+        {"2g", 2LL * 1024 * 1024 * 1024},
+        {"1tb", 1024LL * 1024 * 1024 * 1024},
+        {"10b", 10},
+        {"3 bytes", 3},
+        {"1k", 1024},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        int64_t bytes = -42;
+        if (zs_parse_size (good[i].text, &bytes))
+            fail_msg ("size '%s' rejected", good[i].text);
+        assert_int_equal (bytes, good[i].bytes);
+    }
+    static const char *bad[] = {"", "mb", "-1mb", "1.5mb", "12 parsecs", "99999999999tb"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int64_t bytes;
+        if (zs_parse_size (bad[i], &bytes) == 0)
+            fail_msg ("size '%s' accepted", bad[i]);
+    }
+}
+
+static void test_set_every_key (void **state)
+{
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    s_set_ok (&cfg, "parallelism", "4");
+    s_set_ok (&cfg, "execution.checkpointing.interval", "2s");
+    s_set_ok (&cfg, "execution.checkpointing.timeout", "1min");
+    s_set_ok (&cfg, "execution.checkpointing.min-pause", "250");
+    s_set_ok (&cfg, "execution.checkpointing.tolerable-failed-checkpoints", "2");
+    s_set_ok (&cfg, "restart-strategy.fixed-delay.attempts", "0");
+    s_set_ok (&cfg, "restart-strategy.fixed-delay.delay", "3 s");
+    s_set_ok (&cfg, "source.kind", "datagen");
+    s_set_ok (&cfg, "datagen.rows-per-second", "0");
+    s_set_ok (&cfg, "datagen.number-of-rows", "1000000");
+    s_set_ok (&cfg, "datagen.fail-at-id", "500");
+    s_set_ok (&cfg, "table.path", "/tmp/t");
+    s_set_ok (&cfg, "state.checkpoints.dir", "/tmp/chk");
+    s_set_ok (&cfg, "state.checkpoints.num-retained", "3");
+    s_set_ok (&cfg, "commit.ignore-empty", "true");
+    s_set_ok (&cfg, "commit.max-retries", "0");
+    s_set_ok (&cfg, "heartbeat.interval", "100ms");
+    s_set_ok (&cfg, "heartbeat.timeout", "2s");
+    s_set_ok (&cfg, "target-file-size", "64kb");
+
+    assert_int_equal (cfg.parallelism, 4);
+    assert_int_equal (cfg.checkpoint_interval_ms, 2000);
+    assert_int_equal (cfg.checkpoint_timeout_ms, 60000);
+    assert_int_equal (cfg.checkpoint_min_pause_ms, 250);
+    assert_int_equal (cfg.tolerable_failed_checkpoints, 2);
+    assert_int_equal (cfg.restart_attempts, 0);
+    assert_int_equal (cfg.restart_delay_ms, 3000);
+    assert_int_equal (cfg.datagen_rows_per_second, 0);
+    assert_int_equal (cfg.datagen_number_of_rows, 1000000);
+    assert_int_equal (cfg.datagen_fail_at_id, 500);
+    assert_string_equal (cfg.table_path, "/tmp/t");
+    assert_string_equal (cfg.checkpoints_dir, "/tmp/chk");
+    assert_int_equal (cfg.checkpoints_num_retained, 3);
+    assert_true (cfg.commit_ignore_empty);
+    assert_int_equal (cfg.commit_max_retries, 0);
+    assert_int_equal (cfg.heartbeat_interval_ms, 100);
+    assert_int_equal (cfg.heartbeat_timeout_ms, 2000);
+    assert_int_equal (cfg.target_file_size, 65536);
+
+    //  Empty text puts the optional numbers back to "unset".
+    s_set_ok (&cfg, "datagen.number-of-rows", "");
+    s_set_ok (&cfg, "datagen.fail-at-id", "");
+    assert_int_equal (cfg.datagen_number_of_rows, -1);
+    assert_int_equal (cfg.datagen_fail_at_id, -1);
+    s_set_ok (&cfg, "commit.ignore-empty", "false");
+    assert_false (cfg.commit_ignore_empty);
+    s_set_ok (&cfg, "parallelism", "64");
+    assert_int_equal (cfg.parallelism, 64);
+}
+
+static void test_bad_values_name_key_and_value (void **state)
+{
+    static const struct {
+        const char *key, *value;
+    } bad[] = {
+        {"parallelism", "0"},
+        {"parallelism", "65"},
+        {"parallelism", "two"},
+        {"parallelism", "1.5"},
+        {"parallelism", ""},
+        {"parallelism", "99999999999999999999"},
+        {"execution.checkpointing.interval", "soon"},
+        {"execution.checkpointing.interval", "-2s"},
+        {"execution.checkpointing.timeout", "0"},
+        {"execution.checkpointing.timeout", "1 fortnight"},
+        {"execution.checkpointing.min-pause", "x"},
+        {"execution.checkpointing.tolerable-failed-checkpoints", "-1"},
+        {"restart-strategy.fixed-delay.attempts", "-1"},
+        {"restart-strategy.fixed-delay.attempts", "3x"},
+        {"restart-strategy.fixed-delay.delay", "1.5s"},
+        {"source.kind", "kafka"},
+        {"source.kind", ""},
+        {"datagen.rows-per-second", "-1"},
+        {"datagen.rows-per-second", ""},
+        {"datagen.number-of-rows", "-1"},
+        {"datagen.number-of-rows", "lots"},
+        {"datagen.fail-at-id", "0"},
+        {"datagen.fail-at-id", "-1"},
+        {"state.checkpoints.num-retained", "0"},
+        {"commit.ignore-empty", "yes"},
+        {"commit.ignore-empty", "1"},
+        {"commit.max-retries", "-3"},
+        {"heartbeat.interval", "0"},
+        {"heartbeat.timeout", "never"},
+        {"target-file-size", "big"},
+        {"target-file-size", "0"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        zs_config_t cfg, before;
+        zs_config_defaults (&cfg);
+        zs_config_defaults (&before);
+        char err[ZS_ERRLEN] = "";
+        if (zs_config_set (&cfg, bad[i].key, bad[i].value, err, sizeof err) != -1)
+            fail_msg ("%s='%s' accepted", bad[i].key, bad[i].value);
+        char quoted[128];
+        snprintf (quoted, sizeof quoted, "'%s'", bad[i].value);
+        if (!strstr (err, bad[i].key) || !strstr (err, quoted))
+            fail_msg ("%s='%s': error '%s' does not name key and value", bad[i].key, bad[i].value,
+                      err);
+        //  A rejected value leaves the config as it was.
+        s_assert_same (&cfg, &before);
+    }
+
+    //  The source.kind error says which kinds exist.
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    char err[ZS_ERRLEN];
+    assert_int_equal (zs_config_set (&cfg, "source.kind", "kafka", err, sizeof err), -1);
+    assert_non_null (strstr (err, "datagen"));
+
+    //  A path that does not fit is an error, not a silent truncation.
+    char *long_path = malloc (ZS_PATH_MAX + 10);
+    assert_non_null (long_path);
+    memset (long_path, 'a', ZS_PATH_MAX + 9);
+    long_path[ZS_PATH_MAX + 9] = 0;
+    assert_int_equal (zs_config_set (&cfg, "table.path", long_path, err, sizeof err), -1);
+    assert_non_null (strstr (err, "table.path"));
+    free (long_path);
+}
+
+static void test_unknown_key (void **state)
+{
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    char err[ZS_ERRLEN] = "";
+    assert_int_equal (zs_config_set (&cfg, "paralelism", "2", err, sizeof err), -1);
+    assert_non_null (strstr (err, "unknown key 'paralelism'"));
+    assert_int_equal (zs_config_set (&cfg, "", "2", err, sizeof err), -1);
+}
+
+static void test_set_kv (void **state)
+{
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    char err[ZS_ERRLEN] = "";
+    assert_int_equal (zs_config_set_kv (&cfg, "parallelism=3", err, sizeof err), 0);
+    assert_int_equal (cfg.parallelism, 3);
+    assert_int_equal (zs_config_set_kv (&cfg, "table.path=/a=b", err, sizeof err), 0);
+    assert_string_equal (cfg.table_path, "/a=b");
+    assert_int_equal (
+        zs_config_set_kv (&cfg, "execution.checkpointing.interval = 2 s", err, sizeof err), 0);
+    assert_int_equal (cfg.checkpoint_interval_ms, 2000);
+
+    assert_int_equal (zs_config_set_kv (&cfg, "parallelism", err, sizeof err), -1);
+    assert_non_null (strstr (err, "parallelism"));
+    assert_non_null (strstr (err, "key=value"));
+    assert_int_equal (zs_config_set_kv (&cfg, "=3", err, sizeof err), -1);
+    assert_int_equal (zs_config_set_kv (&cfg, "nokey=3", err, sizeof err), -1);
+    assert_non_null (strstr (err, "nokey"));
+    assert_int_equal (zs_config_set_kv (&cfg, "parallelism=0", err, sizeof err), -1);
+    assert_non_null (strstr (err, "parallelism"));
+}
+
+static void test_yaml_flat_and_nested (void **state)
+{
+    char path[512], err[ZS_ERRLEN] = "";
+    s_write_yaml ("flat.yaml",
+                  "# a comment\n"
+                  "parallelism: 2\n"
+                  "execution.checkpointing.interval: 2s\n"
+                  "table.path: /tmp/table\n"
+                  "state.checkpoints.dir: \"/tmp/chk\"\n"
+                  "commit.ignore-empty: true\n"
+                  "target-file-size: 64kb\n",
+                  path, sizeof path);
+    zs_config_t flat;
+    zs_config_defaults (&flat);
+    if (zs_config_load_yaml (&flat, path, err, sizeof err))
+        fail_msg ("flat: %s", err);
+    assert_int_equal (flat.parallelism, 2);
+    assert_int_equal (flat.checkpoint_interval_ms, 2000);
+    assert_string_equal (flat.table_path, "/tmp/table");
+    assert_string_equal (flat.checkpoints_dir, "/tmp/chk");
+    assert_true (flat.commit_ignore_empty);
+    assert_int_equal (flat.target_file_size, 65536);
+
+    //  The same settings, nested and mixed, flatten to the same keys.
+    s_write_yaml ("nested.yaml",
+                  "parallelism: 2\n"
+                  "execution:\n"
+                  "  checkpointing:\n"
+                  "    interval: 2s\n"
+                  "table: {path: /tmp/table}\n"
+                  "state:\n"
+                  "  checkpoints.dir: /tmp/chk\n"
+                  "commit:\n"
+                  "  ignore-empty: true\n"
+                  "target-file-size: 64kb\n",
+                  path, sizeof path);
+    zs_config_t nested;
+    zs_config_defaults (&nested);
+    if (zs_config_load_yaml (&nested, path, err, sizeof err))
+        fail_msg ("nested: %s", err);
+    s_assert_same (&flat, &nested);
+
+    //  YAML null for an optional number means unset.
+    s_write_yaml ("null.yaml",
+                  "datagen:\n"
+                  "  number-of-rows: ~\n"
+                  "  fail-at-id:\n"
+                  "  rows-per-second: 5\n",
+                  path, sizeof path);
+    nested.datagen_number_of_rows = 7;
+    nested.datagen_fail_at_id = 7;
+    if (zs_config_load_yaml (&nested, path, err, sizeof err))
+        fail_msg ("null: %s", err);
+    assert_int_equal (nested.datagen_number_of_rows, -1);
+    assert_int_equal (nested.datagen_fail_at_id, -1);
+    assert_int_equal (nested.datagen_rows_per_second, 5);
+
+    //  An empty file (only comments) sets nothing.
+    s_write_yaml ("empty.yaml", "# nothing here\n", path, sizeof path);
+    zs_config_t empty, defaults;
+    zs_config_defaults (&empty);
+    zs_config_defaults (&defaults);
+    assert_int_equal (zs_config_load_yaml (&empty, path, err, sizeof err), 0);
+    s_assert_same (&empty, &defaults);
+}
+
+//  Load text; expect failure whose error contains every string in parts
+//  (NULL-terminated) and a config left untouched.
+static void s_yaml_bad (const char *name, const char *text, const char *const *parts)
+{
+    char path[512], err[ZS_ERRLEN] = "";
+    s_write_yaml (name, text, path, sizeof path);
+    zs_config_t cfg, before;
+    zs_config_defaults (&cfg);
+    zs_config_defaults (&before);
+    if (zs_config_load_yaml (&cfg, path, err, sizeof err) != -1)
+        fail_msg ("%s accepted", name);
+    for (size_t i = 0; parts[i]; i++)
+        if (!strstr (err, parts[i]))
+            fail_msg ("%s: error '%s' does not contain '%s'", name, err, parts[i]);
+    s_assert_same (&cfg, &before);
+}
+
+static void test_yaml_errors (void **state)
+{
+    //  Bad value: file, line, key and value. parallelism was set on line 1
+    //  but the whole load is undone.
+    s_yaml_bad ("badvalue.yaml",
+                "parallelism: 3\nexecution:\n  checkpointing:\n    interval: soon\n",
+                (const char *const[]){"badvalue.yaml:4:", "execution.checkpointing.interval",
+                                      "'soon'", NULL});
+    s_yaml_bad ("unknown.yaml", "parallelism: 2\nexecution:\n  checkpionting.interval: 2s\n",
+                (const char *const[]){
+                    "unknown.yaml:3:", "unknown key 'execution.checkpionting.interval'", NULL});
+    s_yaml_bad ("broken.yaml", "parallelism: 2\ntable.path: \"unclosed\nfoo: 1\n",
+                (const char *const[]){"broken.yaml:", "broken YAML", NULL});
+    s_yaml_bad ("indent.yaml", "execution:\n  checkpointing.interval: 2s\n timeout: 1s\n",
+                (const char *const[]){"indent.yaml:3:", NULL});
+    s_yaml_bad ("scalar.yaml", "just some text\n",
+                (const char *const[]){"scalar.yaml:1:", "mapping", NULL});
+    s_yaml_bad ("list.yaml", "- parallelism: 2\n",
+                (const char *const[]){"list.yaml:1:", "mapping", NULL});
+    s_yaml_bad ("listvalue.yaml", "\nparallelism: [1, 2]\n",
+                (const char *const[]){"listvalue.yaml:2:", "parallelism", "list", NULL});
+    s_yaml_bad ("twodocs.yaml", "parallelism: 2\n---\nparallelism: 3\n",
+                (const char *const[]){"twodocs.yaml:", "one YAML document", NULL});
+    s_yaml_bad ("nullbad.yaml", "parallelism:\n",
+                (const char *const[]){"nullbad.yaml:1:", "parallelism", NULL});
+
+    //  A missing file names the file.
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    char err[ZS_ERRLEN] = "";
+    assert_int_equal (zs_config_load_yaml (&cfg, "/nonexistent/zsink.yaml", err, sizeof err), -1);
+    assert_non_null (strstr (err, "/nonexistent/zsink.yaml"));
+}
+
+static void test_validate (void **state)
+{
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    char err[ZS_ERRLEN] = "";
+    assert_int_equal (zs_config_validate (&cfg, err, sizeof err), -1);
+    assert_non_null (strstr (err, "table.path"));
+
+    s_set_ok (&cfg, "table.path", "/tmp/t");
+    assert_int_equal (zs_config_validate (&cfg, err, sizeof err), -1);
+    assert_non_null (strstr (err, "state.checkpoints.dir"));
+
+    s_set_ok (&cfg, "state.checkpoints.dir", "/tmp/c");
+    if (zs_config_validate (&cfg, err, sizeof err))
+        fail_msg ("valid config rejected: %s", err);
+
+    //  Ranges are checked on a struct filled by hand too.
+    zs_config_t bad = cfg;
+    bad.checkpoint_timeout_ms = 0;
+    assert_int_equal (zs_config_validate (&bad, err, sizeof err), -1);
+    assert_non_null (strstr (err, "execution.checkpointing.timeout"));
+    bad = cfg;
+    bad.parallelism = 100;
+    assert_int_equal (zs_config_validate (&bad, err, sizeof err), -1);
+    assert_non_null (strstr (err, "parallelism"));
+    bad = cfg;
+    bad.datagen_fail_at_id = 0;
+    assert_int_equal (zs_config_validate (&bad, err, sizeof err), -1);
+    assert_non_null (strstr (err, "datagen.fail-at-id"));
+    bad = cfg;
+    snprintf (bad.source_kind, sizeof bad.source_kind, "kafka");
+    assert_int_equal (zs_config_validate (&bad, err, sizeof err), -1);
+    assert_non_null (strstr (err, "source.kind"));
+}
+
+typedef struct {
+    zs_config_t *cfg;
+    int count;
+    int failures;
+    char seen[64][128];
+} s_copy_t;
+
+static void s_copy_key (const char *key, const char *value, void *arg)
+{
+    s_copy_t *copy = arg;
+    char err[ZS_ERRLEN];
+    if (zs_config_set (copy->cfg, key, value, err, sizeof err)) {
+        print_error ("round trip: %s\n", err);
+        copy->failures++;
+    }
+    if (copy->count < 64)
+        snprintf (copy->seen[copy->count], sizeof copy->seen[0], "%s=%s", key, value);
+    copy->count++;
+}
+
+//  foreach -> set into fresh defaults must give back the same config.
+static void s_round_trip (const zs_config_t *cfg)
+{
+    zs_config_t back;
+    zs_config_defaults (&back);
+    //  Start far from cfg so that a key foreach forgets shows up.
+    back.datagen_number_of_rows = 12345;
+    back.datagen_fail_at_id = 12345;
+    back.parallelism = 17;
+    s_copy_t copy = {.cfg = &back};
+    int n = zs_config_foreach (cfg, s_copy_key, &copy);
+    assert_int_equal (n, copy.count);
+    assert_int_equal (n, 19); //  every key of zs_config_t
+    assert_int_equal (copy.failures, 0);
+    s_assert_same (cfg, &back);
+}
+
+static void test_round_trip (void **state)
+{
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    s_round_trip (&cfg); //  unset optional numbers
+
+    s_set_ok (&cfg, "parallelism", "8");
+    s_set_ok (&cfg, "execution.checkpointing.interval", "1min");
+    s_set_ok (&cfg, "execution.checkpointing.timeout", "1234");
+    s_set_ok (&cfg, "execution.checkpointing.min-pause", "2 s");
+    s_set_ok (&cfg, "execution.checkpointing.tolerable-failed-checkpoints", "5");
+    s_set_ok (&cfg, "restart-strategy.fixed-delay.attempts", "7");
+    s_set_ok (&cfg, "restart-strategy.fixed-delay.delay", "1h");
+    s_set_ok (&cfg, "datagen.rows-per-second", "0");
+    s_set_ok (&cfg, "datagen.number-of-rows", "0");
+    s_set_ok (&cfg, "datagen.fail-at-id", "1");
+    s_set_ok (&cfg, "table.path", "/tmp/with space/and=equals: colon");
+    s_set_ok (&cfg, "state.checkpoints.dir", " leading blank");
+    s_set_ok (&cfg, "state.checkpoints.num-retained", "4");
+    s_set_ok (&cfg, "commit.ignore-empty", "true");
+    s_set_ok (&cfg, "commit.max-retries", "0");
+    s_set_ok (&cfg, "heartbeat.interval", "1");
+    s_set_ok (&cfg, "heartbeat.timeout", "1d");
+    s_set_ok (&cfg, "target-file-size", "1tb");
+    s_round_trip (&cfg);
+
+    //  The texts themselves: durations in ms, sizes in bytes, unset as "".
+    char buf[64];
+    assert_int_equal (zs_config_get (&cfg, "execution.checkpointing.interval", buf, sizeof buf), 0);
+    assert_string_equal (buf, "60000ms");
+    assert_int_equal (zs_config_get (&cfg, "target-file-size", buf, sizeof buf), 0);
+    assert_string_equal (buf, "1099511627776");
+    s_set_ok (&cfg, "datagen.fail-at-id", "");
+    assert_int_equal (zs_config_get (&cfg, "datagen.fail-at-id", buf, sizeof buf), 0);
+    assert_string_equal (buf, "");
+    assert_int_equal (zs_config_get (&cfg, "commit.ignore-empty", buf, sizeof buf), 0);
+    assert_string_equal (buf, "true");
+    assert_int_equal (zs_config_get (&cfg, "no.such.key", buf, sizeof buf), -1);
+}
+
+int main (void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test (test_defaults),
+        cmocka_unit_test (test_durations),
+        cmocka_unit_test (test_sizes),
+        cmocka_unit_test (test_set_every_key),
+        cmocka_unit_test (test_bad_values_name_key_and_value),
+        cmocka_unit_test (test_unknown_key),
+        cmocka_unit_test (test_set_kv),
+        cmocka_unit_test (test_yaml_flat_and_nested),
+        cmocka_unit_test (test_yaml_errors),
+        cmocka_unit_test (test_validate),
+        cmocka_unit_test (test_round_trip),
+    };
+    return cmocka_run_group_tests (tests, s_group_setup, s_group_teardown);
+}

@@ -1,0 +1,772 @@
+/*  test_table.c - the table store: create/open, snapshot JSON, commit with
+    filterCommitted, missing files, bad paths, races between committers,
+    corrupt snapshots, fail points, orphans, clean-up of uncommitted
+    manifests, verify. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "datafile.h"
+#include "failpoint.h"
+#include "fs.h"
+#include "log.h"
+#include "manifest.h"
+#include "snapshot.h"
+#include "table.h"
+#include <dirent.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define USER_A "aaaaaaaa-1111-4111-8111-111111111111"
+#define USER_B "bbbbbbbb-2222-4222-8222-222222222222"
+
+static char s_dir[64];
+static zs_table_t *s_table;
+static int s_file_seq;
+
+static int s_rm (const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    return remove (path);
+}
+
+static int s_setup (void **state)
+{
+    zs_log_set_level (ZS_LOG_WARN); //  keep the test output readable
+    snprintf (s_dir, sizeof s_dir, "/tmp/zsink-test-table-XXXXXX");
+    if (!mkdtemp (s_dir))
+        return -1;
+    char err[ZS_ERRLEN];
+    s_table = zs_table_open (s_dir, true, err, sizeof err);
+    return s_table ? 0 : -1;
+}
+
+static int s_teardown (void **state)
+{
+    zs_failpoint_init ("", NULL, 0);
+    zs_table_destroy (&s_table);
+    return nftw (s_dir, s_rm, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+//  Write a data file of rows [first, first + rows) and return its meta.
+static zs_file_meta_t s_data_file (int64_t first, int64_t rows)
+{
+    char rel[128], err[ZS_ERRLEN];
+    snprintf (rel, sizeof rel, "bucket-0/data-test-%d.zrow", s_file_seq++);
+    zs_datafile_writer_t *w = zs_datafile_writer_new (s_dir, rel, err, sizeof err);
+    assert_non_null (w);
+    for (int64_t id = first; id < first + rows; id++) {
+        zs_row_t row;
+        zs_row_from_id (&row, id);
+        assert_int_equal (zs_datafile_writer_append (w, &row, err, sizeof err), 0);
+    }
+    zs_file_meta_t meta;
+    assert_int_equal (zs_datafile_writer_close (&w, &meta, err, sizeof err), 0);
+    return meta;
+}
+
+static int s_commit (const char *user, int64_t identifier, const zs_file_meta_t *files, size_t n,
+                     int64_t *snap_id)
+{
+    char err[ZS_ERRLEN];
+    return zs_table_commit (s_table, user, identifier, files, n, false, 10, snap_id, NULL, err,
+                            sizeof err);
+}
+
+//  Names in a table subdirectory, optionally only those containing needle.
+static int s_count (const char *sub, const char *needle)
+{
+    char p[512];
+    snprintf (p, sizeof p, "%s/%s", s_dir, sub);
+    DIR *d = opendir (p);
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir (d)))
+        if (de->d_name[0] != '.' && (!needle || strstr (de->d_name, needle)))
+            n++;
+    closedir (d);
+    return n;
+}
+
+static void s_write (const char *rel, const char *text)
+{
+    char p[512], err[ZS_ERRLEN];
+    snprintf (p, sizeof p, "%s/%s", s_dir, rel);
+    assert_int_equal (zs_fs_write_atomic (p, text, strlen (text), err, sizeof err), 0);
+}
+
+//  Make a file look old (orphan age guard).
+static void s_age (const char *rel, int seconds)
+{
+    char p[512];
+    snprintf (p, sizeof p, "%s/%s", s_dir, rel);
+    struct timeval tv[2];
+    gettimeofday (&tv[0], NULL);
+    tv[0].tv_sec -= seconds;
+    tv[1] = tv[0];
+    assert_int_equal (utimes (p, tv), 0);
+}
+
+//  --------------------------------------------------------------------------
+
+static void test_open_and_create (void **state)
+{
+    char err[ZS_ERRLEN], p[256];
+    //  A directory without schema/schema-0 is not a table.
+    snprintf (p, sizeof p, "%s/bucket-0", s_dir);
+    assert_null (zs_table_open (p, false, err, sizeof err));
+    assert_non_null (strstr (err, "not a zsink table"));
+    assert_non_null (strstr (err, p));
+    snprintf (p, sizeof p, "%s/nope", s_dir);
+    assert_null (zs_table_open (p, false, err, sizeof err));
+
+    //  Creating again (a second process racing) finds the same schema.
+    zs_table_t *t = zs_table_open (s_dir, true, err, sizeof err);
+    assert_non_null (t);
+    assert_string_equal (zs_table_path (t), s_dir);
+    zs_table_destroy (&t);
+    assert_null (t);
+    snprintf (p, sizeof p, "%s/", s_dir);
+    t = zs_table_open (p, false, err, sizeof err);
+    assert_non_null (t);
+    assert_string_equal (zs_table_path (t), s_dir); //  trailing '/' dropped
+    zs_table_destroy (&t);
+    zs_table_destroy (&t);
+
+    snprintf (p, sizeof p, "%s/schema/schema-0", s_dir);
+    char *schema = zs_fs_read_file (p, 4096, NULL, err, sizeof err);
+    assert_non_null (strstr (schema, "\"BIGINT NOT NULL\""));
+    assert_non_null (strstr (schema, "\"TIMESTAMP(3)\""));
+    free (schema);
+    assert_int_equal (s_count ("snapshot", NULL), 0);
+    assert_int_equal (s_count ("manifest", NULL), 0);
+
+    //  An unreadable schema is refused.
+    s_write ("schema/schema-0", "{not json");
+    assert_null (zs_table_open (s_dir, false, err, sizeof err));
+    assert_non_null (strstr (err, "schema-0"));
+
+    //  Empty table: no snapshot.
+    zs_snapshot_t snap;
+    assert_int_equal (zs_table_latest_snapshot (s_table, &snap, err, sizeof err), ZS_ENOENT);
+    int64_t last = 7;
+    assert_int_equal (zs_table_last_committed (s_table, USER_A, &last, err, sizeof err), 0);
+    assert_int_equal (last, -1);
+}
+
+static void test_snapshot_json_round_trip (void **state)
+{
+    zs_snapshot_t in;
+    memset (&in, 0, sizeof in);
+    in.id = 42;
+    in.schema_id = 0;
+    snprintf (in.base_manifest_list, sizeof in.base_manifest_list, "manifest-list-aa-1");
+    snprintf (in.delta_manifest_list, sizeof in.delta_manifest_list, "manifest-list-aa-2");
+    snprintf (in.commit_user, sizeof in.commit_user, USER_A);
+    in.commit_identifier = ZS_END_INPUT_ID;
+    snprintf (in.commit_kind, sizeof in.commit_kind, "APPEND");
+    in.time_millis = 1700000000123;
+    in.total_record_count = 1000;
+    in.delta_record_count = 10;
+    zs_snapshot_set_user_id (&in, USER_A, ZS_END_INPUT_ID, 5);
+    zs_snapshot_set_user_id (&in, USER_B, 7, 3);
+    char *text = zs_snapshot_encode (&in);
+    assert_non_null (text);
+    //  Paimon's field names.
+    static const char *fields[] = {
+        "\"version\": 3",          "\"schemaId\"",
+        "\"baseManifestList\"",    "\"deltaManifestList\"",
+        "\"commitUser\"",          "\"commitIdentifier\": 9223372036854775807",
+        "\"commitKind\"",          "\"timeMillis\"",
+        "\"totalRecordCount\"",    "\"deltaRecordCount\"",
+        "\"committedIdentifiers\""};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (!strstr (text, fields[i]))
+            fail_msg ("snapshot JSON lacks %s:\n%s", fields[i], text);
+    zs_snapshot_t out;
+    char err[ZS_ERRLEN];
+    assert_int_equal (zs_snapshot_decode (text, &out, err, sizeof err), 0);
+    free (text);
+    assert_memory_equal (&in, &out, sizeof in);
+    assert_int_equal (zs_snapshot_last_identifier (&out, USER_A), ZS_END_INPUT_ID);
+    assert_int_equal (zs_snapshot_last_identifier (&out, USER_B), 7);
+    assert_int_equal (zs_snapshot_last_identifier (&out, "nobody"), -1);
+
+    static const char *bad[] = {
+        "",
+        "[]",
+        "{\"version\":3}",
+        "{\"version\":2,\"id\":1}",
+        "{\"version\":3,\"id\":1,\"schemaId\":0,\"baseManifestList\":\"../x\","
+        "\"deltaManifestList\":\"d\",\"commitUser\":\"u\",\"commitIdentifier\":1,"
+        "\"commitKind\":\"APPEND\",\"timeMillis\":1,\"totalRecordCount\":1,"
+        "\"deltaRecordCount\":1,\"committedIdentifiers\":[]}",
+        "{\"version\":3,\"id\":1,\"schemaId\":0,\"baseManifestList\":\"b\","
+        "\"deltaManifestList\":\"d\",\"commitUser\":\"u\",\"commitIdentifier\":1,"
+        "\"commitKind\":\"APPEND\",\"timeMillis\":1,\"totalRecordCount\":1,"
+        "\"deltaRecordCount\":1}",
+        "{\"version\":3,\"id\":1,\"schemaId\":0,\"baseManifestList\":\"b\","
+        "\"deltaManifestList\":\"d\",\"commitUser\":\"u\",\"commitIdentifier\":1,"
+        "\"commitKind\":\"APPEND\",\"timeMillis\":1,\"totalRecordCount\":1,"
+        "\"deltaRecordCount\":1,\"committedIdentifiers\":[{\"user\":\"u\"}]}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (zs_snapshot_decode (bad[i], &out, err, sizeof err) != ZS_ECORRUPT)
+            fail_msg ("bad snapshot %zu decoded", i);
+}
+
+static void test_user_ids_keep_most_recent (void **state)
+{
+    zs_snapshot_t s;
+    memset (&s, 0, sizeof s);
+    for (int i = 0; i < ZS_MAX_USER_IDS + 5; i++) {
+        char user[40];
+        snprintf (user, sizeof user, "user-%d", i);
+        zs_snapshot_set_user_id (&s, user, i, 1000 + i);
+    }
+    assert_int_equal (s.n_user_ids, ZS_MAX_USER_IDS);
+    for (int i = 0; i < 5; i++) {
+        char user[40];
+        snprintf (user, sizeof user, "user-%d", i);
+        assert_int_equal (zs_snapshot_last_identifier (&s, user), -1);
+    }
+    assert_int_equal (zs_snapshot_last_identifier (&s, "user-5"), 5);
+    //  Updating an existing user does not evict anybody.
+    zs_snapshot_set_user_id (&s, "user-5", 99, 5000);
+    assert_int_equal (s.n_user_ids, ZS_MAX_USER_IDS);
+    assert_int_equal (zs_snapshot_last_identifier (&s, "user-5"), 99);
+    assert_int_equal (zs_snapshot_last_identifier (&s, "user-6"), 6);
+}
+
+static void test_manifest_codecs (void **state)
+{
+    zs_file_meta_t f = {
+        .path = "bucket-0/data-1.zrow", .rows = 3, .size = 99, .min_id = 1, .max_id = 3};
+    char *text = zs_manifest_encode (&f, 1);
+    zs_manifest_entry_t *entries;
+    size_t n;
+    char err[ZS_ERRLEN];
+    assert_int_equal (zs_manifest_decode (text, &entries, &n, err, sizeof err), 0);
+    free (text);
+    assert_int_equal (n, 1);
+    assert_true (entries[0].add);
+    assert_memory_equal (&entries[0].file, &f, sizeof f);
+    free (entries);
+    //  A manifest naming a file outside the table is corrupt.
+    assert_int_equal (zs_manifest_decode ("{\"entries\":[{\"kind\":\"ADD\",\"file\":\"../x\","
+                                          "\"rows\":1,\"size\":1,\"minId\":1,\"maxId\":1}]}",
+                                          &entries, &n, err, sizeof err),
+                      ZS_ECORRUPT);
+    static const char *bad_paths[] = {"/etc/passwd", "bucket-0/../../x", "data/x",
+                                      "bucket-x/y",  "bucket-0/",        "bucket-0//x",
+                                      "bucket-/x",   "bucket-0/./x"};
+    for (size_t i = 0; i < sizeof bad_paths / sizeof bad_paths[0]; i++)
+        if (zs_data_path_check (bad_paths[i], err, sizeof err) == 0)
+            fail_msg ("path '%s' accepted", bad_paths[i]);
+    assert_int_equal (zs_data_path_check ("bucket-12/sub/data.zrow", err, sizeof err), 0);
+
+    zs_manifest_meta_t m = {.file = "manifest-aa-1", .added_files = 2};
+    text = zs_manifest_list_encode (&m, 1);
+    zs_manifest_meta_t *metas;
+    assert_int_equal (zs_manifest_list_decode (text, &metas, &n, err, sizeof err), 0);
+    free (text);
+    assert_int_equal (n, 1);
+    assert_string_equal (metas[0].file, "manifest-aa-1");
+    assert_int_equal (metas[0].added_files, 2);
+    free (metas);
+    assert_int_equal (zs_manifest_list_decode ("{\"manifests\":[{\"file\":\"a/b\","
+                                               "\"addedFiles\":1,\"deletedFiles\":0}]}",
+                                               &metas, &n, err, sizeof err),
+                      ZS_ECORRUPT);
+}
+
+//  filterCommitted: the same or a lower identifier is filtered; after
+//  end of input the user is finished.
+static void test_commit_and_filter (void **state)
+{
+    char err[ZS_ERRLEN];
+    zs_file_meta_t f1 = s_data_file (1, 10);
+    int64_t snap_id = 0, total = 0;
+    assert_int_equal (
+        zs_table_commit (s_table, USER_A, 1, &f1, 1, false, 10, &snap_id, &total, err, sizeof err),
+        0);
+    assert_int_equal (snap_id, 1);
+    assert_int_equal (total, 10);
+    assert_int_equal (s_commit (USER_A, 1, &f1, 1, NULL), ZS_EFILTERED);
+    assert_int_equal (s_commit (USER_A, 0, &f1, 1, NULL), ZS_EFILTERED);
+
+    zs_file_meta_t f2[2] = {s_data_file (11, 5), s_data_file (16, 5)};
+    assert_int_equal (s_commit (USER_A, 3, f2, 2, &snap_id), 0);
+    assert_int_equal (snap_id, 2);
+    assert_int_equal (s_commit (USER_A, 2, f2, 2, NULL), ZS_EFILTERED);
+
+    //  An empty checkpoint still makes a snapshot, unless ignore_empty.
+    assert_int_equal (s_commit (USER_A, 4, NULL, 0, &snap_id), 0);
+    assert_int_equal (snap_id, 3);
+    assert_int_equal (
+        zs_table_commit (s_table, USER_A, 5, NULL, 0, true, 10, &snap_id, NULL, err, sizeof err),
+        ZS_EFILTERED);
+    assert_int_equal (s_count ("snapshot", "snapshot-"), 3);
+
+    zs_file_meta_t f3 = s_data_file (21, 1);
+    assert_int_equal (s_commit (USER_A, ZS_END_INPUT_ID, &f3, 1, &snap_id), 0);
+    assert_int_equal (snap_id, 4);
+    zs_file_meta_t f4 = s_data_file (22, 1);
+    assert_int_equal (s_commit (USER_A, 6, &f4, 1, NULL), ZS_EFINISHED);
+    assert_int_equal (zs_table_commit (s_table, USER_A, ZS_END_INPUT_ID, &f4, 1, false, 10, NULL,
+                                       NULL, err, sizeof err),
+                      ZS_EFINISHED);
+    assert_non_null (strstr (err, USER_A));
+    //  Another user is not affected.
+    assert_int_equal (s_commit (USER_B, 1, &f4, 1, &snap_id), 0);
+    assert_int_equal (snap_id, 5);
+
+    zs_snapshot_t snap;
+    assert_int_equal (zs_table_latest_snapshot (s_table, &snap, err, sizeof err), 0);
+    assert_int_equal (snap.id, 5);
+    assert_int_equal (snap.total_record_count, 22);
+    assert_int_equal (snap.delta_record_count, 1);
+    assert_string_equal (snap.commit_kind, "APPEND");
+    int64_t last;
+    assert_int_equal (zs_table_last_committed (s_table, USER_A, &last, err, sizeof err), 0);
+    assert_int_equal (last, ZS_END_INPUT_ID);
+
+    zs_file_meta_t *live;
+    size_t n;
+    assert_int_equal (zs_table_live_files (s_table, 0, &live, &n, err, sizeof err), 0);
+    assert_int_equal (n, 5);
+    int64_t rows = 0;
+    for (size_t i = 0; i < n; i++)
+        rows += live[i].rows;
+    assert_int_equal (rows, 22);
+    free (live);
+    assert_int_equal (zs_table_live_files (s_table, 2, &live, &n, err, sizeof err), 0);
+    assert_int_equal (n, 3);
+    free (live);
+
+    zs_snapshot_t *snaps;
+    assert_int_equal (zs_table_list_snapshots (s_table, &snaps, &n, err, sizeof err), 0);
+    assert_int_equal (n, 5);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal (snaps[i].id, (int64_t)i + 1);
+    assert_int_equal (snaps[3].commit_identifier, ZS_END_INPUT_ID);
+    free (snaps);
+
+    int64_t e, l;
+    assert_int_equal (zs_table_snapshot_range (s_table, &e, &l, err, sizeof err), 0);
+    assert_int_equal (e, 1);
+    assert_int_equal (l, 5);
+    char p[512];
+    snprintf (p, sizeof p, "%s/snapshot/LATEST", s_dir);
+    char *hint = zs_fs_read_file (p, 64, NULL, err, sizeof err);
+    assert_string_equal (hint, "5\n");
+    free (hint);
+    snprintf (p, sizeof p, "%s/snapshot/EARLIEST", s_dir);
+    hint = zs_fs_read_file (p, 64, NULL, err, sizeof err);
+    assert_string_equal (hint, "1\n");
+    free (hint);
+
+    char *report = NULL;
+    assert_int_equal (zs_table_verify (s_table, &report, err, sizeof err), 0);
+    free (report);
+}
+
+static void test_missing_file_and_bad_paths (void **state)
+{
+    char err[ZS_ERRLEN];
+    zs_file_meta_t f = s_data_file (1, 3);
+    zs_file_meta_t gone = f;
+    snprintf (gone.path, sizeof gone.path, "bucket-0/data-gone.zrow");
+    zs_file_meta_t both[2] = {f, gone};
+    assert_int_equal (
+        zs_table_commit (s_table, USER_A, 1, both, 2, false, 10, NULL, NULL, err, sizeof err),
+        ZS_EMISSING);
+    assert_non_null (strstr (err, "data-gone.zrow"));
+
+    zs_file_meta_t wrong = f;
+    wrong.size++;
+    assert_int_equal (
+        zs_table_commit (s_table, USER_A, 1, &wrong, 1, false, 10, NULL, NULL, err, sizeof err),
+        ZS_EMISSING);
+    assert_non_null (strstr (err, f.path));
+
+    static const char *bad[] = {"/tmp/x.zrow", "bucket-0/../schema/schema-0", "manifest/x",
+                                "bucket-a/x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        zs_file_meta_t b = f;
+        snprintf (b.path, sizeof b.path, "%s", bad[i]);
+        assert_int_equal (
+            zs_table_commit (s_table, USER_A, 1, &b, 1, false, 10, NULL, NULL, err, sizeof err),
+            -1);
+        assert_non_null (strstr (err, bad[i]));
+    }
+    //  Nothing at all was written.
+    assert_int_equal (s_count ("snapshot", NULL), 0);
+    assert_int_equal (s_count ("manifest", NULL), 0);
+    assert_int_equal (s_commit (USER_A, 1, &f, 1, NULL), 0);
+}
+
+static void test_two_users_interleaved (void **state)
+{
+    char err[ZS_ERRLEN];
+    int64_t ids_a[] = {1, 2, 5}, ids_b[] = {1, 3, 4};
+    for (int i = 0; i < 3; i++) {
+        zs_file_meta_t fa = s_data_file (i * 10, 2), fb = s_data_file (i * 10 + 5, 3);
+        assert_int_equal (s_commit (USER_A, ids_a[i], &fa, 1, NULL), 0);
+        assert_int_equal (s_commit (USER_B, ids_b[i], &fb, 1, NULL), 0);
+    }
+    int64_t last;
+    assert_int_equal (zs_table_last_committed (s_table, USER_A, &last, err, sizeof err), 0);
+    assert_int_equal (last, 5);
+    assert_int_equal (zs_table_last_committed (s_table, USER_B, &last, err, sizeof err), 0);
+    assert_int_equal (last, 4);
+    zs_file_meta_t f = s_data_file (100, 1);
+    assert_int_equal (s_commit (USER_B, 4, &f, 1, NULL), ZS_EFILTERED);
+    assert_int_equal (s_commit (USER_A, 4, &f, 1, NULL), ZS_EFILTERED);
+    assert_int_equal (s_commit (USER_B, 5, &f, 1, NULL), 0);
+}
+
+static void test_corrupt_latest_writes_nothing (void **state)
+{
+    char err[ZS_ERRLEN];
+    zs_file_meta_t f = s_data_file (1, 3);
+    assert_int_equal (s_commit (USER_A, 1, &f, 1, NULL), 0);
+    int manifests = s_count ("manifest", NULL);
+    s_write ("snapshot/snapshot-2", "{\"version\":3,\"id\":2,");
+    zs_file_meta_t g = s_data_file (4, 3);
+    assert_int_equal (
+        zs_table_commit (s_table, USER_A, 2, &g, 1, false, 10, NULL, NULL, err, sizeof err),
+        ZS_ECORRUPT);
+    assert_non_null (strstr (err, "snapshot-2"));
+    assert_int_equal (s_count ("manifest", NULL), manifests);
+    assert_int_equal (s_count ("snapshot", "snapshot-3"), 0);
+    int64_t last;
+    assert_int_equal (zs_table_last_committed (s_table, USER_A, &last, err, sizeof err),
+                      ZS_ECORRUPT);
+
+    //  A latest snapshot whose manifest list is gone is as bad: nothing
+    //  may be written on top of it either.
+    char p[512];
+    snprintf (p, sizeof p, "%s/snapshot/snapshot-2", s_dir);
+    assert_int_equal (unlink (p), 0);
+    zs_snapshot_t snap;
+    assert_int_equal (zs_table_latest_snapshot (s_table, &snap, err, sizeof err), 0);
+    snprintf (p, sizeof p, "%s/manifest/%s", s_dir, snap.base_manifest_list);
+    assert_int_equal (unlink (p), 0);
+    manifests = s_count ("manifest", NULL);
+    assert_int_equal (
+        zs_table_commit (s_table, USER_A, 2, &g, 1, false, 10, NULL, NULL, err, sizeof err),
+        ZS_ECORRUPT);
+    assert_int_equal (s_count ("manifest", NULL), manifests);
+    assert_int_equal (s_count ("snapshot", "snapshot-2"), 0);
+}
+
+//  Two processes commit as fast as they can as different users: every
+//  lost race is retried, ids stay contiguous, nobody's commit is lost.
+static void test_racing_committers (void **state)
+{
+    enum { PER = 15 };
+    zs_file_meta_t files[2][PER];
+    for (int u = 0; u < 2; u++)
+        for (int i = 0; i < PER; i++)
+            files[u][i] = s_data_file (u * 1000 + i * 10, 10);
+    int gate[2];
+    assert_int_equal (pipe (gate), 0);
+    pid_t pids[2];
+    for (int u = 0; u < 2; u++) {
+        pids[u] = fork ();
+        if (pids[u] == 0) {
+            close (gate[1]);
+            char c;
+            if (read (gate[0], &c, 1) != 0)
+                _exit (99);
+            for (int i = 0; i < PER; i++) {
+                char err[ZS_ERRLEN];
+                int rc = zs_table_commit (s_table, u ? USER_B : USER_A, i + 1, &files[u][i], 1,
+                                          false, 1000, NULL, NULL, err, sizeof err);
+                if (rc != 0) {
+                    fprintf (stderr, "commit %d of user %d: %d %s\n", i, u, rc, err);
+                    _exit (1);
+                }
+            }
+            _exit (0);
+        }
+    }
+    close (gate[0]);
+    close (gate[1]);
+    for (int u = 0; u < 2; u++) {
+        int status;
+        assert_int_equal (waitpid (pids[u], &status, 0), pids[u]);
+        assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+    }
+    char err[ZS_ERRLEN];
+    zs_snapshot_t snap;
+    assert_int_equal (zs_table_latest_snapshot (s_table, &snap, err, sizeof err), 0);
+    assert_int_equal (snap.id, 2 * PER);
+    assert_int_equal (snap.total_record_count, 2 * PER * 10);
+    assert_int_equal (zs_snapshot_last_identifier (&snap, USER_A), PER);
+    assert_int_equal (zs_snapshot_last_identifier (&snap, USER_B), PER);
+    zs_file_meta_t *live;
+    size_t n;
+    assert_int_equal (zs_table_live_files (s_table, 0, &live, &n, err, sizeof err), 0);
+    assert_int_equal (n, 2 * PER);
+    free (live);
+    char *report = NULL;
+    if (zs_table_verify (s_table, &report, err, sizeof err) != 0)
+        fail_msg ("verify: %s", report);
+    //  Base lists of lost races were removed, not left as orphans.
+    char **orphans;
+    assert_int_equal (zs_table_orphans (s_table, 0, &orphans, &n, err, sizeof err), 0);
+    for (size_t i = 0; i < n; i++)
+        print_error ("orphan: %s\n", orphans[i]);
+    assert_int_equal (n, 0);
+    free (orphans);
+}
+
+//  Lose the race deterministically: while our commit waits at a fail point
+//  after writing its manifests, a child process commits first.
+static void s_lose_race (const char *child_user, int64_t child_identifier, int max_retries,
+                         int expect_rc)
+{
+    char err[ZS_ERRLEN];
+    zs_file_meta_t mine = s_data_file (1, 5), theirs = s_data_file (100, 5);
+    pid_t pid = fork ();
+    if (pid == 0) {
+        zs_failpoint_init ("", NULL, 0);
+        //  Wait (with a deadline) until the parent's manifests exist.
+        int64_t deadline = zs_clock_mono_ms () + 10000;
+        while (s_count ("manifest", "manifest-list-aaaaaaaa") < 2) {
+            if (zs_clock_mono_ms () > deadline)
+                _exit (3);
+            usleep (1000);
+        }
+        _exit (zs_table_commit (s_table, child_user, child_identifier, &theirs, 1, false, 10, NULL,
+                                NULL, err, sizeof err) == 0
+                   ? 0
+                   : 4);
+    }
+    assert_int_equal (zs_failpoint_init ("committer.after-manifest=delay:400", err, sizeof err), 0);
+    int64_t snap_id = 0;
+    int rc = zs_table_commit (s_table, USER_A, 7, &mine, 1, false, max_retries, &snap_id, NULL, err,
+                              sizeof err);
+    zs_failpoint_init ("", NULL, 0);
+    int status;
+    assert_int_equal (waitpid (pid, &status, 0), pid);
+    assert_int_equal (WEXITSTATUS (status), 0);
+    assert_int_equal (rc, expect_rc);
+    if (rc == 0)
+        assert_int_equal (snap_id, 2);
+    //  Whatever happened, no unreferenced manifest file is left behind.
+    char **orphans;
+    size_t n;
+    assert_int_equal (zs_table_orphans (s_table, 0, &orphans, &n, err, sizeof err), 0);
+    for (size_t i = 0; i < n; i++)
+        if (strncmp (orphans[i], "manifest/", 9) == 0)
+            fail_msg ("left behind: %s", orphans[i]);
+    for (size_t i = 0; i < n; i++)
+        free (orphans[i]);
+    free (orphans);
+}
+
+static void test_conflict_retried (void **state)
+{
+    s_lose_race (USER_B, 1, 3, 0);
+    zs_snapshot_t snap;
+    char err[ZS_ERRLEN];
+    assert_int_equal (zs_table_latest_snapshot (s_table, &snap, err, sizeof err), 0);
+    assert_int_equal (zs_snapshot_last_identifier (&snap, USER_B), 1);
+    assert_int_equal (zs_snapshot_last_identifier (&snap, USER_A), 7);
+    assert_int_equal (snap.total_record_count, 10);
+}
+
+static void test_conflict_without_retries (void **state)
+{
+    s_lose_race (USER_B, 1, 0, ZS_ECONFLICT);
+    assert_int_equal (s_count ("snapshot", "snapshot-2"), 0);
+}
+
+static void test_conflict_won_by_ourselves_is_filtered (void **state)
+{
+    //  Our own identifier got committed meanwhile (e.g. by a previous
+    //  incarnation): the retry must see it and not commit twice.
+    s_lose_race (USER_A, 7, 3, ZS_EFILTERED);
+    assert_int_equal (s_count ("snapshot", "snapshot-2"), 0);
+}
+
+static void test_failpoints_in_commit (void **state)
+{
+    char err[ZS_ERRLEN];
+    zs_file_meta_t f = s_data_file (1, 3);
+    assert_int_equal (zs_failpoint_init ("committer.after-manifest=error", err, sizeof err), 0);
+    assert_int_equal (s_commit (USER_A, 1, &f, 1, NULL), -1);
+    assert_int_equal (s_count ("snapshot", NULL), 0);
+    assert_int_equal (s_count ("manifest", NULL), 0);
+
+    assert_int_equal (zs_failpoint_init ("committer.after-snapshot=error", err, sizeof err), 0);
+    assert_int_equal (s_commit (USER_A, 1, &f, 1, NULL), -1);
+    assert_int_equal (s_count ("snapshot", "snapshot-1"), 1);
+    assert_int_equal (s_count ("snapshot", "LATEST"), 0); //  the hint lags
+    zs_failpoint_init ("", NULL, 0);
+    //  The retry after the failure finds the commit done.
+    assert_int_equal (s_commit (USER_A, 1, &f, 1, NULL), ZS_EFILTERED);
+    zs_file_meta_t g = s_data_file (4, 3);
+    int64_t snap_id;
+    assert_int_equal (s_commit (USER_A, 2, &g, 1, &snap_id), 0);
+    assert_int_equal (snap_id, 2);
+}
+
+static void test_orphans (void **state)
+{
+    char err[ZS_ERRLEN];
+    zs_file_meta_t f = s_data_file (1, 3);
+    assert_int_equal (s_commit (USER_A, 1, &f, 1, NULL), 0);
+    zs_file_meta_t g = s_data_file (4, 3);
+    assert_int_equal (s_commit (USER_A, 2, &g, 1, NULL), 0);
+    zs_file_meta_t stray = s_data_file (7, 3); //  written, never committed
+    s_write ("manifest/manifest-aaaaaaaa-dead", "{\"entries\":[]}");
+    s_write ("bucket-0/data-x.zrow.tmp-1-0", "partial");
+    s_write ("snapshot/snapshot-3.tmp-1-0", "partial");
+    char p[512];
+    snprintf (p, sizeof p, "%s/bucket-1", s_dir);
+    zs_fs_mkdirs (p);
+    s_write ("bucket-1/old.zrow", "x");
+
+    //  Everything fresh: nothing listed with an age guard.
+    char **paths;
+    size_t n;
+    assert_int_equal (zs_table_orphans (s_table, 3600 * 1000, &paths, &n, err, sizeof err), 0);
+    assert_int_equal (n, 0);
+    free (paths);
+
+    s_age (stray.path, 7200);
+    s_age ("bucket-1/old.zrow", 7200);
+    s_age (f.path, 7200); //  old but referenced: never an orphan
+    assert_int_equal (zs_table_orphans (s_table, 3600 * 1000, &paths, &n, err, sizeof err), 0);
+    assert_int_equal (n, 2);
+    assert_string_equal (paths[0], stray.path);
+    assert_string_equal (paths[1], "bucket-1/old.zrow");
+    for (size_t i = 0; i < n; i++)
+        free (paths[i]);
+    free (paths);
+
+    assert_int_equal (zs_table_orphans (s_table, 0, &paths, &n, err, sizeof err), 0);
+    static const char *expect[] = {NULL, "bucket-0/data-x.zrow.tmp-1-0", "bucket-1/old.zrow",
+                                   "manifest/manifest-aaaaaaaa-dead",
+                                   "snapshot/snapshot-3.tmp-1-0"};
+    assert_int_equal (n, 5);
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal (paths[i], expect[i] ? expect[i] : stray.path);
+        free (paths[i]);
+    }
+    free (paths);
+
+    //  A snapshot that does not decode makes the referenced set unknown:
+    //  refuse rather than call live files orphans.
+    s_write ("snapshot/snapshot-1", "garbage");
+    assert_int_equal (zs_table_orphans (s_table, 0, &paths, &n, err, sizeof err), ZS_ECORRUPT);
+    assert_non_null (strstr (err, "snapshot-1"));
+}
+
+static void test_clean_uncommitted_manifests (void **state)
+{
+    char err[ZS_ERRLEN];
+    zs_file_meta_t f = s_data_file (1, 3);
+    assert_int_equal (s_commit (USER_A, 1, &f, 1, NULL), 0);
+    assert_int_equal (s_commit (USER_B, 1, &f, 1, NULL), 0);
+    int before = s_count ("manifest", NULL);
+    s_write ("manifest/manifest-aaaaaaaa-left1", "{\"entries\":[]}");
+    s_write ("manifest/manifest-list-aaaaaaaa-left2", "{\"manifests\":[]}");
+    s_write ("manifest/manifest-list-aaaaaaaa-left3.tmp-9-0", "{\"manif");
+    s_write ("manifest/manifest-bbbbbbbb-other", "{\"entries\":[]}");
+    assert_int_equal (zs_table_clean_uncommitted_manifests (s_table, USER_A, err, sizeof err), 3);
+    assert_int_equal (s_count ("manifest", NULL), before + 1);
+    assert_int_equal (s_count ("manifest", "bbbbbbbb-other"), 1);
+    assert_int_equal (zs_table_clean_uncommitted_manifests (s_table, USER_A, err, sizeof err), 0);
+    char *report = NULL;
+    if (zs_table_verify (s_table, &report, err, sizeof err) != 0)
+        fail_msg ("verify after clean: %s", report);
+    assert_int_equal (zs_table_clean_uncommitted_manifests (s_table, USER_B, err, sizeof err), 1);
+    assert_int_equal (zs_table_verify (s_table, &report, err, sizeof err), 0);
+}
+
+static void test_verify_reports_each_problem (void **state)
+{
+    char err[ZS_ERRLEN];
+    zs_file_meta_t files[3];
+    for (int i = 0; i < 3; i++) {
+        files[i] = s_data_file (i * 10, 5);
+        assert_int_equal (s_commit (USER_A, i + 1, &files[i], 1, NULL), 0);
+    }
+    char *report = NULL;
+    assert_int_equal (zs_table_verify (s_table, &report, err, sizeof err), 0);
+    free (report);
+
+    char p[512];
+    snprintf (p, sizeof p, "%s/%s", s_dir, files[0].path);
+    assert_int_equal (unlink (p), 0);
+    snprintf (p, sizeof p, "%s/%s", s_dir, files[1].path);
+    assert_int_equal (truncate (p, 3), 0);
+    snprintf (p, sizeof p, "%s/snapshot/snapshot-2", s_dir);
+    zs_snapshot_t snap2;
+    assert_int_equal (zs_table_read_snapshot (s_table, 2, &snap2, err, sizeof err), 0);
+    assert_int_equal (unlink (p), 0);
+    s_write ("snapshot/LATEST", "9\n");
+    report = NULL;
+    assert_int_equal (zs_table_verify (s_table, &report, err, sizeof err), -1);
+    assert_non_null (report);
+    static const char *expect[] = {"snapshot/snapshot-2: missing", "snapshot/LATEST", "size 3"};
+    for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++)
+        if (!strstr (report, expect[i]))
+            fail_msg ("report lacks '%s':\n%s", expect[i], report);
+    if (!strstr (report, files[0].path) || !strstr (report, files[1].path))
+        fail_msg ("report does not name the data files:\n%s", report);
+    assert_true (err[0] != '\0');
+    free (report);
+
+    //  A manifest that does not decode is named too.
+    zs_snapshot_t snap;
+    assert_int_equal (zs_table_read_snapshot (s_table, 3, &snap, err, sizeof err), 0);
+    snprintf (p, sizeof p, "manifest/%s", snap.delta_manifest_list);
+    s_write (p, "[");
+    s_write ("snapshot/snapshot-1", "{}");
+    report = NULL;
+    assert_int_equal (zs_table_verify (s_table, &report, err, sizeof err), -1);
+    if (!strstr (report, snap.delta_manifest_list) || !strstr (report, "snapshot-1"))
+        fail_msg ("report does not name the corrupt files:\n%s", report);
+    free (report);
+}
+
+int main (void)
+{
+#define T(name) cmocka_unit_test_setup_teardown (name, s_setup, s_teardown)
+    const struct CMUnitTest tests[] = {
+        T (test_open_and_create),
+        cmocka_unit_test (test_snapshot_json_round_trip),
+        cmocka_unit_test (test_user_ids_keep_most_recent),
+        cmocka_unit_test (test_manifest_codecs),
+        T (test_commit_and_filter),
+        T (test_missing_file_and_bad_paths),
+        T (test_two_users_interleaved),
+        T (test_corrupt_latest_writes_nothing),
+        T (test_racing_committers),
+        T (test_conflict_retried),
+        T (test_conflict_without_retries),
+        T (test_conflict_won_by_ourselves_is_filtered),
+        T (test_failpoints_in_commit),
+        T (test_orphans),
+        T (test_clean_uncommitted_manifests),
+        T (test_verify_reports_each_problem),
+    };
+    return cmocka_run_group_tests (tests, NULL, NULL);
+}
