@@ -1,0 +1,64 @@
+/*  commit.c - see commit.h.
+
+    Why ascending and one snapshot per identifier: filterCommitted compares
+    an identifier with the last one the commit user committed. Committing
+    N before N-1 would make N-1 look committed and lose it; merging them
+    into one snapshot would lose the per-checkpoint identifier a restore
+    checks against.
+*/
+#include "commit.h"
+#include "failpoint.h"
+#include "log.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+int
+zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_user, int64_t upto,
+                bool with_end, const zs_commit_opts_t *opts, char *err, size_t errlen)
+{
+    int64_t *ids = NULL;
+    int n = zs_pending_head (pending, upto, with_end, &ids);
+    if (n < 0) {
+        snprintf (err, errlen, "out of memory");
+        return ZS_ERR;
+    }
+    int made = 0;
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        int64_t id = ids[i];
+        zs_file_meta_t *files = NULL;
+        size_t nfiles = 0;
+        if (zs_pending_files (pending, id, &files, &nfiles) < 0) {
+            snprintf (err, errlen, "out of memory");
+            rc = ZS_ERR;
+            break;
+        }
+        //  The end-input snapshot is made even when empty: it is how the
+        //  table (and the coordinator) learn that the job has finished.
+        bool ignore_empty = opts->ignore_empty && id != ZS_END_INPUT_ID;
+        int64_t snapshot_id = 0, total_rows = 0;
+        int c = zs_table_commit (table, commit_user, id, files, nfiles, ignore_empty,
+                                 opts->max_retries, &snapshot_id, &total_rows, err, errlen);
+        free (files);
+        if (c == ZS_EFILTERED || (c == ZS_EFINISHED && opts->recommit)) {
+            if (opts->recommit)
+                zs_info ("filtered committed identifier %lld", (long long) id);
+            zs_pending_remove (pending, id);
+            continue;
+        }
+        if (c < 0) {
+            rc = c;
+            break;
+        }
+        zs_pending_remove (pending, id);
+        made++;
+        if (opts->on_commit)
+            opts->on_commit (id, snapshot_id, total_rows, opts->arg);
+        if (opts->recommit && made == 1 && zs_failpoint ("committer.mid-recommit") < 0) {
+            snprintf (err, errlen, "failpoint committer.mid-recommit");
+            rc = ZS_ERR;
+        }
+    }
+    free (ids);
+    return rc < 0 ? rc : made;
+}

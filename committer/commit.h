@@ -1,0 +1,31 @@
+/*  commit.h - the committer's commit step: every pending checkpoint up to
+    N, ascending, one table snapshot each (Paimon's commitUpToCheckpoint).
+*/
+#ifndef ZS_COMMIT_H_INCLUDED
+#define ZS_COMMIT_H_INCLUDED
+
+#include "config.h"
+#include "pending.h"
+#include "table.h"
+
+//  Called after each snapshot made.
+typedef void (zs_commit_fn) (int64_t identifier, int64_t snapshot_id, int64_t total_rows,
+                             void *arg);
+
+typedef struct {
+    bool recommit;     //  restoring: ZS_EFINISHED counts as committed too, the
+                       //  "filtered" line is logged, committer.mid-recommit fires
+    bool ignore_empty; //  commit.ignore-empty (never for ZS_END_INPUT_ID)
+    int max_retries;   //  commit.max-retries
+    zs_commit_fn *on_commit;
+    void *arg;
+} zs_commit_opts_t;
+
+//  Commit pending identifiers <= upto in ascending order, and then
+//  ZS_END_INPUT_ID when with_end (see zs_pending_head). Each is removed from pending once committed
+//  or found committed already (ZS_EFILTERED). Returns the number of snapshots made, or a negative
+//  code with err filled; the identifier that failed and every later one stay pending.
+int zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_user, int64_t upto,
+                    bool with_end, const zs_commit_opts_t *opts, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,799 @@
+/*  committer.c - the committer role (zsink-committer): Paimon's
+    CommitterOperator + StoreCommitter as one process.
+
+    It binds the data ROUTER every writer's DEALER connects to, keeps the
+    committables it receives by checkpoint id (pending.c), acknowledges a
+    checkpoint to the coordinator with its state once every writer's marker
+    is in, and commits on Notify (commit.c). docs/protocol.md is the
+    contract; this block is what the code below keeps.
+
+    Invariants
+    1. Never ack N before the marker N of every writer of the epoch has
+       arrived and, per writer, the committables counted for N match the
+       marker's count.
+    2. The state acked for N holds exactly what each writer sent before its
+       marker N: ids <= N, end-input committables and EndOfInputs that came
+       before that writer's marker N (tagged with the writer's last marker
+       on arrival). What came after belongs to N+1 or later: its files were
+       written after barrier N, and a restore to N deletes them.
+    3. Commits are in ascending identifier order, one snapshot each.
+    4. ZS_END_INPUT_ID is committed only once every writer has ended (as of
+       the checkpoint being committed), also when re-committing a restored
+       state.
+    5. Nothing is committed that is not in a completed checkpoint: commits
+       happen only on Notify(N) (ids <= N), on Reset (the restored state of
+       a completed checkpoint), and at end of input with checkpointing off.
+    6. One committer per job: the flock on <table>/.locks/committer-<job>
+       is taken before Register and kept for the life of the process.
+    7. Data is applied only from writers of this job and of the epoch of
+       our last Reset, in sequence; a gap fails the job over at once.
+
+    State machine
+        IDLE    no usable state: before the first Reset, after losing the
+                coordinator. Data is dropped (stale).
+          --Reset(R)--> re-commit restored state --ok--> ACTIVE, Ready
+                                                 --error--> FAILED, Failure
+        ACTIVE  data accepted, checkpoints acked, Notify commits.
+          --gap / count mismatch / commit error--> FAILED, Failure
+        FAILED  nothing accepted, nothing committed until the next Reset.
+        any --coordinator lost--> IDLE;  any --Shutdown--> Bye, exit 0
+*/
+#include "committer.h"
+#include "codec.h"
+#include "commit.h"
+#include "failpoint.h"
+#include "lock.h"
+#include "log.h"
+#include "net.h"
+#include "participant.h"
+#include "pending.h"
+#include "table.h"
+#include <czmq.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEFAULT_BIND "tcp://*:6124"
+#define POLL_MS 50
+#define DATA_BATCH 1000 //  data messages per loop turn: control stays responsive
+#define GARBAGE_PEERS 1024
+
+typedef enum { S_IDLE, S_ACTIVE, S_FAILED } s_phase_t;
+
+typedef struct {
+    int64_t id;
+    int count;
+} s_count_t;
+
+//  What we know of one writer in the current epoch.
+typedef struct {
+    uint64_t seq;        //  last data sequence number applied
+    int64_t last_marker; //  highest BarrierMarker id, 0 before any
+    int64_t ended_at;    //  -1: no EndOfInput; else last_marker when it came
+    int end_count;       //  end-input committables received
+    s_count_t *counts;   //  committables per checkpoint id awaiting a marker
+    size_t n_counts;
+} s_writer_t;
+
+typedef struct {
+    zs_participant_t *part;
+    zsock_t *data;
+    zs_table_t *table;
+    char table_path[ZS_PATH_MAX];
+    char job_id[64]; //  job the table and lock were set up for
+    int lock_fd;
+    zs_config_t cfg;
+    s_phase_t phase;
+    int64_t epoch; //  of the last Reset applied
+    char user[40];
+    zs_pending_t *pending;
+    s_writer_t *writers;
+    int nwriters;
+    int64_t total_rows; //  of the latest snapshot, for heartbeats
+    int64_t garbage, foreign, stale;
+    int64_t reported[3]; //  of the above, already handed to the participant
+    zhash_t *garbage_peers; //  peers whose garbage we logged already
+    bool done;
+    int exit_code;
+} s_committer_t;
+
+//  ---- state ----------------------------------------------------------
+
+static void
+s_writers_free (s_committer_t *self)
+{
+    for (int i = 0; i < self->nwriters; i++)
+        free (self->writers[i].counts);
+    free (self->writers);
+    self->writers = NULL;
+    self->nwriters = 0;
+}
+
+//  Forget everything in memory (pending, markers, sequences, ended set).
+static void
+s_drop_state (s_committer_t *self)
+{
+    zs_pending_clear (self->pending);
+    s_writers_free (self);
+    self->phase = S_IDLE;
+}
+
+//  Report a failure to the coordinator and stop accepting until Reset.
+static void s_fail (s_committer_t *self, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3)));
+static void
+s_fail (s_committer_t *self, const char *fmt, ...)
+{
+    char reason[ZS_ERRLEN];
+    va_list ap;
+    va_start (ap, fmt);
+    vsnprintf (reason, sizeof reason, fmt, ap);
+    va_end (ap);
+    zs_error ("%s", reason);
+    zs_participant_fail (self->part, reason, false);
+    self->phase = S_FAILED;
+}
+
+//  Has every writer ended before its marker N? (as_of = INT64_MAX: now)
+static bool
+s_all_ended (s_committer_t *self, int64_t as_of)
+{
+    if (self->nwriters == 0)
+        return false;
+    for (int i = 0; i < self->nwriters; i++)
+        if (self->writers[i].ended_at < 0 || self->writers[i].ended_at >= as_of)
+            return false;
+    return true;
+}
+
+//  Committables writer w has sent for checkpoint id and not yet had
+//  checked against a marker; take removes the count.
+static int *
+s_count_slot (s_writer_t *w, int64_t id, bool create)
+{
+    for (size_t i = 0; i < w->n_counts; i++)
+        if (w->counts[i].id == id)
+            return &w->counts[i].count;
+    if (!create)
+        return NULL;
+    s_count_t *grown = realloc (w->counts, (w->n_counts + 1) * sizeof *grown);
+    if (!grown)
+        return NULL;
+    w->counts = grown;
+    w->counts[w->n_counts] = (s_count_t){.id = id, .count = 0};
+    return &w->counts[w->n_counts++].count;
+}
+
+static int
+s_count_take (s_writer_t *w, int64_t id)
+{
+    for (size_t i = 0; i < w->n_counts; i++)
+        if (w->counts[i].id == id) {
+            int count = w->counts[i].count;
+            w->counts[i] = w->counts[--w->n_counts];
+            return count;
+        }
+    return 0;
+}
+
+//  ---- messages to the coordinator --------------------------------------
+
+static void
+s_send (s_committer_t *self, zs_env_t *env)
+{
+    if (zs_participant_send (self->part, env) < 0)
+        zs_warn ("cannot send %s to the coordinator: %s", zs_env_kind (env), strerror (errno));
+}
+
+//  After each snapshot: Committed(identifier, snapshot, total rows).
+static void
+s_on_committed (int64_t identifier, int64_t snapshot_id, int64_t total_rows, void *arg)
+{
+    s_committer_t *self = arg;
+    self->total_rows = total_rows;
+    zs_participant_set_progress (self->part, 0, total_rows);
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    Zsink__Committed committed;
+    zsink__committed__init (&committed);
+    committed.identifier = identifier;
+    committed.snapshot_id = snapshot_id;
+    committed.has_total_rows = true;
+    committed.total_rows = total_rows;
+    env.body_case = ZSINK__ENVELOPE__BODY_COMMITTED;
+    env.committed = &committed;
+    s_send (self, &env);
+}
+
+static zs_commit_opts_t
+s_commit_opts (s_committer_t *self, bool recommit)
+{
+    return (zs_commit_opts_t){.recommit = recommit,
+                              .ignore_empty = self->cfg.commit_ignore_empty,
+                              .max_retries = self->cfg.commit_max_retries,
+                              .on_commit = s_on_committed,
+                              .arg = self};
+}
+
+//  Commit ids <= upto, and end of input when with_end (invariants 3, 4).
+static int
+s_commit (s_committer_t *self, int64_t upto, bool with_end, bool recommit, char *err, size_t errlen)
+{
+    //  An end-input snapshot is made even when no writer had files left:
+    //  it is how the table and the coordinator learn the job finished.
+    if (with_end && zs_pending_touch (self->pending, ZS_END_INPUT_ID) < 0) {
+        snprintf (err, errlen, "out of memory");
+        return ZS_ERR;
+    }
+    zs_commit_opts_t opts = s_commit_opts (self, recommit);
+    int rc =
+        zs_commit_upto (self->table, self->pending, self->user, upto, with_end, &opts, err, errlen);
+    return rc < 0 ? rc : 0;
+}
+
+//  ---- control pipe -------------------------------------------------------
+
+//  Welcome: open the table and take the job's lock, then Register.
+//  Returns 0, or an exit code.
+static int
+s_on_welcome (s_committer_t *self)
+{
+    const zs_config_t *cfg = zs_participant_config (self->part);
+    const char *job = zs_participant_job_id (self->part);
+    self->cfg = *cfg;
+    //  A Welcome again after losing the coordinator: same job, same table,
+    //  keep the lock (dropping it even briefly would let a second committer
+    //  in). Only the in-memory state goes; the Reset to come restores it.
+    bool same = self->table && strcmp (job, self->job_id) == 0 &&
+                strcmp (cfg->table_path, self->table_path) == 0;
+    if (!same) {
+        //  Another job (a coordinator started afresh): its own lock.
+        zs_committer_unlock (&self->lock_fd);
+        zs_table_destroy (&self->table);
+        char err[ZS_ERRLEN];
+        if (!cfg->table_path[0]) {
+            zs_error ("the job's configuration has no table.path");
+            return 1;
+        }
+        self->table = zs_table_open (cfg->table_path, true, err, sizeof err);
+        if (!self->table) {
+            zs_error ("cannot open table %s: %s", cfg->table_path, err);
+            return 1;
+        }
+        char lockfile[ZS_PATH_MAX];
+        int holder = 0;
+        int rc = zs_committer_lock (cfg->table_path, job, &self->lock_fd, &holder, lockfile, err,
+                                    sizeof err);
+        if (rc == ZS_ECONFLICT) {
+            zs_error ("another committer is running for job %s (lock %s, pid %d)", job, lockfile,
+                      holder);
+            return 3;
+        }
+        if (rc < 0) {
+            zs_error ("cannot take the committer lock: %s", err);
+            return 1;
+        }
+        snprintf (self->job_id, sizeof self->job_id, "%s", job);
+        snprintf (self->table_path, sizeof self->table_path, "%s", cfg->table_path);
+        zs_snapshot_t snap;
+        if (zs_table_latest_snapshot (self->table, &snap, err, sizeof err) == 0)
+            self->total_rows = snap.total_record_count;
+        zs_participant_set_progress (self->part, 0, self->total_rows);
+    }
+    s_drop_state (self);
+    zs_participant_register (self->part);
+    zs_info ("registered with job %s (table %s, parallelism %d)", job, cfg->table_path,
+             cfg->parallelism);
+    return 0;
+}
+
+//  Reset(R): restore the state of checkpoint R, re-commit it, say Ready.
+static void
+s_on_reset (s_committer_t *self, zs_env_t *env)
+{
+    const Zsink__Reset *reset = env->reset;
+    s_drop_state (self);
+    self->epoch = env->epoch;
+    if (strlen (reset->commit_user) >= sizeof self->user) {
+        s_fail (self, "commit user '%s' is too long", reset->commit_user);
+        return;
+    }
+    strcpy (self->user, reset->commit_user);
+    self->nwriters = self->cfg.parallelism;
+    self->writers = calloc ((size_t) self->nwriters, sizeof *self->writers);
+    if (!self->writers) {
+        self->nwriters = 0;
+        s_fail (self, "out of memory");
+        return;
+    }
+    for (int i = 0; i < self->nwriters; i++)
+        self->writers[i].ended_at = -1;
+
+    const Zsink__CommitterState *state = reset->state;
+    if (state) {
+        if (strcmp (state->commit_user, self->user) != 0)
+            zs_warn ("restored state names commit user %s, the job's is %s: using the job's",
+                     state->commit_user, self->user);
+        //  The state carries the grouping by checkpoint id as acked: each
+        //  restored id becomes one snapshot again, never merged.
+        if (zs_pending_load (self->pending, state) < 0) {
+            s_fail (self, "cannot load the committer state of checkpoint %lld",
+                    (long long) reset->restore_id);
+            return;
+        }
+        for (size_t i = 0; i < state->n_ended_writers; i++) {
+            int w = state->ended_writers[i];
+            if (w >= 0 && w < self->nwriters)
+                self->writers[w].ended_at = 0; //  before any marker of this epoch
+            else
+                zs_warn ("restored state names writer %d, parallelism is %d: ignored", w,
+                         self->nwriters);
+        }
+    }
+    zs_info ("Restoring committer state of checkpoint %lld: %zu pending checkpoints",
+             (long long) reset->restore_id, zs_pending_size (self->pending));
+
+    //  Re-commit: filterCommitted (in the table) drops what was committed
+    //  before the failure; the rest must still be there (invariant 5: all of
+    //  it is in completed checkpoint R).
+    char err[ZS_ERRLEN];
+    self->phase = S_ACTIVE;
+    if (s_commit (self, INT64_MAX, s_all_ended (self, INT64_MAX), true, err, sizeof err) < 0) {
+        s_fail (self, "re-commit of checkpoint %lld failed: %s", (long long) reset->restore_id,
+                err);
+        return;
+    }
+    //  Only now is no commit of ours in flight: manifests of a commit that
+    //  died before its snapshot are garbage. A failed clean-up costs disk,
+    //  not correctness, so it does not fail the restore.
+    if (zs_table_clean_uncommitted_manifests (self->table, self->user, err, sizeof err) < 0)
+        zs_warn ("cannot clean uncommitted manifests: %s", err);
+    int64_t last = -1;
+    int rc = zs_table_last_committed (self->table, self->user, &last, err, sizeof err);
+    if (rc < 0 && rc != ZS_ENOENT) {
+        s_fail (self, "cannot read the last committed identifier: %s", err);
+        return;
+    }
+    if (rc < 0)
+        last = -1;
+
+    zs_env_t out;
+    zsink__envelope__init (&out);
+    Zsink__Ready ready;
+    zsink__ready__init (&ready);
+    ready.has_last_committed = true;
+    ready.last_committed = last;
+    out.body_case = ZSINK__ENVELOPE__BODY_READY;
+    out.ready = &ready;
+    s_send (self, &out);
+}
+
+//  Notify(N): commit every pending id <= N, ascending (invariant 3, 5).
+static void
+s_on_notify (s_committer_t *self, int64_t n)
+{
+    //  After a Failure the coordinator is failing the job over; the Reset
+    //  re-commits whatever this Notify would have, from the checkpoint.
+    //  Committing here could race a half-failed commit of ours.
+    if (self->phase != S_ACTIVE) {
+        zs_debug ("notify %lld ignored: not active", (long long) n);
+        return;
+    }
+    if (zs_failpoint ("committer.before-commit") < 0) {
+        s_fail (self, "commit of checkpoint %lld failed: failpoint committer.before-commit",
+                (long long) n);
+        return;
+    }
+    //  End input rides along only if every writer had ended before its
+    //  marker n: then all end-input files are in checkpoint n (invariant 4).
+    char err[ZS_ERRLEN];
+    if (s_commit (self, n, s_all_ended (self, n), false, err, sizeof err) < 0)
+        s_fail (self, "commit of checkpoint %lld failed: %s", (long long) n, err);
+}
+
+//  ---- data pipe -----------------------------------------------------------
+
+//  Markers N from every writer: record N (even empty) and ack it with the
+//  state as of N (invariants 1, 2).
+static void
+s_complete (s_committer_t *self, int64_t n)
+{
+    if (zs_pending_touch (self->pending, n) < 0) {
+        s_fail (self, "out of memory");
+        return;
+    }
+    int *ended = malloc ((size_t) self->nwriters * sizeof *ended);
+    size_t n_ended = 0;
+    if (!ended) {
+        s_fail (self, "out of memory");
+        return;
+    }
+    for (int i = 0; i < self->nwriters; i++)
+        if (self->writers[i].ended_at >= 0 && self->writers[i].ended_at < n)
+            ended[n_ended++] = i;
+    Zsink__CommitterState *state = zs_pending_state (
+        self->pending, self->user, n, n_ended == (size_t) self->nwriters, ended, n_ended);
+    free (ended);
+    if (!state) {
+        s_fail (self, "out of memory");
+        return;
+    }
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    Zsink__CommitterAck ack;
+    zsink__committer_ack__init (&ack);
+    ack.checkpoint_id = n;
+    ack.state = state;
+    env.body_case = ZSINK__ENVELOPE__BODY_COMMITTER_ACK;
+    env.committer_ack = &ack;
+    s_send (self, &env);
+    zs_debug ("acked checkpoint %lld with %zu pending checkpoints", (long long) n,
+              state->n_pending);
+    zs_pending_state_free (&state);
+    if (zs_failpoint ("committer.after-state-ack") < 0)
+        s_fail (self, "failpoint committer.after-state-ack");
+}
+
+static void
+s_on_committable (s_committer_t *self, int index, const Zsink__Committable *c)
+{
+    s_writer_t *w = &self->writers[index];
+    if (c->writer != index) {
+        s_fail (self, "writer %d sent a committable of writer %d", index, c->writer);
+        return;
+    }
+    if (c->checkpoint_id == ZS_END_INPUT_ID) {
+        if (w->ended_at >= 0) {
+            s_fail (self, "writer %d sent an end-input committable after its end of input", index);
+            return;
+        }
+        w->end_count++;
+    } else {
+        if (c->checkpoint_id <= w->last_marker) {
+            s_fail (self, "writer %d sent a committable for checkpoint %lld after its marker %lld",
+                    index, (long long) c->checkpoint_id, (long long) w->last_marker);
+            return;
+        }
+        int *slot = s_count_slot (w, c->checkpoint_id, true);
+        if (!slot) {
+            s_fail (self, "out of memory");
+            return;
+        }
+        (*slot)++;
+    }
+    //  The tag places an end-input committable between this writer's
+    //  markers (invariant 2); other ids place themselves.
+    if (zs_pending_add (self->pending, c, w->last_marker) < 0)
+        s_fail (self, "cannot store a committable of writer %d", index);
+}
+
+static void
+s_on_marker (s_committer_t *self, int index, int64_t n, int count)
+{
+    s_writer_t *w = &self->writers[index];
+    if (n <= w->last_marker) {
+        s_fail (self, "marker %lld from writer %d after its marker %lld", (long long) n, index,
+                (long long) w->last_marker);
+        return;
+    }
+    int got = s_count_take (w, n);
+    if (got != count) {
+        s_fail (self, "writer %d sent %d committables for checkpoint %lld, its marker says %d",
+                index, got, (long long) n, count);
+        return;
+    }
+    //  Markers of one writer ascend, so "every writer is at n or beyond"
+    //  means every marker n is in, and this one completed it.
+    w->last_marker = n;
+    for (int i = 0; i < self->nwriters; i++)
+        if (self->writers[i].last_marker < n)
+            return;
+    s_complete (self, n);
+}
+
+static void
+s_on_end_of_input (s_committer_t *self, int index, int count)
+{
+    s_writer_t *w = &self->writers[index];
+    if (w->ended_at >= 0)
+        return; //  a writer restored to its end says so again
+    if (count != w->end_count) {
+        s_fail (self, "writer %d sent %d end-input committables, its end of input says %d", index,
+                w->end_count, count);
+        return;
+    }
+    w->ended_at = w->last_marker;
+    zs_debug ("writer %d reached end of input", index);
+    //  No checkpoints to wait for: end of input is the commit point.
+    if (self->cfg.checkpoint_interval_ms == 0 && s_all_ended (self, INT64_MAX)) {
+        char err[ZS_ERRLEN];
+        if (s_commit (self, INT64_MAX, true, false, err, sizeof err) < 0)
+            s_fail (self, "commit at end of input failed: %s", err);
+    }
+}
+
+//  Routing ids are text for our own peers; anything else is shown in hex.
+static void
+s_printable (const char *rid, size_t len, char *out, size_t outlen)
+{
+    bool text = len > 0;
+    for (size_t i = 0; i < len; i++)
+        if (rid[i] < 0x20 || rid[i] > 0x7e)
+            text = false;
+    if (text) {
+        snprintf (out, outlen, "%.*s", (int) len, rid);
+        return;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < len && k + 3 < outlen; i++)
+        k += (size_t) snprintf (out + k, outlen - k, "%02x", (unsigned char) rid[i]);
+    if (k == 0)
+        snprintf (out, outlen, "(empty)");
+}
+
+static void
+s_garbage (s_committer_t *self, const char *rid, const char *err)
+{
+    self->garbage++;
+    char peer[300];
+    s_printable (rid, strlen (rid), peer, sizeof peer);
+    if (zhash_lookup (self->garbage_peers, peer))
+        return;
+    if (zhash_size (self->garbage_peers) < GARBAGE_PEERS)
+        zhash_insert (self->garbage_peers, peer, (void *) 1);
+    zs_warn ("dropped a data message from %s: %s", peer, err);
+}
+
+//  One data message: filter (invariant 7), sequence, apply.
+static void
+s_on_data (s_committer_t *self, const char *rid, zs_env_t *env)
+{
+    if (!self->job_id[0] || strcmp (env->job_id, self->job_id) != 0) {
+        self->foreign++;
+        return;
+    }
+    //  Older: a previous attempt. Newer, or ours while we have no usable
+    //  state: cannot be applied before our Reset.
+    if (self->phase == S_IDLE || env->epoch != self->epoch ||
+        zs_participant_epoch (self->part) != self->epoch) {
+        self->stale++;
+        return;
+    }
+    int index = env->has_sender_index ? env->sender_index : -1;
+    char prefix[32];
+    snprintf (prefix, sizeof prefix, "writer-%d-", index);
+    if (env->sender != ZSINK__ROLE__ROLE_WRITER || index < 0 || index >= self->nwriters ||
+        strncmp (rid, prefix, strlen (prefix)) != 0) {
+        self->foreign++;
+        return;
+    }
+    if (self->phase == S_FAILED) {
+        self->stale++;
+        return;
+    }
+    switch (env->body_case) {
+    case ZSINK__ENVELOPE__BODY_COMMITTABLE:
+    case ZSINK__ENVELOPE__BODY_MARKER:
+    case ZSINK__ENVELOPE__BODY_END_OF_INPUT:
+        break;
+    default: {
+        char why[128];
+        snprintf (why, sizeof why, "%s message on the data pipe", zs_env_kind (env));
+        s_garbage (self, rid, why);
+        return;
+    }
+    }
+    //  Sequence after identity: a stranger's message must not be able to
+    //  fail the job over by looking like a gap.
+    s_writer_t *w = &self->writers[index];
+    if (env->seq != w->seq + 1) {
+        s_fail (self, "sequence gap from writer %d: expected %llu, got %llu", index,
+                (unsigned long long) (w->seq + 1), (unsigned long long) env->seq);
+        return;
+    }
+    w->seq = env->seq;
+    if (env->body_case == ZSINK__ENVELOPE__BODY_COMMITTABLE)
+        s_on_committable (self, index, env->committable);
+    else if (env->body_case == ZSINK__ENVELOPE__BODY_MARKER)
+        s_on_marker (self, index, env->marker->checkpoint_id, env->marker->count);
+    else
+        s_on_end_of_input (self, index, env->end_of_input->count);
+}
+
+//  Hand what the data pipe dropped to the participant, whose heartbeats
+//  carry the counters to `zsink status`.
+static void
+s_report_dropped (s_committer_t *self)
+{
+    zs_participant_add_dropped (self->part, self->garbage - self->reported[0],
+                                self->foreign - self->reported[1], self->stale - self->reported[2]);
+    self->reported[0] = self->garbage;
+    self->reported[1] = self->foreign;
+    self->reported[2] = self->stale;
+}
+
+static void
+s_drain_data (s_committer_t *self)
+{
+    s_report_dropped (self);
+    for (int i = 0; i < DATA_BATCH && !self->done; i++) {
+        char rid[256] = "";
+        char err[ZS_ERRLEN];
+        zs_env_t *env = NULL;
+        int rc = zs_env_recv (self->data, rid, sizeof rid, &env, err, sizeof err);
+        if (rc == 0)
+            return;
+        if (rc < 0) {
+            s_garbage (self, rid, err);
+            continue;
+        }
+        s_on_data (self, rid, env);
+        zs_env_free (&env);
+    }
+}
+
+static void
+s_drain_control (s_committer_t *self)
+{
+    while (!self->done) {
+        zs_env_t *env = NULL;
+        zs_pev_t ev = zs_participant_poll (self->part, &env);
+        if (ev == ZS_PEV_NONE)
+            return;
+        if (ev == ZS_PEV_WELCOME) {
+            int code = s_on_welcome (self);
+            if (code) {
+                self->exit_code = code;
+                self->done = true;
+            }
+            continue;
+        }
+        if (ev == ZS_PEV_LOST) {
+            s_drop_state (self);
+            continue;
+        }
+        switch (env->body_case) {
+        case ZSINK__ENVELOPE__BODY_RESET:
+            s_on_reset (self, env);
+            break;
+        case ZSINK__ENVELOPE__BODY_NOTIFY:
+            s_on_notify (self, env->notify->checkpoint_id);
+            break;
+        case ZSINK__ENVELOPE__BODY_SHUTDOWN: {
+            zs_info ("shutdown: %s", env->shutdown->reason);
+            zs_env_t bye_env;
+            zsink__envelope__init (&bye_env);
+            Zsink__Bye bye;
+            zsink__bye__init (&bye);
+            bye_env.body_case = ZSINK__ENVELOPE__BODY_BYE;
+            bye_env.bye = &bye;
+            s_send (self, &bye_env);
+            self->exit_code = 0;
+            self->done = true;
+            break;
+        }
+        case ZSINK__ENVELOPE__BODY_START:
+            break; //  the committer is driven by its data, not by Start
+        default:
+            zs_debug ("ignored %s from the coordinator", zs_env_kind (env));
+            break;
+        }
+        zs_env_free (&env);
+    }
+}
+
+//  ---- process ------------------------------------------------------------
+
+static void
+s_usage (FILE *out)
+{
+    fprintf (out,
+             "usage: zsink-committer --coordinator EP [--bind EP] [--help]\n"
+             "  --coordinator EP  the coordinator's control endpoint (env ZSINK_COORDINATOR)\n"
+             "  --bind EP         data endpoint writers connect to (env ZSINK_COMMITTER_BIND,\n"
+             "                    default " DEFAULT_BIND ")\n"
+             "Fail points: ZSINK_FAILPOINTS=name=action[,…]\n");
+}
+
+int
+zs_committer_main (int argc, char **argv)
+{
+    zsys_init ();
+    zs_log_set_name ("committer");
+    const char *coordinator = getenv ("ZSINK_COORDINATOR");
+    const char *bind = getenv ("ZSINK_COMMITTER_BIND");
+    static const struct option options[] = {{"coordinator", required_argument, NULL, 'c'},
+                                            {"bind", required_argument, NULL, 'b'},
+                                            {"help", no_argument, NULL, 'h'},
+                                            {NULL, 0, NULL, 0}};
+    optind = 1;
+    int opt;
+    while ((opt = getopt_long (argc, argv, "c:b:h", options, NULL)) != -1) {
+        switch (opt) {
+        case 'c':
+            coordinator = optarg;
+            break;
+        case 'b':
+            bind = optarg;
+            break;
+        case 'h':
+            s_usage (stdout);
+            return 0;
+        default:
+            s_usage (stderr);
+            return 2;
+        }
+    }
+    if (optind < argc || !coordinator || !*coordinator) {
+        if (optind < argc)
+            fprintf (stderr, "zsink-committer: unexpected argument '%s'\n", argv[optind]);
+        else
+            fprintf (stderr, "zsink-committer: --coordinator is required\n");
+        s_usage (stderr);
+        return 2;
+    }
+    if (!bind || !*bind)
+        bind = DEFAULT_BIND;
+
+    char err[ZS_ERRLEN];
+    if (zs_failpoint_init (NULL, err, sizeof err) < 0) {
+        zs_error ("bad ZSINK_FAILPOINTS: %s", err);
+        return 2;
+    }
+    s_committer_t self = {.lock_fd = -1, .phase = S_IDLE};
+    self.pending = zs_pending_new ();
+    self.garbage_peers = zhash_new ();
+    if (!self.pending || !self.garbage_peers) {
+        zs_error ("out of memory");
+        return 1;
+    }
+    self.data = zs_net_router (bind, err, sizeof err);
+    if (!self.data) {
+        zs_error ("cannot bind the data endpoint: %s", err);
+        zs_pending_destroy (&self.pending);
+        zhash_destroy (&self.garbage_peers);
+        return 1;
+    }
+    self.part = zs_participant_new (ZSINK__ROLE__ROLE_COMMITTER, -1, coordinator, err, sizeof err);
+    if (!self.part) {
+        zs_error ("cannot connect to the coordinator: %s", err);
+        zsock_destroy (&self.data);
+        zs_pending_destroy (&self.pending);
+        zhash_destroy (&self.garbage_peers);
+        return 1;
+    }
+    zs_info ("committer %s started (data %s, coordinator %s)", zs_participant_id (self.part), bind,
+             coordinator);
+
+    while (!self.done && !zsys_interrupted) {
+        zmq_pollitem_t items[] = {
+            {zsock_resolve (zs_participant_sock (self.part)), 0, ZMQ_POLLIN, 0},
+            {zsock_resolve (self.data), 0, ZMQ_POLLIN, 0},
+        };
+        if (zmq_poll (items, 2, POLL_MS) < 0 && errno != EINTR) {
+            zs_error ("poll failed: %s", zmq_strerror (zmq_errno ()));
+            self.exit_code = 1;
+            break;
+        }
+        //  Control first: a Reset must be applied before the data of its
+        //  epoch, and the participant's timers run on every turn.
+        s_drain_control (&self);
+        if (!self.done && (items[1].revents & ZMQ_POLLIN))
+            s_drain_data (&self);
+    }
+    if (self.garbage || self.foreign || self.stale)
+        zs_info ("dropped data messages: %lld garbage, %lld foreign, %lld stale",
+                 (long long) self.garbage, (long long) self.foreign, (long long) self.stale);
+    s_drop_state (&self);
+    zs_participant_destroy (&self.part);
+    zsock_destroy (&self.data);
+    zs_table_destroy (&self.table);
+    zs_committer_unlock (&self.lock_fd);
+    zs_pending_destroy (&self.pending);
+    zhash_destroy (&self.garbage_peers);
+    return self.exit_code;
+}

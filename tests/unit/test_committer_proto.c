@@ -1,0 +1,550 @@
+/*  test_committer_proto.c - the real zsink-committer process against a fake
+    coordinator (a ROUTER in this test) and fake writers (DEALERs): the
+    message-level contract of docs/protocol.md.
+
+    Covered: Hello/Welcome/Register, Reset -> Ready(last_committed), markers
+    from every writer -> CommitterAck with the state, Notify -> Committed,
+    filterCommitted on a Reset to an already committed checkpoint, a
+    sequence gap -> Failure at once, stale epochs dropped, end of input
+    with checkpointing off and on (end-input files a writer sent after its
+    marker N stay out of checkpoint N), a second committer of the job exits
+    3, Shutdown -> exit 0, bad arguments -> exit 2.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "codec.h"
+#include "datafile.h"
+#include "log.h"
+#include "net.h"
+#include "table.h"
+#include <czmq.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define JOB "job-proto"
+#define DEADLINE_MS 5000
+
+static char s_dir[] = "/tmp/zsink-test-committer-proto-XXXXXX";
+static char s_bin[ZS_PATH_MAX];
+static int s_run;
+
+static int
+s_group_setup (void **state)
+{
+    zs_log_set_level (ZS_LOG_WARN);
+    char self[ZS_PATH_MAX] = "";
+    ssize_t n = readlink ("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0 || !mkdtemp (s_dir))
+        return -1;
+    self[n] = 0;
+    snprintf (s_bin, sizeof s_bin, "%s/../bin/zsink-committer", dirname (self));
+    return access (s_bin, X_OK);
+}
+
+static int
+s_group_teardown (void **state)
+{
+    char cmd[128];
+    snprintf (cmd, sizeof cmd, "rm -rf '%s'", s_dir);
+    return system (cmd) == 0 ? 0 : -1;
+}
+
+//  ---- a fake cluster -------------------------------------------------------
+
+typedef struct {
+    char table[ZS_PATH_MAX];
+    char ctl[ZS_PATH_MAX];
+    char data[ZS_PATH_MAX];
+    zsock_t *coord;
+    char committer_id[256];
+    pid_t pid;
+    zs_sender_t from; //  the coordinator's stamp
+    uint64_t seq;
+    zsock_t *writer[2];
+    zs_sender_t wfrom[2];
+    uint64_t wseq[2];
+} s_cluster_t;
+
+static pid_t
+s_spawn (s_cluster_t *c, const char *extra)
+{
+    pid_t pid = fork ();
+    assert_true (pid >= 0);
+    if (pid == 0) {
+        unsetenv ("ZSINK_FAILPOINTS");
+        if (extra)
+            execl (s_bin, "zsink-committer", "--coordinator", c->ctl, "--bind", extra, NULL);
+        else
+            execl (s_bin, "zsink-committer", "--coordinator", c->ctl, "--bind", c->data, NULL);
+        _exit (127);
+    }
+    return pid;
+}
+
+//  Next message to the coordinator that is not a heartbeat.
+static zs_env_t *
+s_recv (s_cluster_t *c, char *rid)
+{
+    int64_t deadline = zs_clock_mono_ms () + DEADLINE_MS;
+    while (zs_clock_mono_ms () < deadline) {
+        zmq_pollitem_t item = {zsock_resolve (c->coord), 0, ZMQ_POLLIN, 0};
+        zmq_poll (&item, 1, 50);
+        char id[256], err[ZS_ERRLEN];
+        zs_env_t *env = NULL;
+        int rc = zs_env_recv (c->coord, id, sizeof id, &env, err, sizeof err);
+        if (rc < 0)
+            fail_msg ("coordinator got garbage: %s", err);
+        if (rc == 0)
+            continue;
+        if (env->body_case == ZSINK__ENVELOPE__BODY_HEARTBEAT) {
+            zs_env_free (&env);
+            continue;
+        }
+        if (rid)
+            strcpy (rid, id);
+        return env;
+    }
+    fail_msg ("nothing from the committer within %d ms", DEADLINE_MS);
+    return NULL;
+}
+
+static zs_env_t *
+s_expect (s_cluster_t *c, Zsink__Envelope__BodyCase kind)
+{
+    zs_env_t *env = s_recv (c, NULL);
+    if (env->body_case != kind)
+        fail_msg ("expected body %d, got %s%s%s", kind, zs_env_kind (env),
+                  env->body_case == ZSINK__ENVELOPE__BODY_FAILURE ? ": " : "",
+                  env->body_case == ZSINK__ENVELOPE__BODY_FAILURE ? env->failure->reason : "");
+    return env;
+}
+
+static void
+s_to_committer (s_cluster_t *c, zs_env_t *env)
+{
+    zs_env_t stamp;
+    zs_env_init (&stamp, &c->from, ++c->seq);
+    env->job_id = stamp.job_id;
+    env->epoch = stamp.epoch;
+    env->seq = stamp.seq;
+    env->sender = stamp.sender;
+    env->has_sender_index = false;
+    assert_int_equal (zs_env_send (c->coord, c->committer_id, env), 0);
+}
+
+static void
+s_welcome (s_cluster_t *c, int64_t interval_ms)
+{
+    zs_env_t *hello = s_recv (c, c->committer_id);
+    assert_int_equal (hello->body_case, ZSINK__ENVELOPE__BODY_HELLO);
+    assert_int_equal (hello->hello->role, ZSINK__ROLE__ROLE_COMMITTER);
+    zs_env_free (&hello);
+    char interval[32];
+    snprintf (interval, sizeof interval, "%lldms", (long long) interval_ms);
+    Zsink__KeyValue kv[3];
+    Zsink__KeyValue *kvs[3] = {&kv[0], &kv[1], &kv[2]};
+    const char *keys[] = {"table.path", "execution.checkpointing.interval", "heartbeat.timeout"};
+    const char *values[] = {c->table, interval, "60s"};
+    for (int i = 0; i < 3; i++) {
+        zsink__key_value__init (&kv[i]);
+        kv[i].key = (char *) keys[i];
+        kv[i].value = (char *) values[i];
+    }
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    Zsink__Welcome w;
+    zsink__welcome__init (&w);
+    w.parallelism = 2;
+    w.n_config = 3;
+    w.config = kvs;
+    env.body_case = ZSINK__ENVELOPE__BODY_WELCOME;
+    env.welcome = &w;
+    s_to_committer (c, &env);
+}
+
+static void
+s_start (s_cluster_t *c, int64_t interval_ms)
+{
+    snprintf (c->table, sizeof c->table, "%s/table-%d", s_dir, ++s_run);
+    snprintf (c->ctl, sizeof c->ctl, "ipc://%s/ctl-%d", s_dir, s_run);
+    snprintf (c->data, sizeof c->data, "ipc://%s/data-%d", s_dir, s_run);
+    char err[ZS_ERRLEN];
+    c->coord = zs_net_router (c->ctl, err, sizeof err);
+    assert_non_null (c->coord);
+    snprintf (c->from.job_id, sizeof c->from.job_id, JOB);
+    c->from.epoch = 1;
+    c->from.role = ZSINK__ROLE__ROLE_COORDINATOR;
+    c->from.index = -1;
+    c->pid = s_spawn (c, NULL);
+    s_welcome (c, interval_ms);
+    zs_env_t *reg = s_expect (c, ZSINK__ENVELOPE__BODY_REGISTER);
+    zs_env_free (&reg);
+    for (int i = 0; i < 2; i++) {
+        char id[64];
+        snprintf (id, sizeof id, "writer-%d-test%04d", i, s_run);
+        c->writer[i] = zs_net_dealer (c->data, id, err, sizeof err);
+        assert_non_null (c->writer[i]);
+        snprintf (c->wfrom[i].job_id, sizeof c->wfrom[i].job_id, JOB);
+        c->wfrom[i].role = ZSINK__ROLE__ROLE_WRITER;
+        c->wfrom[i].index = i;
+    }
+}
+
+static int
+s_stop (s_cluster_t *c)
+{
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    Zsink__Shutdown sd;
+    zsink__shutdown__init (&sd);
+    sd.reason = "test over";
+    env.body_case = ZSINK__ENVELOPE__BODY_SHUTDOWN;
+    env.shutdown = &sd;
+    s_to_committer (c, &env);
+    int status = 0;
+    assert_int_equal (waitpid (c->pid, &status, 0), c->pid);
+    for (int i = 0; i < 2; i++)
+        zsock_destroy (&c->writer[i]);
+    zsock_destroy (&c->coord);
+    return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+}
+
+static void
+s_reset (s_cluster_t *c, int64_t epoch, int64_t restore_id, Zsink__CommitterState *state,
+         int64_t expect_last)
+{
+    c->from.epoch = epoch;
+    for (int i = 0; i < 2; i++) {
+        c->wfrom[i].epoch = epoch;
+        c->wseq[i] = 0;
+    }
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    Zsink__Reset r;
+    zsink__reset__init (&r);
+    r.restore_id = restore_id;
+    r.commit_user = "user-proto";
+    r.state = state;
+    env.body_case = ZSINK__ENVELOPE__BODY_RESET;
+    env.reset = &r;
+    s_to_committer (c, &env);
+    zs_env_t *ready = s_expect (c, ZSINK__ENVELOPE__BODY_READY);
+    assert_true (ready->ready->last_committed == expect_last);
+    zs_env_free (&ready);
+}
+
+//  Writer i sends env on its data pipe (waits for the connection: IMMEDIATE).
+static void
+s_wsend (s_cluster_t *c, int i, zs_env_t *env, uint64_t seq)
+{
+    zs_env_t stamp;
+    zs_env_init (&stamp, &c->wfrom[i], seq);
+    env->job_id = stamp.job_id;
+    env->epoch = stamp.epoch;
+    env->seq = stamp.seq;
+    env->sender = stamp.sender;
+    env->has_sender_index = true;
+    env->sender_index = i;
+    int64_t deadline = zs_clock_mono_ms () + DEADLINE_MS;
+    while (zs_env_send (c->writer[i], NULL, env) < 0) {
+        assert_true (zs_clock_mono_ms () < deadline);
+        zclock_sleep (5);
+    }
+}
+
+static void
+s_committable (s_cluster_t *c, int i, int64_t id, const zs_file_meta_t *f)
+{
+    Zsink__FileMeta fm;
+    zsink__file_meta__init (&fm);
+    Zsink__FileMeta *fms[] = {&fm};
+    Zsink__Committable cm;
+    zsink__committable__init (&cm);
+    cm.checkpoint_id = id;
+    cm.writer = i;
+    if (f) {
+        fm.path = (char *) f->path;
+        fm.rows = f->rows;
+        fm.size = f->size;
+        cm.n_files = 1;
+        cm.files = fms;
+    }
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    env.body_case = ZSINK__ENVELOPE__BODY_COMMITTABLE;
+    env.committable = &cm;
+    s_wsend (c, i, &env, ++c->wseq[i]);
+}
+
+static void
+s_marker (s_cluster_t *c, int i, int64_t id, int count)
+{
+    Zsink__BarrierMarker m;
+    zsink__barrier_marker__init (&m);
+    m.checkpoint_id = id;
+    m.count = count;
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    env.body_case = ZSINK__ENVELOPE__BODY_MARKER;
+    env.marker = &m;
+    s_wsend (c, i, &env, ++c->wseq[i]);
+}
+
+static void
+s_end_of_input (s_cluster_t *c, int i, int count)
+{
+    Zsink__EndOfInput e;
+    zsink__end_of_input__init (&e);
+    e.count = count;
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    env.body_case = ZSINK__ENVELOPE__BODY_END_OF_INPUT;
+    env.end_of_input = &e;
+    s_wsend (c, i, &env, ++c->wseq[i]);
+}
+
+static void
+s_notify (s_cluster_t *c, int64_t id)
+{
+    Zsink__Notify n;
+    zsink__notify__init (&n);
+    n.checkpoint_id = id;
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    env.body_case = ZSINK__ENVELOPE__BODY_NOTIFY;
+    env.notify = &n;
+    s_to_committer (c, &env);
+}
+
+static zs_file_meta_t
+s_datafile (s_cluster_t *c, int writer, int64_t first, int rows)
+{
+    static int n;
+    char rel[128], err[ZS_ERRLEN];
+    snprintf (rel, sizeof rel, "bucket-0/data-proto-w%d-%d.zrow", writer, ++n);
+    zs_datafile_writer_t *w = zs_datafile_writer_new (c->table, rel, err, sizeof err);
+    if (!w)
+        fail_msg ("datafile: %s", err);
+    for (int i = 0; i < rows; i++) {
+        zs_row_t row;
+        zs_row_from_id (&row, first + i);
+        assert_int_equal (zs_datafile_writer_append (w, &row, err, sizeof err), 0);
+    }
+    zs_file_meta_t meta;
+    assert_int_equal (zs_datafile_writer_close (&w, &meta, err, sizeof err), 0);
+    return meta;
+}
+
+//  ---- tests ----------------------------------------------------------------
+
+static void
+test_checkpoint_ack_notify_commit (void **state)
+{
+    s_cluster_t c = {0};
+    s_start (&c, 1000);
+    s_reset (&c, 1, 0, NULL, -1);
+    zs_file_meta_t a = s_datafile (&c, 0, 1, 5);
+    zs_file_meta_t b = s_datafile (&c, 1, 6, 3);
+
+    //  Checkpoint 1: writer 0 has a file, writer 1 none.
+    s_committable (&c, 0, 1, &a);
+    s_marker (&c, 0, 1, 1);
+    s_marker (&c, 1, 1, 0);
+    zs_env_t *ack = s_expect (&c, ZSINK__ENVELOPE__BODY_COMMITTER_ACK);
+    assert_true (ack->committer_ack->checkpoint_id == 1);
+    Zsink__CommitterState *st = ack->committer_ack->state;
+    assert_string_equal (st->commit_user, "user-proto");
+    assert_int_equal (st->n_pending, 1);
+    assert_true (st->pending[0]->identifier == 1);
+    assert_int_equal (st->pending[0]->n_committables, 1);
+    assert_int_equal (st->n_ended_writers, 0);
+
+    //  Checkpoint 2 gets writer 1's file; not acked before writer 0's marker.
+    s_committable (&c, 1, 2, &b);
+    s_marker (&c, 1, 2, 1);
+    s_notify (&c, 1);
+    zs_env_t *done = s_expect (&c, ZSINK__ENVELOPE__BODY_COMMITTED);
+    assert_true (done->committed->identifier == 1 && done->committed->snapshot_id == 1);
+    assert_true (done->committed->total_rows == 5);
+    zs_env_free (&done);
+    s_marker (&c, 0, 2, 0);
+    zs_env_t *ack2 = s_expect (&c, ZSINK__ENVELOPE__BODY_COMMITTER_ACK);
+    assert_true (ack2->committer_ack->checkpoint_id == 2);
+    assert_int_equal (ack2->committer_ack->state->n_pending, 1); //  1 is committed
+    zs_env_free (&ack2);
+
+    //  Failover to checkpoint 1 (its state still lists 1): filtered, Ready
+    //  says 1 is the last committed; data of epoch 1 is stale now.
+    s_reset (&c, 2, 1, st, 1);
+    zs_env_free (&ack);
+    //  A stale writer message (epoch 1) must not count as the first of
+    //  epoch 2: the next in-sequence message is still seq 1.
+    c.wfrom[0].epoch = 1;
+    s_marker (&c, 0, 9, 0);
+    c.wfrom[0].epoch = 2;
+    c.wseq[0] = 0;
+    //  Checkpoint 3 in epoch 2, empty: an empty snapshot on Notify.
+    s_marker (&c, 0, 3, 0);
+    s_marker (&c, 1, 3, 0);
+    zs_env_t *ack3 = s_expect (&c, ZSINK__ENVELOPE__BODY_COMMITTER_ACK);
+    assert_true (ack3->committer_ack->checkpoint_id == 3);
+    zs_env_free (&ack3);
+    s_notify (&c, 3);
+    done = s_expect (&c, ZSINK__ENVELOPE__BODY_COMMITTED);
+    assert_true (done->committed->identifier == 3 && done->committed->snapshot_id == 2);
+    zs_env_free (&done);
+
+    //  A sequence gap is a Failure at once.
+    c.wseq[1] += 3;
+    s_marker (&c, 1, 4, 0);
+    zs_env_t *fail = s_expect (&c, ZSINK__ENVELOPE__BODY_FAILURE);
+    assert_non_null (
+        strstr (fail->failure->reason, "sequence gap from writer 1: expected 2, got 5"));
+    zs_env_free (&fail);
+    assert_int_equal (s_stop (&c), 0);
+}
+
+static void
+test_end_of_input_without_checkpoints (void **state)
+{
+    s_cluster_t c = {0};
+    s_start (&c, 0);
+    s_reset (&c, 1, 0, NULL, -1);
+    zs_file_meta_t a = s_datafile (&c, 0, 1, 4);
+    s_committable (&c, 0, INT64_MAX, &a);
+    s_end_of_input (&c, 0, 1);
+    s_end_of_input (&c, 0, 1); //  repeat: no-op
+    s_end_of_input (&c, 1, 0);
+    zs_env_t *done = s_expect (&c, ZSINK__ENVELOPE__BODY_COMMITTED);
+    assert_true (done->committed->identifier == INT64_MAX);
+    assert_true (done->committed->total_rows == 4);
+    zs_env_free (&done);
+    assert_int_equal (s_stop (&c), 0);
+
+    //  The table agrees: the commit user finished.
+    char err[ZS_ERRLEN];
+    zs_table_t *t = zs_table_open (c.table, false, err, sizeof err);
+    assert_non_null (t);
+    int64_t last = 0;
+    assert_int_equal (zs_table_last_committed (t, "user-proto", &last, err, sizeof err), 0);
+    assert_true (last == INT64_MAX);
+    zs_table_destroy (&t);
+}
+
+//  With checkpointing on: end-input files count for checkpoint N only when
+//  their writer sent them before its marker N, and end input is committed
+//  only on the Notify of a checkpoint every writer had ended before.
+static void
+test_end_of_input_with_checkpoints (void **state)
+{
+    s_cluster_t c = {0};
+    s_start (&c, 1000);
+    s_reset (&c, 1, 0, NULL, -1);
+    zs_file_meta_t a = s_datafile (&c, 0, 1, 2);
+    zs_file_meta_t b = s_datafile (&c, 1, 3, 7);
+    //  writer 0 ends before barrier 1, writer 1 right after it
+    s_committable (&c, 0, INT64_MAX, &a);
+    s_end_of_input (&c, 0, 1);
+    s_marker (&c, 0, 1, 0);
+    s_marker (&c, 1, 1, 0);
+    s_committable (&c, 1, INT64_MAX, &b);
+    s_end_of_input (&c, 1, 1);
+    zs_env_t *ack = s_expect (&c, ZSINK__ENVELOPE__BODY_COMMITTER_ACK);
+    Zsink__CommitterState *st = ack->committer_ack->state;
+    //  1 (empty) and writer 0's end-input file; writer 1 had not ended
+    assert_int_equal (st->n_pending, 2);
+    assert_true (st->pending[1]->identifier == INT64_MAX);
+    assert_int_equal (st->pending[1]->n_committables, 1);
+    assert_int_equal (st->pending[1]->committables[0]->writer, 0);
+    assert_int_equal (st->n_ended_writers, 1);
+    zs_env_free (&ack);
+    s_notify (&c, 1);
+    zs_env_t *done = s_expect (&c, ZSINK__ENVELOPE__BODY_COMMITTED);
+    assert_true (done->committed->identifier == 1 && done->committed->total_rows == 0);
+    zs_env_free (&done);
+    //  The last checkpoint: everyone ended before it; its Notify commits
+    //  end input with both files.
+    s_marker (&c, 0, 2, 0);
+    s_marker (&c, 1, 2, 0);
+    ack = s_expect (&c, ZSINK__ENVELOPE__BODY_COMMITTER_ACK);
+    st = ack->committer_ack->state;
+    assert_int_equal (st->n_pending, 2);
+    assert_int_equal (st->pending[1]->n_committables, 2);
+    assert_int_equal (st->n_ended_writers, 2);
+    zs_env_free (&ack);
+    s_notify (&c, 2);
+    done = s_expect (&c, ZSINK__ENVELOPE__BODY_COMMITTED);
+    assert_true (done->committed->identifier == 2);
+    zs_env_free (&done);
+    done = s_expect (&c, ZSINK__ENVELOPE__BODY_COMMITTED);
+    assert_true (done->committed->identifier == INT64_MAX && done->committed->total_rows == 9);
+    zs_env_free (&done);
+    assert_int_equal (s_stop (&c), 0);
+}
+
+static void
+test_second_committer_refused (void **state)
+{
+    s_cluster_t c = {0};
+    s_start (&c, 1000);
+    //  A second process of the same job: Welcome, then exit 3 before Register.
+    char data2[ZS_PATH_MAX];
+    snprintf (data2, sizeof data2, "ipc://%s/data-second", s_dir);
+    pid_t second = s_spawn (&c, data2);
+    char first_id[256];
+    strcpy (first_id, c.committer_id);
+    s_welcome (&c, 1000);
+    int status = 0;
+    int64_t deadline = zs_clock_mono_ms () + DEADLINE_MS;
+    pid_t got = 0;
+    while ((got = waitpid (second, &status, WNOHANG)) == 0 && zs_clock_mono_ms () < deadline)
+        zclock_sleep (10);
+    if (got == 0)
+        kill (second, SIGKILL);
+    assert_int_equal (got, second);
+    assert_true (WIFEXITED (status));
+    assert_int_equal (WEXITSTATUS (status), 3);
+    strcpy (c.committer_id, first_id);
+    assert_int_equal (s_stop (&c), 0);
+}
+
+static void
+test_bad_arguments (void **state)
+{
+    pid_t pid = fork ();
+    assert_true (pid >= 0);
+    if (pid == 0) {
+        int fd = open ("/dev/null", O_WRONLY);
+        dup2 (fd, 2);
+        unsetenv ("ZSINK_COORDINATOR");
+        execl (s_bin, "zsink-committer", "--bogus", NULL);
+        _exit (127);
+    }
+    int status = 0;
+    assert_int_equal (waitpid (pid, &status, 0), pid);
+    assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 2);
+}
+
+int
+main (void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test (test_checkpoint_ack_notify_commit),
+        cmocka_unit_test (test_end_of_input_without_checkpoints),
+        cmocka_unit_test (test_end_of_input_with_checkpoints),
+        cmocka_unit_test (test_second_committer_refused),
+        cmocka_unit_test (test_bad_arguments),
+    };
+    return cmocka_run_group_tests (tests, s_group_setup, s_group_teardown);
+}
