@@ -25,6 +25,7 @@
 #include "fs.h"
 #include "log.h"
 #include "net.h"
+#include "table.h"
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
@@ -537,9 +538,19 @@ zs_cluster_cmd (int argc, char **argv)
             over_deadline = now + 3000;
         }
     }
-    s_say ("Job %s over: rows committed %lld, last snapshot %lld, restarts %lld.", job_id,
-           (long long) prog.rows_committed, (long long) prog.last_snapshot,
-           (long long) prog.restarts);
+    //  The table has the last word on what was committed.
+    zs_snapshot_t snap;
+    zs_table_t *table = zs_table_open (cfg.table_path, false, err, sizeof err);
+    if (table && zs_table_latest_snapshot (table, &snap, err, sizeof err) == 0)
+        s_say ("Job %s over: table %s holds %lld rows in snapshot %lld (identifier %lld); "
+               "%lld restart%s.",
+               job_id, cfg.table_path, (long long) snap.total_record_count, (long long) snap.id,
+               (long long) snap.commit_identifier, (long long) prog.restarts,
+               prog.restarts == 1 ? "" : "s");
+    else
+        s_say ("Job %s over: no snapshot in table %s; %lld restart%s.", job_id, cfg.table_path,
+               (long long) prog.restarts, prog.restarts == 1 ? "" : "s");
+    zs_table_destroy (&table);
     zsock_destroy (&ctl);
     zs_fs_unlink (cluster_json);
     free (index_text);
