@@ -96,11 +96,18 @@ typedef struct {
     bool stop_requested;
     char stop_client[64];
     int64_t stop_checkpoint;
+    int64_t stop_deadline; //  stop even if no Committed comes (ignore-empty)
     //  ending
     bool ending;
     int64_t end_deadline;
     int exit_code;
 } coord_t;
+
+//  After a savepoint completes, how long to wait for its commit before
+//  stopping anyway: with commit.ignore-empty an empty savepoint makes no
+//  snapshot and so no Committed. The savepoint is durable either way; a
+//  restore from it re-commits whatever is pending.
+#define SAVEPOINT_COMMIT_WAIT_MS 10000
 
 #define COMMITTER 0
 #define WRITER(i) (1 + (i))
@@ -338,6 +345,7 @@ s_complete_checkpoint (coord_t *self)
     zs_failpoint ("coordinator.after-notify");
     if (chk.savepoint && self->stop_requested) {
         self->stop_checkpoint = chk.id;
+        self->stop_deadline = zs_clock_mono_ms () + SAVEPOINT_COMMIT_WAIT_MS;
         zs_info ("Savepoint stored in %s/chk-%lld; waiting for its commit.", self->job_dir,
                  (long long) chk.id);
     }
@@ -672,6 +680,23 @@ s_on_ready (coord_t *self, int slot, Zsink__Ready *ready)
     s_start (self);
 }
 
+//  The savepoint is complete (and committed, or waited for long enough):
+//  answer the client and end the job.
+static void
+s_stop_done (coord_t *self)
+{
+    char path[2 * ZS_PATH_MAX];
+    snprintf (path, sizeof path, "%s/chk-%lld", self->job_dir, (long long) self->stop_checkpoint);
+    json_t *reply = json_pack ("{s:s}", "savepoint", path);
+    char *msg = json_dumps (reply, JSON_COMPACT);
+    json_decref (reply);
+    s_client_reply (self, self->stop_client, true, msg);
+    free (msg);
+    zs_info ("Job %s stopped with savepoint %s", self->meta.job_id, path);
+    self->stop_requested = false;
+    s_end (self, J_FINISHED, "STOPPED", "stopped with savepoint", 0);
+}
+
 static void
 s_on_message (coord_t *self, const char *rid, zs_env_t *env)
 {
@@ -693,6 +718,15 @@ s_on_message (coord_t *self, const char *rid, zs_env_t *env)
         return;
     }
     if (env->body_case == ZSINK__ENVELOPE__BODY_REGISTER) {
+        if (env->epoch < self->meta.epoch) {
+            //  a Register follows a Welcome of the current epoch: an older
+            //  one is stale and must not take over a live slot. Refused
+            //  sends a participant that registered late back to Hello.
+            self->stale++;
+            if (!self->ending)
+                s_send_refused (self, rid, "stale epoch");
+            return;
+        }
         if (!self->ending)
             s_on_register (self, rid, env->register_);
         return;
@@ -756,19 +790,8 @@ s_on_message (coord_t *self, const char *rid, zs_env_t *env)
         if (c->identifier == ZS_END_INPUT_ID && s_active (self))
             s_end (self, J_FINISHED, "FINISHED", "finished", 0);
         else if (self->stop_requested && self->stop_checkpoint
-                 && c->identifier >= self->stop_checkpoint) {
-            char path[2 * ZS_PATH_MAX];
-            snprintf (path, sizeof path, "%s/chk-%lld", self->job_dir,
-                      (long long) self->stop_checkpoint);
-            json_t *reply = json_pack ("{s:s}", "savepoint", path);
-            char *msg = json_dumps (reply, JSON_COMPACT);
-            json_decref (reply);
-            s_client_reply (self, self->stop_client, true, msg);
-            free (msg);
-            zs_info ("Job %s stopped with savepoint %s", self->meta.job_id, path);
-            self->stop_requested = false;
-            s_end (self, J_FINISHED, "STOPPED", "stopped with savepoint", 0);
-        }
+                 && c->identifier >= self->stop_checkpoint)
+            s_stop_done (self);
         break;
     }
     case ZSINK__ENVELOPE__BODY_FINISHED:
@@ -860,6 +883,12 @@ s_tick (coord_t *self)
     }
     if (self->inflight_id)
         return;
+    if (self->stop_requested && self->stop_checkpoint && now > self->stop_deadline) {
+        zs_warn ("No commit reported for savepoint %lld; stopping anyway.",
+                 (long long) self->stop_checkpoint);
+        s_stop_done (self);
+        return;
+    }
     if (self->state == J_STOPPING && self->stop_requested && !self->stop_checkpoint)
         s_trigger (self, true);
     else if (self->final_checkpoint_needed) {
