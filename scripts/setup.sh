@@ -3,19 +3,12 @@
 # missing. Called by `make demo` and `make test`; safe to run again.
 set -e
 PKGS="build-essential cmake pkg-config libzmq3-dev libczmq-dev libprotobuf-c-dev \
-protobuf-c-compiler uuid-dev libjansson-dev libyaml-dev libcmocka-dev nodejs npm"
+protobuf-c-compiler uuid-dev libjansson-dev libyaml-dev libcmocka-dev python3 procps"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
         || missing="$missing $p"
 done
-# nodejs/npm may come from elsewhere on a developer machine: a working `node`
-# and `npm` on PATH is enough.
-case "$missing" in *nodejs*|*npm*)
-    if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
-        missing=$(echo "$missing" | sed 's/ nodejs//; s/ npm//')
-    fi ;;
-esac
 if [ -n "$(echo $missing)" ]; then
     echo "setup: installing$missing"
     SUDO=""
