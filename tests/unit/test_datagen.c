@@ -1,0 +1,184 @@
+/*  test_datagen.c - the datagen split: every id exactly once across the
+    writers, positions that replay the same ids, the rate share and the
+    throttle schedule. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "datafile.h"
+#include "datagen.h"
+#include <stdlib.h>
+#include <string.h>
+
+//  Every id 1..M is emitted by exactly one writer, for several N and M.
+static void
+test_split_covers_every_id_once (void **state)
+{
+    static const int ns[] = {1, 2, 3, 4, 7};
+    static const int64_t ms[] = {0, 1, 2, 3, 10, 11, 99, 100, 1001};
+    for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++)
+        for (size_t b = 0; b < sizeof ms / sizeof ms[0]; b++) {
+            int n = ns[a];
+            int64_t m = ms[b];
+            char *seen = calloc ((size_t) m + 2, 1);
+            int64_t total = 0;
+            for (int i = 0; i < n; i++) {
+                zs_datagen_t g;
+                zs_datagen_init (&g, i, n, m, 0);
+                int64_t rows = 0;
+                while (!zs_datagen_exhausted (&g)) {
+                    int64_t id = zs_datagen_next_id (&g);
+                    assert_true (id >= 1 && id <= m);
+                    assert_int_equal ((id - 1) % n, i); //  writer i owns id ≡ i+1 mod N
+                    assert_int_equal (seen[id], 0);
+                    seen[id] = 1;
+                    g.offset++;
+                    rows++;
+                }
+                assert_int_equal (rows, zs_datagen_total (&g));
+                total += rows;
+            }
+            assert_int_equal (total, m);
+            free (seen);
+        }
+}
+
+//  A position (offset) restarts the sequence exactly where it was, and the
+//  rows derived from the ids are byte-identical on replay.
+static void
+test_replay_from_position_is_identical (void **state)
+{
+    zs_datagen_t a, b;
+    zs_datagen_init (&a, 2, 4, -1, 0);
+    int64_t ids[500];
+    for (int k = 0; k < 500; k++) {
+        ids[k] = zs_datagen_next_id (&a);
+        a.offset++;
+    }
+    assert_int_equal (ids[0], 3);
+    assert_int_equal (ids[1], 7);
+    //  restore at offset 123: the next id is the 124th of the first run
+    zs_datagen_init (&b, 2, 4, -1, 0);
+    b.offset = 123;
+    for (int k = 123; k < 500; k++) {
+        int64_t id = zs_datagen_next_id (&b);
+        assert_int_equal (id, ids[k]);
+        zs_row_t r1, r2;
+        memset (&r1, 0, sizeof r1);
+        memset (&r2, 0, sizeof r2);
+        zs_row_from_id (&r1, ids[k]);
+        zs_row_from_id (&r2, id);
+        assert_memory_equal (&r1, &r2, sizeof r1);
+        b.offset++;
+    }
+}
+
+static void
+test_unbounded_never_exhausts (void **state)
+{
+    zs_datagen_t g;
+    zs_datagen_init (&g, 0, 3, -1, 0);
+    g.offset = INT64_C (1) << 40;
+    assert_false (zs_datagen_exhausted (&g));
+    assert_int_equal (zs_datagen_total (&g), -1);
+    //  no wrap into negative ids even at absurd offsets
+    g.offset = INT64_MAX / 2;
+    assert_true (zs_datagen_next_id (&g) > 0);
+}
+
+static void
+test_bounded_fewer_rows_than_writers (void **state)
+{
+    //  2 rows, 4 writers: writers 2 and 3 have nothing and are exhausted
+    //  from the start (they must still report end of input).
+    for (int i = 0; i < 4; i++) {
+        zs_datagen_t g;
+        zs_datagen_init (&g, i, 4, 2, 0);
+        assert_int_equal (zs_datagen_total (&g), i < 2 ? 1 : 0);
+        assert_int_equal (zs_datagen_exhausted (&g), i >= 2);
+    }
+    zs_datagen_t g;
+    zs_datagen_init (&g, 0, 1, 0, 0);
+    assert_true (zs_datagen_exhausted (&g));
+}
+
+//  The job rate splits as rate/N with the remainder on the low indexes.
+static void
+test_rate_share (void **state)
+{
+    assert_int_equal (zs_datagen_share (10, 3, 0), 4);
+    assert_int_equal (zs_datagen_share (10, 3, 1), 3);
+    assert_int_equal (zs_datagen_share (10, 3, 2), 3);
+    assert_int_equal (zs_datagen_share (0, 3, 0), 0);
+    assert_int_equal (zs_datagen_share (2, 4, 1), 1);
+    assert_int_equal (zs_datagen_share (2, 4, 2), 0);
+    for (int64_t rate = 1; rate < 50; rate++)
+        for (int n = 1; n <= 6; n++) {
+            int64_t sum = 0;
+            for (int i = 0; i < n; i++) {
+                zs_datagen_t g;
+                zs_datagen_init (&g, i, n, -1, rate);
+                //  over one second the schedule gives exactly the share
+                assert_int_equal (zs_datagen_allowed (&g, 1000), zs_datagen_share (rate, n, i));
+                sum += zs_datagen_share (rate, n, i);
+            }
+            assert_int_equal (sum, rate);
+        }
+}
+
+//  allowed() and due_ms() agree: row e becomes allowed exactly at due(e).
+static void
+test_throttle_schedule (void **state)
+{
+    static const int64_t rates[] = {1, 3, 7, 1000, 10000, 123457};
+    for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++)
+        for (int n = 1; n <= 4; n++)
+            for (int i = 0; i < n; i++) {
+                zs_datagen_t g;
+                zs_datagen_init (&g, i, n, -1, rates[r]);
+                assert_int_equal (zs_datagen_allowed (&g, 0), 0);
+                for (int64_t e = 0; e < 200; e++) {
+                    int64_t due = zs_datagen_due_ms (&g, e);
+                    assert_true (zs_datagen_allowed (&g, due) >= e + 1);
+                    if (due > 0)
+                        assert_true (zs_datagen_allowed (&g, due - 1) <= e);
+                }
+                //  allowed never decreases
+                int64_t prev = 0;
+                for (int64_t t = 0; t < 3000; t += 7) {
+                    int64_t a = zs_datagen_allowed (&g, t);
+                    assert_true (a >= prev);
+                    prev = a;
+                }
+            }
+}
+
+static void
+test_unthrottled (void **state)
+{
+    zs_datagen_t g;
+    zs_datagen_init (&g, 1, 2, -1, 0);
+    assert_int_equal (zs_datagen_allowed (&g, 0), INT64_MAX);
+    assert_int_equal (zs_datagen_due_ms (&g, 1000000), 0);
+    //  huge rate and long run: no overflow into a negative allowance
+    zs_datagen_init (&g, 0, 1, -1, INT64_C (1000000000000));
+    assert_true (zs_datagen_allowed (&g, INT64_C (1) << 40) > 0);
+}
+
+int
+main (void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test (test_split_covers_every_id_once),
+        cmocka_unit_test (test_replay_from_position_is_identical),
+        cmocka_unit_test (test_unbounded_never_exhausts),
+        cmocka_unit_test (test_bounded_fewer_rows_than_writers),
+        cmocka_unit_test (test_rate_share),
+        cmocka_unit_test (test_throttle_schedule),
+        cmocka_unit_test (test_unthrottled),
+    };
+    return cmocka_run_group_tests (tests, NULL, NULL);
+}

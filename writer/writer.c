@@ -1,0 +1,1021 @@
+/*  writer.c - the zsink writer: reads its split of the source, writes data
+    files, and on each barrier hands the new files to the committer before
+    it acknowledges the barrier (DESIGN §2, docs/protocol.md).
+
+    State machine (s_state_t):
+
+        JOINING --Welcome--> IDLE --Reset--> READY --Start--> RUNNING
+        RUNNING --source exhausted--> ENDED   (answers barriers with no files)
+        READY --Start, restored finished--> ENDED (EndOfInput(0), Finished)
+        RUNNING/ENDED --failpoint error, fail-at-id, disk or send error--> FAILED
+        IDLE/READY/RUNNING/ENDED/FAILED --Reset--> READY
+        any --coordinator lost--> JOINING;  any --Shutdown, SIGINT/TERM--> exit
+
+    Invariants:
+    1. Every row is in exactly one checkpoint: barriers are handled between
+       rows (control is read between batches), and rows emitted before
+       Barrier(N) are in files closed before Committable(N) is sent.
+    2. Committable(N) and BarrierMarker(N) travel on the data pipe in that
+       order, before WriterAck(N) reaches the coordinator: everything bound
+       for either socket goes through one ordered outbox, so backpressure on
+       the data pipe delays the ack too and never reorders anything.
+    3. Nothing is dropped on backpressure: EAGAIN keeps the message in the
+       outbox, and no row is produced while the outbox is non-empty, so the
+       memory held is bounded by one checkpoint's messages.
+    4. The position acked for N is the number of rows emitted before the
+       barrier; a replay from it emits the same ids (datagen.h), so after a
+       Reset to N the rows after N are written again exactly once.
+    5. A file that no restored state can reference is deleted on Reset: the
+       file names carry the last barrier seen (dataname.h), and a Reset(R)
+       deletes this writer's files with K >= R. An open file is aborted
+       (deleted) on Reset, on losing the coordinator and at shutdown, like
+       Paimon's writer close deletes uncommitted new files.
+    6. Data-pipe sequence numbers are 1, 2, … per epoch, restarting after
+       each Reset, so the committer can tell a gap from a new attempt.
+    7. Nothing stamped with an old epoch is sent after the coordinator has
+       moved on: the outbox is dropped and production pauses as soon as the
+       control pipe shows a newer epoch, until its Reset.
+    8. Input from the wire or the disk never asserts: it is logged and, when
+       it makes progress impossible, reported as a Failure.
+*/
+#include "writer.h"
+#include "codec.h"
+#include "config.h"
+#include "datafile.h"
+#include "datagen.h"
+#include "dataname.h"
+#include "failpoint.h"
+#include "fs.h"
+#include "log.h"
+#include "net.h"
+#include "participant.h"
+#include "table.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+//  A batch is at most this many rows or this much work, so barriers and
+//  heartbeats wait at most a few milliseconds behind the source.
+#define S_BATCH_ROWS 1000
+#define S_BATCH_MS 5
+//  Longest sleep in the poll: participant timers must run at least this often.
+#define S_MAX_WAIT_MS 50
+
+typedef enum { S_JOINING, S_IDLE, S_READY, S_RUNNING, S_ENDED, S_FAILED } s_state_t;
+
+static const char *s_state_names[] = {"joining", "idle", "ready", "running", "ended", "failed"};
+
+//  One outbox entry: a packed data-pipe envelope, or a control message to
+//  the coordinator that must follow the data messages queued before it.
+typedef enum { S_OUT_DATA, S_OUT_ACK, S_OUT_FINISHED } s_out_kind_t;
+
+typedef struct _s_out_t {
+    struct _s_out_t *next;
+    s_out_kind_t kind;
+    uint8_t *buf; //  S_OUT_DATA: packed envelope
+    size_t len;
+    int64_t checkpoint_id; //  S_OUT_ACK
+    int64_t offset;        //  S_OUT_ACK, S_OUT_FINISHED: position
+    bool finished;
+} s_out_t;
+
+typedef struct {
+    //  command line
+    char coordinator[ZS_PATH_MAX];
+    char committer[ZS_PATH_MAX];
+    int index;
+
+    zs_participant_t *part;
+    zsock_t *data; //  DEALER to the committer, created on the first Welcome
+    zs_config_t cfg;
+    s_state_t state;
+    bool done;
+    int exit_code;
+
+    //  source
+    zs_datagen_t gen;
+    bool finished;        //  position says the source is exhausted
+    bool fail_armed;      //  datagen.fail-at-id may still fire in this job
+    int64_t start_ms;     //  mono clock at Start
+    int64_t start_offset; //  offset at Start (the throttle counts from it)
+
+    //  checkpointing
+    int64_t last_barrier; //  K of new file names: last barrier seen, R after Reset
+    zs_datafile_writer_t *file;
+    zs_file_meta_t *closed; //  closed since the last barrier, not yet sent
+    size_t n_closed, cap_closed;
+    int64_t rows_since_barrier;
+    int64_t file_epoch; //  epoch of file_n
+    int64_t file_n;     //  per-epoch file counter (never reused in a process)
+
+    //  data pipe
+    zs_sender_t from; //  job id + epoch of the last Reset
+    uint64_t data_seq;
+    s_out_t *out_head, *out_tail;
+    size_t out_len;
+    int64_t dropped_in; //  messages received on the data pipe (none expected)
+} s_writer_t;
+
+//  --------------------------------------------------------------------------
+//  Command line
+
+static void
+s_usage (FILE *out)
+{
+    fprintf (out, "usage: zsink-writer --coordinator EP --committer EP --index I [--help]\n"
+                  "  --coordinator EP  control endpoint of the coordinator "
+                  "(env ZSINK_COORDINATOR)\n"
+                  "  --committer EP    data endpoint of the committer (env ZSINK_COMMITTER)\n"
+                  "  --index I         this writer's index, 0 … parallelism-1 "
+                  "(env ZSINK_INDEX)\n"
+                  "Fail points: env ZSINK_FAILPOINTS=\"name=action,…\".\n");
+}
+
+static int
+s_parse_index (const char *text, int *index)
+{
+    if (!text || !*text)
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol (text, &end, 10);
+    if (errno || *end || v < 0 || v > 1023 || end == text)
+        return -1;
+    *index = (int) v;
+    return 0;
+}
+
+//  0 = run, 1 = --help shown, -1 = bad arguments (message printed).
+static int
+s_parse_args (s_writer_t *self, int argc, char **argv)
+{
+    const char *coordinator = getenv ("ZSINK_COORDINATOR");
+    const char *committer = getenv ("ZSINK_COMMITTER");
+    const char *index = getenv ("ZSINK_INDEX");
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp (arg, "--help") == 0 || strcmp (arg, "-h") == 0) {
+            s_usage (stdout);
+            return 1;
+        }
+        const char **slot = NULL;
+        const char *name = NULL;
+        if (strncmp (arg, "--coordinator", 13) == 0)
+            slot = &coordinator, name = "--coordinator";
+        else if (strncmp (arg, "--committer", 11) == 0)
+            slot = &committer, name = "--committer";
+        else if (strncmp (arg, "--index", 7) == 0)
+            slot = &index, name = "--index";
+        size_t n = name ? strlen (name) : 0;
+        if (slot && arg[n] == '=')
+            *slot = arg + n + 1;
+        else if (slot && arg[n] == 0 && i + 1 < argc)
+            *slot = argv[++i];
+        else {
+            fprintf (stderr, "zsink-writer: %s '%s'\n",
+                     slot ? "missing value for" : "unknown argument", arg);
+            return -1;
+        }
+    }
+    if (!coordinator || !*coordinator || !committer || !*committer) {
+        fprintf (stderr, "zsink-writer: --coordinator and --committer are required\n");
+        return -1;
+    }
+    if (s_parse_index (index, &self->index) != 0) {
+        fprintf (stderr, "zsink-writer: --index must be a number 0 … 1023, got '%s'\n",
+                 index ? index : "");
+        return -1;
+    }
+    if (strlen (coordinator) >= sizeof self->coordinator
+        || strlen (committer) >= sizeof self->committer) {
+        fprintf (stderr, "zsink-writer: endpoint too long\n");
+        return -1;
+    }
+    snprintf (self->coordinator, sizeof self->coordinator, "%s", coordinator);
+    snprintf (self->committer, sizeof self->committer, "%s", committer);
+    return 0;
+}
+
+//  --------------------------------------------------------------------------
+//  Files
+
+static void
+s_forget_closed (s_writer_t *self)
+{
+    //  Closed-but-unsent files are not deleted here: their names carry
+    //  K >= the next restore id, so the Reset that follows deletes them.
+    self->n_closed = 0;
+    self->rows_since_barrier = 0;
+}
+
+static void
+s_abort_file (s_writer_t *self)
+{
+    if (self->file)
+        zs_datafile_writer_abort (&self->file);
+}
+
+//  Close the open file durably and keep its meta for the next committable.
+static int
+s_close_file (s_writer_t *self, char *err, size_t errlen)
+{
+    if (!self->file)
+        return 0;
+    if (self->n_closed == self->cap_closed) {
+        size_t cap = self->cap_closed ? self->cap_closed * 2 : 8;
+        zs_file_meta_t *closed = realloc (self->closed, cap * sizeof *closed);
+        if (!closed) {
+            snprintf (err, errlen, "out of memory");
+            return -1;
+        }
+        self->closed = closed;
+        self->cap_closed = cap;
+    }
+    zs_file_meta_t *meta = &self->closed[self->n_closed];
+    if (zs_datafile_writer_close (&self->file, meta, err, errlen) != 0)
+        return -1;
+    self->n_closed++;
+    return 0;
+}
+
+//  <table>/bucket-0, the one bucket of this issue. 0 or -1 (too long).
+static int
+s_bucket_dir (s_writer_t *self, char *buf, size_t len)
+{
+    int n = snprintf (buf, len, "%s/bucket-0", self->cfg.table_path);
+    return n < 0 || (size_t) n >= len ? -1 : 0;
+}
+
+static int
+s_open_file (s_writer_t *self, char *err, size_t errlen)
+{
+    char table_bucket[ZS_PATH_MAX];
+    if (s_bucket_dir (self, table_bucket, sizeof table_bucket) != 0) {
+        snprintf (err, errlen, "table path too long");
+        return -1;
+    }
+    //  A name is never reused: O_EXCL would refuse it, and a clash means a
+    //  leftover of this writer in this epoch (skip it; the next Reset
+    //  deletes it by its K).
+    for (int tries = 0; tries < 1000; tries++) {
+        char name[200], rel[256], path[ZS_PATH_MAX];
+        if (zs_dataname_format (name, sizeof name, self->from.job_id, self->index,
+                                self->last_barrier, self->from.epoch, self->file_n++,
+                                zs_datafile_extension ())
+            != 0) {
+            snprintf (err, errlen, "data file name too long");
+            return -1;
+        }
+        if (snprintf (rel, sizeof rel, "bucket-0/%s", name) >= (int) sizeof rel
+            || snprintf (path, sizeof path, "%s/%s", table_bucket, name) >= (int) sizeof path) {
+            snprintf (err, errlen, "data file path too long");
+            return -1;
+        }
+        if (access (path, F_OK) == 0)
+            continue;
+        self->file = zs_datafile_writer_new (self->cfg.table_path, rel, err, errlen);
+        return self->file ? 0 : -1;
+    }
+    snprintf (err, errlen, "no free data file name in %s", table_bucket);
+    return -1;
+}
+
+//  --------------------------------------------------------------------------
+//  Outbox and sending
+
+static void
+s_outbox_clear (s_writer_t *self)
+{
+    while (self->out_head) {
+        s_out_t *o = self->out_head;
+        self->out_head = o->next;
+        free (o->buf);
+        free (o);
+    }
+    self->out_tail = NULL;
+    self->out_len = 0;
+}
+
+static int
+s_outbox_push (s_writer_t *self, s_out_t *o)
+{
+    o->next = NULL;
+    if (self->out_tail)
+        self->out_tail->next = o;
+    else
+        self->out_head = o;
+    self->out_tail = o;
+    self->out_len++;
+    return 0;
+}
+
+static void
+s_position (s_writer_t *self, Zsink__SourcePosition *pos, int64_t offset, bool finished)
+{
+    zsink__source_position__init (pos);
+    pos->writer = self->index;
+    pos->offset = offset;
+    pos->has_finished = true;
+    pos->finished = finished;
+}
+
+//  Send a control message that must keep its place after queued data.
+static int
+s_send_control (s_writer_t *self, s_out_kind_t kind, int64_t checkpoint_id, int64_t offset,
+                bool finished)
+{
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    Zsink__SourcePosition pos;
+    s_position (self, &pos, offset, finished);
+    Zsink__WriterAck ack;
+    Zsink__Finished fin;
+    if (kind == S_OUT_ACK) {
+        zsink__writer_ack__init (&ack);
+        ack.checkpoint_id = checkpoint_id;
+        ack.position = &pos;
+        env.body_case = ZSINK__ENVELOPE__BODY_WRITER_ACK;
+        env.writer_ack = &ack;
+    } else {
+        zsink__finished__init (&fin);
+        fin.position = &pos;
+        env.body_case = ZSINK__ENVELOPE__BODY_FINISHED;
+        env.finished = &fin;
+    }
+    return zs_participant_send (self->part, &env);
+}
+
+static void s_fail (s_writer_t *self, const char *reason, bool fail_at_id);
+
+//  Try to send what waits in the outbox, in order. 0, or -1 after a
+//  Failure for a send error other than backpressure.
+static int
+s_outbox_flush (s_writer_t *self)
+{
+    //  Invariant 7: the coordinator has moved to a newer epoch; whatever
+    //  waits here belongs to the attempt it abandoned.
+    if (self->out_head && zs_participant_epoch (self->part) != self->from.epoch) {
+        s_outbox_clear (self);
+        return 0;
+    }
+    while (self->out_head) {
+        s_out_t *o = self->out_head;
+        int rc;
+        if (o->kind == S_OUT_DATA)
+            rc = zmq_send (zsock_resolve (self->data), o->buf, o->len, ZMQ_DONTWAIT) < 0 ? -1 : 0;
+        else
+            rc = s_send_control (self, o->kind, o->checkpoint_id, o->offset, o->finished);
+        //  EAGAIN is backpressure (HWM reached, or no connection: IMMEDIATE
+        //  refuses to queue for a peer that is not there); EINTR a signal.
+        //  Both keep the entry at the head and retry from the loop.
+        if (rc != 0 && (errno == EAGAIN || errno == EINTR))
+            return 0;
+        if (rc != 0 && o->kind != S_OUT_DATA)
+            //  A lost ack only makes the checkpoint time out, which the
+            //  coordinator handles; it is no reason to fail the job here.
+            zs_warn ("cannot send to the coordinator: %s", zmq_strerror (errno));
+        else if (rc != 0) {
+            //  A data message we cannot send would leave a sequence gap.
+            char why[256];
+            snprintf (why, sizeof why, "cannot send to the committer: %s", zmq_strerror (errno));
+            s_fail (self, why, false);
+            return -1;
+        }
+        self->out_head = o->next;
+        if (!self->out_head)
+            self->out_tail = NULL;
+        self->out_len--;
+        free (o->buf);
+        free (o);
+    }
+    return 0;
+}
+
+//  Send (or queue behind earlier messages) one data-pipe message.
+static int
+s_send_data (s_writer_t *self, zs_env_t *env)
+{
+    zs_env_t stamp;
+    zs_env_init (&stamp, &self->from, ++self->data_seq);
+    env->job_id = stamp.job_id;
+    env->epoch = stamp.epoch;
+    env->seq = stamp.seq;
+    env->sender = stamp.sender;
+    env->has_sender_index = stamp.has_sender_index;
+    env->sender_index = stamp.sender_index;
+    if (!self->out_head) {
+        if (zs_env_send (self->data, NULL, env) == 0)
+            return 0;
+        if (errno != EAGAIN && errno != EINTR) {
+            char why[256];
+            snprintf (why, sizeof why, "cannot send to the committer: %s", zmq_strerror (errno));
+            s_fail (self, why, false);
+            return -1;
+        }
+    }
+    s_out_t *o = calloc (1, sizeof *o);
+    size_t len = zsink__envelope__get_packed_size (env);
+    uint8_t *buf = o ? malloc (len ? len : 1) : NULL;
+    if (!buf) {
+        free (o);
+        s_fail (self, "out of memory queueing a data message", false);
+        return -1;
+    }
+    zsink__envelope__pack (env, buf);
+    o->kind = S_OUT_DATA;
+    o->buf = buf;
+    o->len = len;
+    return s_outbox_push (self, o);
+}
+
+//  WriterAck / Finished to the coordinator, after anything queued (inv. 2).
+static int
+s_send_after_data (s_writer_t *self, s_out_kind_t kind, int64_t checkpoint_id, int64_t offset,
+                   bool finished)
+{
+    if (!self->out_head) {
+        if (s_send_control (self, kind, checkpoint_id, offset, finished) == 0)
+            return 0;
+        if (errno != EAGAIN && errno != EINTR) {
+            zs_warn ("cannot send to the coordinator: %s", zmq_strerror (errno));
+            return 0; //  the coordinator's liveness check will sort it out
+        }
+    }
+    s_out_t *o = calloc (1, sizeof *o);
+    if (!o) {
+        s_fail (self, "out of memory queueing a control message", false);
+        return -1;
+    }
+    o->kind = kind;
+    o->checkpoint_id = checkpoint_id;
+    o->offset = offset;
+    o->finished = finished;
+    return s_outbox_push (self, o);
+}
+
+//  Committable(checkpoint_id, closed files) on the data pipe. 0 or -1.
+static int
+s_send_committable (s_writer_t *self, int64_t checkpoint_id)
+{
+    Zsink__FileMeta *metas = calloc (self->n_closed, sizeof *metas);
+    Zsink__FileMeta **ptrs = calloc (self->n_closed, sizeof *ptrs);
+    if (!metas || !ptrs) {
+        free (metas);
+        free (ptrs);
+        s_fail (self, "out of memory building a committable", false);
+        return -1;
+    }
+    for (size_t i = 0; i < self->n_closed; i++) {
+        const zs_file_meta_t *f = &self->closed[i];
+        zsink__file_meta__init (&metas[i]);
+        metas[i].path = (char *) f->path;
+        metas[i].rows = f->rows;
+        metas[i].size = f->size;
+        if (f->rows > 0) {
+            metas[i].has_min_id = metas[i].has_max_id = true;
+            metas[i].min_id = f->min_id;
+            metas[i].max_id = f->max_id;
+        }
+        ptrs[i] = &metas[i];
+    }
+    Zsink__Committable c;
+    zsink__committable__init (&c);
+    c.checkpoint_id = checkpoint_id;
+    c.writer = self->index;
+    c.has_bucket = true;
+    c.bucket = 0;
+    c.n_files = self->n_closed;
+    c.files = ptrs;
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    env.body_case = ZSINK__ENVELOPE__BODY_COMMITTABLE;
+    env.committable = &c;
+    int rc = s_send_data (self, &env);
+    free (ptrs);
+    free (metas);
+    return rc;
+}
+
+static int
+s_send_marker (s_writer_t *self, int64_t checkpoint_id, int count)
+{
+    Zsink__BarrierMarker m;
+    zsink__barrier_marker__init (&m);
+    m.checkpoint_id = checkpoint_id;
+    m.count = count;
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    env.body_case = ZSINK__ENVELOPE__BODY_MARKER;
+    env.marker = &m;
+    return s_send_data (self, &env);
+}
+
+static int
+s_send_end_of_input (s_writer_t *self, int count)
+{
+    Zsink__EndOfInput e;
+    zsink__end_of_input__init (&e);
+    e.count = count;
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    env.body_case = ZSINK__ENVELOPE__BODY_END_OF_INPUT;
+    env.end_of_input = &e;
+    return s_send_data (self, &env);
+}
+
+//  Report a failure and stop producing until the next Reset. The open file
+//  goes at once (invariant 5); what was closed waits for the Reset's rule.
+static void
+s_fail (s_writer_t *self, const char *reason, bool fail_at_id)
+{
+    s_abort_file (self);
+    s_forget_closed (self);
+    if (self->state != S_FAILED)
+        zs_participant_fail (self->part, reason, fail_at_id);
+    self->state = S_FAILED;
+}
+
+//  A failpoint between the steps of a barrier. true = keep going.
+static bool
+s_failpoint (s_writer_t *self, const char *name)
+{
+    if (zs_failpoint (name) >= 0)
+        return true;
+    char why[128];
+    snprintf (why, sizeof why, "failpoint %s", name);
+    zs_error ("%s fired", why);
+    s_fail (self, why, false);
+    return false;
+}
+
+//  --------------------------------------------------------------------------
+//  Protocol steps
+
+static void
+s_barrier (s_writer_t *self, const Zsink__Barrier *barrier)
+{
+    int64_t n = barrier->checkpoint_id;
+    if (self->state != S_RUNNING && self->state != S_ENDED) {
+        //  Not started, or failed and waiting for the Reset: the
+        //  coordinator is failing over and this checkpoint cannot complete.
+        zs_debug ("ignoring barrier %" PRId64 " while %s", n, s_state_names[self->state]);
+        return;
+    }
+    if (n <= self->last_barrier) {
+        zs_warn ("ignoring barrier %" PRId64 ": barrier %" PRId64 " already seen", n,
+                 self->last_barrier);
+        return;
+    }
+    char err[ZS_ERRLEN];
+    if (s_close_file (self, err, sizeof err) != 0) {
+        zs_error ("barrier %" PRId64 ": closing data file failed: %s", n, err);
+        s_fail (self, err, false);
+        return;
+    }
+    if (!s_failpoint (self, "writer.after-flush"))
+        return;
+    //  One bucket, so at most one committable per checkpoint; the marker's
+    //  count lets the committer know it has them all before it acks.
+    int count = self->n_closed > 0 ? 1 : 0;
+    size_t files = self->n_closed;
+    int64_t rows = self->rows_since_barrier;
+    if (count && s_send_committable (self, n) != 0)
+        return;
+    s_forget_closed (self);
+    if (!s_failpoint (self, "writer.after-committables"))
+        return;
+    if (s_send_marker (self, n, count) != 0)
+        return;
+    if (!s_failpoint (self, "writer.after-marker"))
+        return;
+    if (s_send_after_data (self, S_OUT_ACK, n, self->gen.offset, self->finished) != 0)
+        return;
+    if (!s_failpoint (self, "writer.after-ack"))
+        return;
+    //  Files opened from here on belong to checkpoint N+1 or later.
+    self->last_barrier = n;
+    zs_info ("Barrier %" PRId64 ": %zu files, %" PRId64 " rows in checkpoint", n, files, rows);
+}
+
+//  The bounded source is exhausted. Its last files go with identifier
+//  INT64_MAX (Paimon's end-input checkpoint id): they are committed only
+//  once every writer has ended, by the final checkpoint's notification or,
+//  with checkpointing off, by the committer at end of input.
+static void
+s_end_of_input (s_writer_t *self)
+{
+    char err[ZS_ERRLEN];
+    if (s_close_file (self, err, sizeof err) != 0) {
+        zs_error ("end of input: closing data file failed: %s", err);
+        s_fail (self, err, false);
+        return;
+    }
+    int count = self->n_closed > 0 ? 1 : 0;
+    if (count && s_send_committable (self, ZS_END_INPUT_ID) != 0)
+        return;
+    s_forget_closed (self);
+    if (s_send_end_of_input (self, count) != 0)
+        return;
+    self->finished = true;
+    if (s_send_after_data (self, S_OUT_FINISHED, 0, self->gen.offset, true) != 0)
+        return;
+    self->state = S_ENDED;
+    zs_info ("End of input after %" PRId64 " rows", self->gen.offset);
+}
+
+//  Reset(R): back to the state of checkpoint R. Everything this writer did
+//  after barrier R is undone: open file aborted, unsent metas and queued
+//  messages dropped, files named K >= R deleted; the source seeks to the
+//  position R recorded. Rows are produced again only after Start, so no
+//  writer runs ahead while the committer is still re-committing.
+static void
+s_reset (s_writer_t *self, const zs_env_t *env)
+{
+    const Zsink__Reset *reset = env->reset;
+    int64_t r = reset->restore_id;
+    //  Drop everything of the abandoned attempt (invariant 5).
+    s_abort_file (self);
+    s_forget_closed (self);
+    s_outbox_clear (self);
+    snprintf (self->from.job_id, sizeof self->from.job_id, "%s",
+              zs_participant_job_id (self->part));
+    self->from.epoch = env->epoch;
+    self->from.role = ZSINK__ROLE__ROLE_WRITER;
+    self->from.index = self->index;
+    //  A new epoch starts a new sequence: the committer expects 1 next.
+    self->data_seq = 0;
+    //  New files are named a<R>: they are after R, and the next Reset to R
+    //  (or later) must delete them if their checkpoint does not complete.
+    self->last_barrier = r;
+    self->fail_armed = reset->fail_at_id_armed;
+    //  The counter restarts per epoch only: a second Reset in one epoch (a
+    //  rejoin) must not reuse a name this process already used.
+    if (self->file_epoch != env->epoch) {
+        self->file_epoch = env->epoch;
+        self->file_n = 0;
+    }
+    //  FAILED until Ready below: any check that fails leaves the writer
+    //  there, silent, until the coordinator's next Reset.
+    self->state = S_FAILED;
+
+    if (strcmp (self->cfg.source_kind, "datagen") != 0) {
+        char why[128];
+        snprintf (why, sizeof why, "source.kind '%s' is not supported by this writer",
+                  self->cfg.source_kind);
+        zs_participant_fail (self->part, why, false);
+        return;
+    }
+    const Zsink__SourcePosition *pos = reset->position;
+    if (pos && pos->writer != self->index) {
+        char why[128];
+        snprintf (why, sizeof why, "reset position is for writer %d, this is writer %d",
+                  pos->writer, self->index);
+        zs_participant_fail (self->part, why, false);
+        return;
+    }
+    zs_datagen_init (&self->gen, self->index, self->cfg.parallelism,
+                     self->cfg.datagen_number_of_rows, self->cfg.datagen_rows_per_second);
+    self->gen.offset = pos ? pos->offset : 0;
+    self->finished = pos && pos->has_finished && pos->finished;
+    zs_participant_set_progress (self->part, 0, 0);
+
+    char dir[ZS_PATH_MAX], err[ZS_ERRLEN];
+    if (s_bucket_dir (self, dir, sizeof dir) != 0) {
+        zs_participant_fail (self->part, "table path too long", false);
+        return;
+    }
+    int deleted = zs_dataname_clean (dir, self->from.job_id, self->index, r, err, sizeof err);
+    if (deleted < 0) {
+        zs_error ("reset to checkpoint %" PRId64 ": %s", r, err);
+        zs_participant_fail (self->part, err, false);
+        return;
+    }
+    if (r == 0 && !pos)
+        zs_info ("Starting from scratch (epoch %" PRId64 ", %d uncommitted files deleted)",
+                 env->epoch, deleted);
+    else
+        zs_info ("Restored to checkpoint %" PRId64 ", position offset %" PRId64 "%s (epoch %" PRId64
+                 ", %d uncommitted files deleted)",
+                 r, self->gen.offset, self->finished ? ", finished" : "", env->epoch, deleted);
+
+    zs_env_t ready;
+    zsink__envelope__init (&ready);
+    Zsink__Ready body;
+    zsink__ready__init (&body);
+    ready.body_case = ZSINK__ENVELOPE__BODY_READY;
+    ready.ready = &body;
+    zs_participant_send (self->part, &ready);
+    self->state = S_READY;
+}
+
+static void
+s_start (s_writer_t *self)
+{
+    if (self->state != S_READY) {
+        zs_debug ("ignoring start while %s", s_state_names[self->state]);
+        return;
+    }
+    self->start_ms = zs_clock_mono_ms ();
+    self->start_offset = self->gen.offset;
+    if (self->finished) {
+        //  Restored to a finished position: the committer and coordinator
+        //  must hear the end again (a repeated EndOfInput is a no-op there).
+        if (s_send_end_of_input (self, 0) != 0)
+            return;
+        if (s_send_after_data (self, S_OUT_FINISHED, 0, self->gen.offset, true) != 0)
+            return;
+        self->state = S_ENDED;
+        zs_info ("End of input after %" PRId64 " rows (restored finished)", self->gen.offset);
+        return;
+    }
+    self->state = S_RUNNING;
+}
+
+//  Emit one batch of rows if some are due. Never sleeps.
+static void
+s_produce (s_writer_t *self)
+{
+    if (self->state != S_RUNNING || self->out_head)
+        return; //  invariant 3: the outbox drains first
+    if (zs_participant_epoch (self->part) != self->from.epoch)
+        return; //  invariant 7: a failover is under way, its Reset follows
+    //  The throttle is a schedule against time since Start, not a sleep per
+    //  row: a slow batch (an fsync on roll, a barrier) is caught up on the
+    //  next ones, so the job's rate holds on average and the loop stays
+    //  responsive to control messages.
+    int64_t now = zs_clock_mono_ms ();
+    int64_t allowed = zs_datagen_allowed (&self->gen, now - self->start_ms);
+    int64_t emitted = self->gen.offset - self->start_offset;
+    char err[ZS_ERRLEN];
+    for (int i = 0; i < S_BATCH_ROWS; i++) {
+        if (zs_datagen_exhausted (&self->gen)) {
+            s_end_of_input (self);
+            break;
+        }
+        if (emitted >= allowed)
+            break;
+        int64_t id = zs_datagen_next_id (&self->gen);
+        if (self->fail_armed && id == self->cfg.datagen_fail_at_id) {
+            //  Like a user function throwing on one bad record: the row is
+            //  not written, the job fails over, and the restored run (with
+            //  the failure disarmed) writes it.
+            char why[128];
+            snprintf (why, sizeof why, "datagen.fail-at-id: row %" PRId64 " failed", id);
+            zs_error ("%s", why);
+            s_fail (self, why, true);
+            break;
+        }
+        if (!self->file && s_open_file (self, err, sizeof err) != 0) {
+            zs_error ("cannot open a data file: %s", err);
+            s_fail (self, err, false);
+            break;
+        }
+        zs_row_t row;
+        zs_row_from_id (&row, id);
+        if (zs_datafile_writer_append (self->file, &row, err, sizeof err) != 0) {
+            zs_error ("cannot write a data file: %s", err);
+            s_fail (self, err, false);
+            break;
+        }
+        self->gen.offset++;
+        self->rows_since_barrier++;
+        emitted++;
+        //  Roll: the closed file is durable now, and its meta waits for the
+        //  next barrier's committable with the others.
+        if (zs_datafile_writer_bytes (self->file) >= self->cfg.target_file_size
+            && s_close_file (self, err, sizeof err) != 0) {
+            zs_error ("cannot close a data file: %s", err);
+            s_fail (self, err, false);
+            break;
+        }
+        //  Bound the batch in time too, so a barrier never waits long.
+        if ((i & 63) == 63 && zs_clock_mono_ms () - now >= S_BATCH_MS)
+            break;
+    }
+    //  progress is the source position: rows read, counted from the start
+    zs_participant_set_progress (self->part, self->gen.offset, 0);
+}
+
+//  How long the poll may wait: until the next row is due, at most 50 ms.
+static long
+s_wait_ms (s_writer_t *self)
+{
+    if (self->state != S_RUNNING || self->out_head
+        || zs_participant_epoch (self->part) != self->from.epoch)
+        return S_MAX_WAIT_MS;
+    if (zs_datagen_exhausted (&self->gen))
+        return 0;
+    int64_t due =
+        self->start_ms + zs_datagen_due_ms (&self->gen, self->gen.offset - self->start_offset);
+    int64_t wait = due - zs_clock_mono_ms ();
+    return wait <= 0 ? 0 : wait > S_MAX_WAIT_MS ? S_MAX_WAIT_MS : (long) wait;
+}
+
+//  ZS_PEV_WELCOME: set up and join. false = exit with self->exit_code.
+static bool
+s_welcome (s_writer_t *self)
+{
+    self->cfg = *zs_participant_config (self->part);
+    if (self->index >= self->cfg.parallelism) {
+        zs_error ("writer index %d is out of range: the job's parallelism is %d", self->index,
+                  self->cfg.parallelism);
+        self->exit_code = 2;
+        return false;
+    }
+    char err[ZS_ERRLEN];
+    zs_table_t *table = zs_table_open (self->cfg.table_path, true, err, sizeof err);
+    if (!table) {
+        zs_error ("cannot open table '%s': %s", self->cfg.table_path, err);
+        self->exit_code = 1;
+        return false;
+    }
+    zs_table_destroy (&table);
+    //  One data socket for the life of the process: its routing id is the
+    //  control one, which the committer checks against the writer index.
+    if (!self->data) {
+        self->data =
+            zs_net_dealer (self->committer, zs_participant_id (self->part), err, sizeof err);
+        if (!self->data) {
+            zs_error ("cannot connect to the committer: %s", err);
+            self->exit_code = 2;
+            return false;
+        }
+    }
+    zs_participant_register (self->part);
+    self->state = S_IDLE;
+    zs_info ("Registered as writer %d of %d for job %s (epoch %" PRId64 ")", self->index,
+             self->cfg.parallelism, zs_participant_job_id (self->part),
+             zs_participant_epoch (self->part));
+    return true;
+}
+
+static void
+s_lost (s_writer_t *self)
+{
+    //  The coordinator is gone or forgot us: whatever we hold belongs to an
+    //  attempt that will be failed over. Delete the open file and wait for
+    //  the next Welcome and Reset.
+    s_abort_file (self);
+    s_forget_closed (self);
+    s_outbox_clear (self);
+    self->state = S_JOINING;
+}
+
+static void
+s_message (s_writer_t *self, zs_env_t *env)
+{
+    switch (env->body_case) {
+    case ZSINK__ENVELOPE__BODY_RESET:
+        s_reset (self, env);
+        break;
+    case ZSINK__ENVELOPE__BODY_START:
+        s_start (self);
+        break;
+    case ZSINK__ENVELOPE__BODY_BARRIER:
+        s_barrier (self, env->barrier);
+        break;
+    case ZSINK__ENVELOPE__BODY_SHUTDOWN:
+        zs_info ("Shutdown: %s", env->shutdown->reason);
+        self->done = true;
+        break;
+    default:
+        zs_debug ("ignoring %s from the coordinator", zs_env_kind (env));
+        break;
+    }
+}
+
+//  Handle every participant event waiting. false = exit.
+static bool
+s_control (s_writer_t *self)
+{
+    while (!self->done) {
+        zs_env_t *env = NULL;
+        zs_pev_t ev = zs_participant_poll (self->part, &env);
+        if (ev == ZS_PEV_NONE)
+            break;
+        if (ev == ZS_PEV_WELCOME && !s_welcome (self))
+            return false;
+        if (ev == ZS_PEV_LOST)
+            s_lost (self);
+        if (ev == ZS_PEV_MESSAGE) {
+            s_message (self, env);
+            zs_env_free (&env);
+        }
+    }
+    return true;
+}
+
+//  The committer sends nothing on the data pipe; drain it so a stray
+//  message never fills our receive queue.
+static void
+s_drain_data (s_writer_t *self)
+{
+    while (1) {
+        zmsg_t *msg = NULL;
+        void *handle = zsock_resolve (self->data);
+        zmq_pollitem_t item = {handle, 0, ZMQ_POLLIN, 0};
+        if (zmq_poll (&item, 1, 0) <= 0)
+            return;
+        msg = zmsg_recv (self->data);
+        zmsg_destroy (&msg);
+        self->dropped_in++;
+    }
+}
+
+int
+zs_writer_main (int argc, char **argv)
+{
+    zsys_init (); //  SIGINT/SIGTERM set zsys_interrupted; we exit cleanly on it
+    s_writer_t *self = calloc (1, sizeof *self);
+    if (!self) {
+        fprintf (stderr, "zsink-writer: out of memory\n");
+        return 1;
+    }
+    int rc = s_parse_args (self, argc, argv);
+    if (rc != 0) {
+        if (rc < 0)
+            s_usage (stderr);
+        free (self);
+        return rc < 0 ? 2 : 0;
+    }
+    char name[32];
+    snprintf (name, sizeof name, "writer-%d", self->index);
+    zs_log_set_name (name);
+    char err[ZS_ERRLEN];
+    if (zs_failpoint_init (NULL, err, sizeof err) != 0) {
+        zs_error ("ZSINK_FAILPOINTS: %s", err);
+        free (self);
+        return 2;
+    }
+    self->part = zs_participant_new (ZSINK__ROLE__ROLE_WRITER, self->index, self->coordinator, err,
+                                     sizeof err);
+    if (!self->part) {
+        zs_error ("cannot connect to the coordinator: %s", err);
+        free (self);
+        return 2;
+    }
+    self->file_epoch = -1;
+    self->state = S_JOINING;
+    zs_info ("writer %d starting (coordinator %s, committer %s)", self->index, self->coordinator,
+             self->committer);
+
+    bool ok = true;
+    while (ok && !self->done && !zsys_interrupted) {
+        //  Wake for control input, and for room on the data pipe while data
+        //  waits in the outbox (not for a control entry at its head: the
+        //  data pipe being writable would then spin the loop). The timeout
+        //  is the next row due, at most 50 ms, so timers run and nothing
+        //  ever sleeps inside a step.
+        bool want_out = self->out_head && self->out_head->kind == S_OUT_DATA;
+        zmq_pollitem_t items[2] = {
+            {zsock_resolve (zs_participant_sock (self->part)), 0, ZMQ_POLLIN, 0},
+            {self->data ? zsock_resolve (self->data) : NULL, 0,
+             (short) (ZMQ_POLLIN | (want_out ? ZMQ_POLLOUT : 0)), 0},
+        };
+        if (zmq_poll (items, self->data ? 2 : 1, s_wait_ms (self)) < 0 && errno != EINTR) {
+            //  ETERM/ENOTSOCK: the context is going away under us
+            zs_error ("poll: %s", zmq_strerror (errno));
+            self->exit_code = 1;
+            ok = false;
+            break;
+        }
+        if (zsys_interrupted)
+            break;
+        ok = s_control (self);
+        if (!ok || self->done)
+            break;
+        if (self->data) {
+            s_drain_data (self);
+            s_outbox_flush (self);
+            s_produce (self);
+            //  Rows just produced may have queued nothing, but a barrier's
+            //  messages may have hit backpressure: try once more now.
+            s_outbox_flush (self);
+        }
+    }
+
+    //  Paimon's writer close deletes the uncommitted new file; so do we.
+    s_abort_file (self);
+    if (self->done) {
+        zs_env_t env;
+        zsink__envelope__init (&env);
+        Zsink__Bye bye;
+        zsink__bye__init (&bye);
+        env.body_case = ZSINK__ENVELOPE__BODY_BYE;
+        env.bye = &bye;
+        zs_participant_send (self->part, &env);
+        //  czmq's linger 0 would drop the Bye on exit: give it a moment.
+        zsock_set_linger (zs_participant_sock (self->part), 200);
+    } else if (zsys_interrupted)
+        zs_info ("interrupted: exiting");
+    int code = ok ? 0 : self->exit_code;
+    s_outbox_clear (self);
+    free (self->closed);
+    zsock_destroy (&self->data);
+    zs_participant_destroy (&self->part);
+    free (self);
+    return code;
+}
