@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -122,6 +123,11 @@ s_spawn (child_t *c, bool with_failpoints)
         return -1;
     }
     if (pid == 0) {
+        //  Own process group: a Ctrl-C at the terminal reaches only the
+        //  cluster, which cancels the job properly instead of every process
+        //  dying at once. And die with the cluster, should it be killed.
+        setpgid (0, 0);
+        prctl (PR_SET_PDEATHSIG, SIGTERM);
         dup2 (pipefd[1], STDOUT_FILENO);
         dup2 (pipefd[1], STDERR_FILENO);
         close (pipefd[0]);
