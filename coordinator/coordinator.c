@@ -733,6 +733,11 @@ s_on_message (coord_t *self, const char *rid, zs_env_t *env)
     }
     int slot = s_slot_by_rid (self, rid);
     if (slot < 0) {
+        //  Dropped either way. An older epoch is also counted stale; the
+        //  Refused sends a participant of a previous coordinator run (or of
+        //  a slot since taken over) back to Hello at once.
+        if (env->epoch < self->meta.epoch)
+            self->stale++;
         if (!self->ending)
             s_send_refused (self, rid, "unknown participant");
         return;

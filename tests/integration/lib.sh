@@ -1,0 +1,308 @@
+# lib.sh - helpers for the integration tests (POSIX sh; sourced).
+#
+# A test is run as `sh t_<name>.sh BUILD_DIR SCRATCH_DIR`. Every test owns its
+# scratch dir; inside it, each job variant (e.g. p1, p3) gets a subdirectory
+# with its job.yaml, table, checkpoints and the cluster's log, and a job id
+# that is unique to the test, the variant and this shell, so that role
+# processes of tests running in parallel are never confused.
+#
+# Waiting is always for a condition with a deadline (wait_for_log,
+# wait_for_count, wait_exit); there are no fixed sleeps to let things settle.
+# Random moments (fault tests) come from a seed printed at start: rerun with
+# ZSINK_TEST_SEED=<seed> to reproduce.
+
+set -u
+
+BUILD=${1:?usage: sh t_NAME.sh BUILD_DIR SCRATCH_DIR}
+SCRATCH=${2:?usage: sh t_NAME.sh BUILD_DIR SCRATCH_DIR}
+BUILD=$(cd "$BUILD" && pwd)
+BIN=$BUILD/bin
+ZSINK=$BIN/zsink
+TEST_NAME=$(basename "$0" .sh)
+LIB_DIR=$(cd "$(dirname "$0")" && pwd)
+ORACLE=$LIB_DIR/oracle.py
+PY=$(command -v python3 || echo /usr/bin/python3)
+SEED=${ZSINK_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+RAND_N=0
+FAILPOINTS=
+T0=$(date +%s)
+
+# Two runs of one test (e.g. two ctest runs in one build dir) would share
+# the scratch dir and destroy each other's tables: the second one waits.
+mkdir -p "$(dirname "$SCRATCH")"
+exec 9>"$SCRATCH.lock"
+if ! flock -w 240 9; then
+    echo "FAIL $TEST_NAME: another run still holds $SCRATCH.lock"
+    exit 1
+fi
+rm -rf "$SCRATCH"
+mkdir -p "$SCRATCH"
+echo "$TEST_NAME: scratch $SCRATCH, seed $SEED (rerun with ZSINK_TEST_SEED=$SEED)"
+
+for b in zsink zsink-coordinator zsink-writer zsink-committer; do
+    [ -x "$BIN/$b" ] || { echo "FAIL $TEST_NAME: $BIN/$b not built"; exit 1; }
+done
+
+# --- variants --------------------------------------------------------------
+
+vdir () { echo "$SCRATCH/$1"; }
+job_id () { echo "${TEST_NAME#t_}-$1-$$" | tr '_' '-'; }
+clog () { echo "$SCRATCH/$1/cluster.log"; }
+table_of () { echo "$SCRATCH/$1/table"; }
+
+# write_job VARIANT PARALLELISM [yaml lines ...]: job.yaml with the table and
+# checkpoint dir of the variant plus the given lines (key: value).
+write_job () {
+    _v=$1 _p=$2
+    shift 2
+    _d=$(vdir "$_v")
+    mkdir -p "$_d"
+    {
+        echo "parallelism: $_p"
+        echo "source.kind: datagen"
+        echo "table.path: $_d/table"
+        echo "state.checkpoints.dir: $_d/chk"
+        for _l in "$@"; do echo "$_l"; done
+    } >"$_d/job.yaml"
+}
+
+# The fault-test configuration (fast rates, short delays and timeouts).
+FAULT_YAML="datagen.rows-per-second: 4000
+datagen.number-of-rows: 20000
+execution.checkpointing.interval: 1s
+restart-strategy.fixed-delay.attempts: 10
+restart-strategy.fixed-delay.delay: 500ms
+heartbeat.timeout: 3s"
+
+# write_fault_job VARIANT PARALLELISM [yaml lines ...]: FAULT_YAML, where a
+# given line replaces the FAULT_YAML line of the same key.
+write_fault_job () {
+    _v=$1 _p=$2
+    shift 2
+    write_job "$_v" "$_p" "$@"
+    _keys=$(for _l in "$@"; do echo "${_l%%:*}"; done)
+    echo "$FAULT_YAML" | while IFS= read -r _l; do
+        echo "$_keys" | grep -qxF -- "${_l%%:*}" || echo "$_l"
+    done >>"$(vdir "$_v")/job.yaml"
+}
+
+# start_cluster VARIANT [JOB_ID] [extra cluster args ...]
+# Runs `zsink cluster` in the background; its output goes to cluster.log,
+# its pid to cluster.pid, its exit status (when it ends) to cluster.rc.
+# $FAILPOINTS, if set, is passed as ZSINK_FAILPOINTS.
+start_cluster () {
+    _v=$1
+    shift
+    _id=$(job_id "$_v")
+    if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then _id=$1; shift; fi
+    _d=$(vdir "$_v")
+    rm -f "$_d/cluster.pid" "$_d/cluster.rc"
+    echo "$_id" >"$_d/job_id"
+    (
+        if [ -n "$FAILPOINTS" ]; then export ZSINK_FAILPOINTS="$FAILPOINTS"; fi
+        sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$_d/cluster.pid" \
+            "$ZSINK" cluster -c "$_d/job.yaml" --job-id "$_id" "$@" >>"$_d/cluster.log" 2>&1
+        echo $? >"$_d/cluster.rc.tmp"
+        mv "$_d/cluster.rc.tmp" "$_d/cluster.rc"
+    ) &
+    _n=0
+    while [ ! -s "$_d/cluster.pid" ]; do
+        _n=$((_n + 1))
+        [ $_n -gt 100 ] && fail "$_v" "cluster did not start"
+        sleep 0.05
+    done
+    echo "[$_v] started cluster pid $(cat "$_d/cluster.pid"), job $_id${FAILPOINTS:+, ZSINK_FAILPOINTS=$FAILPOINTS}"
+}
+
+cluster_pid () { cat "$(vdir "$1")/cluster.pid"; }
+
+# --- failing ---------------------------------------------------------------
+
+# fail VARIANT REASON: print the reason and the tail of the variant's log(s),
+# stop every cluster of this test, exit 1.
+fail () {
+    echo "FAIL $TEST_NAME [$1]: $2"
+    for _f in "$SCRATCH"/*/cluster.log; do
+        [ -f "$_f" ] || continue
+        echo "---- tail of $_f ----"
+        tail -n 60 "$_f"
+    done
+    echo "(seed $SEED)"
+    cleanup
+    exit 1
+}
+
+# Kill what this test started: clusters by their pid (they stop their
+# children), then any child left behind, by pid.
+cleanup () {
+    for _p in "$SCRATCH"/*/cluster.pid; do
+        [ -s "$_p" ] || continue
+        _pid=$(cat "$_p")
+        [ -f "${_p%.pid}.rc" ] && continue
+        _kids=$(pgrep -P "$_pid" 2>/dev/null)
+        kill -TERM "$_pid" 2>/dev/null
+        for _k in $_kids; do kill -9 "$_k" 2>/dev/null; done
+        kill -9 "$_pid" 2>/dev/null
+    done
+    for _p in $EXTRA_PIDS; do kill -9 "$_p" 2>/dev/null; done
+}
+EXTRA_PIDS=
+trap 'cleanup' INT TERM
+
+# --- waiting ---------------------------------------------------------------
+
+now () { date +%s; }
+elapsed () { echo $(($(now) - T0)); }
+
+# wait_for_count VARIANT PATTERN N DEADLINE_S: until the cluster log has at
+# least N lines matching PATTERN (grep -E). Fails the test on timeout, or if
+# the cluster exited first without reaching the count.
+wait_for_count () {
+    _v=$1 _pat=$2 _want=$3 _end=$(($(now) + $4))
+    _f=$(clog "$_v")
+    while :; do
+        _c=$(grep -cE -- "$_pat" "$_f" 2>/dev/null)
+        [ "${_c:-0}" -ge "$_want" ] && return 0
+        if [ -f "$(vdir "$_v")/cluster.rc" ]; then
+            _c=$(grep -cE -- "$_pat" "$_f" 2>/dev/null)
+            [ "${_c:-0}" -ge "$_want" ] && return 0
+            fail "$_v" "cluster exited (status $(cat "$(vdir "$_v")/cluster.rc")) before $_want x '$_pat' (got ${_c:-0})"
+        fi
+        [ "$(now)" -ge "$_end" ] && fail "$_v" "timeout waiting for $_want x '$_pat' (got ${_c:-0})"
+        sleep 0.1
+    done
+}
+
+wait_for_log () { wait_for_count "$1" "$2" 1 "$3"; }
+
+# wait_exit VARIANT DEADLINE_S: until the cluster exits; its status in $EXIT_RC.
+wait_exit () {
+    _v=$1 _end=$(($(now) + $2))
+    _rcf=$(vdir "$_v")/cluster.rc
+    while [ ! -f "$_rcf" ]; do
+        [ "$(now)" -ge "$_end" ] && fail "$_v" "cluster did not exit within $2 s"
+        sleep 0.1
+    done
+    EXIT_RC=$(cat "$_rcf")
+}
+
+# expect_exit VARIANT DEADLINE_S STATUS
+expect_exit () {
+    wait_exit "$1" "$2"
+    [ "$EXIT_RC" = "$3" ] || fail "$1" "cluster exit status $EXIT_RC, expected $3"
+    echo "[$1] cluster exited $EXIT_RC at t=$(elapsed)s"
+}
+
+# --- processes ---------------------------------------------------------------
+
+# role_pid VARIANT ROLE: pid of a running child of the variant's cluster;
+# ROLE = coordinator | committer | writer-<i>. Empty if not running.
+role_pid () {
+    _cp=$(cluster_pid "$1")
+    case $2 in
+    coordinator) pgrep -P "$_cp" -f 'zsink-coordinator ' | head -n 1 ;;
+    committer) pgrep -P "$_cp" -f 'zsink-committer ' | head -n 1 ;;
+    writer-*) pgrep -P "$_cp" -f "zsink-writer .*--index ${2#writer-}\$" | head -n 1 ;;
+    esac
+}
+
+# kill_role VARIANT ROLE: kill -9 the role's current process.
+kill_role () {
+    _pid=$(role_pid "$1" "$2")
+    [ -n "$_pid" ] || fail "$1" "no running $2 to kill"
+    kill -9 "$_pid" || fail "$1" "kill -9 $_pid ($2) failed"
+    echo "[$1] t=$(elapsed)s kill -9 $2 (pid $_pid)"
+}
+
+# rand N: sets RAND to a number in [0, N) from the seed (a reproducible
+# sequence; call it directly, not in $(...), so the sequence advances).
+rand () {
+    RAND_N=$((RAND_N + 1))
+    RAND=$(awk -v s="$SEED" -v k="$RAND_N" -v n="$1" \
+        'BEGIN { srand(s + 7919 * k); print int(rand() * n) }')
+}
+
+# pause_random MAX_MS: a random moment inside a checkpoint interval (this
+# picks WHEN to inject a fault; it is not waiting for anything).
+pause_random () {
+    rand "$1"
+    echo "[..] random pause $RAND ms"
+    sleep "$(awk -v m="$RAND" 'BEGIN { printf "%.3f", m / 1000 }')"
+}
+
+# status VARIANT: `zsink status` JSON of the variant's running job.
+status () { "$ZSINK" status -c "$(vdir "$1")/job.yaml"; }
+
+# wait_status VARIANT PYTHON_EXPR DEADLINE_S: until `zsink status` JSON,
+# bound to d, makes the expression true. The last document is in $STATUS.
+wait_status () {
+    _v=$1 _expr=$2 _end=$(($(now) + $3))
+    while :; do
+        STATUS=$(status "$_v" 2>/dev/null)
+        if [ -n "$STATUS" ] && echo "$STATUS" | "$PY" -c \
+            "import json, sys; d = json.load(sys.stdin); sys.exit(0 if ($_expr) else 1)" 2>/dev/null
+        then
+            return 0
+        fi
+        [ -f "$(vdir "$_v")/cluster.rc" ] && fail "$_v" "cluster exited before status: $_expr (last: $STATUS)"
+        [ "$(now)" -ge "$_end" ] && fail "$_v" "timeout waiting for status: $_expr (last: $STATUS)"
+        sleep 0.2
+    done
+}
+
+# json_get FILE_OR_- KEY: a top-level key of a JSON document.
+json_get () {
+    "$PY" -c 'import json, sys
+f = sys.stdin if sys.argv[1] == "-" else open(sys.argv[1])
+print(json.load(f)[sys.argv[2]])' "$1" "$2"
+}
+
+free_port () {
+    "$PY" -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# --- the oracle --------------------------------------------------------------
+
+# oracle VARIANT N [extra oracle.py options]: the table holds exactly ids
+# 1..N once each, no orphans, verifies clean, one commit user, identifiers
+# strictly increasing.
+oracle () {
+    _v=$1 _n=$2
+    shift 2
+    if ! _out=$("$PY" "$ORACLE" --zsink "$ZSINK" --table "$(table_of "$_v")" \
+        --expect "$_n" --log "$(clog "$_v")" "$@" 2>&1); then
+        echo "$_out"
+        fail "$_v" "oracle failed"
+    fi
+    echo "[$_v] $_out"
+}
+
+# run_variants FUNC VARIANT...: run `FUNC VARIANT` for each variant at the
+# same time (background subshells); fail if any of them failed.
+run_variants () {
+    _fn=$1
+    shift
+    _pids= _i=0
+    for _v in "$@"; do
+        _i=$((_i + 1))
+        (RAND_N=$((_i * 1000)); "$_fn" "$_v") &
+        _pids="$_pids $!"
+    done
+    _bad=0
+    for _p in $_pids; do wait "$_p" || _bad=1; done
+    if [ $_bad != 0 ]; then
+        cleanup
+        echo "FAIL $TEST_NAME (seed $SEED)"
+        exit 1
+    fi
+}
+
+# count_log VARIANT PATTERN: lines of the cluster log matching (grep -E).
+count_log () { grep -cE -- "$2" "$(clog "$1")"; }
+
+pass () {
+    cleanup
+    echo "PASS $TEST_NAME ($(elapsed) s)"
+    exit 0
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""oracle.py - what every integration test asserts about the final table.
+
+  --expect N     stats: count = distinct_ids = N, min_id 1, max_id N
+                 (N = 0: count 0, min/max null)
+  always         orphans --older-than 0s: none; verify: exit 0 and OK;
+                 snapshots: at most one commit user, identifiers strictly
+                 increasing (so none is committed twice)
+  --snapshots K  exactly K snapshots
+  --last-max     the last identifier is INT64_MAX
+  --ids-are-completed-checkpoints
+                 the identifiers except the last are exactly the checkpoint
+                 ids of the log's `Completed checkpoint N for job` lines
+  --include ID   the identifier ID is present (repeatable)
+  --consecutive A  identifiers A and A+1 are in consecutive snapshots
+  --user U       the commit user is U
+
+Prints one summary line; exits 1 with the reasons on failure.
+"""
+import argparse
+import json
+import re
+import subprocess
+import sys
+
+INT64_MAX = 9223372036854775807
+
+
+def run(zsink, *args):
+    p = subprocess.run([zsink, "table", *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--zsink", required=True)
+    ap.add_argument("--table", required=True)
+    ap.add_argument("--expect", type=int, required=True)
+    ap.add_argument("--log")
+    ap.add_argument("--snapshots", type=int)
+    ap.add_argument("--last-max", action="store_true")
+    ap.add_argument("--ids-are-completed-checkpoints", action="store_true")
+    ap.add_argument("--include", type=int, action="append", default=[])
+    ap.add_argument("--consecutive", type=int, action="append", default=[])
+    ap.add_argument("--user")
+    a = ap.parse_args()
+    errors = []
+    n = a.expect
+
+    rc, out, err = run(a.zsink, "stats", a.table, "--json")
+    if rc != 0:
+        print(f"table stats failed ({rc}): {err.strip()}")
+        return 1
+    st = json.loads(out)
+    want = {"count": n, "distinct_ids": n, "min_id": 1 if n else None,
+            "max_id": n if n else None}
+    for k, v in want.items():
+        if st.get(k) != v:
+            errors.append(f"stats {k} = {st.get(k)}, expected {v}")
+
+    rc, out, err = run(a.zsink, "orphans", a.table, "--older-than", "0s", "--json")
+    if rc != 0:
+        errors.append(f"table orphans failed ({rc}): {err.strip()}")
+    else:
+        orph = json.loads(out)
+        if orph["count"] != 0:
+            errors.append(f"{orph['count']} orphan files: {orph['files'][:5]}")
+
+    rc, out, err = run(a.zsink, "verify", a.table)
+    if rc != 0 or out.strip() != "OK":
+        errors.append(f"table verify exit {rc}: {(out + err).strip()[:500]}")
+
+    rc, out, err = run(a.zsink, "snapshots", a.table, "--json")
+    if rc != 0:
+        errors.append(f"table snapshots failed ({rc}): {err.strip()}")
+        snaps = []
+    else:
+        snaps = json.loads(out)
+    ids = [s["commit_identifier"] for s in snaps]
+    users = sorted({s["commit_user"] for s in snaps})
+    if len(users) > 1:
+        errors.append(f"{len(users)} commit users: {users}")
+    if a.user and users and users != [a.user]:
+        errors.append(f"commit user {users}, expected {a.user}")
+    if any(x >= y for x, y in zip(ids, ids[1:])):
+        errors.append(f"identifiers not strictly increasing: {ids}")
+    if a.snapshots is not None and len(snaps) != a.snapshots:
+        errors.append(f"{len(snaps)} snapshots, expected {a.snapshots}")
+    if a.last_max and (not ids or ids[-1] != INT64_MAX):
+        errors.append(f"last identifier {ids[-1] if ids else None}, expected {INT64_MAX}")
+    if a.ids_are_completed_checkpoints:
+        done = [int(m) for m in re.findall(r"Completed checkpoint (\d+) for job",
+                                           open(a.log).read())]
+        if ids[:-1] != done:
+            errors.append(f"identifiers {ids[:-1]} (all but the last) != completed "
+                          f"checkpoints {done}")
+    for i in a.include:
+        if i not in ids:
+            errors.append(f"identifier {i} missing from {ids}")
+    for c in a.consecutive:
+        if c not in ids or c + 1 not in ids or ids.index(c + 1) != ids.index(c) + 1:
+            errors.append(f"identifiers {c} and {c + 1} not in consecutive snapshots: {ids}")
+    short = ids if len(ids) <= 12 else ids[:5] + ["..."] + ids[-5:]
+    summary = (f"oracle: count {st['count']} distinct {st['distinct_ids']} min {st['min_id']} "
+               f"max {st['max_id']}, {len(snaps)} snapshots, identifiers {short}, "
+               f"user {users[0] if users else None}")
+    if errors:
+        print(summary)
+        for e in errors:
+            print("  ORACLE: " + e)
+        return 1
+    print(summary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
