@@ -19,6 +19,12 @@ void
 zs_env_init (zs_env_t *env, const zs_sender_t *from, uint64_t seq)
 {
     zsink__envelope__init (env);
+    zs_env_stamp (env, from, seq);
+}
+
+void
+zs_env_stamp (zs_env_t *env, const zs_sender_t *from, uint64_t seq)
+{
     env->job_id = (char *) from->job_id;
     env->epoch = from->epoch;
     env->seq = seq;

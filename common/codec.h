@@ -32,6 +32,10 @@ typedef struct {
 //  counter for that pipe (pre-incremented by the caller).
 void zs_env_init (zs_env_t *env, const zs_sender_t *from, uint64_t seq);
 
+//  Stamp an envelope the caller already built (body set): job id, epoch,
+//  sequence number, sender role and index, from `from`.
+void zs_env_stamp (zs_env_t *env, const zs_sender_t *from, uint64_t seq);
+
 //  Send env, after an optional routing-id frame, without blocking
 //  (ZMQ_DONTWAIT). 0 = queued; -1 with errno (EAGAIN = backpressure,
 //  EHOSTUNREACH = unknown peer on a ROUTER_MANDATORY socket).

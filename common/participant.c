@@ -123,15 +123,7 @@ zs_participant_registered (zs_participant_t *self)
 int
 zs_participant_send (zs_participant_t *self, zs_env_t *env)
 {
-    //  stamp over whatever the caller initialised
-    zs_env_t stamp;
-    zs_env_init (&stamp, &self->from, ++self->seq);
-    env->job_id = stamp.job_id;
-    env->epoch = stamp.epoch;
-    env->seq = stamp.seq;
-    env->sender = stamp.sender;
-    env->has_sender_index = stamp.has_sender_index;
-    env->sender_index = stamp.sender_index;
+    zs_env_stamp (env, &self->from, ++self->seq);
     self->last_sent = zs_clock_mono_ms ();
     return zs_env_send (self->sock, NULL, env);
 }

@@ -322,21 +322,35 @@ int zs_table_list_snapshots (zs_table_t *self, zs_snapshot_t **snaps_p, size_t *
 //  --------------------------------------------------------------------------
 //  Manifests
 
+//  Read manifest/<name> whole. NULL with *rc_p and err set when it cannot be
+//  read: a file a snapshot references that is gone breaks that snapshot, so
+//  that is ZS_ECORRUPT.
+static char *
+s_read_manifest_file (zs_table_t *self, const char *name, char *path, size_t pathlen, int *rc_p,
+                      char *err, size_t errlen)
+{
+    char rel[ZS_PATH_MAX];
+    snprintf (rel, sizeof rel, "manifest/%s", name);
+    if (zs_table_file_path (self, path, pathlen, rel) != 0) {
+        snprintf (err, errlen, "manifest/%s: path too long", name);
+        *rc_p = -1;
+        return NULL;
+    }
+    char *text = zs_fs_read_file (path, S_META_MAX, NULL, err, errlen);
+    if (!text)
+        *rc_p = ZS_ECORRUPT;
+    return text;
+}
+
 int zs_table_read_manifest_list (zs_table_t *self, const char *name, zs_manifest_meta_t **metas_p,
                                  size_t *n_p, char *err, size_t errlen)
 {
     char path[ZS_PATH_MAX], why[ZS_ERRLEN];
-    snprintf (why, sizeof why, "manifest/%s", name);
-    if (zs_table_file_path (self, path, sizeof path, why) != 0) {
-        snprintf (err, errlen, "manifest/%s: path too long", name);
-        return -1;
-    }
-    char *text = zs_fs_read_file (path, S_META_MAX, NULL, why, sizeof why);
-    if (!text) {
-        snprintf (err, errlen, "%s", why);
-        return ZS_ECORRUPT; //  a referenced list that is gone breaks the snapshot
-    }
-    int rc = zs_manifest_list_decode (text, metas_p, n_p, why, sizeof why);
+    int rc;
+    char *text = s_read_manifest_file (self, name, path, sizeof path, &rc, err, errlen);
+    if (!text)
+        return rc;
+    rc = zs_manifest_list_decode (text, metas_p, n_p, why, sizeof why);
     free (text);
     if (rc != 0)
         snprintf (err, errlen, "%s: corrupt manifest list: %s", path, why);
@@ -347,17 +361,11 @@ int zs_table_read_manifest (zs_table_t *self, const char *name, zs_manifest_entr
                             size_t *n_p, char *err, size_t errlen)
 {
     char path[ZS_PATH_MAX], why[ZS_ERRLEN];
-    snprintf (why, sizeof why, "manifest/%s", name);
-    if (zs_table_file_path (self, path, sizeof path, why) != 0) {
-        snprintf (err, errlen, "manifest/%s: path too long", name);
-        return -1;
-    }
-    char *text = zs_fs_read_file (path, S_META_MAX, NULL, why, sizeof why);
-    if (!text) {
-        snprintf (err, errlen, "%s", why);
-        return ZS_ECORRUPT;
-    }
-    int rc = zs_manifest_decode (text, entries_p, n_p, why, sizeof why);
+    int rc;
+    char *text = s_read_manifest_file (self, name, path, sizeof path, &rc, err, errlen);
+    if (!text)
+        return rc;
+    rc = zs_manifest_decode (text, entries_p, n_p, why, sizeof why);
     free (text);
     if (rc != 0)
         snprintf (err, errlen, "%s: corrupt manifest: %s", path, why);

@@ -152,13 +152,7 @@ s_send (coord_t *self, int slot, zs_env_t *env)
     slot_t *s = &self->slots[slot];
     if (!s->registered)
         return;
-    zs_env_t stamp;
-    zs_env_init (&stamp, &self->from, ++s->seq);
-    env->job_id = stamp.job_id;
-    env->epoch = stamp.epoch;
-    env->seq = stamp.seq;
-    env->sender = stamp.sender;
-    env->has_sender_index = false;
+    zs_env_stamp (env, &self->from, ++s->seq);
     //  EHOSTUNREACH: the peer is gone; liveness will notice. Nothing else to
     //  do here: delivery is only ever proven by the peer's reply.
     zs_env_send (self->router, s->rid, env);
@@ -167,12 +161,7 @@ s_send (coord_t *self, int slot, zs_env_t *env)
 static void
 s_send_to_rid (coord_t *self, const char *rid, zs_env_t *env)
 {
-    zs_env_t stamp;
-    zs_env_init (&stamp, &self->from, 1);
-    env->job_id = stamp.job_id;
-    env->epoch = stamp.epoch;
-    env->seq = stamp.seq;
-    env->sender = stamp.sender;
+    zs_env_stamp (env, &self->from, 1);
     zs_env_send (self->router, rid, env);
 }
 
@@ -1053,7 +1042,6 @@ zs_coordinator_main (int argc, char **argv)
         return 2;
     }
     self->n = self->cfg.parallelism;
-    self->slots = calloc (self->n + 1, sizeof *self->slots);
 
     //  The job: resumed from its directory, or new.
     char new_id[40];
@@ -1129,9 +1117,13 @@ zs_coordinator_main (int argc, char **argv)
              job_id, self->n, self->cfg.checkpoint_interval_ms ? "every " : "off (",
              (long long) self->cfg.checkpoint_interval_ms, self->cfg.table_path, self->job_dir);
 
+    //  allocated only now: every early return above owns nothing
+    self->slots = calloc (self->n + 1, sizeof *self->slots);
     self->router = zs_net_router (bind ? bind : "tcp://*:6123", err, sizeof err);
     if (!self->router) {
         zs_error ("%s", err);
+        free (self->slots);
+        zs_chk_clear (&self->latest);
         return 1;
     }
     zpoller_t *poller = zpoller_new (self->router, NULL);

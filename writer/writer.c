@@ -398,14 +398,7 @@ s_outbox_flush (s_writer_t *self)
 static int
 s_send_data (s_writer_t *self, zs_env_t *env)
 {
-    zs_env_t stamp;
-    zs_env_init (&stamp, &self->from, ++self->data_seq);
-    env->job_id = stamp.job_id;
-    env->epoch = stamp.epoch;
-    env->seq = stamp.seq;
-    env->sender = stamp.sender;
-    env->has_sender_index = stamp.has_sender_index;
-    env->sender_index = stamp.sender_index;
+    zs_env_stamp (env, &self->from, ++self->data_seq);
     if (!self->out_head) {
         if (zs_env_send (self->data, NULL, env) == 0)
             return 0;

@@ -133,13 +133,7 @@ s_expect (s_cluster_t *c, Zsink__Envelope__BodyCase kind)
 static void
 s_to_committer (s_cluster_t *c, zs_env_t *env)
 {
-    zs_env_t stamp;
-    zs_env_init (&stamp, &c->from, ++c->seq);
-    env->job_id = stamp.job_id;
-    env->epoch = stamp.epoch;
-    env->seq = stamp.seq;
-    env->sender = stamp.sender;
-    env->has_sender_index = false;
+    zs_env_stamp (env, &c->from, ++c->seq);
     assert_int_equal (zs_env_send (c->coord, c->committer_id, env), 0);
 }
 
@@ -248,14 +242,7 @@ s_reset (s_cluster_t *c, int64_t epoch, int64_t restore_id, Zsink__CommitterStat
 static void
 s_wsend (s_cluster_t *c, int i, zs_env_t *env, uint64_t seq)
 {
-    zs_env_t stamp;
-    zs_env_init (&stamp, &c->wfrom[i], seq);
-    env->job_id = stamp.job_id;
-    env->epoch = stamp.epoch;
-    env->seq = stamp.seq;
-    env->sender = stamp.sender;
-    env->has_sender_index = true;
-    env->sender_index = i;
+    zs_env_stamp (env, &c->wfrom[i], seq);
     int64_t deadline = zs_clock_mono_ms () + DEADLINE_MS;
     while (zs_env_send (c->writer[i], NULL, env) < 0) {
         assert_true (zs_clock_mono_ms () < deadline);

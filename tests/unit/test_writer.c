@@ -249,14 +249,7 @@ s_send (s_rig_t *rig, zs_env_t *env)
 {
     zs_sender_t from = {.epoch = rig->epoch, .role = ZSINK__ROLE__ROLE_COORDINATOR, .index = -1};
     snprintf (from.job_id, sizeof from.job_id, "%s", JOB);
-    zs_env_t stamp;
-    zs_env_init (&stamp, &from, 1);
-    env->job_id = stamp.job_id;
-    env->epoch = stamp.epoch;
-    env->seq = stamp.seq;
-    env->sender = stamp.sender;
-    env->has_sender_index = stamp.has_sender_index;
-    env->sender_index = stamp.sender_index;
+    zs_env_stamp (env, &from, 1);
     assert_int_equal (zs_env_send (rig->coord, rig->writer_id, env), 0);
 }
 
