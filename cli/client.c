@@ -84,13 +84,12 @@ zs_client_find_endpoint (const char *checkpoints_dir, char *endpoint, size_t len
 static void
 s_usage (FILE *out)
 {
-    fprintf (out,
-             "usage: zsink status [--coordinator EP | -c JOB.yaml] [-D key=value]\n"
-             "       zsink stop --savepoint [--coordinator EP | -c JOB.yaml]\n"
-             "       zsink cancel [--coordinator EP | -c JOB.yaml]\n"
-             "Without --coordinator, the endpoint is read from the cluster.json that\n"
-             "`zsink cluster` writes into state.checkpoints.dir. Env ZSINK_COORDINATOR\n"
-             "also names the endpoint.\n");
+    fprintf (out, "usage: zsink status [--coordinator EP | -c JOB.yaml] [-D key=value]\n"
+                  "       zsink stop --savepoint [--coordinator EP | -c JOB.yaml]\n"
+                  "       zsink cancel [--coordinator EP | -c JOB.yaml]\n"
+                  "Without --coordinator, the endpoint is read from the cluster.json that\n"
+                  "`zsink cluster` writes into state.checkpoints.dir. Env ZSINK_COORDINATOR\n"
+                  "also names the endpoint.\n");
 }
 
 int
@@ -111,8 +110,12 @@ zs_client_cmd (int argc, char **argv)
     int c;
     while ((c = getopt_long (argc, argv, "c:D:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'e': endpoint = optarg; break;
-        case 's': savepoint = true; break;
+        case 'e':
+            endpoint = optarg;
+            break;
+        case 's':
+            savepoint = true;
+            break;
         case 'c':
             if (zs_config_load_yaml (&cfg, optarg, err, sizeof err) < 0) {
                 fprintf (stderr, "zsink %s: %s\n", cmd, err);
@@ -125,8 +128,12 @@ zs_client_cmd (int argc, char **argv)
                 return 2;
             }
             break;
-        case 'h': s_usage (stdout); return 0;
-        default: s_usage (stderr); return 2;
+        case 'h':
+            s_usage (stdout);
+            return 0;
+        default:
+            s_usage (stderr);
+            return 2;
         }
     }
     Zsink__ClientRequest__Kind kind;
@@ -141,16 +148,16 @@ zs_client_cmd (int argc, char **argv)
                              "without one)\n");
             return 2;
         }
-    }
-    else {
+    } else {
         s_usage (stderr);
         return 2;
     }
     char found[ZS_PATH_MAX];
     if (!endpoint) {
         if (!*cfg.checkpoints_dir) {
-            fprintf (stderr, "zsink %s: say where the coordinator is: --coordinator EP, or "
-                             "-c JOB.yaml of a running `zsink cluster`\n",
+            fprintf (stderr,
+                     "zsink %s: say where the coordinator is: --coordinator EP, or "
+                     "-c JOB.yaml of a running `zsink cluster`\n",
                      cmd);
             return 2;
         }

@@ -47,13 +47,13 @@
 typedef struct {
     char name[32];
     char *argv[MAX_ARGS];
-    pid_t pid;          //  0: not running
-    int fd;             //  read end of its stdout+stderr, -1 if none
+    pid_t pid; //  0: not running
+    int fd;    //  read end of its stdout+stderr, -1 if none
     char line[8192];
     size_t line_len;
     int64_t restart_at; //  0: no restart pending
     int starts;
-    bool done;          //  exited 0: not to be restarted
+    bool done; //  exited 0: not to be restarted
 } child_t;
 
 static volatile sig_atomic_t s_cancel_signal = 0;
@@ -97,8 +97,7 @@ s_print_line (const char *name, const char *line)
     (void) rc;
 }
 
-static void
-s_say (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+static void s_say (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
 static void
 s_say (const char *fmt, ...)
 {
@@ -180,14 +179,13 @@ s_drain (child_t *c)
 static void
 s_usage (FILE *out)
 {
-    fprintf (out,
-             "usage: zsink cluster [-c JOB.yaml] [-Dkey=value ...] [--run-for DURATION]\n"
-             "                     [--restore-from CHECKPOINT] [--job-id ID]\n"
-             "Runs the coordinator, the committer and `parallelism` writers on this\n"
-             "machine and restarts any that dies. Ends when a bounded job finishes\n"
-             "(exit 0), when the job fails for good (exit 1), or is canceled on\n"
-             "SIGINT/SIGTERM or after --run-for (exit 0). SIGUSR1, or `zsink stop\n"
-             "--savepoint -c JOB.yaml`, stops it with a savepoint.\n");
+    fprintf (out, "usage: zsink cluster [-c JOB.yaml] [-Dkey=value ...] [--run-for DURATION]\n"
+                  "                     [--restore-from CHECKPOINT] [--job-id ID]\n"
+                  "Runs the coordinator, the committer and `parallelism` writers on this\n"
+                  "machine and restarts any that dies. Ends when a bounded job finishes\n"
+                  "(exit 0), when the job fails for good (exit 1), or is canceled on\n"
+                  "SIGINT/SIGTERM or after --run-for (exit 0). SIGUSR1, or `zsink stop\n"
+                  "--savepoint -c JOB.yaml`, stops it with a savepoint.\n");
 }
 
 typedef struct {
@@ -239,7 +237,9 @@ zs_cluster_cmd (int argc, char **argv)
     int opt;
     while ((opt = getopt_long (argc, argv, "c:D:h", opts, NULL)) != -1) {
         switch (opt) {
-        case 'c': config_file = optarg; break;
+        case 'c':
+            config_file = optarg;
+            break;
         case 'D':
             if (n_over < MAX_ARGS / 2 - 1)
                 overrides[n_over++] = optarg;
@@ -250,10 +250,18 @@ zs_cluster_cmd (int argc, char **argv)
                 return 2;
             }
             break;
-        case 's': restore_from = optarg; break;
-        case 'j': job_arg = optarg; break;
-        case 'h': s_usage (stdout); return 0;
-        default: s_usage (stderr); return 2;
+        case 's':
+            restore_from = optarg;
+            break;
+        case 'j':
+            job_arg = optarg;
+            break;
+        case 'h':
+            s_usage (stdout);
+            return 0;
+        default:
+            s_usage (stderr);
+            return 2;
         }
     }
     if (optind < argc) {
@@ -360,8 +368,8 @@ zs_cluster_cmd (int argc, char **argv)
     zs_fs_mkdirs (cfg.checkpoints_dir);
     snprintf (cluster_json, sizeof cluster_json, "%s/cluster.json", cfg.checkpoints_dir);
     {
-        json_t *info = json_pack ("{s:i, s:s, s:s, s:s}", "pid", (int) getpid (), "job_id",
-                                  job_id, "coordinator", coord_ep, "committer", commit_ep);
+        json_t *info = json_pack ("{s:i, s:s, s:s, s:s}", "pid", (int) getpid (), "job_id", job_id,
+                                  "coordinator", coord_ep, "committer", commit_ep);
         char *text = json_dumps (info, JSON_COMPACT);
         json_decref (info);
         zs_fs_write_atomic (cluster_json, text, strlen (text), err, sizeof err);
@@ -439,8 +447,8 @@ zs_cluster_cmd (int argc, char **argv)
                 c->pid = 0;
                 while (c->fd >= 0)
                     s_drain (c);
-                bool crashed = WIFSIGNALED (status)
-                               || (WIFEXITED (status) && WEXITSTATUS (status) == 137);
+                bool crashed =
+                    WIFSIGNALED (status) || (WIFEXITED (status) && WEXITSTATUS (status) == 137);
                 int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
                 if (i == 0 && !crashed) {
                     //  the coordinator decided: the job is over
@@ -451,23 +459,20 @@ zs_cluster_cmd (int argc, char **argv)
                         s_say ("The job failed for good (coordinator exit status %d); see "
                                "its log above.",
                                code);
-                }
-                else if (crashed && !job_over) {
+                } else if (crashed && !job_over) {
                     if (WIFSIGNALED (status))
                         s_say ("%s (pid %d) was killed by signal %d; restarting in %lld ms.",
                                c->name, (int) pid, WTERMSIG (status),
                                (long long) cfg.restart_delay_ms);
                     else
-                        s_say ("%s (pid %d) crashed (exit 137); restarting in %lld ms.",
-                               c->name, (int) pid, (long long) cfg.restart_delay_ms);
+                        s_say ("%s (pid %d) crashed (exit 137); restarting in %lld ms.", c->name,
+                               (int) pid, (long long) cfg.restart_delay_ms);
                     c->restart_at = zs_clock_mono_ms () + cfg.restart_delay_ms;
-                }
-                else if (!crashed && code != 0 && !job_over) {
-                    s_say ("%s (pid %d) exited with status %d; restarting in %lld ms.",
-                           c->name, (int) pid, code, (long long) cfg.restart_delay_ms);
+                } else if (!crashed && code != 0 && !job_over) {
+                    s_say ("%s (pid %d) exited with status %d; restarting in %lld ms.", c->name,
+                           (int) pid, code, (long long) cfg.restart_delay_ms);
                     c->restart_at = zs_clock_mono_ms () + cfg.restart_delay_ms;
-                }
-                else
+                } else
                     c->done = true;
             }
         }
@@ -504,16 +509,14 @@ zs_cluster_cmd (int argc, char **argv)
                    s_cancel_signal ? " (signal)" : " (--run-for elapsed)");
             req.kind = ZSINK__CLIENT_REQUEST__KIND__CANCEL;
             send = true;
-        }
-        else if (s_savepoint_signal && !stopping) {
+        } else if (s_savepoint_signal && !stopping) {
             stopping = true;
             s_savepoint_signal = 0;
             s_say ("Stopping job %s with a savepoint.", job_id);
             req.kind = ZSINK__CLIENT_REQUEST__KIND__STOP;
             req.has_savepoint = req.savepoint = true;
             send = true;
-        }
-        else if (now >= next_status) {
+        } else if (now >= next_status) {
             next_status = now + 1000;
             req.kind = ZSINK__CLIENT_REQUEST__KIND__STATUS;
             send = true;
@@ -523,7 +526,8 @@ zs_cluster_cmd (int argc, char **argv)
             zs_env_init (&env, &from, ++ctl_seq);
             env.body_case = ZSINK__ENVELOPE__BODY_CLIENT_REQUEST;
             env.client_request = &req;
-            if (zs_env_send (ctl, NULL, &env) < 0 && req.kind != ZSINK__CLIENT_REQUEST__KIND__STATUS) {
+            if (zs_env_send (ctl, NULL, &env) < 0
+                && req.kind != ZSINK__CLIENT_REQUEST__KIND__STATUS) {
                 //  not connected (coordinator restarting): ask again soon
                 if (req.kind == ZSINK__CLIENT_REQUEST__KIND__CANCEL)
                     canceling = false;

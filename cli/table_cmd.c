@@ -35,7 +35,8 @@ typedef struct {
     int64_t older_than_ms;
 } s_args_t;
 
-static int s_usage (const char *why)
+static int
+s_usage (const char *why)
 {
     if (why)
         fprintf (stderr, "zsink table: %s\n", why);
@@ -46,7 +47,8 @@ static int s_usage (const char *why)
 }
 
 //  Print a JSON value on one line and release it.
-static void s_print_json (json_t *value)
+static void
+s_print_json (json_t *value)
 {
     char *text = json_dumps (value, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
     if (text)
@@ -55,18 +57,20 @@ static void s_print_json (json_t *value)
     json_decref (value);
 }
 
-static void s_fmt_time (int64_t millis, char *buf, size_t len)
+static void
+s_fmt_time (int64_t millis, char *buf, size_t len)
 {
-    time_t secs = (time_t)(millis / 1000);
+    time_t secs = (time_t) (millis / 1000);
     struct tm tm;
     localtime_r (&secs, &tm);
     size_t n = strftime (buf, len, "%Y-%m-%d %H:%M:%S", &tm);
-    snprintf (buf + n, len - n, ".%03d", (int)(millis % 1000));
+    snprintf (buf + n, len - n, ".%03d", (int) (millis % 1000));
 }
 
 //  --------------------------------------------------------------------------
 
-static int s_cmd_snapshots (zs_table_t *table, const s_args_t *args)
+static int
+s_cmd_snapshots (zs_table_t *table, const s_args_t *args)
 {
     char err[ZS_ERRLEN];
     zs_snapshot_t *snaps;
@@ -80,12 +84,12 @@ static int s_cmd_snapshots (zs_table_t *table, const s_args_t *args)
         for (size_t i = 0; i < n; i++) {
             zs_snapshot_t *s = &snaps[i];
             json_array_append_new (
-                arr, json_pack ("{s:I, s:s, s:I, s:s, s:I, s:I, s:I}", "id", (json_int_t)s->id,
+                arr, json_pack ("{s:I, s:s, s:I, s:s, s:I, s:I, s:I}", "id", (json_int_t) s->id,
                                 "commit_user", s->commit_user, "commit_identifier",
-                                (json_int_t)s->commit_identifier, "commit_kind", s->commit_kind,
-                                "time_millis", (json_int_t)s->time_millis, "delta_record_count",
-                                (json_int_t)s->delta_record_count, "total_record_count",
-                                (json_int_t)s->total_record_count));
+                                (json_int_t) s->commit_identifier, "commit_kind", s->commit_kind,
+                                "time_millis", (json_int_t) s->time_millis, "delta_record_count",
+                                (json_int_t) s->delta_record_count, "total_record_count",
+                                (json_int_t) s->total_record_count));
         }
         s_print_json (arr);
     } else {
@@ -114,15 +118,17 @@ static int s_cmd_snapshots (zs_table_t *table, const s_args_t *args)
     return 0;
 }
 
-static int s_cmp_i64 (const void *a, const void *b)
+static int
+s_cmp_i64 (const void *a, const void *b)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
     return x < y ? -1 : x > y;
 }
 
 //  Read every row of the latest snapshot's live files. With ids_p, also
 //  collect the ids (malloc'd). 0 or -1 with the message printed.
-static int s_read_rows (zs_table_t *table, const char *cmd, int64_t *count_p, int64_t **ids_p)
+static int
+s_read_rows (zs_table_t *table, const char *cmd, int64_t *count_p, int64_t **ids_p)
 {
     char err[ZS_ERRLEN];
     zs_file_meta_t *files;
@@ -148,7 +154,7 @@ static int s_read_rows (zs_table_t *table, const char *cmd, int64_t *count_p, in
         while ((got = zs_datafile_reader_next (reader, &row, err, sizeof err)) == 1) {
             if (ids_p && count == cap) {
                 cap = cap ? cap * 2 : 1 << 16;
-                int64_t *grown = realloc (ids, (size_t)cap * sizeof *ids);
+                int64_t *grown = realloc (ids, (size_t) cap * sizeof *ids);
                 if (!grown) {
                     snprintf (err, sizeof err, "out of memory after %" PRId64 " rows", count);
                     got = -1;
@@ -177,19 +183,21 @@ static int s_read_rows (zs_table_t *table, const char *cmd, int64_t *count_p, in
     return 0;
 }
 
-static int s_cmd_count (zs_table_t *table, const s_args_t *args)
+static int
+s_cmd_count (zs_table_t *table, const s_args_t *args)
 {
     int64_t count;
     if (s_read_rows (table, args->cmd, &count, NULL) != 0)
         return 1;
     if (args->json)
-        s_print_json (json_pack ("{s:I}", "count", (json_int_t)count));
+        s_print_json (json_pack ("{s:I}", "count", (json_int_t) count));
     else
         printf ("%" PRId64 "\n", count);
     return 0;
 }
 
-static int s_cmd_stats (zs_table_t *table, const s_args_t *args)
+static int
+s_cmd_stats (zs_table_t *table, const s_args_t *args)
 {
     int64_t count, *ids = NULL;
     if (s_read_rows (table, args->cmd, &count, &ids) != 0)
@@ -198,14 +206,14 @@ static int s_cmd_stats (zs_table_t *table, const s_args_t *args)
     if (count > 0) {
         //  COUNT(DISTINCT id) by sorting: 8 bytes a row is fine for the
         //  tables tests and demos build, and there is no hash to get wrong.
-        qsort (ids, (size_t)count, sizeof *ids, s_cmp_i64);
+        qsort (ids, (size_t) count, sizeof *ids, s_cmp_i64);
         distinct = 1;
         for (int64_t i = 1; i < count; i++)
             distinct += ids[i] != ids[i - 1];
     }
     if (args->json) {
-        json_t *obj = json_pack ("{s:I, s:I}", "count", (json_int_t)count, "distinct_ids",
-                                 (json_int_t)distinct);
+        json_t *obj = json_pack ("{s:I, s:I}", "count", (json_int_t) count, "distinct_ids",
+                                 (json_int_t) distinct);
         json_object_set_new (obj, "min_id", count ? json_integer (ids[0]) : json_null ());
         json_object_set_new (obj, "max_id", count ? json_integer (ids[count - 1]) : json_null ());
         s_print_json (obj);
@@ -219,7 +227,8 @@ static int s_cmd_stats (zs_table_t *table, const s_args_t *args)
     return 0;
 }
 
-static int s_cmd_files (zs_table_t *table, const s_args_t *args)
+static int
+s_cmd_files (zs_table_t *table, const s_args_t *args)
 {
     char err[ZS_ERRLEN];
     zs_file_meta_t *files;
@@ -232,8 +241,8 @@ static int s_cmd_files (zs_table_t *table, const s_args_t *args)
         json_t *arr = json_array ();
         for (size_t i = 0; i < n; i++)
             json_array_append_new (arr, json_pack ("{s:s, s:I, s:I}", "path", files[i].path, "rows",
-                                                   (json_int_t)files[i].rows, "size",
-                                                   (json_int_t)files[i].size));
+                                                   (json_int_t) files[i].rows, "size",
+                                                   (json_int_t) files[i].size));
         s_print_json (json_pack ("{s:o}", "files", arr));
     } else {
         printf ("%-60s %12s %14s\n", "path", "rows", "size");
@@ -246,7 +255,8 @@ static int s_cmd_files (zs_table_t *table, const s_args_t *args)
     return 0;
 }
 
-static int s_cmd_orphans (zs_table_t *table, const s_args_t *args)
+static int
+s_cmd_orphans (zs_table_t *table, const s_args_t *args)
 {
     char err[ZS_ERRLEN];
     char **paths;
@@ -281,7 +291,7 @@ static int s_cmd_orphans (zs_table_t *table, const s_args_t *args)
     }
     free (paths);
     if (args->json)
-        s_print_json (json_pack ("{s:I, s:o}", "count", (json_int_t)listed, "files", arr));
+        s_print_json (json_pack ("{s:I, s:o}", "count", (json_int_t) listed, "files", arr));
     else {
         json_decref (arr);
         printf ("%zu orphan file%s%s\n", listed, listed == 1 ? "" : "s",
@@ -290,7 +300,8 @@ static int s_cmd_orphans (zs_table_t *table, const s_args_t *args)
     return status;
 }
 
-static int s_cmd_verify (zs_table_t *table, const s_args_t *args)
+static int
+s_cmd_verify (zs_table_t *table, const s_args_t *args)
 {
     char err[ZS_ERRLEN];
     char *report = NULL;
@@ -310,7 +321,8 @@ static int s_cmd_verify (zs_table_t *table, const s_args_t *args)
 
 //  --------------------------------------------------------------------------
 
-int zs_table_cmd (int argc, char **argv)
+int
+zs_table_cmd (int argc, char **argv)
 {
     static const struct {
         const char *name;
@@ -342,8 +354,8 @@ int zs_table_cmd (int argc, char **argv)
         else if (orphans && strcmp (argv[i], "--older-than") == 0) {
             if (i + 1 >= argc)
                 return s_usage ("--older-than needs a duration (e.g. 10s, 5m, 1h)");
-            if (zs_parse_duration_ms (argv[++i], &args.older_than_ms) != 0 ||
-                args.older_than_ms < 0) {
+            if (zs_parse_duration_ms (argv[++i], &args.older_than_ms) != 0
+                || args.older_than_ms < 0) {
                 snprintf (why, sizeof why, "--older-than: bad duration '%.64s'", argv[i]);
                 return s_usage (why);
             }

@@ -95,7 +95,7 @@ typedef struct {
     int nwriters;
     int64_t total_rows; //  of the latest snapshot, for heartbeats
     int64_t garbage, foreign, stale;
-    int64_t reported[3]; //  of the above, already handed to the participant
+    int64_t reported[3];    //  of the above, already handed to the participant
     zhash_t *garbage_peers; //  peers whose garbage we logged already
     bool done;
     int exit_code;
@@ -248,8 +248,8 @@ s_on_welcome (s_committer_t *self)
     //  A Welcome again after losing the coordinator: same job, same table,
     //  keep the lock (dropping it even briefly would let a second committer
     //  in). Only the in-memory state goes; the Reset to come restores it.
-    bool same = self->table && strcmp (job, self->job_id) == 0 &&
-                strcmp (cfg->table_path, self->table_path) == 0;
+    bool same = self->table && strcmp (job, self->job_id) == 0
+                && strcmp (cfg->table_path, self->table_path) == 0;
     if (!same) {
         //  Another job (a coordinator started afresh): its own lock.
         zs_committer_unlock (&self->lock_fd);
@@ -558,16 +558,16 @@ s_on_data (s_committer_t *self, const char *rid, zs_env_t *env)
     }
     //  Older: a previous attempt. Newer, or ours while we have no usable
     //  state: cannot be applied before our Reset.
-    if (self->phase == S_IDLE || env->epoch != self->epoch ||
-        zs_participant_epoch (self->part) != self->epoch) {
+    if (self->phase == S_IDLE || env->epoch != self->epoch
+        || zs_participant_epoch (self->part) != self->epoch) {
         self->stale++;
         return;
     }
     int index = env->has_sender_index ? env->sender_index : -1;
     char prefix[32];
     snprintf (prefix, sizeof prefix, "writer-%d-", index);
-    if (env->sender != ZSINK__ROLE__ROLE_WRITER || index < 0 || index >= self->nwriters ||
-        strncmp (rid, prefix, strlen (prefix)) != 0) {
+    if (env->sender != ZSINK__ROLE__ROLE_WRITER || index < 0 || index >= self->nwriters
+        || strncmp (rid, prefix, strlen (prefix)) != 0) {
         self->foreign++;
         return;
     }

@@ -405,8 +405,8 @@ zs_pending_state (zs_pending_t *self, const char *commit_user, int64_t n, bool e
         }
     }
     //  An end-input entry asked for but not held yet: add it, empty.
-    if (end_entry &&
-        (s->n_pending == 0 || s->pending[s->n_pending - 1]->identifier != ZS_END_INPUT_ID)) {
+    if (end_entry
+        && (s->n_pending == 0 || s->pending[s->n_pending - 1]->identifier != ZS_END_INPUT_ID)) {
         Zsink__ManifestCommittable **grown =
             realloc (s->pending, (s->n_pending + 1) * sizeof *grown);
         Zsink__ManifestCommittable *m = calloc (1, sizeof *m);

@@ -131,11 +131,10 @@ s_check (const zs_env_t *env)
     case ZSINK__ENVELOPE__BODY_HELLO:
     case ZSINK__ENVELOPE__BODY_REGISTER: {
         //  Hello and Register share their first fields' meaning
-        Zsink__Role role = env->body_case == ZSINK__ENVELOPE__BODY_HELLO
-                               ? env->hello->role
-                               : env->register_->role;
+        Zsink__Role role =
+            env->body_case == ZSINK__ENVELOPE__BODY_HELLO ? env->hello->role : env->register_->role;
         int index = env->body_case == ZSINK__ENVELOPE__BODY_HELLO ? env->hello->index
-                                                                   : env->register_->index;
+                                                                  : env->register_->index;
         if (role != ZSINK__ROLE__ROLE_WRITER && role != ZSINK__ROLE__ROLE_COMMITTER)
             return "hello from a role that cannot join";
         if (role == ZSINK__ROLE__ROLE_WRITER && (index < 0 || index > 1023))
@@ -266,28 +265,51 @@ const char *
 zs_env_kind (const zs_env_t *env)
 {
     switch (env->body_case) {
-    case ZSINK__ENVELOPE__BODY_HELLO: return "hello";
-    case ZSINK__ENVELOPE__BODY_WELCOME: return "welcome";
-    case ZSINK__ENVELOPE__BODY_REGISTER: return "register";
-    case ZSINK__ENVELOPE__BODY_REFUSED: return "refused";
-    case ZSINK__ENVELOPE__BODY_HEARTBEAT: return "heartbeat";
-    case ZSINK__ENVELOPE__BODY_RESET: return "reset";
-    case ZSINK__ENVELOPE__BODY_READY: return "ready";
-    case ZSINK__ENVELOPE__BODY_START: return "start";
-    case ZSINK__ENVELOPE__BODY_BARRIER: return "barrier";
-    case ZSINK__ENVELOPE__BODY_WRITER_ACK: return "writer-ack";
-    case ZSINK__ENVELOPE__BODY_COMMITTER_ACK: return "committer-ack";
-    case ZSINK__ENVELOPE__BODY_NOTIFY: return "notify";
-    case ZSINK__ENVELOPE__BODY_COMMITTED: return "committed";
-    case ZSINK__ENVELOPE__BODY_FINISHED: return "finished";
-    case ZSINK__ENVELOPE__BODY_FAILURE: return "failure";
-    case ZSINK__ENVELOPE__BODY_SHUTDOWN: return "shutdown";
-    case ZSINK__ENVELOPE__BODY_BYE: return "bye";
-    case ZSINK__ENVELOPE__BODY_COMMITTABLE: return "committable";
-    case ZSINK__ENVELOPE__BODY_MARKER: return "barrier-marker";
-    case ZSINK__ENVELOPE__BODY_END_OF_INPUT: return "end-of-input";
-    case ZSINK__ENVELOPE__BODY_CLIENT_REQUEST: return "client-request";
-    case ZSINK__ENVELOPE__BODY_CLIENT_REPLY: return "client-reply";
-    default: return "empty";
+    case ZSINK__ENVELOPE__BODY_HELLO:
+        return "hello";
+    case ZSINK__ENVELOPE__BODY_WELCOME:
+        return "welcome";
+    case ZSINK__ENVELOPE__BODY_REGISTER:
+        return "register";
+    case ZSINK__ENVELOPE__BODY_REFUSED:
+        return "refused";
+    case ZSINK__ENVELOPE__BODY_HEARTBEAT:
+        return "heartbeat";
+    case ZSINK__ENVELOPE__BODY_RESET:
+        return "reset";
+    case ZSINK__ENVELOPE__BODY_READY:
+        return "ready";
+    case ZSINK__ENVELOPE__BODY_START:
+        return "start";
+    case ZSINK__ENVELOPE__BODY_BARRIER:
+        return "barrier";
+    case ZSINK__ENVELOPE__BODY_WRITER_ACK:
+        return "writer-ack";
+    case ZSINK__ENVELOPE__BODY_COMMITTER_ACK:
+        return "committer-ack";
+    case ZSINK__ENVELOPE__BODY_NOTIFY:
+        return "notify";
+    case ZSINK__ENVELOPE__BODY_COMMITTED:
+        return "committed";
+    case ZSINK__ENVELOPE__BODY_FINISHED:
+        return "finished";
+    case ZSINK__ENVELOPE__BODY_FAILURE:
+        return "failure";
+    case ZSINK__ENVELOPE__BODY_SHUTDOWN:
+        return "shutdown";
+    case ZSINK__ENVELOPE__BODY_BYE:
+        return "bye";
+    case ZSINK__ENVELOPE__BODY_COMMITTABLE:
+        return "committable";
+    case ZSINK__ENVELOPE__BODY_MARKER:
+        return "barrier-marker";
+    case ZSINK__ENVELOPE__BODY_END_OF_INPUT:
+        return "end-of-input";
+    case ZSINK__ENVELOPE__BODY_CLIENT_REQUEST:
+        return "client-request";
+    case ZSINK__ENVELOPE__BODY_CLIENT_REPLY:
+        return "client-reply";
+    default:
+        return "empty";
     }
 }

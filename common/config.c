@@ -87,7 +87,8 @@ static const char *s_source_kinds[] = {"datagen"};
 static void s_err (char *err, size_t errlen, const char *fmt, ...)
     __attribute__ ((format (printf, 3, 4)));
 
-static void s_err (char *err, size_t errlen, const char *fmt, ...)
+static void
+s_err (char *err, size_t errlen, const char *fmt, ...)
 {
     if (!err || errlen == 0)
         return;
@@ -97,12 +98,14 @@ static void s_err (char *err, size_t errlen, const char *fmt, ...)
     va_end (ap);
 }
 
-static bool s_streq (const char *a, const char *b)
+static bool
+s_streq (const char *a, const char *b)
 {
     return strcmp (a, b) == 0;
 }
 
-static const s_key_t *s_key_find (const char *key)
+static const s_key_t *
+s_key_find (const char *key)
 {
     for (size_t i = 0; i < S_NKEYS; i++)
         if (s_streq (s_keys[i].key, key))
@@ -114,12 +117,13 @@ static const s_key_t *s_key_find (const char *key)
 //  Value parsers
 
 //  Copy text without leading/trailing blanks into buf. -1 if it does not fit.
-static int s_trim (const char *text, char *buf, size_t len)
+static int
+s_trim (const char *text, char *buf, size_t len)
 {
-    while (isspace ((unsigned char)*text))
+    while (isspace ((unsigned char) *text))
         text++;
     size_t n = strlen (text);
-    while (n > 0 && isspace ((unsigned char)text[n - 1]))
+    while (n > 0 && isspace ((unsigned char) text[n - 1]))
         n--;
     if (n >= len)
         return -1;
@@ -137,16 +141,17 @@ typedef struct {
 //  table ends with a NULL name); no unit means a multiplier of 1. Signs and
 //  fractions are rejected: Flink does the same, and a negative duration or
 //  size has no meaning here.
-static int s_parse_scaled (const char *text, const s_unit_t *units, int64_t *out)
+static int
+s_parse_scaled (const char *text, const s_unit_t *units, int64_t *out)
 {
     char buf[64];
     if (!text || s_trim (text, buf, sizeof buf))
         return -1;
     const char *p = buf;
-    if (!isdigit ((unsigned char)*p))
+    if (!isdigit ((unsigned char) *p))
         return -1;
     int64_t n = 0;
-    for (; isdigit ((unsigned char)*p); p++) {
+    for (; isdigit ((unsigned char) *p); p++) {
         int d = *p - '0';
         if (n > (INT64_MAX - d) / 10)
             return -1;
@@ -169,7 +174,8 @@ static int s_parse_scaled (const char *text, const s_unit_t *units, int64_t *out
     return 0;
 }
 
-int zs_parse_duration_ms (const char *text, int64_t *ms)
+int
+zs_parse_duration_ms (const char *text, int64_t *ms)
 {
     //  Flink's TimeUtils spellings, down to milliseconds (our resolution).
     static const s_unit_t units[] = {
@@ -182,7 +188,8 @@ int zs_parse_duration_ms (const char *text, int64_t *ms)
     return s_parse_scaled (text, units, ms);
 }
 
-int zs_parse_size (const char *text, int64_t *bytes)
+int
+zs_parse_size (const char *text, int64_t *bytes)
 {
     //  Flink's MemorySize spellings: binary multiples, bare number = bytes.
     static const int64_t K = 1024;
@@ -206,7 +213,8 @@ int zs_parse_size (const char *text, int64_t *bytes)
 
 //  A whole decimal number, optionally negative (so "-1" gets a range error,
 //  which says more than "not a number").
-static int s_parse_whole (const char *text, int64_t *out)
+static int
+s_parse_whole (const char *text, int64_t *out)
 {
     char buf[64];
     if (s_trim (text, buf, sizeof buf) || !*buf)
@@ -214,13 +222,14 @@ static int s_parse_whole (const char *text, int64_t *out)
     char *end;
     errno = 0;
     long long v = strtoll (buf, &end, 10);
-    if (errno || *end || !(isdigit ((unsigned char)buf[0]) || buf[0] == '-'))
+    if (errno || *end || !(isdigit ((unsigned char) buf[0]) || buf[0] == '-'))
         return -1;
     *out = v;
     return 0;
 }
 
-static void s_range_text (const s_key_t *k, char *buf, size_t len)
+static void
+s_range_text (const s_key_t *k, char *buf, size_t len)
 {
     if (k->max == S_NOMAX)
         snprintf (buf, len, ">= %" PRId64, k->min);
@@ -229,29 +238,33 @@ static void s_range_text (const s_key_t *k, char *buf, size_t len)
 }
 
 //  Read and write a numeric field whatever its C type.
-static int64_t s_num_get (const zs_config_t *cfg, const s_key_t *k)
+static int64_t
+s_num_get (const zs_config_t *cfg, const s_key_t *k)
 {
-    const char *p = (const char *)cfg + k->offset;
+    const char *p = (const char *) cfg + k->offset;
     if (k->type == S_INT)
-        return *(const int *)p;
-    return *(const int64_t *)p;
+        return *(const int *) p;
+    return *(const int64_t *) p;
 }
 
-static void s_num_put (zs_config_t *cfg, const s_key_t *k, int64_t v)
+static void
+s_num_put (zs_config_t *cfg, const s_key_t *k, int64_t v)
 {
-    char *p = (char *)cfg + k->offset;
+    char *p = (char *) cfg + k->offset;
     if (k->type == S_INT)
-        *(int *)p = (int)v;
+        *(int *) p = (int) v;
     else
-        *(int64_t *)p = v;
+        *(int64_t *) p = v;
 }
 
-static bool s_is_numeric (const s_key_t *k)
+static bool
+s_is_numeric (const s_key_t *k)
 {
     return k->type == S_INT || k->type == S_I64 || k->type == S_DURATION || k->type == S_SIZE;
 }
 
-static bool s_in_range (const s_key_t *k, int64_t v)
+static bool
+s_in_range (const s_key_t *k, int64_t v)
 {
     return (k->unset_ok && v == -1) || (v >= k->min && v <= k->max);
 }
@@ -259,7 +272,8 @@ static bool s_in_range (const s_key_t *k, int64_t v)
 //  ---------------------------------------------------------------------
 //  Public API
 
-void zs_config_defaults (zs_config_t *cfg)
+void
+zs_config_defaults (zs_config_t *cfg)
 {
     memset (cfg, 0, sizeof *cfg);
     cfg->parallelism = 1;
@@ -281,7 +295,8 @@ void zs_config_defaults (zs_config_t *cfg)
     cfg->target_file_size = 128 * 1024 * 1024;
 }
 
-int zs_config_set (zs_config_t *cfg, const char *key, const char *value, char *err, size_t errlen)
+int
+zs_config_set (zs_config_t *cfg, const char *key, const char *value, char *err, size_t errlen)
 {
     if (!key || !value) {
         s_err (err, errlen, "missing key or value");
@@ -292,7 +307,7 @@ int zs_config_set (zs_config_t *cfg, const char *key, const char *value, char *e
         s_err (err, errlen, "unknown key '%s'", key);
         return -1;
     }
-    char *field = (char *)cfg + k->offset;
+    char *field = (char *) cfg + k->offset;
     int64_t v = 0;
     char range[64];
 
@@ -329,9 +344,9 @@ int zs_config_set (zs_config_t *cfg, const char *key, const char *value, char *e
     }
     case S_BOOL:
         if (strcasecmp (value, "true") == 0)
-            *(bool *)field = true;
+            *(bool *) field = true;
         else if (strcasecmp (value, "false") == 0)
-            *(bool *)field = false;
+            *(bool *) field = false;
         else {
             s_err (err, errlen, "%s: bad boolean '%s' (true or false)", key, value);
             return -1;
@@ -356,7 +371,8 @@ int zs_config_set (zs_config_t *cfg, const char *key, const char *value, char *e
     return -1;
 }
 
-int zs_config_set_kv (zs_config_t *cfg, const char *kv, char *err, size_t errlen)
+int
+zs_config_set_kv (zs_config_t *cfg, const char *kv, char *err, size_t errlen)
 {
     const char *eq = kv ? strchr (kv, '=') : NULL;
     if (!eq) {
@@ -364,7 +380,7 @@ int zs_config_set_kv (zs_config_t *cfg, const char *kv, char *err, size_t errlen
         return -1;
     }
     char key[S_KEY_MAX];
-    size_t n = (size_t)(eq - kv);
+    size_t n = (size_t) (eq - kv);
     if (n >= sizeof key) {
         s_err (err, errlen, "bad option '%s': key too long", kv);
         return -1;
@@ -382,7 +398,8 @@ int zs_config_set_kv (zs_config_t *cfg, const char *kv, char *err, size_t errlen
     return zs_config_set (cfg, trimmed, eq + 1, err, errlen);
 }
 
-int zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen)
+int
+zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen)
 {
     if (!*cfg->table_path) {
         s_err (err, errlen, "table.path: required key is missing");
@@ -415,12 +432,13 @@ int zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen)
     return 0;
 }
 
-int zs_config_get (const zs_config_t *cfg, const char *key, char *buf, size_t len)
+int
+zs_config_get (const zs_config_t *cfg, const char *key, char *buf, size_t len)
 {
     const s_key_t *k = s_key_find (key);
     if (!k || len == 0)
         return -1;
-    const char *field = (const char *)cfg + k->offset;
+    const char *field = (const char *) cfg + k->offset;
     int n;
     switch (k->type) {
     case S_INT:
@@ -435,22 +453,23 @@ int zs_config_get (const zs_config_t *cfg, const char *key, char *buf, size_t le
         n = snprintf (buf, len, "%" PRId64 "ms", s_num_get (cfg, k));
         break;
     case S_BOOL:
-        n = snprintf (buf, len, "%s", *(const bool *)field ? "true" : "false");
+        n = snprintf (buf, len, "%s", *(const bool *) field ? "true" : "false");
         break;
     case S_PATH:
         n = snprintf (buf, len, "%.*s", ZS_PATH_MAX - 1, field);
         break;
     case S_KIND:
-        n = snprintf (buf, len, "%.*s", (int)sizeof cfg->source_kind - 1, field);
+        n = snprintf (buf, len, "%.*s", (int) sizeof cfg->source_kind - 1, field);
         break;
     default:
         return -1;
     }
-    return n >= 0 && (size_t)n < len ? 0 : -1;
+    return n >= 0 && (size_t) n < len ? 0 : -1;
 }
 
-int zs_config_foreach (const zs_config_t *cfg,
-                       void (*fn) (const char *key, const char *value, void *arg), void *arg)
+int
+zs_config_foreach (const zs_config_t *cfg,
+                   void (*fn) (const char *key, const char *value, void *arg), void *arg)
 {
     char value[ZS_PATH_MAX + 8];
     int count = 0;
@@ -476,31 +495,34 @@ typedef struct {
 } s_yaml_t;
 
 //  Next event, or -1 with the parser's own complaint and line.
-static int s_yaml_next (s_yaml_t *y, yaml_event_t *ev)
+static int
+s_yaml_next (s_yaml_t *y, yaml_event_t *ev)
 {
     if (yaml_parser_parse (&y->parser, ev))
         return 0;
     yaml_parser_t *p = &y->parser;
     s_err (y->err, y->errlen, "%s:%zu: broken YAML: %s%s%s", y->path,
-           (size_t)p->problem_mark.line + 1, p->problem ? p->problem : "parse error",
+           (size_t) p->problem_mark.line + 1, p->problem ? p->problem : "parse error",
            p->context ? " " : "", p->context ? p->context : "");
     return -1;
 }
 
 //  A plain ~, null or empty scalar is YAML's null; for us it means "unset"
 //  (only accepted by keys that have an unset value).
-static const char *s_scalar_text (const yaml_event_t *ev)
+static const char *
+s_scalar_text (const yaml_event_t *ev)
 {
-    const char *v = (const char *)ev->data.scalar.value;
-    if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-        (s_streq (v, "~") || s_streq (v, "null") || s_streq (v, "Null") || s_streq (v, "NULL")))
+    const char *v = (const char *) ev->data.scalar.value;
+    if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE
+        && (s_streq (v, "~") || s_streq (v, "null") || s_streq (v, "Null") || s_streq (v, "NULL")))
         return "";
     return v;
 }
 
 //  Read "key: value" pairs up to the end of the current mapping; nested
 //  mappings recurse with their key as the prefix of the dotted key.
-static int s_yaml_mapping (s_yaml_t *y, const char *prefix)
+static int
+s_yaml_mapping (s_yaml_t *y, const char *prefix)
 {
     while (true) {
         yaml_event_t kev;
@@ -510,7 +532,7 @@ static int s_yaml_mapping (s_yaml_t *y, const char *prefix)
             yaml_event_delete (&kev);
             return 0;
         }
-        size_t line = (size_t)kev.start_mark.line + 1;
+        size_t line = (size_t) kev.start_mark.line + 1;
         if (kev.type != YAML_SCALAR_EVENT) {
             s_err (y->err, y->errlen, "%s:%zu: a key must be plain text", y->path, line);
             yaml_event_delete (&kev);
@@ -518,16 +540,16 @@ static int s_yaml_mapping (s_yaml_t *y, const char *prefix)
         }
         char key[S_KEY_MAX];
         int n = snprintf (key, sizeof key, "%s%s%s", prefix, *prefix ? "." : "",
-                          (const char *)kev.data.scalar.value);
+                          (const char *) kev.data.scalar.value);
         yaml_event_delete (&kev);
-        if (n < 0 || (size_t)n >= sizeof key) {
+        if (n < 0 || (size_t) n >= sizeof key) {
             s_err (y->err, y->errlen, "%s:%zu: key too long", y->path, line);
             return -1;
         }
         yaml_event_t vev;
         if (s_yaml_next (y, &vev))
             return -1;
-        line = (size_t)vev.start_mark.line + 1;
+        line = (size_t) vev.start_mark.line + 1;
         int rc = 0;
         if (vev.type == YAML_SCALAR_EVENT) {
             char msg[ZS_ERRLEN];
@@ -550,18 +572,20 @@ static int s_yaml_mapping (s_yaml_t *y, const char *prefix)
 }
 
 //  Expect an event of the given type; anything else is "what" at its line.
-static int s_yaml_expect (s_yaml_t *y, yaml_event_type_t type, yaml_event_t *ev, const char *what)
+static int
+s_yaml_expect (s_yaml_t *y, yaml_event_type_t type, yaml_event_t *ev, const char *what)
 {
     if (s_yaml_next (y, ev))
         return -1;
     if (ev->type == type)
         return 0;
-    s_err (y->err, y->errlen, "%s:%zu: %s", y->path, (size_t)ev->start_mark.line + 1, what);
+    s_err (y->err, y->errlen, "%s:%zu: %s", y->path, (size_t) ev->start_mark.line + 1, what);
     yaml_event_delete (ev);
     return -1;
 }
 
-static int s_yaml_document (s_yaml_t *y)
+static int
+s_yaml_document (s_yaml_t *y)
 {
     yaml_event_t ev;
     if (s_yaml_expect (y, YAML_STREAM_START_EVENT, &ev, "not a YAML stream"))
@@ -584,7 +608,7 @@ static int s_yaml_document (s_yaml_t *y)
         rc = 0; //  "---" alone: an empty document
     else {
         s_err (y->err, y->errlen, "%s:%zu: the top level must be a mapping of keys to values",
-               y->path, (size_t)ev.start_mark.line + 1);
+               y->path, (size_t) ev.start_mark.line + 1);
         rc = -1;
     }
     yaml_event_delete (&ev);
@@ -599,7 +623,8 @@ static int s_yaml_document (s_yaml_t *y)
     return 0;
 }
 
-int zs_config_load_yaml (zs_config_t *cfg, const char *path, char *err, size_t errlen)
+int
+zs_config_load_yaml (zs_config_t *cfg, const char *path, char *err, size_t errlen)
 {
     FILE *file = fopen (path, "rb");
     if (!file) {

@@ -25,16 +25,18 @@
 #define S_HEADER "#zrow v1 id:BIGINT,name:STRING,price:DOUBLE,ts:TIMESTAMP(3)"
 #define S_TRAILER "#end rows="
 
-const char *zs_datafile_extension (void)
+const char *
+zs_datafile_extension (void)
 {
     return "zrow";
 }
 
-void zs_row_from_id (zs_row_t *row, int64_t id)
+void
+zs_row_from_id (zs_row_t *row, int64_t id)
 {
     row->id = id;
     snprintf (row->name, sizeof row->name, "name-%" PRId64, id);
-    row->price = (double)(id % 100000) / 100.0;
+    row->price = (double) (id % 100000) / 100.0;
     row->ts_millis = INT64_C (1700000000000) + id * 1000;
 }
 
@@ -49,12 +51,12 @@ struct _zs_datafile_writer_t {
     char rel_path[256];
 };
 
-zs_datafile_writer_t *zs_datafile_writer_new (const char *table_path, const char *rel_path,
-                                              char *err, size_t errlen)
+zs_datafile_writer_t *
+zs_datafile_writer_new (const char *table_path, const char *rel_path, char *err, size_t errlen)
 {
     char path[ZS_PATH_MAX];
-    if (snprintf (path, sizeof path, "%s/%s", table_path, rel_path) >= (int)sizeof path ||
-        strlen (rel_path) >= sizeof ((zs_file_meta_t *)0)->path) {
+    if (snprintf (path, sizeof path, "%s/%s", table_path, rel_path) >= (int) sizeof path
+        || strlen (rel_path) >= sizeof ((zs_file_meta_t *) 0)->path) {
         snprintf (err, errlen, "%s/%s: path too long", table_path, rel_path);
         return NULL;
     }
@@ -79,12 +81,13 @@ zs_datafile_writer_t *zs_datafile_writer_new (const char *table_path, const char
 
 //  Decimal digits of v at the end of a buffer; returns the start. snprintf
 //  is the slow part of a text format, and ids/timestamps are most of it.
-static char *s_fmt_i64 (char *end, int64_t v)
+static char *
+s_fmt_i64 (char *end, int64_t v)
 {
-    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    uint64_t u = v < 0 ? (uint64_t) 0 - (uint64_t) v : (uint64_t) v;
     char *p = end;
     do {
-        *--p = (char)('0' + u % 10);
+        *--p = (char) ('0' + u % 10);
         u /= 10;
     } while (u);
     if (v < 0)
@@ -92,15 +95,16 @@ static char *s_fmt_i64 (char *end, int64_t v)
     return p;
 }
 
-int zs_datafile_writer_append (zs_datafile_writer_t *self, const zs_row_t *row, char *err,
-                               size_t errlen)
+int
+zs_datafile_writer_append (zs_datafile_writer_t *self, const zs_row_t *row, char *err,
+                           size_t errlen)
 {
     //  Worst case: 20 + 1 + 2*48 + 1 + 32 + 1 + 20 + 1 bytes.
     char line[256];
     char num[24];
     char *p = line;
     char *s = s_fmt_i64 (num + sizeof num, row->id);
-    size_t n = (size_t)(num + sizeof num - s);
+    size_t n = (size_t) (num + sizeof num - s);
     memcpy (p, s, n);
     p += n;
     *p++ = '\t';
@@ -117,11 +121,11 @@ int zs_datafile_writer_append (zs_datafile_writer_t *self, const zs_row_t *row, 
     p += snprintf (p, 40, "%.17g", row->price);
     *p++ = '\t';
     s = s_fmt_i64 (num + sizeof num, row->ts_millis);
-    n = (size_t)(num + sizeof num - s);
+    n = (size_t) (num + sizeof num - s);
     memcpy (p, s, n);
     p += n;
     *p++ = '\n';
-    if (zs_fs_file_write (self->file, line, (size_t)(p - line), err, errlen) != 0)
+    if (zs_fs_file_write (self->file, line, (size_t) (p - line), err, errlen) != 0)
         return -1;
     //  Min/max id go into the manifest (stats without reading the file).
     if (self->rows == 0 || row->id < self->min_id)
@@ -132,25 +136,28 @@ int zs_datafile_writer_append (zs_datafile_writer_t *self, const zs_row_t *row, 
     return 0;
 }
 
-int64_t zs_datafile_writer_rows (zs_datafile_writer_t *self)
+int64_t
+zs_datafile_writer_rows (zs_datafile_writer_t *self)
 {
     return self->rows;
 }
 
-int64_t zs_datafile_writer_bytes (zs_datafile_writer_t *self)
+int64_t
+zs_datafile_writer_bytes (zs_datafile_writer_t *self)
 {
     return zs_fs_file_offset (self->file);
 }
 
-int zs_datafile_writer_close (zs_datafile_writer_t **self_p, zs_file_meta_t *meta, char *err,
-                              size_t errlen)
+int
+zs_datafile_writer_close (zs_datafile_writer_t **self_p, zs_file_meta_t *meta, char *err,
+                          size_t errlen)
 {
     if (!self_p || !*self_p)
         return -1;
     zs_datafile_writer_t *self = *self_p;
     char trailer[64];
     int n = snprintf (trailer, sizeof trailer, S_TRAILER "%" PRId64 "\n", self->rows);
-    int rc = zs_fs_file_write (self->file, trailer, (size_t)n, err, errlen);
+    int rc = zs_fs_file_write (self->file, trailer, (size_t) n, err, errlen);
     int64_t size = zs_fs_file_offset (self->file);
     if (rc == 0)
         rc = zs_fs_file_close (&self->file, err, errlen);
@@ -169,7 +176,8 @@ int zs_datafile_writer_close (zs_datafile_writer_t **self_p, zs_file_meta_t *met
     return rc;
 }
 
-void zs_datafile_writer_abort (zs_datafile_writer_t **self_p)
+void
+zs_datafile_writer_abort (zs_datafile_writer_t **self_p)
 {
     if (!self_p || !*self_p)
         return;
@@ -193,7 +201,8 @@ struct _zs_datafile_reader_t {
 
 //  Next line without its '\n'. 1 = line, 0 = EOF, -1 = read error or a
 //  last line without '\n' (a torn write), err filled.
-static int s_read_line (zs_datafile_reader_t *self, size_t *len_p, char *err, size_t errlen)
+static int
+s_read_line (zs_datafile_reader_t *self, size_t *len_p, char *err, size_t errlen)
 {
     errno = 0;
     ssize_t n = getline (&self->line, &self->cap, self->fp);
@@ -211,15 +220,16 @@ static int s_read_line (zs_datafile_reader_t *self, size_t *len_p, char *err, si
         return -1;
     }
     self->line[--n] = '\0';
-    if ((size_t)n != strlen (self->line)) {
+    if ((size_t) n != strlen (self->line)) {
         snprintf (err, errlen, "%s: line %" PRId64 ": NUL byte in line", self->path, self->lineno);
         return -1;
     }
-    *len_p = (size_t)n;
+    *len_p = (size_t) n;
     return 1;
 }
 
-zs_datafile_reader_t *zs_datafile_reader_open (const char *path, char *err, size_t errlen)
+zs_datafile_reader_t *
+zs_datafile_reader_open (const char *path, char *err, size_t errlen)
 {
     zs_datafile_reader_t *self = calloc (1, sizeof *self);
     if (!self) {
@@ -251,7 +261,8 @@ zs_datafile_reader_t *zs_datafile_reader_open (const char *path, char *err, size
 }
 
 //  Parse a signed decimal field ending at a tab or the end. NULL on error.
-static char *s_parse_i64 (char *p, int64_t *out, char stop)
+static char *
+s_parse_i64 (char *p, int64_t *out, char stop)
 {
     if (*p == '\0' || *p == stop)
         return NULL;
@@ -264,7 +275,8 @@ static char *s_parse_i64 (char *p, int64_t *out, char stop)
     return end;
 }
 
-int zs_datafile_reader_next (zs_datafile_reader_t *self, zs_row_t *row, char *err, size_t errlen)
+int
+zs_datafile_reader_next (zs_datafile_reader_t *self, zs_row_t *row, char *err, size_t errlen)
 {
     if (self->at_end)
         return 0;
@@ -283,8 +295,8 @@ int zs_datafile_reader_next (zs_datafile_reader_t *self, zs_row_t *row, char *er
     if (line[0] == '#') {
         //  The trailer must count exactly the rows we read, and be last.
         int64_t n;
-        if (strncmp (line, S_TRAILER, strlen (S_TRAILER)) != 0 ||
-            !s_parse_i64 (line + strlen (S_TRAILER), &n, '\0') || n != self->rows) {
+        if (strncmp (line, S_TRAILER, strlen (S_TRAILER)) != 0
+            || !s_parse_i64 (line + strlen (S_TRAILER), &n, '\0') || n != self->rows) {
             snprintf (err, errlen, "%s: line %" PRId64 ": bad trailer (read %" PRId64 " rows)",
                       self->path, self->lineno, self->rows);
             return -1;
@@ -335,7 +347,8 @@ bad:
     return -1;
 }
 
-void zs_datafile_reader_destroy (zs_datafile_reader_t **self_p)
+void
+zs_datafile_reader_destroy (zs_datafile_reader_t **self_p)
 {
     if (!self_p || !*self_p)
         return;

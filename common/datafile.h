@@ -50,8 +50,7 @@ typedef struct _zs_datafile_reader_t zs_datafile_reader_t;
 //  Open an existing data file by absolute (or cwd-relative) path.
 zs_datafile_reader_t *zs_datafile_reader_open (const char *path, char *err, size_t errlen);
 //  1 = a row read, 0 = end of file, -1 = corrupt/truncated (err names why).
-int zs_datafile_reader_next (zs_datafile_reader_t *self, zs_row_t *row, char *err,
-                             size_t errlen);
+int zs_datafile_reader_next (zs_datafile_reader_t *self, zs_row_t *row, char *err, size_t errlen);
 void zs_datafile_reader_destroy (zs_datafile_reader_t **self_p);
 
 //  Fill the derived columns of a row from its id (datagen: byte-identical

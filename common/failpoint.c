@@ -58,16 +58,18 @@ static const zs_failpoint_info_t s_points[] = {
 static s_state_t s_state[S_NPOINTS];
 static bool s_enabled;
 
-static int s_find (const char *name, size_t len)
+static int
+s_find (const char *name, size_t len)
 {
     for (size_t i = 0; i < S_NPOINTS; i++)
         if (strlen (s_points[i].name) == len && memcmp (s_points[i].name, name, len) == 0)
-            return (int)i;
+            return (int) i;
     return -1;
 }
 
 //  A positive decimal count (K or MS) filling all of text. -1 otherwise.
-static int s_parse_count (const char *text, int64_t min, int64_t *out)
+static int
+s_parse_count (const char *text, int64_t min, int64_t *out)
 {
     if (*text < '0' || *text > '9')
         return -1;
@@ -81,16 +83,17 @@ static int s_parse_count (const char *text, int64_t min, int64_t *out)
 }
 
 //  One "name=action[:arg[:K]]" item into state. 0 or -1 + err.
-static int s_parse_item (const char *item, s_state_t *state, bool *seen, char *err, size_t errlen)
+static int
+s_parse_item (const char *item, s_state_t *state, bool *seen, char *err, size_t errlen)
 {
     const char *eq = strchr (item, '=');
     if (!eq) {
         snprintf (err, errlen, "failpoint '%s': expected name=action", item);
         return -1;
     }
-    int i = s_find (item, (size_t)(eq - item));
+    int i = s_find (item, (size_t) (eq - item));
     if (i < 0) {
-        snprintf (err, errlen, "unknown failpoint '%.*s'", (int)(eq - item), item);
+        snprintf (err, errlen, "unknown failpoint '%.*s'", (int) (eq - item), item);
         return -1;
     }
     if (seen[i]) {
@@ -101,7 +104,7 @@ static int s_parse_item (const char *item, s_state_t *state, bool *seen, char *e
 
     //  Split the action into at most three ':'-separated parts.
     char buf[128];
-    if (snprintf (buf, sizeof buf, "%s", eq + 1) >= (int)sizeof buf) {
+    if (snprintf (buf, sizeof buf, "%s", eq + 1) >= (int) sizeof buf) {
         snprintf (err, errlen, "failpoint '%s': action too long", s_points[i].name);
         return -1;
     }
@@ -157,7 +160,8 @@ static int s_parse_item (const char *item, s_state_t *state, bool *seen, char *e
     return 0;
 }
 
-int zs_failpoint_init (const char *spec, char *err, size_t errlen)
+int
+zs_failpoint_init (const char *spec, char *err, size_t errlen)
 {
     char dummy[ZS_ERRLEN];
     if (!err || errlen == 0) {
@@ -202,27 +206,31 @@ int zs_failpoint_init (const char *spec, char *err, size_t errlen)
     return 0;
 }
 
-static void s_crash (const char *name)
+static void
+s_crash (const char *name)
 {
     //  One write(2), no stdio: the process dies next and must not flush or
     //  run atexit handlers, exactly like kill -9 (the note aside).
     char note[160];
     int n = snprintf (note, sizeof note, "failpoint %s: crash\n", name);
     if (n > 0) {
-        ssize_t w = write (STDERR_FILENO, note, (size_t)n < sizeof note ? (size_t)n : sizeof note);
-        (void)w;
+        ssize_t w =
+            write (STDERR_FILENO, note, (size_t) n < sizeof note ? (size_t) n : sizeof note);
+        (void) w;
     }
     _exit (137);
 }
 
-static void s_sleep_ms (int64_t ms)
+static void
+s_sleep_ms (int64_t ms)
 {
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long) (ms % 1000) * 1000000L};
     while (nanosleep (&ts, &ts) != 0 && errno == EINTR)
         ;
 }
 
-int zs_failpoint (const char *name)
+int
+zs_failpoint (const char *name)
 {
     if (!s_enabled)
         return 0;
@@ -252,13 +260,15 @@ int zs_failpoint (const char *name)
     }
 }
 
-int64_t zs_failpoint_hits (const char *name)
+int64_t
+zs_failpoint_hits (const char *name)
 {
     int i = s_find (name, strlen (name));
     return i < 0 ? -1 : s_state[i].hits;
 }
 
-const zs_failpoint_info_t *zs_failpoint_list (size_t *n)
+const zs_failpoint_info_t *
+zs_failpoint_list (size_t *n)
 {
     if (n)
         *n = S_NPOINTS;

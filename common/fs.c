@@ -24,21 +24,24 @@
 
 #define S_FILE_BUFSIZE (1024 * 1024)
 
-static void s_seterr (char *err, size_t errlen, const char *path, const char *what, int e)
+static void
+s_seterr (char *err, size_t errlen, const char *path, const char *what, int e)
 {
     if (err && errlen)
         snprintf (err, errlen, "%s: %s: %s", path, what, strerror (e));
 }
 
 //  Directory part of path into dir (dirname(3) may modify its argument).
-static void s_dirname (const char *path, char *dir, size_t dirlen)
+static void
+s_dirname (const char *path, char *dir, size_t dirlen)
 {
     char tmp[ZS_PATH_MAX];
     snprintf (tmp, sizeof tmp, "%s", path);
     snprintf (dir, dirlen, "%s", dirname (tmp));
 }
 
-static int s_fsync (int fd)
+static int
+s_fsync (int fd)
 {
     if (zs_failpoint ("fs.fsync") == -1) {
         errno = EIO;
@@ -48,7 +51,8 @@ static int s_fsync (int fd)
 }
 
 //  Write all of data; a short write is retried, EINTR too.
-static int s_write_all (int fd, const void *data, size_t len)
+static int
+s_write_all (int fd, const void *data, size_t len)
 {
     if (zs_failpoint ("fs.write") == -1) {
         errno = ENOSPC;
@@ -63,15 +67,16 @@ static int s_write_all (int fd, const void *data, size_t len)
             return -1;
         }
         p += rc;
-        len -= (size_t)rc;
+        len -= (size_t) rc;
     }
     return 0;
 }
 
-int zs_fs_mkdirs (const char *path)
+int
+zs_fs_mkdirs (const char *path)
 {
     char buf[ZS_PATH_MAX];
-    if (snprintf (buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+    if (snprintf (buf, sizeof buf, "%s", path) >= (int) sizeof buf) {
         errno = ENAMETOOLONG;
         return -1;
     }
@@ -97,7 +102,8 @@ int zs_fs_mkdirs (const char *path)
     return 0;
 }
 
-int zs_fs_fsync_dir (const char *dir)
+int
+zs_fs_fsync_dir (const char *dir)
 {
     int fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
@@ -110,16 +116,17 @@ int zs_fs_fsync_dir (const char *dir)
 }
 
 //  Write data into a fresh, fsynced temp file next to path. Fills tmp.
-static int s_write_temp (const char *path, const void *data, size_t len, char *tmp, size_t tmplen,
-                         char *err, size_t errlen)
+static int
+s_write_temp (const char *path, const void *data, size_t len, char *tmp, size_t tmplen, char *err,
+              size_t errlen)
 {
     static unsigned counter = 0;
     int fd = -1;
     //  O_EXCL: a leftover temp file of a crashed process with our pid is
     //  never reused; we just take the next counter value.
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        if (snprintf (tmp, tmplen, "%s.tmp-%ld-%u", path, (long)getpid (), counter++) >=
-            (int)tmplen) {
+        if (snprintf (tmp, tmplen, "%s.tmp-%ld-%u", path, (long) getpid (), counter++)
+            >= (int) tmplen) {
             s_seterr (err, errlen, path, "path too long", ENAMETOOLONG);
             return -1;
         }
@@ -154,7 +161,8 @@ fail:
     return -1;
 }
 
-int zs_fs_write_atomic (const char *path, const void *data, size_t len, char *err, size_t errlen)
+int
+zs_fs_write_atomic (const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
     char tmp[ZS_PATH_MAX + 64];
     if (s_write_temp (path, data, len, tmp, sizeof tmp, err, errlen) != 0)
@@ -179,8 +187,8 @@ int zs_fs_write_atomic (const char *path, const void *data, size_t len, char *er
     return 0;
 }
 
-int zs_fs_create_exclusive (const char *path, const void *data, size_t len, char *err,
-                            size_t errlen)
+int
+zs_fs_create_exclusive (const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
     char tmp[ZS_PATH_MAX + 64];
     if (s_write_temp (path, data, len, tmp, sizeof tmp, err, errlen) != 0)
@@ -210,7 +218,8 @@ int zs_fs_create_exclusive (const char *path, const void *data, size_t len, char
     return 0;
 }
 
-char *zs_fs_read_file (const char *path, size_t max_size, size_t *len_p, char *err, size_t errlen)
+char *
+zs_fs_read_file (const char *path, size_t max_size, size_t *len_p, char *err, size_t errlen)
 {
     int fd = open (path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -227,7 +236,7 @@ char *zs_fs_read_file (const char *path, size_t max_size, size_t *len_p, char *e
     }
     //  The cap keeps a damaged or hostile file from exhausting memory;
     //  every caller knows how big a sane file of its kind can be.
-    if (!S_ISREG (st.st_mode) || (uint64_t)st.st_size > max_size) {
+    if (!S_ISREG (st.st_mode) || (uint64_t) st.st_size > max_size) {
         if (err && errlen)
             snprintf (err, errlen, "%s: not a regular file or larger than %zu bytes", path,
                       max_size);
@@ -235,7 +244,7 @@ char *zs_fs_read_file (const char *path, size_t max_size, size_t *len_p, char *e
         errno = EFBIG;
         return NULL;
     }
-    size_t size = (size_t)st.st_size;
+    size_t size = (size_t) st.st_size;
     char *buf = malloc (size + 1);
     if (!buf) {
         s_seterr (err, errlen, path, "malloc", ENOMEM);
@@ -259,7 +268,7 @@ char *zs_fs_read_file (const char *path, size_t max_size, size_t *len_p, char *e
         if (rc == 0)
             break; //  shrank under us: return what is there; the decoders
                    //  above reject a torn file, this layer does not judge
-        got += (size_t)rc;
+        got += (size_t) rc;
     }
     close (fd);
     buf[got] = '\0';
@@ -268,15 +277,17 @@ char *zs_fs_read_file (const char *path, size_t max_size, size_t *len_p, char *e
     return buf;
 }
 
-int64_t zs_fs_file_size (const char *path)
+int64_t
+zs_fs_file_size (const char *path)
 {
     struct stat st;
     if (stat (path, &st) != 0)
         return -1;
-    return (int64_t)st.st_size;
+    return (int64_t) st.st_size;
 }
 
-int zs_fs_unlink (const char *path)
+int
+zs_fs_unlink (const char *path)
 {
     //  Idempotent, so clean-up paths can be re-run after a crash.
     if (unlink (path) != 0 && errno != ENOENT)
@@ -295,14 +306,15 @@ struct _zs_fs_file_t {
     char path[ZS_PATH_MAX];
 };
 
-zs_fs_file_t *zs_fs_file_create (const char *path, char *err, size_t errlen)
+zs_fs_file_t *
+zs_fs_file_create (const char *path, char *err, size_t errlen)
 {
     zs_fs_file_t *self = calloc (1, sizeof *self);
     if (!self) {
         s_seterr (err, errlen, path, "malloc", ENOMEM);
         return NULL;
     }
-    if (snprintf (self->path, sizeof self->path, "%s", path) >= (int)sizeof self->path) {
+    if (snprintf (self->path, sizeof self->path, "%s", path) >= (int) sizeof self->path) {
         s_seterr (err, errlen, path, "create", ENAMETOOLONG);
         free (self);
         return NULL;
@@ -322,7 +334,8 @@ zs_fs_file_t *zs_fs_file_create (const char *path, char *err, size_t errlen)
     return self;
 }
 
-static int s_file_flush (zs_fs_file_t *self, char *err, size_t errlen)
+static int
+s_file_flush (zs_fs_file_t *self, char *err, size_t errlen)
 {
     if (self->used == 0)
         return 0;
@@ -334,7 +347,8 @@ static int s_file_flush (zs_fs_file_t *self, char *err, size_t errlen)
     return 0;
 }
 
-int zs_fs_file_write (zs_fs_file_t *self, const void *data, size_t len, char *err, size_t errlen)
+int
+zs_fs_file_write (zs_fs_file_t *self, const void *data, size_t len, char *err, size_t errlen)
 {
     if (self->used + len > S_FILE_BUFSIZE) {
         if (s_file_flush (self, err, errlen) != 0)
@@ -345,22 +359,24 @@ int zs_fs_file_write (zs_fs_file_t *self, const void *data, size_t len, char *er
                 s_seterr (err, errlen, self->path, "write", errno);
                 return -1;
             }
-            self->offset += (int64_t)len;
+            self->offset += (int64_t) len;
             return 0;
         }
     }
     memcpy (self->buf + self->used, data, len);
     self->used += len;
-    self->offset += (int64_t)len;
+    self->offset += (int64_t) len;
     return 0;
 }
 
-int64_t zs_fs_file_offset (zs_fs_file_t *self)
+int64_t
+zs_fs_file_offset (zs_fs_file_t *self)
 {
     return self->offset;
 }
 
-static void s_file_free (zs_fs_file_t **self_p)
+static void
+s_file_free (zs_fs_file_t **self_p)
 {
     zs_fs_file_t *self = *self_p;
     if (self->fd >= 0)
@@ -370,7 +386,8 @@ static void s_file_free (zs_fs_file_t **self_p)
     *self_p = NULL;
 }
 
-int zs_fs_file_close (zs_fs_file_t **self_p, char *err, size_t errlen)
+int
+zs_fs_file_close (zs_fs_file_t **self_p, char *err, size_t errlen)
 {
     if (!self_p || !*self_p)
         return 0;
@@ -398,7 +415,8 @@ int zs_fs_file_close (zs_fs_file_t **self_p, char *err, size_t errlen)
     return rc;
 }
 
-void zs_fs_file_abort (zs_fs_file_t **self_p)
+void
+zs_fs_file_abort (zs_fs_file_t **self_p)
 {
     if (!self_p || !*self_p)
         return;

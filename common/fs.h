@@ -22,8 +22,7 @@ int zs_fs_fsync_dir (const char *dir);
 
 //  Write data to path atomically (temp + fsync + rename + fsync dir),
 //  replacing any existing file. 0 or -1, err filled.
-int zs_fs_write_atomic (const char *path, const void *data, size_t len, char *err,
-                        size_t errlen);
+int zs_fs_write_atomic (const char *path, const void *data, size_t len, char *err, size_t errlen);
 
 //  Create path with data only if it does not exist (temp + fsync + link +
 //  fsync dir). 0 on success, ZS_ECONFLICT if the name is taken, -1 on other
@@ -34,8 +33,7 @@ int zs_fs_create_exclusive (const char *path, const void *data, size_t len, char
 //  Read a whole file (NUL-terminated for convenience; *len_p excludes the
 //  NUL). Refuses files larger than max_size. Returns a malloc'd buffer or
 //  NULL with err filled (ZS_ENOENT-style cause: errno is kept).
-char *zs_fs_read_file (const char *path, size_t max_size, size_t *len_p, char *err,
-                       size_t errlen);
+char *zs_fs_read_file (const char *path, size_t max_size, size_t *len_p, char *err, size_t errlen);
 
 //  Size of a file, or -1 (errno kept).
 int64_t zs_fs_file_size (const char *path);
@@ -50,6 +48,6 @@ zs_fs_file_t *zs_fs_file_create (const char *path, char *err, size_t errlen);
 int zs_fs_file_write (zs_fs_file_t *self, const void *data, size_t len, char *err, size_t errlen);
 int64_t zs_fs_file_offset (zs_fs_file_t *self);
 int zs_fs_file_close (zs_fs_file_t **self_p, char *err, size_t errlen); //  durable
-void zs_fs_file_abort (zs_fs_file_t **self_p);                            //  close + unlink
+void zs_fs_file_abort (zs_fs_file_t **self_p);                          //  close + unlink
 
 #endif

@@ -5,12 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool zs_plain_name (const char *name)
+bool
+zs_plain_name (const char *name)
 {
     return name[0] && !strchr (name, '/') && strcmp (name, ".") != 0 && strcmp (name, "..") != 0;
 }
 
-int zs_data_path_check (const char *path, char *err, size_t errlen)
+int
+zs_data_path_check (const char *path, char *err, size_t errlen)
 {
     const char *why = NULL;
     if (path[0] == '/')
@@ -29,9 +31,9 @@ int zs_data_path_check (const char *path, char *err, size_t errlen)
             //  refuses "..", "." and empty components ("a//b", trailing /).
             for (const char *c = p + 1; !why; c = strchr (c, '/') + 1) {
                 const char *end = strchr (c, '/');
-                size_t len = end ? (size_t)(end - c) : strlen (c);
-                if (len == 0 || (len == 1 && c[0] == '.') ||
-                    (len == 2 && c[0] == '.' && c[1] == '.'))
+                size_t len = end ? (size_t) (end - c) : strlen (c);
+                if (len == 0 || (len == 1 && c[0] == '.')
+                    || (len == 2 && c[0] == '.' && c[1] == '.'))
                     why = "empty, '.' or '..' path component";
                 if (!end)
                     break;
@@ -49,15 +51,16 @@ int zs_data_path_check (const char *path, char *err, size_t errlen)
     return 0;
 }
 
-char *zs_manifest_encode (const zs_file_meta_t *files, size_t n)
+char *
+zs_manifest_encode (const zs_file_meta_t *files, size_t n)
 {
     json_t *entries = json_array ();
     for (size_t i = 0; i < n; i++) {
         const zs_file_meta_t *f = &files[i];
         json_array_append_new (
             entries, json_pack ("{s:s, s:s, s:I, s:I, s:I, s:I}", "kind", "ADD", "file", f->path,
-                                "rows", (json_int_t)f->rows, "size", (json_int_t)f->size, "minId",
-                                (json_int_t)f->min_id, "maxId", (json_int_t)f->max_id));
+                                "rows", (json_int_t) f->rows, "size", (json_int_t) f->size, "minId",
+                                (json_int_t) f->min_id, "maxId", (json_int_t) f->max_id));
     }
     json_t *root = json_pack ("{s:o}", "entries", entries);
     if (!root)
@@ -70,8 +73,8 @@ char *zs_manifest_encode (const zs_file_meta_t *files, size_t n)
 }
 
 //  Parse text into a root object holding an array under key.
-static json_t *s_load_array (const char *text, const char *key, json_t **array, char *err,
-                             size_t errlen)
+static json_t *
+s_load_array (const char *text, const char *key, json_t **array, char *err, size_t errlen)
 {
     json_error_t jerr;
     json_t *root = json_loads (text, JSON_REJECT_DUPLICATES, &jerr);
@@ -88,7 +91,8 @@ static json_t *s_load_array (const char *text, const char *key, json_t **array, 
     return root;
 }
 
-static bool s_int (json_t *obj, const char *key, int64_t *dst)
+static bool
+s_int (json_t *obj, const char *key, int64_t *dst)
 {
     json_t *v = json_object_get (obj, key);
     if (!json_is_integer (v))
@@ -97,8 +101,9 @@ static bool s_int (json_t *obj, const char *key, int64_t *dst)
     return true;
 }
 
-int zs_manifest_decode (const char *text, zs_manifest_entry_t **entries_p, size_t *n_p, char *err,
-                        size_t errlen)
+int
+zs_manifest_decode (const char *text, zs_manifest_entry_t **entries_p, size_t *n_p, char *err,
+                    size_t errlen)
 {
     json_t *arr;
     json_t *root = s_load_array (text, "entries", &arr, err, errlen);
@@ -118,10 +123,10 @@ int zs_manifest_decode (const char *text, zs_manifest_entry_t **entries_p, size_
         zs_manifest_entry_t *e = &entries[i];
         const char *kind = json_string_value (json_object_get (item, "kind"));
         const char *file = json_string_value (json_object_get (item, "file"));
-        if (!kind || !file || (strcmp (kind, "ADD") != 0 && strcmp (kind, "DELETE") != 0) ||
-            strlen (file) >= sizeof e->file.path || !s_int (item, "rows", &e->file.rows) ||
-            !s_int (item, "size", &e->file.size) || !s_int (item, "minId", &e->file.min_id) ||
-            !s_int (item, "maxId", &e->file.max_id) || e->file.rows < 0 || e->file.size < 0) {
+        if (!kind || !file || (strcmp (kind, "ADD") != 0 && strcmp (kind, "DELETE") != 0)
+            || strlen (file) >= sizeof e->file.path || !s_int (item, "rows", &e->file.rows)
+            || !s_int (item, "size", &e->file.size) || !s_int (item, "minId", &e->file.min_id)
+            || !s_int (item, "maxId", &e->file.max_id) || e->file.rows < 0 || e->file.size < 0) {
             snprintf (err, errlen, "entries[%zu]: missing or bad field", i);
             goto fail;
         }
@@ -145,13 +150,15 @@ fail:
     return ZS_ECORRUPT;
 }
 
-char *zs_manifest_list_encode (const zs_manifest_meta_t *metas, size_t n)
+char *
+zs_manifest_list_encode (const zs_manifest_meta_t *metas, size_t n)
 {
     json_t *arr = json_array ();
     for (size_t i = 0; i < n; i++)
-        json_array_append_new (arr, json_pack ("{s:s, s:I, s:I}", "file", metas[i].file,
-                                               "addedFiles", (json_int_t)metas[i].added_files,
-                                               "deletedFiles", (json_int_t)metas[i].deleted_files));
+        json_array_append_new (arr,
+                               json_pack ("{s:s, s:I, s:I}", "file", metas[i].file, "addedFiles",
+                                          (json_int_t) metas[i].added_files, "deletedFiles",
+                                          (json_int_t) metas[i].deleted_files));
     json_t *root = json_pack ("{s:o}", "manifests", arr);
     if (!root)
         return NULL;
@@ -160,8 +167,9 @@ char *zs_manifest_list_encode (const zs_manifest_meta_t *metas, size_t n)
     return text;
 }
 
-int zs_manifest_list_decode (const char *text, zs_manifest_meta_t **metas_p, size_t *n_p, char *err,
-                             size_t errlen)
+int
+zs_manifest_list_decode (const char *text, zs_manifest_meta_t **metas_p, size_t *n_p, char *err,
+                         size_t errlen)
 {
     json_t *arr;
     json_t *root = s_load_array (text, "manifests", &arr, err, errlen);
@@ -181,9 +189,9 @@ int zs_manifest_list_decode (const char *text, zs_manifest_meta_t **metas_p, siz
         zs_manifest_meta_t *m = &metas[i];
         const char *file = json_string_value (json_object_get (item, "file"));
         //  Too long is corrupt, not truncated: a cut name names another file.
-        if (!file || strlen (file) >= sizeof m->file || !zs_plain_name (file) ||
-            !s_int (item, "addedFiles", &m->added_files) ||
-            !s_int (item, "deletedFiles", &m->deleted_files)) {
+        if (!file || strlen (file) >= sizeof m->file || !zs_plain_name (file)
+            || !s_int (item, "addedFiles", &m->added_files)
+            || !s_int (item, "deletedFiles", &m->deleted_files)) {
             snprintf (err, errlen, "manifests[%zu]: missing or bad field", i);
             free (metas);
             json_decref (root);

@@ -51,8 +51,7 @@ zs_net_dealer (const char *endpoint, const char *routing_id, char *err, size_t e
     zsock_set_reconnect_ivl (sock, 100);
     zsock_set_reconnect_ivl_max (sock, 1000);
     if (zsock_connect (sock, "%s", endpoint) < 0) {
-        snprintf (err, errlen, "cannot connect to %s: %s", endpoint,
-                  zmq_strerror (zmq_errno ()));
+        snprintf (err, errlen, "cannot connect to %s: %s", endpoint, zmq_strerror (zmq_errno ()));
         zsock_destroy (&sock);
         return NULL;
     }

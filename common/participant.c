@@ -32,16 +32,15 @@ struct _zs_participant_t {
     zs_sender_t from; //  job id, epoch, role, index
     uint64_t seq;
     zs_config_t config;
-    int64_t last_heard;  //  mono ms of the last message from the coordinator
-    int64_t last_sent;   //  mono ms of our last message (hello or heartbeat)
+    int64_t last_heard; //  mono ms of the last message from the coordinator
+    int64_t last_sent;  //  mono ms of our last message (hello or heartbeat)
     int64_t rows_read, rows_committed;
     int64_t garbage, foreign, stale;
     bool garbage_logged;
 };
 
 zs_participant_t *
-zs_participant_new (Zsink__Role role, int index, const char *coordinator, char *err,
-                    size_t errlen)
+zs_participant_new (Zsink__Role role, int index, const char *coordinator, char *err, size_t errlen)
 {
     zs_participant_t *self = calloc (1, sizeof *self);
     if (!self) {
@@ -151,8 +150,7 @@ zs_participant_set_progress (zs_participant_t *self, int64_t rows_read, int64_t 
 }
 
 void
-zs_participant_add_dropped (zs_participant_t *self, int64_t garbage, int64_t foreign,
-                            int64_t stale)
+zs_participant_add_dropped (zs_participant_t *self, int64_t garbage, int64_t foreign, int64_t stale)
 {
     self->garbage += garbage;
     self->foreign += foreign;
@@ -160,8 +158,7 @@ zs_participant_add_dropped (zs_participant_t *self, int64_t garbage, int64_t for
 }
 
 void
-zs_participant_counters (zs_participant_t *self, int64_t *garbage, int64_t *foreign,
-                         int64_t *stale)
+zs_participant_counters (zs_participant_t *self, int64_t *garbage, int64_t *foreign, int64_t *stale)
 {
     *garbage = self->garbage;
     *foreign = self->foreign;

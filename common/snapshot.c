@@ -7,25 +7,26 @@
 
 #define S_VERSION 3
 
-char *zs_snapshot_encode (const zs_snapshot_t *snap)
+char *
+zs_snapshot_encode (const zs_snapshot_t *snap)
 {
     json_t *ids = json_array ();
     for (int i = 0; i < snap->n_user_ids; i++) {
         const zs_user_id_t *u = &snap->user_ids[i];
         json_array_append_new (ids, json_pack ("{s:s, s:I, s:I}", "user", u->user, "identifier",
-                                               (json_int_t)u->identifier, "timeMillis",
-                                               (json_int_t)u->time_millis));
+                                               (json_int_t) u->identifier, "timeMillis",
+                                               (json_int_t) u->time_millis));
     }
     //  Paimon's field order, so a snapshot reads like one of theirs; the
     //  zsink extension last.
     json_t *root = json_pack (
         "{s:i, s:I, s:I, s:s, s:s, s:s, s:I, s:s, s:I, s:I, s:I, s:o}", "version", S_VERSION, "id",
-        (json_int_t)snap->id, "schemaId", (json_int_t)snap->schema_id, "baseManifestList",
+        (json_int_t) snap->id, "schemaId", (json_int_t) snap->schema_id, "baseManifestList",
         snap->base_manifest_list, "deltaManifestList", snap->delta_manifest_list, "commitUser",
-        snap->commit_user, "commitIdentifier", (json_int_t)snap->commit_identifier, "commitKind",
-        snap->commit_kind, "timeMillis", (json_int_t)snap->time_millis, "totalRecordCount",
-        (json_int_t)snap->total_record_count, "deltaRecordCount",
-        (json_int_t)snap->delta_record_count, "committedIdentifiers", ids);
+        snap->commit_user, "commitIdentifier", (json_int_t) snap->commit_identifier, "commitKind",
+        snap->commit_kind, "timeMillis", (json_int_t) snap->time_millis, "totalRecordCount",
+        (json_int_t) snap->total_record_count, "deltaRecordCount",
+        (json_int_t) snap->delta_record_count, "committedIdentifiers", ids);
     if (!root)
         return NULL;
     //  Indented like Paimon's: snapshots are few and read by people.
@@ -36,12 +37,12 @@ char *zs_snapshot_encode (const zs_snapshot_t *snap)
 
 //  Copy a required string member into a fixed field; too long is corrupt
 //  (truncating a name would silently point at another file).
-static int s_get_str (json_t *obj, const char *key, char *dst, size_t dstlen, char *err,
-                      size_t errlen)
+static int
+s_get_str (json_t *obj, const char *key, char *dst, size_t dstlen, char *err, size_t errlen)
 {
     json_t *v = json_object_get (obj, key);
-    if (!json_is_string (v) || json_string_length (v) >= dstlen ||
-        strlen (json_string_value (v)) != json_string_length (v)) {
+    if (!json_is_string (v) || json_string_length (v) >= dstlen
+        || strlen (json_string_value (v)) != json_string_length (v)) {
         snprintf (err, errlen, "field '%s' missing, not a string or too long", key);
         return -1;
     }
@@ -49,22 +50,23 @@ static int s_get_str (json_t *obj, const char *key, char *dst, size_t dstlen, ch
     return 0;
 }
 
-static int s_get_int (json_t *obj, const char *key, int64_t min, int64_t *dst, char *err,
-                      size_t errlen)
+static int
+s_get_int (json_t *obj, const char *key, int64_t min, int64_t *dst, char *err, size_t errlen)
 {
     json_t *v = json_object_get (obj, key);
     //  Integers only: a double would silently lose precision above 2^53,
     //  and identifiers go up to INT64_MAX.
     if (!json_is_integer (v) || json_integer_value (v) < min) {
         snprintf (err, errlen, "field '%s' missing, not an integer or below %lld", key,
-                  (long long)min);
+                  (long long) min);
         return -1;
     }
     *dst = json_integer_value (v);
     return 0;
 }
 
-int zs_snapshot_decode (const char *text, zs_snapshot_t *out, char *err, size_t errlen)
+int
+zs_snapshot_decode (const char *text, zs_snapshot_t *out, char *err, size_t errlen)
 {
     json_error_t jerr;
     //  Duplicate keys are refused: which of two "commitIdentifier"s wins
@@ -85,21 +87,21 @@ int zs_snapshot_decode (const char *text, zs_snapshot_t *out, char *err, size_t 
     if (s_get_int (root, "version", 0, &version, err, errlen) != 0)
         goto done;
     if (version != S_VERSION) {
-        snprintf (err, errlen, "unsupported snapshot version %lld", (long long)version);
+        snprintf (err, errlen, "unsupported snapshot version %lld", (long long) version);
         goto done;
     }
-    if (s_get_int (root, "id", 1, &s.id, err, errlen) ||
-        s_get_int (root, "schemaId", 0, &s.schema_id, err, errlen) ||
-        s_get_str (root, "baseManifestList", s.base_manifest_list, sizeof s.base_manifest_list, err,
-                   errlen) ||
-        s_get_str (root, "deltaManifestList", s.delta_manifest_list, sizeof s.delta_manifest_list,
-                   err, errlen) ||
-        s_get_str (root, "commitUser", s.commit_user, sizeof s.commit_user, err, errlen) ||
-        s_get_int (root, "commitIdentifier", INT64_MIN, &s.commit_identifier, err, errlen) ||
-        s_get_str (root, "commitKind", s.commit_kind, sizeof s.commit_kind, err, errlen) ||
-        s_get_int (root, "timeMillis", 0, &s.time_millis, err, errlen) ||
-        s_get_int (root, "totalRecordCount", 0, &s.total_record_count, err, errlen) ||
-        s_get_int (root, "deltaRecordCount", 0, &s.delta_record_count, err, errlen))
+    if (s_get_int (root, "id", 1, &s.id, err, errlen)
+        || s_get_int (root, "schemaId", 0, &s.schema_id, err, errlen)
+        || s_get_str (root, "baseManifestList", s.base_manifest_list, sizeof s.base_manifest_list,
+                      err, errlen)
+        || s_get_str (root, "deltaManifestList", s.delta_manifest_list,
+                      sizeof s.delta_manifest_list, err, errlen)
+        || s_get_str (root, "commitUser", s.commit_user, sizeof s.commit_user, err, errlen)
+        || s_get_int (root, "commitIdentifier", INT64_MIN, &s.commit_identifier, err, errlen)
+        || s_get_str (root, "commitKind", s.commit_kind, sizeof s.commit_kind, err, errlen)
+        || s_get_int (root, "timeMillis", 0, &s.time_millis, err, errlen)
+        || s_get_int (root, "totalRecordCount", 0, &s.total_record_count, err, errlen)
+        || s_get_int (root, "deltaRecordCount", 0, &s.delta_record_count, err, errlen))
         goto done;
     //  They are joined to manifest/: a '/' or ".." could escape it.
     if (!zs_plain_name (s.base_manifest_list) || !zs_plain_name (s.delta_manifest_list)) {
@@ -121,10 +123,9 @@ int zs_snapshot_decode (const char *text, zs_snapshot_t *out, char *err, size_t 
     json_array_foreach (ids, i, item)
     {
         zs_user_id_t *u = &s.user_ids[i];
-        if (!json_is_object (item) ||
-            s_get_str (item, "user", u->user, sizeof u->user, err, errlen) ||
-            s_get_int (item, "identifier", INT64_MIN, &u->identifier, err, errlen) ||
-            s_get_int (item, "timeMillis", 0, &u->time_millis, err, errlen)) {
+        if (!json_is_object (item) || s_get_str (item, "user", u->user, sizeof u->user, err, errlen)
+            || s_get_int (item, "identifier", INT64_MIN, &u->identifier, err, errlen)
+            || s_get_int (item, "timeMillis", 0, &u->time_millis, err, errlen)) {
             char why[256];
             snprintf (why, sizeof why, "%s", err);
             snprintf (err, errlen, "committedIdentifiers[%zu]: %s", i,
@@ -141,7 +142,8 @@ done:
 }
 
 //  Linear: at most ZS_MAX_USER_IDS entries.
-int64_t zs_snapshot_last_identifier (const zs_snapshot_t *snap, const char *commit_user)
+int64_t
+zs_snapshot_last_identifier (const zs_snapshot_t *snap, const char *commit_user)
 {
     for (int i = 0; i < snap->n_user_ids; i++)
         if (strcmp (snap->user_ids[i].user, commit_user) == 0)
@@ -149,8 +151,9 @@ int64_t zs_snapshot_last_identifier (const zs_snapshot_t *snap, const char *comm
     return -1;
 }
 
-void zs_snapshot_set_user_id (zs_snapshot_t *snap, const char *user, int64_t identifier,
-                              int64_t time_millis)
+void
+zs_snapshot_set_user_id (zs_snapshot_t *snap, const char *user, int64_t identifier,
+                         int64_t time_millis)
 {
     int slot = -1;
     for (int i = 0; i < snap->n_user_ids && slot < 0; i++)

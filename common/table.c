@@ -54,15 +54,17 @@ struct _zs_table_t {
 };
 
 //  Join table path and a relative path; -1 when it does not fit.
-int zs_table_file_path (zs_table_t *self, char *buf, size_t buflen, const char *rel)
+int
+zs_table_file_path (zs_table_t *self, char *buf, size_t buflen, const char *rel)
 {
-    return snprintf (buf, buflen, "%s/%s", self->path, rel) < (int)buflen ? 0 : -1;
+    return snprintf (buf, buflen, "%s/%s", self->path, rel) < (int) buflen ? 0 : -1;
 }
 
 //  --------------------------------------------------------------------------
 //  Open / create
 
-static int s_check_schema (const char *path, char *err, size_t errlen)
+static int
+s_check_schema (const char *path, char *err, size_t errlen)
 {
     char why[ZS_ERRLEN];
     char *text = zs_fs_read_file (path, 1024 * 1024, NULL, why, sizeof why);
@@ -73,8 +75,8 @@ static int s_check_schema (const char *path, char *err, size_t errlen)
     json_error_t jerr;
     json_t *root = json_loads (text, 0, &jerr);
     free (text);
-    bool ok = root && json_is_integer (json_object_get (root, "id")) &&
-              json_is_array (json_object_get (root, "fields"));
+    bool ok = root && json_is_integer (json_object_get (root, "id"))
+              && json_is_array (json_object_get (root, "fields"));
     json_decref (root);
     if (!ok) {
         snprintf (err, errlen, "%s: unreadable schema (not JSON with id and fields)", path);
@@ -83,7 +85,8 @@ static int s_check_schema (const char *path, char *err, size_t errlen)
     return 0;
 }
 
-zs_table_t *zs_table_open (const char *path, bool create, char *err, size_t errlen)
+zs_table_t *
+zs_table_open (const char *path, bool create, char *err, size_t errlen)
 {
     zs_table_t *self = calloc (1, sizeof *self);
     if (!self) {
@@ -135,7 +138,8 @@ fail:
     return NULL;
 }
 
-void zs_table_destroy (zs_table_t **self_p)
+void
+zs_table_destroy (zs_table_t **self_p)
 {
     if (!self_p || !*self_p)
         return;
@@ -143,7 +147,8 @@ void zs_table_destroy (zs_table_t **self_p)
     *self_p = NULL;
 }
 
-const char *zs_table_path (zs_table_t *self)
+const char *
+zs_table_path (zs_table_t *self)
 {
     return self->path;
 }
@@ -152,7 +157,8 @@ const char *zs_table_path (zs_table_t *self)
 //  Snapshots
 
 //  "snapshot-<digits>" exactly (temp files and hints do not count). 1/0.
-static int s_parse_snapshot_name (const char *name, int64_t *id)
+static int
+s_parse_snapshot_name (const char *name, int64_t *id)
 {
     if (strncmp (name, "snapshot-", 9) != 0)
         return 0;
@@ -168,14 +174,16 @@ static int s_parse_snapshot_name (const char *name, int64_t *id)
     return 1;
 }
 
-static int s_cmp_i64 (const void *a, const void *b)
+static int
+s_cmp_i64 (const void *a, const void *b)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
     return x < y ? -1 : x > y;
 }
 
 //  Ids of every snapshot file present, ascending. 0 or -1 + err.
-int zs_table_snapshot_ids (zs_table_t *self, int64_t **ids_p, size_t *n_p, char *err, size_t errlen)
+int
+zs_table_snapshot_ids (zs_table_t *self, int64_t **ids_p, size_t *n_p, char *err, size_t errlen)
 {
     char dir[ZS_PATH_MAX];
     zs_table_file_path (self, dir, sizeof dir, "snapshot");
@@ -214,8 +222,8 @@ int zs_table_snapshot_ids (zs_table_t *self, int64_t **ids_p, size_t *n_p, char 
     return 0;
 }
 
-int zs_table_read_snapshot (zs_table_t *self, int64_t id, zs_snapshot_t *out, char *err,
-                            size_t errlen)
+int
+zs_table_read_snapshot (zs_table_t *self, int64_t id, zs_snapshot_t *out, char *err, size_t errlen)
 {
     char path[ZS_PATH_MAX];
     char rel[64];
@@ -244,8 +252,9 @@ int zs_table_read_snapshot (zs_table_t *self, int64_t id, zs_snapshot_t *out, ch
     return 0;
 }
 
-int zs_table_snapshot_range (zs_table_t *self, int64_t *earliest, int64_t *latest, char *err,
-                             size_t errlen)
+int
+zs_table_snapshot_range (zs_table_t *self, int64_t *earliest, int64_t *latest, char *err,
+                         size_t errlen)
 {
     int64_t *ids;
     size_t n;
@@ -257,7 +266,8 @@ int zs_table_snapshot_range (zs_table_t *self, int64_t *earliest, int64_t *lates
     return 0;
 }
 
-int zs_table_latest_snapshot (zs_table_t *self, zs_snapshot_t *out, char *err, size_t errlen)
+int
+zs_table_latest_snapshot (zs_table_t *self, zs_snapshot_t *out, char *err, size_t errlen)
 {
     int64_t earliest, latest;
     if (zs_table_snapshot_range (self, &earliest, &latest, err, errlen) != 0)
@@ -271,8 +281,9 @@ int zs_table_latest_snapshot (zs_table_t *self, zs_snapshot_t *out, char *err, s
     return rc == ZS_ENOENT ? -1 : rc;
 }
 
-int zs_table_last_committed (zs_table_t *self, const char *commit_user, int64_t *out, char *err,
-                             size_t errlen)
+int
+zs_table_last_committed (zs_table_t *self, const char *commit_user, int64_t *out, char *err,
+                         size_t errlen)
 {
     zs_snapshot_t snap;
     int rc = zs_table_latest_snapshot (self, &snap, err, errlen);
@@ -286,8 +297,9 @@ int zs_table_last_committed (zs_table_t *self, const char *commit_user, int64_t 
     return 0;
 }
 
-int zs_table_list_snapshots (zs_table_t *self, zs_snapshot_t **snaps_p, size_t *n_p, char *err,
-                             size_t errlen)
+int
+zs_table_list_snapshots (zs_table_t *self, zs_snapshot_t **snaps_p, size_t *n_p, char *err,
+                         size_t errlen)
 {
     int64_t *ids;
     size_t n;
@@ -342,8 +354,9 @@ s_read_manifest_file (zs_table_t *self, const char *name, char *path, size_t pat
     return text;
 }
 
-int zs_table_read_manifest_list (zs_table_t *self, const char *name, zs_manifest_meta_t **metas_p,
-                                 size_t *n_p, char *err, size_t errlen)
+int
+zs_table_read_manifest_list (zs_table_t *self, const char *name, zs_manifest_meta_t **metas_p,
+                             size_t *n_p, char *err, size_t errlen)
 {
     char path[ZS_PATH_MAX], why[ZS_ERRLEN];
     int rc;
@@ -357,8 +370,9 @@ int zs_table_read_manifest_list (zs_table_t *self, const char *name, zs_manifest
     return rc;
 }
 
-int zs_table_read_manifest (zs_table_t *self, const char *name, zs_manifest_entry_t **entries_p,
-                            size_t *n_p, char *err, size_t errlen)
+int
+zs_table_read_manifest (zs_table_t *self, const char *name, zs_manifest_entry_t **entries_p,
+                        size_t *n_p, char *err, size_t errlen)
 {
     char path[ZS_PATH_MAX], why[ZS_ERRLEN];
     int rc;
@@ -373,9 +387,9 @@ int zs_table_read_manifest (zs_table_t *self, const char *name, zs_manifest_entr
 }
 
 //  Manifests of a snapshot: base list then delta list, in order.
-static int s_snapshot_manifests (zs_table_t *self, const zs_snapshot_t *snap,
-                                 zs_manifest_meta_t **metas_p, size_t *n_p, char *err,
-                                 size_t errlen)
+static int
+s_snapshot_manifests (zs_table_t *self, const zs_snapshot_t *snap, zs_manifest_meta_t **metas_p,
+                      size_t *n_p, char *err, size_t errlen)
 {
     zs_manifest_meta_t *base = NULL, *delta = NULL;
     size_t nb = 0, nd = 0;
@@ -406,13 +420,15 @@ static int s_snapshot_manifests (zs_table_t *self, const zs_snapshot_t *snap,
     return 0;
 }
 
-static int s_cmp_path (const void *a, const void *b)
+static int
+s_cmp_path (const void *a, const void *b)
 {
-    return strcmp (((const zs_file_meta_t *)a)->path, ((const zs_file_meta_t *)b)->path);
+    return strcmp (((const zs_file_meta_t *) a)->path, ((const zs_file_meta_t *) b)->path);
 }
 
-int zs_table_live_files (zs_table_t *self, int64_t snapshot_id, zs_file_meta_t **files_p,
-                         size_t *n_p, char *err, size_t errlen)
+int
+zs_table_live_files (zs_table_t *self, int64_t snapshot_id, zs_file_meta_t **files_p, size_t *n_p,
+                     char *err, size_t errlen)
 {
     //  Live set = replay of the snapshot's manifests, base list first, then
     //  delta, in the order they were written: a later DELETE cancels an
@@ -484,7 +500,8 @@ int zs_table_live_files (zs_table_t *self, int64_t snapshot_id, zs_file_meta_t *
 //  First 8 characters of the commit user, made file-name safe. Non
 //  alphanumerics become 'x' so the prefix can never contain '-' and be
 //  confused with the "list-" of a manifest-list name.
-void zs_table_user_tag (const char *user, char tag[9])
+void
+zs_table_user_tag (const char *user, char tag[9])
 {
     size_t i = 0;
     for (; i < 8 && user[i]; i++) {
@@ -496,8 +513,9 @@ void zs_table_user_tag (const char *user, char tag[9])
 }
 
 //  filterCommitted against the snapshot we build on (NULL = empty table).
-static int s_filter (zs_table_t *self, const zs_snapshot_t *latest, const char *user,
-                     int64_t identifier, char *err, size_t errlen)
+static int
+s_filter (zs_table_t *self, const zs_snapshot_t *latest, const char *user, int64_t identifier,
+          char *err, size_t errlen)
 {
     int64_t last = latest ? zs_snapshot_last_identifier (latest, user) : -1;
     if (latest && last == ZS_END_INPUT_ID) {
@@ -517,7 +535,8 @@ static int s_filter (zs_table_t *self, const zs_snapshot_t *latest, const char *
 }
 
 //  Write a JSON metadata file in manifest/. 0 or -1 + err.
-static int s_write_meta (zs_table_t *self, const char *name, char *text, char *err, size_t errlen)
+static int
+s_write_meta (zs_table_t *self, const char *name, char *text, char *err, size_t errlen)
 {
     if (!text) {
         snprintf (err, errlen, "manifest/%s: out of memory encoding", name);
@@ -537,7 +556,8 @@ static int s_write_meta (zs_table_t *self, const char *name, char *text, char *e
     return rc;
 }
 
-static void s_unlink_meta (zs_table_t *self, const char *name)
+static void
+s_unlink_meta (zs_table_t *self, const char *name)
 {
     char rel[256], path[ZS_PATH_MAX];
     snprintf (rel, sizeof rel, "manifest/%s", name);
@@ -547,8 +567,9 @@ static void s_unlink_meta (zs_table_t *self, const char *name)
 
 //  Base list for a snapshot built on latest: latest's base + delta
 //  manifests, written under a new name.
-static int s_write_base_list (zs_table_t *self, const zs_snapshot_t *latest, const char *tag,
-                              char name[128], char *err, size_t errlen)
+static int
+s_write_base_list (zs_table_t *self, const zs_snapshot_t *latest, const char *tag, char name[128],
+                   char *err, size_t errlen)
 {
     char uuid[40];
     zs_uuid (uuid);
@@ -569,12 +590,13 @@ static int s_write_base_list (zs_table_t *self, const zs_snapshot_t *latest, con
 
 //  Hint files: a plain id and a newline. Failing to write one is not a
 //  failed commit (the snapshot files are the truth), so only warn.
-static void s_write_hints (zs_table_t *self, int64_t id)
+static void
+s_write_hints (zs_table_t *self, int64_t id)
 {
     char path[ZS_PATH_MAX], text[32], err[ZS_ERRLEN];
     int len = snprintf (text, sizeof text, "%" PRId64 "\n", id);
     zs_table_file_path (self, path, sizeof path, "snapshot/LATEST");
-    if (zs_fs_write_atomic (path, text, (size_t)len, err, sizeof err) != 0)
+    if (zs_fs_write_atomic (path, text, (size_t) len, err, sizeof err) != 0)
         zs_warn ("cannot write LATEST hint: %s", err);
     zs_table_file_path (self, path, sizeof path, "snapshot/EARLIEST");
     struct stat st;
@@ -584,12 +606,13 @@ static void s_write_hints (zs_table_t *self, int64_t id)
     if (zs_table_snapshot_range (self, &earliest, &latest, err, sizeof err) != 0)
         earliest = id;
     len = snprintf (text, sizeof text, "%" PRId64 "\n", earliest);
-    int rc = zs_fs_create_exclusive (path, text, (size_t)len, err, sizeof err);
+    int rc = zs_fs_create_exclusive (path, text, (size_t) len, err, sizeof err);
     if (rc != 0 && rc != ZS_ECONFLICT)
         zs_warn ("cannot write EARLIEST hint: %s", err);
 }
 
-static void s_sleep_ms (int64_t ms)
+static void
+s_sleep_ms (int64_t ms)
 {
     struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000};
     while (nanosleep (&ts, &ts) != 0 && errno == EINTR)
@@ -597,20 +620,21 @@ static void s_sleep_ms (int64_t ms)
 }
 
 //  Latest snapshot into *latest; *have = false on an empty table.
-static int s_load_latest (zs_table_t *self, zs_snapshot_t *latest, bool *have, char *err,
-                          size_t errlen)
+static int
+s_load_latest (zs_table_t *self, zs_snapshot_t *latest, bool *have, char *err, size_t errlen)
 {
     int rc = zs_table_latest_snapshot (self, latest, err, errlen);
     *have = rc == 0;
     return rc == ZS_ENOENT ? 0 : rc;
 }
 
-int zs_table_commit (zs_table_t *self, const char *commit_user, int64_t identifier,
-                     const zs_file_meta_t *files, size_t n, bool ignore_empty, int max_retries,
-                     int64_t *snapshot_id, int64_t *total_rows, char *err, size_t errlen)
+int
+zs_table_commit (zs_table_t *self, const char *commit_user, int64_t identifier,
+                 const zs_file_meta_t *files, size_t n, bool ignore_empty, int max_retries,
+                 int64_t *snapshot_id, int64_t *total_rows, char *err, size_t errlen)
 {
-    if (!commit_user || !commit_user[0] ||
-        strlen (commit_user) >= sizeof ((zs_snapshot_t *)0)->commit_user) {
+    if (!commit_user || !commit_user[0]
+        || strlen (commit_user) >= sizeof ((zs_snapshot_t *) 0)->commit_user) {
         snprintf (err, errlen, "%s: commit user empty or longer than 39 characters", self->path);
         return -1;
     }
@@ -664,7 +688,7 @@ int zs_table_commit (zs_table_t *self, const char *commit_user, int64_t identifi
     snprintf (manifest, sizeof manifest, "manifest-%s-%s", tag, uuid);
     zs_uuid (uuid);
     snprintf (delta_list, sizeof delta_list, "manifest-list-%s-%s", tag, uuid);
-    zs_manifest_meta_t meta = {.added_files = (int64_t)n};
+    zs_manifest_meta_t meta = {.added_files = (int64_t) n};
     snprintf (meta.file, sizeof meta.file, "%s", manifest);
 
     //  Base list first: it reads the latest snapshot's lists, and if those
@@ -757,7 +781,7 @@ int zs_table_commit (zs_table_t *self, const char *commit_user, int64_t identifi
     s_write_hints (self, snap.id);
     zs_info ("Successfully commit snapshot %lld to table %s by user %s with identifier %lld "
              "and kind APPEND.",
-             (long long)snap.id, self->path, commit_user, (long long)identifier);
+             (long long) snap.id, self->path, commit_user, (long long) identifier);
     if (snapshot_id)
         *snapshot_id = snap.id;
     if (total_rows)

@@ -37,7 +37,7 @@ typedef struct {
 typedef struct {
     int64_t id;
     int64_t schema_id;
-    char base_manifest_list[128];  //  file name inside manifest/
+    char base_manifest_list[128]; //  file name inside manifest/
     char delta_manifest_list[128];
     char commit_user[40];
     int64_t commit_identifier;
@@ -102,8 +102,8 @@ int zs_table_list_snapshots (zs_table_t *self, zs_snapshot_t **snaps_p, size_t *
 //  Files under bucket-*/ and manifest/ that no snapshot present references,
 //  relative paths, malloc'd array of malloc'd strings. Files younger than
 //  min_age_ms are not listed (a commit may be in flight).
-int zs_table_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, size_t *n_p,
-                      char *err, size_t errlen);
+int zs_table_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, size_t *n_p, char *err,
+                      size_t errlen);
 
 //  Delete manifest files written by commit_user that the latest snapshot does
 //  not reference (leftovers of a commit that crashed before its snapshot).

@@ -19,9 +19,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int s_cmp_i64 (const void *a, const void *b)
+static int
+s_cmp_i64 (const void *a, const void *b)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
     return x < y ? -1 : x > y;
 }
 
@@ -34,7 +35,8 @@ typedef struct {
     size_t n, cap;
 } s_strset_t;
 
-static int s_strset_add (s_strset_t *set, const char *s)
+static int
+s_strset_add (s_strset_t *set, const char *s)
 {
     if (set->n == set->cap) {
         size_t cap = set->cap ? set->cap * 2 : 256;
@@ -50,24 +52,28 @@ static int s_strset_add (s_strset_t *set, const char *s)
     return 0;
 }
 
-static int s_cmp_str (const void *a, const void *b)
+static int
+s_cmp_str (const void *a, const void *b)
 {
-    return strcmp (*(char *const *)a, *(char *const *)b);
+    return strcmp (*(char *const *) a, *(char *const *) b);
 }
 
-static void s_strset_sort (s_strset_t *set)
+static void
+s_strset_sort (s_strset_t *set)
 {
     if (set->n)
         qsort (set->v, set->n, sizeof *set->v, s_cmp_str);
 }
 
-static bool s_strset_has (const s_strset_t *set, const char *s)
+static bool
+s_strset_has (const s_strset_t *set, const char *s)
 {
     return set->n && bsearch (&s, set->v, set->n, sizeof *set->v, s_cmp_str);
 }
 
 //  Insert keeping the set sorted and without duplicates. 0 or -1 (OOM).
-static int s_strset_insert (s_strset_t *set, const char *s)
+static int
+s_strset_insert (s_strset_t *set, const char *s)
 {
     size_t lo = 0, hi = set->n;
     while (lo < hi) {
@@ -88,7 +94,8 @@ static int s_strset_insert (s_strset_t *set, const char *s)
     return 0;
 }
 
-static void s_strset_free (s_strset_t *set)
+static void
+s_strset_free (s_strset_t *set)
 {
     for (size_t i = 0; i < set->n; i++)
         free (set->v[i]);
@@ -101,8 +108,8 @@ static void s_strset_free (s_strset_t *set)
 //  with_data is false the data files are not collected (no manifest read).
 //  Any snapshot, list or manifest that does not decode is an error: an
 //  incomplete set would make referenced files look orphaned.
-static int s_referenced (zs_table_t *self, bool with_data, s_strset_t *refs, char *err,
-                         size_t errlen)
+static int
+s_referenced (zs_table_t *self, bool with_data, s_strset_t *refs, char *err, size_t errlen)
 {
     zs_snapshot_t *snaps;
     size_t ns;
@@ -150,8 +157,9 @@ static int s_referenced (zs_table_t *self, bool with_data, s_strset_t *refs, cha
 
 //  Add files of table-relative directory dir that are not referenced, are
 //  at least min_age_ms old and (when only_tmp) are temp files.
-static int s_scan_dir (zs_table_t *self, const char *dir, const s_strset_t *refs,
-                       int64_t min_age_ms, bool only_tmp, s_strset_t *out, char *err, size_t errlen)
+static int
+s_scan_dir (zs_table_t *self, const char *dir, const s_strset_t *refs, int64_t min_age_ms,
+            bool only_tmp, s_strset_t *out, char *err, size_t errlen)
 {
     char path[ZS_PATH_MAX];
     zs_table_file_path (self, path, sizeof path, dir);
@@ -180,7 +188,7 @@ static int s_scan_dir (zs_table_t *self, const char *dir, const s_strset_t *refs
         //  outside the table; subdirectories are not ours to judge.
         if (lstat (full, &st) != 0 || !S_ISREG (st.st_mode))
             continue;
-        int64_t mtime = (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+        int64_t mtime = (int64_t) st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
         //  Young files may belong to a commit in flight (data file handed to
         //  the committer, manifest written but snapshot not yet created).
         if (now - mtime < min_age_ms)
@@ -196,8 +204,9 @@ static int s_scan_dir (zs_table_t *self, const char *dir, const s_strset_t *refs
     return rc;
 }
 
-int zs_table_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, size_t *n_p, char *err,
-                      size_t errlen)
+int
+zs_table_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, size_t *n_p, char *err,
+                  size_t errlen)
 {
     err[0] = '\0';
     s_strset_t refs = {0}, out = {0};
@@ -233,8 +242,9 @@ int zs_table_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, siz
     return 0;
 }
 
-int zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_user, char *err,
-                                          size_t errlen)
+int
+zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_user, char *err,
+                                      size_t errlen)
 {
     err[0] = '\0';
     //  Spare what ANY snapshot references, not only the latest: an older
@@ -263,8 +273,8 @@ int zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_u
     struct dirent *de;
     while ((de = readdir (d))) {
         const char *name = de->d_name;
-        if (strncmp (name, prefix_m, strlen (prefix_m)) != 0 &&
-            strncmp (name, prefix_l, strlen (prefix_l)) != 0)
+        if (strncmp (name, prefix_m, strlen (prefix_m)) != 0
+            && strncmp (name, prefix_l, strlen (prefix_l)) != 0)
             continue;
         char rel[512], full[ZS_PATH_MAX];
         snprintf (rel, sizeof rel, "manifest/%s", name);
@@ -295,31 +305,33 @@ typedef struct {
 static void s_problem (s_report_t *r, char *err, size_t errlen, const char *fmt, ...)
     __attribute__ ((format (printf, 4, 5)));
 
-static void s_problem (s_report_t *r, char *err, size_t errlen, const char *fmt, ...)
+static void
+s_problem (s_report_t *r, char *err, size_t errlen, const char *fmt, ...)
 {
     char line[ZS_ERRLEN * 2];
     va_list ap;
     va_start (ap, fmt);
     int n = vsnprintf (line, sizeof line, fmt, ap);
     va_end (ap);
-    if (n >= (int)sizeof line)
+    if (n >= (int) sizeof line)
         n = sizeof line - 1;
     //  err gets the first problem: callers that only log one line still
     //  see a concrete file and cause.
     if (r->problems++ == 0)
         snprintf (err, errlen, "%s", line);
-    char *grown = realloc (r->text, r->len + (size_t)n + 2);
+    char *grown = realloc (r->text, r->len + (size_t) n + 2);
     if (!grown)
         return; //  the count and err still say something is wrong
     r->text = grown;
-    memcpy (r->text + r->len, line, (size_t)n);
-    r->len += (size_t)n;
+    memcpy (r->text + r->len, line, (size_t) n);
+    r->len += (size_t) n;
     r->text[r->len++] = '\n';
     r->text[r->len] = '\0';
 }
 
 //  Read a hint file: 1 = got a valid id, 0 = absent, -1 = garbage.
-static int s_read_hint (zs_table_t *self, const char *rel, int64_t *id)
+static int
+s_read_hint (zs_table_t *self, const char *rel, int64_t *id)
 {
     char path[ZS_PATH_MAX], why[ZS_ERRLEN];
     zs_table_file_path (self, path, sizeof path, rel);
@@ -335,7 +347,8 @@ static int s_read_hint (zs_table_t *self, const char *rel, int64_t *id)
     return ok ? 1 : -1;
 }
 
-int zs_table_verify (zs_table_t *self, char **report, char *err, size_t errlen)
+int
+zs_table_verify (zs_table_t *self, char **report, char *err, size_t errlen)
 {
     s_report_t r = {0};
     err[0] = '\0';
@@ -401,8 +414,8 @@ int zs_table_verify (zs_table_t *self, char **report, char *err, size_t errlen)
                 s_strset_insert (&seen, metas[m].file);
                 zs_manifest_entry_t *entries;
                 size_t ne;
-                if (zs_table_read_manifest (self, metas[m].file, &entries, &ne, why, sizeof why) !=
-                    0)
+                if (zs_table_read_manifest (self, metas[m].file, &entries, &ne, why, sizeof why)
+                    != 0)
                     s_problem (&r, err, errlen, "%s (referenced by snapshot %" PRId64 ")", why,
                                snap.id);
                 else

@@ -61,10 +61,9 @@ zs_job_meta_write (const char *job_dir, const zs_job_meta_t *meta, char *err, si
     char path[ZS_PATH_MAX];
     snprintf (path, sizeof path, "%s/job.json", job_dir);
     json_t *root = json_pack ("{s:s, s:s, s:I, s:I, s:b, s:s}", "job_id", meta->job_id,
-                              "commit_user", meta->commit_user, "epoch",
-                              (json_int_t) meta->epoch, "next_checkpoint_id",
-                              (json_int_t) meta->next_checkpoint_id, "fail_at_id_fired",
-                              meta->fail_at_id_fired, "status", meta->status);
+                              "commit_user", meta->commit_user, "epoch", (json_int_t) meta->epoch,
+                              "next_checkpoint_id", (json_int_t) meta->next_checkpoint_id,
+                              "fail_at_id_fired", meta->fail_at_id_fired, "status", meta->status);
     char *text = json_dumps (root, JSON_INDENT (2));
     json_decref (root);
     int rc = zs_fs_write_atomic (path, text, strlen (text), err, errlen);
@@ -86,18 +85,15 @@ s_state_to_json (const Zsink__CommitterState *st)
                 const Zsink__FileMeta *f = c->files[k];
                 json_array_append_new (
                     files, json_pack ("{s:s, s:I, s:I, s:I, s:I}", "path", f->path, "rows",
-                                      (json_int_t) f->rows, "size", (json_int_t) f->size,
-                                      "min_id", (json_int_t) f->min_id, "max_id",
-                                      (json_int_t) f->max_id));
+                                      (json_int_t) f->rows, "size", (json_int_t) f->size, "min_id",
+                                      (json_int_t) f->min_id, "max_id", (json_int_t) f->max_id));
             }
             json_array_append_new (cs, json_pack ("{s:I, s:i, s:i, s:o}", "checkpoint_id",
                                                   (json_int_t) c->checkpoint_id, "writer",
-                                                  c->writer, "bucket", c->bucket, "files",
-                                                  files));
+                                                  c->writer, "bucket", c->bucket, "files", files));
         }
         json_array_append_new (pending, json_pack ("{s:I, s:o}", "identifier",
-                                                   (json_int_t) m->identifier, "committables",
-                                                   cs));
+                                                   (json_int_t) m->identifier, "committables", cs));
     }
     json_t *ended = json_array ();
     for (size_t i = 0; i < st->n_ended_writers; i++)
@@ -137,8 +133,8 @@ s_state_from_json (json_t *js, char *err, size_t errlen)
     const char *user = NULL;
     json_t *pending = NULL, *ended = NULL;
     json_error_t jerr;
-    if (json_unpack_ex (js, &jerr, 0, "{s:s, s:o, s:o}", "commit_user", &user, "pending",
-                        &pending, "ended_writers", &ended)
+    if (json_unpack_ex (js, &jerr, 0, "{s:s, s:o, s:o}", "commit_user", &user, "pending", &pending,
+                        "ended_writers", &ended)
             < 0
         || !json_is_array (pending) || !json_is_array (ended)) {
         snprintf (err, errlen, "committer state: %s", jerr.text);
@@ -157,8 +153,7 @@ s_state_from_json (json_t *js, char *err, size_t errlen)
         json_t *jm = json_array_get (pending, i);
         json_int_t ident = 0;
         json_t *jcs = NULL;
-        if (json_unpack_ex (jm, &jerr, 0, "{s:I, s:o}", "identifier", &ident, "committables",
-                            &jcs)
+        if (json_unpack_ex (jm, &jerr, 0, "{s:I, s:o}", "identifier", &ident, "committables", &jcs)
                 < 0
             || !json_is_array (jcs)) {
             snprintf (err, errlen, "committer state: pending[%zu]: %s", i, jerr.text);
@@ -272,21 +267,20 @@ zs_chk_clear (zs_chk_t *chk)
 }
 
 int
-zs_chk_write (const char *job_dir, const zs_chk_t *chk, int64_t *bytes_p, char *err,
-              size_t errlen)
+zs_chk_write (const char *job_dir, const zs_chk_t *chk, int64_t *bytes_p, char *err, size_t errlen)
 {
     json_t *writers = json_array ();
     for (int i = 0; i < chk->parallelism; i++) {
         const Zsink__SourcePosition *p = &chk->positions[i];
-        json_array_append_new (writers, json_pack ("{s:i, s:I, s:b}", "writer", p->writer,
-                                                   "offset", (json_int_t) p->offset,
-                                                   "finished", p->finished));
+        json_array_append_new (writers,
+                               json_pack ("{s:i, s:I, s:b}", "writer", p->writer, "offset",
+                                          (json_int_t) p->offset, "finished", p->finished));
     }
-    json_t *root = json_pack ("{s:i, s:s, s:I, s:I, s:b, s:i, s:o, s:o}", "version", 1,
-                              "job_id", chk->job_id, "checkpoint_id", (json_int_t) chk->id,
-                              "time_millis", (json_int_t) chk->time_millis, "savepoint",
-                              chk->savepoint, "parallelism", chk->parallelism, "writers",
-                              writers, "committer", s_state_to_json (chk->state));
+    json_t *root =
+        json_pack ("{s:i, s:s, s:I, s:I, s:b, s:i, s:o, s:o}", "version", 1, "job_id", chk->job_id,
+                   "checkpoint_id", (json_int_t) chk->id, "time_millis",
+                   (json_int_t) chk->time_millis, "savepoint", chk->savepoint, "parallelism",
+                   chk->parallelism, "writers", writers, "committer", s_state_to_json (chk->state));
     char *text = json_dumps (root, JSON_INDENT (1));
     json_decref (root);
     char path[ZS_PATH_MAX];

@@ -51,8 +51,9 @@ typedef enum {
     J_FAILED,
 } job_state_t;
 
-static const char *s_state_names[] = {"CREATED",  "RESTORING", "RUNNING",  "FINISHING", "STOPPING",
-                                      "RESTARTING", "FINISHED", "CANCELED", "FAILED"};
+static const char *s_state_names[] = {"CREATED",   "RESTORING", "RUNNING",
+                                      "FINISHING", "STOPPING",  "RESTARTING",
+                                      "FINISHED",  "CANCELED",  "FAILED"};
 
 //  One participant slot: [0] the committer, [1 + i] writer i.
 typedef struct {
@@ -115,8 +116,8 @@ typedef struct {
 static bool
 s_active (coord_t *self)
 {
-    return self->state == J_RESTORING || self->state == J_RUNNING
-           || self->state == J_FINISHING || self->state == J_STOPPING;
+    return self->state == J_RESTORING || self->state == J_RUNNING || self->state == J_FINISHING
+           || self->state == J_STOPPING;
 }
 
 static const char *
@@ -413,8 +414,7 @@ s_send_reset (coord_t *self, int slot)
         zsink__committer_state__init (&empty);
         empty.commit_user = self->meta.commit_user;
         reset.state = self->latest.id ? self->latest.state : &empty;
-    }
-    else if (self->latest.id)
+    } else if (self->latest.id)
         reset.position = &self->latest.positions[slot - 1];
     env.body_case = ZSINK__ENVELOPE__BODY_RESET;
     env.reset = &reset;
@@ -459,8 +459,7 @@ s_start (coord_t *self)
 static char *
 s_status_json (coord_t *self)
 {
-    int64_t rows_read = 0, garbage = self->garbage, foreign = self->foreign,
-            stale = self->stale;
+    int64_t rows_read = 0, garbage = self->garbage, foreign = self->foreign, stale = self->stale;
     json_t *parts = json_array ();
     for (int i = 0; i <= self->n; i++) {
         slot_t *s = &self->slots[i];
@@ -483,10 +482,10 @@ s_status_json (coord_t *self)
         "last_completed_checkpoint", (json_int_t) self->latest.id, "rows_read",
         (json_int_t) rows_read, "rows_committed", (json_int_t) self->rows_committed,
         "last_snapshot", (json_int_t) self->last_snapshot, "last_committed_identifier",
-        (json_int_t) self->last_identifier, "restarts", self->restarts, "checkpoints",
-        "completed", (json_int_t) self->completed, "aborted", (json_int_t) self->aborted,
-        "dropped", "garbage", (json_int_t) garbage, "foreign", (json_int_t) foreign, "stale",
-        (json_int_t) stale, "participants", parts);
+        (json_int_t) self->last_identifier, "restarts", self->restarts, "checkpoints", "completed",
+        (json_int_t) self->completed, "aborted", (json_int_t) self->aborted, "dropped", "garbage",
+        (json_int_t) garbage, "foreign", (json_int_t) foreign, "stale", (json_int_t) stale,
+        "participants", parts);
     char *text = json_dumps (root, JSON_COMPACT);
     json_decref (root);
     return text;
@@ -521,13 +520,11 @@ s_on_client (coord_t *self, const char *rid, Zsink__ClientRequest *req)
         char *json = s_status_json (self);
         s_client_reply (self, rid, true, json);
         free (json);
-    }
-    else if (req->kind == ZSINK__CLIENT_REQUEST__KIND__CANCEL) {
+    } else if (req->kind == ZSINK__CLIENT_REQUEST__KIND__CANCEL) {
         s_client_reply (self, rid, true, "{\"result\":\"canceling\"}");
         s_abort_checkpoint (self, "aborted: job canceled");
         s_end (self, J_CANCELED, "CANCELED", "canceled", 0);
-    }
-    else if (req->kind == ZSINK__CLIENT_REQUEST__KIND__STOP) {
+    } else if (req->kind == ZSINK__CLIENT_REQUEST__KIND__STOP) {
         if (self->state != J_RUNNING || self->stop_requested) {
             char msg[128];
             snprintf (msg, sizeof msg, "{\"error\":\"job is %s, not RUNNING\"}",
@@ -618,8 +615,7 @@ s_on_register (coord_t *self, const char *rid, Zsink__Register *reg)
         //  Either a new process (the old one died) or the same one that
         //  lost us and dropped its state: both are a failure of the job.
         char why[256];
-        snprintf (why, sizeof why, "%s (pid %d) was replaced by pid %d", name, s->pid,
-                  reg->pid);
+        snprintf (why, sizeof why, "%s (pid %d) was replaced by pid %d", name, s->pid, reg->pid);
         s_fail (self, why);
     }
     memset (s, 0, sizeof *s);
@@ -635,8 +631,7 @@ s_on_register (coord_t *self, const char *rid, Zsink__Register *reg)
             if (!self->slots[i].registered)
                 return;
         s_restore (self);
-    }
-    else if (self->state == J_RESTORING) {
+    } else if (self->state == J_RESTORING) {
         if (slot == COMMITTER)
             s_send_reset (self, COMMITTER);
         else if (self->slots[COMMITTER].ready)
@@ -888,9 +883,8 @@ s_tick (coord_t *self)
     else if (self->final_checkpoint_needed) {
         self->final_checkpoint_needed = false;
         s_trigger (self, false);
-    }
-    else if (self->state == J_RUNNING && self->cfg.checkpoint_interval_ms > 0
-             && now >= self->next_trigger_at)
+    } else if (self->state == J_RUNNING && self->cfg.checkpoint_interval_ms > 0
+               && now >= self->next_trigger_at)
         s_trigger (self, false);
 }
 
@@ -900,16 +894,15 @@ s_tick (coord_t *self)
 static void
 s_usage (FILE *out)
 {
-    fprintf (out,
-             "usage: zsink-coordinator -c JOB.yaml [-D key=value ...] [--bind ENDPOINT]\n"
-             "                         [--job-id ID] [--restore-from CHECKPOINT]\n"
-             "  --bind          control endpoint to bind (default tcp://*:6123,\n"
-             "                  env ZSINK_COORDINATOR_BIND)\n"
-             "  --job-id        job id (default env ZSINK_JOB_ID, else a new one); a\n"
-             "                  coordinator restarted with the same id resumes the job\n"
-             "                  from <state.checkpoints.dir>/<job id>/\n"
-             "  --restore-from  start a new job from a checkpoint or savepoint file\n"
-             "                  (chk-N), keeping its commit user\n");
+    fprintf (out, "usage: zsink-coordinator -c JOB.yaml [-D key=value ...] [--bind ENDPOINT]\n"
+                  "                         [--job-id ID] [--restore-from CHECKPOINT]\n"
+                  "  --bind          control endpoint to bind (default tcp://*:6123,\n"
+                  "                  env ZSINK_COORDINATOR_BIND)\n"
+                  "  --job-id        job id (default env ZSINK_JOB_ID, else a new one); a\n"
+                  "                  coordinator restarted with the same id resumes the job\n"
+                  "                  from <state.checkpoints.dir>/<job id>/\n"
+                  "  --restore-from  start a new job from a checkpoint or savepoint file\n"
+                  "                  (chk-N), keeping its commit user\n");
 }
 
 //  Carry a checkpoint of another job (a savepoint) into this new job.
@@ -965,8 +958,8 @@ s_restore_from (coord_t *self, const char *path)
         zs_chk_clear (&chk);
         return -1;
     }
-    zs_info ("Restoring new job %s from %s (checkpoint %lld, commit user %s).",
-             self->meta.job_id, path, (long long) chk.id, user);
+    zs_info ("Restoring new job %s from %s (checkpoint %lld, commit user %s).", self->meta.job_id,
+             path, (long long) chk.id, user);
     self->latest = chk;
     return 0;
 }
@@ -995,12 +988,10 @@ zs_coordinator_main (int argc, char **argv)
     const char *job_id = getenv ("ZSINK_JOB_ID");
     const char *restore_from = NULL;
     char err[ZS_ERRLEN];
-    static struct option opts[] = {{"config", required_argument, 0, 'c'},
-                                   {"bind", required_argument, 0, 'b'},
-                                   {"job-id", required_argument, 0, 'j'},
-                                   {"restore-from", required_argument, 0, 'r'},
-                                   {"help", no_argument, 0, 'h'},
-                                   {0, 0, 0, 0}};
+    static struct option opts[] = {
+        {"config", required_argument, 0, 'c'}, {"bind", required_argument, 0, 'b'},
+        {"job-id", required_argument, 0, 'j'}, {"restore-from", required_argument, 0, 'r'},
+        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
     //  -D overrides apply after the file whatever their order on the line
     const char *overrides[256];
     int n_over = 0;
@@ -1008,16 +999,28 @@ zs_coordinator_main (int argc, char **argv)
     int c;
     while ((c = getopt_long (argc, argv, "c:D:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'c': config_file = optarg; break;
+        case 'c':
+            config_file = optarg;
+            break;
         case 'D':
             if (n_over < 256)
                 overrides[n_over++] = optarg;
             break;
-        case 'b': bind = optarg; break;
-        case 'j': job_id = optarg; break;
-        case 'r': restore_from = optarg; break;
-        case 'h': s_usage (stdout); return 0;
-        default: s_usage (stderr); return 2;
+        case 'b':
+            bind = optarg;
+            break;
+        case 'j':
+            job_id = optarg;
+            break;
+        case 'r':
+            restore_from = optarg;
+            break;
+        case 'h':
+            s_usage (stdout);
+            return 0;
+        default:
+            s_usage (stderr);
+            return 2;
         }
     }
     if (optind < argc) {
@@ -1049,7 +1052,9 @@ zs_coordinator_main (int argc, char **argv)
         s_new_job_id (new_id);
         job_id = new_id;
     }
-    if (strlen (job_id) > 63 || strspn (job_id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != strlen (job_id)) {
+    if (strlen (job_id) > 63
+        || strspn (job_id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+               != strlen (job_id)) {
         zs_error ("--job-id '%s': use at most 63 letters, digits, '-' or '_'", job_id);
         return 2;
     }
@@ -1082,11 +1087,9 @@ zs_coordinator_main (int argc, char **argv)
                 return 1;
             }
         }
-        zs_info ("Resuming job %s (commit user %s) in epoch %lld; latest checkpoint %lld.",
-                 job_id, self->meta.commit_user, (long long) self->meta.epoch,
-                 (long long) self->latest.id);
-    }
-    else if (rc == ZS_ENOENT) {
+        zs_info ("Resuming job %s (commit user %s) in epoch %lld; latest checkpoint %lld.", job_id,
+                 self->meta.commit_user, (long long) self->meta.epoch, (long long) self->latest.id);
+    } else if (rc == ZS_ENOENT) {
         snprintf (self->meta.job_id, sizeof self->meta.job_id, "%s", job_id);
         zs_uuid (self->meta.commit_user);
         self->meta.epoch = 1;
@@ -1095,8 +1098,7 @@ zs_coordinator_main (int argc, char **argv)
         if (restore_from && s_restore_from (self, restore_from) < 0)
             return 1;
         zs_info ("Submitting job %s (commit user %s).", job_id, self->meta.commit_user);
-    }
-    else {
+    } else {
         zs_error ("cannot resume job %s: %s", job_id, err);
         return 1;
     }
@@ -1113,8 +1115,8 @@ zs_coordinator_main (int argc, char **argv)
                  self->cfg.table_path);
         zs_warn ("******************************************************************");
     }
-    zs_info ("Job %s: parallelism %d, checkpointing %s%lld ms, table %s, checkpoints %s.",
-             job_id, self->n, self->cfg.checkpoint_interval_ms ? "every " : "off (",
+    zs_info ("Job %s: parallelism %d, checkpointing %s%lld ms, table %s, checkpoints %s.", job_id,
+             self->n, self->cfg.checkpoint_interval_ms ? "every " : "off (",
              (long long) self->cfg.checkpoint_interval_ms, self->cfg.table_path, self->job_dir);
 
     //  allocated only now: every early return above owns nothing

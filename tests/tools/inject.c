@@ -149,8 +149,8 @@ main (int argc, char **argv)
         for (int kind = 0; kind < 3; kind++)
             s_send (sock, job_id, 0, (uint64_t) (3 * i + kind + 1), kind);
     zsock_destroy (&sock); //  lingers until delivered (or 3 s)
-    printf ("zsink-inject: sent %d messages to %s as %s (garbage %d, foreign %d x3, stale %d x3%s)\n",
-            s_sent, endpoint, rid, garbage, foreign, stale,
-            register_stale ? ", a stale Register" : "");
+    printf (
+        "zsink-inject: sent %d messages to %s as %s (garbage %d, foreign %d x3, stale %d x3%s)\n",
+        s_sent, endpoint, rid, garbage, foreign, stale, register_stale ? ", a stale Register" : "");
     return 0;
 }

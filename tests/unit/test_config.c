@@ -15,12 +15,14 @@
 //  Scratch directory for YAML files, made once for the whole run.
 static char s_dir[] = "/tmp/zsink-test-config-XXXXXX";
 
-static int s_group_setup (void **state)
+static int
+s_group_setup (void **state)
 {
     return mkdtemp (s_dir) ? 0 : -1;
 }
 
-static int s_group_teardown (void **state)
+static int
+s_group_teardown (void **state)
 {
     char cmd[128];
     snprintf (cmd, sizeof cmd, "rm -rf '%s'", s_dir);
@@ -28,7 +30,8 @@ static int s_group_teardown (void **state)
 }
 
 //  Write text to <scratch>/name; the path goes into path.
-static void s_write_yaml (const char *name, const char *text, char *path, size_t len)
+static void
+s_write_yaml (const char *name, const char *text, char *path, size_t len)
 {
     snprintf (path, len, "%s/%s", s_dir, name);
     FILE *f = fopen (path, "w");
@@ -38,7 +41,8 @@ static void s_write_yaml (const char *name, const char *text, char *path, size_t
 }
 
 //  Field by field: the struct has padding, so memcmp would be fragile.
-static void s_assert_same (const zs_config_t *a, const zs_config_t *b)
+static void
+s_assert_same (const zs_config_t *a, const zs_config_t *b)
 {
     assert_int_equal (a->parallelism, b->parallelism);
     assert_int_equal (a->checkpoint_interval_ms, b->checkpoint_interval_ms);
@@ -61,14 +65,16 @@ static void s_assert_same (const zs_config_t *a, const zs_config_t *b)
     assert_int_equal (a->target_file_size, b->target_file_size);
 }
 
-static void s_set_ok (zs_config_t *cfg, const char *key, const char *value)
+static void
+s_set_ok (zs_config_t *cfg, const char *key, const char *value)
 {
     char err[ZS_ERRLEN] = "";
     if (zs_config_set (cfg, key, value, err, sizeof err))
         fail_msg ("%s=%s rejected: %s", key, value, err);
 }
 
-static void test_defaults (void **state)
+static void
+test_defaults (void **state)
 {
     zs_config_t cfg;
     zs_config_defaults (&cfg);
@@ -93,7 +99,8 @@ static void test_defaults (void **state)
     assert_int_equal (cfg.target_file_size, 128 * 1024 * 1024);
 }
 
-static void test_durations (void **state)
+static void
+test_durations (void **state)
 {
     static const struct {
         const char *text;
@@ -128,7 +135,8 @@ static void test_durations (void **state)
     }
 }
 
-static void test_sizes (void **state)
+static void
+test_sizes (void **state)
 {
     static const struct {
         const char *text;
@@ -161,7 +169,8 @@ static void test_sizes (void **state)
     }
 }
 
-static void test_set_every_key (void **state)
+static void
+test_set_every_key (void **state)
 {
     zs_config_t cfg;
     zs_config_defaults (&cfg);
@@ -215,7 +224,8 @@ static void test_set_every_key (void **state)
     assert_int_equal (cfg.parallelism, 64);
 }
 
-static void test_bad_values_name_key_and_value (void **state)
+static void
+test_bad_values_name_key_and_value (void **state)
 {
     static const struct {
         const char *key, *value;
@@ -285,7 +295,8 @@ static void test_bad_values_name_key_and_value (void **state)
     free (long_path);
 }
 
-static void test_unknown_key (void **state)
+static void
+test_unknown_key (void **state)
 {
     zs_config_t cfg;
     zs_config_defaults (&cfg);
@@ -295,7 +306,8 @@ static void test_unknown_key (void **state)
     assert_int_equal (zs_config_set (&cfg, "", "2", err, sizeof err), -1);
 }
 
-static void test_set_kv (void **state)
+static void
+test_set_kv (void **state)
 {
     zs_config_t cfg;
     zs_config_defaults (&cfg);
@@ -318,7 +330,8 @@ static void test_set_kv (void **state)
     assert_non_null (strstr (err, "parallelism"));
 }
 
-static void test_yaml_flat_and_nested (void **state)
+static void
+test_yaml_flat_and_nested (void **state)
 {
     char path[512], err[ZS_ERRLEN] = "";
     s_write_yaml ("flat.yaml",
@@ -386,7 +399,8 @@ static void test_yaml_flat_and_nested (void **state)
 
 //  Load text; expect failure whose error contains every string in parts
 //  (NULL-terminated) and a config left untouched.
-static void s_yaml_bad (const char *name, const char *text, const char *const *parts)
+static void
+s_yaml_bad (const char *name, const char *text, const char *const *parts)
 {
     char path[512], err[ZS_ERRLEN] = "";
     s_write_yaml (name, text, path, sizeof path);
@@ -401,7 +415,8 @@ static void s_yaml_bad (const char *name, const char *text, const char *const *p
     s_assert_same (&cfg, &before);
 }
 
-static void test_yaml_errors (void **state)
+static void
+test_yaml_errors (void **state)
 {
     //  Bad value: file, line, key and value. parallelism was set on line 1
     //  but the whole load is undone.
@@ -435,7 +450,8 @@ static void test_yaml_errors (void **state)
     assert_non_null (strstr (err, "/nonexistent/zsink.yaml"));
 }
 
-static void test_validate (void **state)
+static void
+test_validate (void **state)
 {
     zs_config_t cfg;
     zs_config_defaults (&cfg);
@@ -477,7 +493,8 @@ typedef struct {
     char seen[64][128];
 } s_copy_t;
 
-static void s_copy_key (const char *key, const char *value, void *arg)
+static void
+s_copy_key (const char *key, const char *value, void *arg)
 {
     s_copy_t *copy = arg;
     char err[ZS_ERRLEN];
@@ -491,7 +508,8 @@ static void s_copy_key (const char *key, const char *value, void *arg)
 }
 
 //  foreach -> set into fresh defaults must give back the same config.
-static void s_round_trip (const zs_config_t *cfg)
+static void
+s_round_trip (const zs_config_t *cfg)
 {
     zs_config_t back;
     zs_config_defaults (&back);
@@ -507,7 +525,8 @@ static void s_round_trip (const zs_config_t *cfg)
     s_assert_same (cfg, &back);
 }
 
-static void test_round_trip (void **state)
+static void
+test_round_trip (void **state)
 {
     zs_config_t cfg;
     zs_config_defaults (&cfg);
@@ -547,7 +566,8 @@ static void test_round_trip (void **state)
     assert_int_equal (zs_config_get (&cfg, "no.such.key", buf, sizeof buf), -1);
 }
 
-int main (void)
+int
+main (void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test (test_defaults),

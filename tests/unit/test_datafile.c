@@ -23,12 +23,14 @@
 
 static char s_dir[64];
 
-static int s_rm (const char *path, const struct stat *st, int flag, struct FTW *ftw)
+static int
+s_rm (const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     return remove (path);
 }
 
-static int s_setup (void **state)
+static int
+s_setup (void **state)
 {
     snprintf (s_dir, sizeof s_dir, "/tmp/zsink-test-datafile-XXXXXX");
     if (!mkdtemp (s_dir))
@@ -38,13 +40,15 @@ static int s_setup (void **state)
     return zs_fs_mkdirs (p);
 }
 
-static int s_teardown (void **state)
+static int
+s_teardown (void **state)
 {
     return nftw (s_dir, s_rm, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 //  Read a whole file; returns rows read or -1 (err filled).
-static int64_t s_read_all (const char *path, zs_row_t *rows, int64_t max, char *err, size_t errlen)
+static int64_t
+s_read_all (const char *path, zs_row_t *rows, int64_t max, char *err, size_t errlen)
 {
     zs_datafile_reader_t *r = zs_datafile_reader_open (path, err, errlen);
     if (!r)
@@ -62,7 +66,8 @@ static int64_t s_read_all (const char *path, zs_row_t *rows, int64_t max, char *
     return rc == 0 ? n : -1;
 }
 
-static void test_row_from_id (void **state)
+static void
+test_row_from_id (void **state)
 {
     zs_row_t row;
     zs_row_from_id (&row, 123456);
@@ -73,7 +78,8 @@ static void test_row_from_id (void **state)
     assert_string_equal (zs_datafile_extension (), "zrow");
 }
 
-static void test_round_trip (void **state)
+static void
+test_round_trip (void **state)
 {
     char err[ZS_ERRLEN];
     enum { N = 10000 };
@@ -86,7 +92,7 @@ static void test_round_trip (void **state)
     for (int i = 0; i < 8; i++) {
         zs_row_t *r = &in[n++];
         memset (r, 0, sizeof *r);
-        r->id = i % 2 ? -(int64_t)i * 1000000007 : INT64_MAX - i;
+        r->id = i % 2 ? -(int64_t) i * 1000000007 : INT64_MAX - i;
         r->price = odd[i];
         r->ts_millis = -i;
     }
@@ -122,7 +128,8 @@ static void test_round_trip (void **state)
     }
 }
 
-static void test_empty_file_is_valid (void **state)
+static void
+test_empty_file_is_valid (void **state)
 {
     char err[ZS_ERRLEN], path[512];
     zs_datafile_writer_t *w =
@@ -136,7 +143,8 @@ static void test_empty_file_is_valid (void **state)
 
 //  Cut a valid file at every length short of complete: each must read as
 //  an error that names the file, and none may crash or read as valid.
-static void test_truncated_file_is_an_error (void **state)
+static void
+test_truncated_file_is_an_error (void **state)
 {
     char err[ZS_ERRLEN], path[512];
     zs_datafile_writer_t *w = zs_datafile_writer_new (s_dir, "bucket-0/t.zrow", err, sizeof err);
@@ -152,8 +160,8 @@ static void test_truncated_file_is_an_error (void **state)
         assert_int_equal (truncate (path, len), 0);
         err[0] = '\0';
         if (s_read_all (path, NULL, 0, err, sizeof err) != -1)
-            fail_msg ("file cut to %lld of %lld bytes read as valid", (long long)len,
-                      (long long)meta.size);
+            fail_msg ("file cut to %lld of %lld bytes read as valid", (long long) len,
+                      (long long) meta.size);
         assert_non_null (strstr (err, path));
         //  Rebuild the file for the next cut (truncate only shrinks).
         assert_int_equal (unlink (path), 0);
@@ -167,19 +175,21 @@ static void test_truncated_file_is_an_error (void **state)
     }
     //  Cut right after a row line: the message says where and why.
     assert_int_equal (s_read_all (path, NULL, 0, err, sizeof err), 20);
-    assert_int_equal (truncate (path, meta.size - (int64_t)strlen ("#end rows=20\n")), 0);
+    assert_int_equal (truncate (path, meta.size - (int64_t) strlen ("#end rows=20\n")), 0);
     assert_int_equal (s_read_all (path, NULL, 0, err, sizeof err), -1);
     assert_non_null (strstr (err, "line 22"));
     assert_non_null (strstr (err, "truncated"));
 }
 
-static void s_write_raw (const char *path, const char *text)
+static void
+s_write_raw (const char *path, const char *text)
 {
     char err[ZS_ERRLEN];
     assert_int_equal (zs_fs_write_atomic (path, text, strlen (text), err, sizeof err), 0);
 }
 
-static void test_damaged_files (void **state)
+static void
+test_damaged_files (void **state)
 {
     char err[ZS_ERRLEN], path[512];
     snprintf (path, sizeof path, "%s/bucket-0/bad.zrow", s_dir);
@@ -216,7 +226,8 @@ static void test_damaged_files (void **state)
     assert_non_null (strstr (err, "none.zrow"));
 }
 
-static void test_writer_abort_and_no_overwrite (void **state)
+static void
+test_writer_abort_and_no_overwrite (void **state)
 {
     char err[ZS_ERRLEN], path[512];
     zs_datafile_writer_t *w = zs_datafile_writer_new (s_dir, "bucket-0/a.zrow", err, sizeof err);
@@ -237,7 +248,8 @@ static void test_writer_abort_and_no_overwrite (void **state)
 
 //  The writer must keep up with a fast source; a loose bound so that a
 //  loaded 2-core box does not flake, tight enough to catch a 10x slip.
-static void test_writer_speed (void **state)
+static void
+test_writer_speed (void **state)
 {
     char err[ZS_ERRLEN];
     zs_datafile_writer_t *w =
@@ -252,14 +264,15 @@ static void test_writer_speed (void **state)
     zs_file_meta_t meta;
     assert_int_equal (zs_datafile_writer_close (&w, &meta, err, sizeof err), 0);
     int64_t ms = zs_clock_mono_ms () - start;
-    print_message ("zrow writer: %d rows in %lld ms (%lld MB)\n", N, (long long)ms,
-                   (long long)(meta.size >> 20));
+    print_message ("zrow writer: %d rows in %lld ms (%lld MB)\n", N, (long long) ms,
+                   (long long) (meta.size >> 20));
     assert_true (ms < 10000);
     assert_int_equal (meta.min_id, 1);
     assert_int_equal (meta.max_id, N);
 }
 
-int main (void)
+int
+main (void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test (test_row_from_id),

@@ -14,13 +14,15 @@
 #include <time.h>
 #include <unistd.h>
 
-static int s_teardown (void **state)
+static int
+s_teardown (void **state)
 {
     //  Leave every point disarmed for the next test.
     return zs_failpoint_init ("", NULL, 0);
 }
 
-static void test_registry_lists_required_points (void **state)
+static void
+test_registry_lists_required_points (void **state)
 {
     static const char *required[] = {
         "writer.after-flush",
@@ -56,7 +58,8 @@ static void test_registry_lists_required_points (void **state)
     }
 }
 
-static void test_disabled_is_noop (void **state)
+static void
+test_disabled_is_noop (void **state)
 {
     char err[ZS_ERRLEN];
     assert_int_equal (zs_failpoint_init ("", err, sizeof err), 0);
@@ -65,7 +68,8 @@ static void test_disabled_is_noop (void **state)
     assert_int_equal (zs_failpoint_hits ("committer.before-commit"), 0);
 }
 
-static void test_parse_good_specs (void **state)
+static void
+test_parse_good_specs (void **state)
 {
     char err[ZS_ERRLEN];
     assert_int_equal (zs_failpoint_init ("writer.after-flush=crash", err, sizeof err), 0);
@@ -77,7 +81,8 @@ static void test_parse_good_specs (void **state)
     assert_int_equal (zs_failpoint_init ("fs.rename=delay:5:2", err, sizeof err), 0);
 }
 
-static void s_expect_bad (const char *spec, const char *part)
+static void
+s_expect_bad (const char *spec, const char *part)
 {
     char err[ZS_ERRLEN] = "";
     if (zs_failpoint_init (spec, err, sizeof err) != -1)
@@ -88,7 +93,8 @@ static void s_expect_bad (const char *spec, const char *part)
     assert_int_equal (zs_failpoint ("writer.after-flush"), 0);
 }
 
-static void test_parse_bad_specs (void **state)
+static void
+test_parse_bad_specs (void **state)
 {
     s_expect_bad ("writer.after-flsh=crash", "writer.after-flsh");
     s_expect_bad ("writer.after-flush=error,nosuch.point=drop", "nosuch.point");
@@ -104,7 +110,8 @@ static void test_parse_bad_specs (void **state)
     s_expect_bad ("writer.after-flush=drop,writer.after-flush=error", "twice");
 }
 
-static void test_env_variable (void **state)
+static void
+test_env_variable (void **state)
 {
     char err[ZS_ERRLEN];
     setenv ("ZSINK_FAILPOINTS", "fs.link=error", 1);
@@ -118,7 +125,8 @@ static void test_env_variable (void **state)
     assert_int_equal (zs_failpoint ("fs.link"), 0);
 }
 
-static void test_error_every_hit (void **state)
+static void
+test_error_every_hit (void **state)
 {
     char err[ZS_ERRLEN];
     assert_int_equal (zs_failpoint_init ("fs.write=error", err, sizeof err), 0);
@@ -130,7 +138,8 @@ static void test_error_every_hit (void **state)
     assert_int_equal (zs_failpoint_hits ("fs.fsync"), 1);
 }
 
-static void test_drop (void **state)
+static void
+test_drop (void **state)
 {
     char err[ZS_ERRLEN];
     assert_int_equal (zs_failpoint_init ("coordinator.notify=drop", err, sizeof err), 0);
@@ -138,7 +147,8 @@ static void test_drop (void **state)
     assert_int_equal (zs_failpoint ("coordinator.notify"), 1);
 }
 
-static void test_kth_hit_fires_once (void **state)
+static void
+test_kth_hit_fires_once (void **state)
 {
     char err[ZS_ERRLEN];
     assert_int_equal (
@@ -152,7 +162,8 @@ static void test_kth_hit_fires_once (void **state)
     assert_int_equal (zs_failpoint ("fs.write"), 0);
 }
 
-static void test_init_resets_counters (void **state)
+static void
+test_init_resets_counters (void **state)
 {
     char err[ZS_ERRLEN];
     assert_int_equal (zs_failpoint_init ("fs.write=error:2", err, sizeof err), 0);
@@ -163,7 +174,8 @@ static void test_init_resets_counters (void **state)
     assert_int_equal (zs_failpoint ("fs.write"), -1);
 }
 
-static void test_delay (void **state)
+static void
+test_delay (void **state)
 {
     char err[ZS_ERRLEN];
     assert_int_equal (zs_failpoint_init ("fs.fsync=delay:50", err, sizeof err), 0);
@@ -182,7 +194,8 @@ static void test_delay (void **state)
 
 //  Run hits of point in a child; return its wait status, and what it wrote
 //  to stderr in note.
-static int s_child_hits (const char *spec, const char *point, int hits, char *note, size_t len)
+static int
+s_child_hits (const char *spec, const char *point, int hits, char *note, size_t len)
 {
     int fds[2];
     assert_int_equal (pipe (fds), 0);
@@ -202,7 +215,7 @@ static int s_child_hits (const char *spec, const char *point, int hits, char *no
     size_t used = 0;
     ssize_t n;
     while (used + 1 < len && (n = read (fds[0], note + used, len - 1 - used)) > 0)
-        used += (size_t)n;
+        used += (size_t) n;
     note[used] = 0;
     close (fds[0]);
     int status = 0;
@@ -210,7 +223,8 @@ static int s_child_hits (const char *spec, const char *point, int hits, char *no
     return status;
 }
 
-static void test_crash (void **state)
+static void
+test_crash (void **state)
 {
     char note[256];
     int status = s_child_hits ("committer.after-snapshot=crash", "committer.after-snapshot", 1,
@@ -231,7 +245,8 @@ static void test_crash (void **state)
     assert_int_equal (WEXITSTATUS (status), 137);
 }
 
-int main (void)
+int
+main (void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown (test_registry_lists_required_points, s_teardown),

@@ -22,30 +22,35 @@
 
 static char s_dir[64];
 
-static int s_rm (const char *path, const struct stat *st, int flag, struct FTW *ftw)
+static int
+s_rm (const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     return remove (path);
 }
 
-static int s_setup (void **state)
+static int
+s_setup (void **state)
 {
     snprintf (s_dir, sizeof s_dir, "/tmp/zsink-test-fs-XXXXXX");
     return mkdtemp (s_dir) ? 0 : -1;
 }
 
-static int s_teardown (void **state)
+static int
+s_teardown (void **state)
 {
     zs_failpoint_init ("", NULL, 0);
     return nftw (s_dir, s_rm, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static void s_join (char *buf, size_t len, const char *rel)
+static void
+s_join (char *buf, size_t len, const char *rel)
 {
     snprintf (buf, len, "%s/%s", s_dir, rel);
 }
 
 //  Number of entries in the scratch dir whose name contains needle.
-static int s_count_named (const char *needle)
+static int
+s_count_named (const char *needle)
 {
     DIR *d = opendir (s_dir);
     int n = 0;
@@ -56,7 +61,8 @@ static int s_count_named (const char *needle)
     return n;
 }
 
-static void test_mkdirs (void **state)
+static void
+test_mkdirs (void **state)
 {
     char p[512];
     s_join (p, sizeof p, "a/b/c");
@@ -71,7 +77,8 @@ static void test_mkdirs (void **state)
     assert_int_equal (zs_fs_fsync_dir (p), 0);
 }
 
-static void test_write_atomic_replaces_and_leaves_no_temp (void **state)
+static void
+test_write_atomic_replaces_and_leaves_no_temp (void **state)
 {
     char p[512], err[ZS_ERRLEN];
     s_join (p, sizeof p, "f");
@@ -87,7 +94,8 @@ static void test_write_atomic_replaces_and_leaves_no_temp (void **state)
     assert_int_equal (s_count_named (".tmp-"), 0);
 }
 
-static void test_create_exclusive_never_overwrites (void **state)
+static void
+test_create_exclusive_never_overwrites (void **state)
 {
     char p[512], err[ZS_ERRLEN];
     s_join (p, sizeof p, "snap");
@@ -102,7 +110,8 @@ static void test_create_exclusive_never_overwrites (void **state)
 //  Many processes race for one name, released at once through a pipe:
 //  exactly one wins, all others see ZS_ECONFLICT, the file holds the
 //  complete content of the winner.
-static void test_create_exclusive_raced_by_processes (void **state)
+static void
+test_create_exclusive_raced_by_processes (void **state)
 {
     enum { N = 8, SIZE = 64 * 1024 };
     for (int round = 0; round < 10; round++) {
@@ -154,7 +163,8 @@ static void test_create_exclusive_raced_by_processes (void **state)
     assert_int_equal (s_count_named (".tmp-"), 0);
 }
 
-static void test_read_file_errors (void **state)
+static void
+test_read_file_errors (void **state)
 {
     char p[512], err[ZS_ERRLEN];
     s_join (p, sizeof p, "missing");
@@ -173,7 +183,8 @@ static void test_read_file_errors (void **state)
     assert_null (zs_fs_read_file (s_dir, 1 << 20, NULL, err, sizeof err));
 }
 
-static void test_streaming_writer (void **state)
+static void
+test_streaming_writer (void **state)
 {
     char p[512], err[ZS_ERRLEN];
     s_join (p, sizeof p, "stream");
@@ -184,8 +195,8 @@ static void test_streaming_writer (void **state)
     for (int i = 0; i < 300000; i++) {
         char line[16];
         int n = snprintf (line, sizeof line, "%d\n", i);
-        assert_int_equal (zs_fs_file_write (f, line, (size_t)n, err, sizeof err), 0);
-        expect += (size_t)n;
+        assert_int_equal (zs_fs_file_write (f, line, (size_t) n, err, sizeof err), 0);
+        expect += (size_t) n;
     }
     size_t big = 3 * 1024 * 1024;
     char *blob = malloc (big);
@@ -193,10 +204,10 @@ static void test_streaming_writer (void **state)
     assert_int_equal (zs_fs_file_write (f, blob, big, err, sizeof err), 0);
     expect += big;
     free (blob);
-    assert_int_equal (zs_fs_file_offset (f), (int64_t)expect);
+    assert_int_equal (zs_fs_file_offset (f), (int64_t) expect);
     assert_int_equal (zs_fs_file_close (&f, err, sizeof err), 0);
     assert_null (f);
-    assert_int_equal (zs_fs_file_size (p), (int64_t)expect);
+    assert_int_equal (zs_fs_file_size (p), (int64_t) expect);
 
     size_t len;
     char *text = zs_fs_read_file (p, expect + 1, &len, err, sizeof err);
@@ -220,7 +231,8 @@ static void test_streaming_writer (void **state)
     assert_int_equal (zs_fs_file_close (&f, err, sizeof err), 0);
 }
 
-static void test_failpoints_fail_cleanly (void **state)
+static void
+test_failpoints_fail_cleanly (void **state)
 {
     char p[512], err[ZS_ERRLEN];
     s_join (p, sizeof p, "fp");
@@ -255,7 +267,8 @@ static void test_failpoints_fail_cleanly (void **state)
     assert_int_equal (zs_fs_write_atomic (p, "x", 1, err, sizeof err), 0);
 }
 
-int main (void)
+int
+main (void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown (test_mkdirs, s_setup, s_teardown),

@@ -34,12 +34,14 @@ static char s_dir[64];
 static zs_table_t *s_table;
 static int s_file_seq;
 
-static int s_rm (const char *path, const struct stat *st, int flag, struct FTW *ftw)
+static int
+s_rm (const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     return remove (path);
 }
 
-static int s_setup (void **state)
+static int
+s_setup (void **state)
 {
     zs_log_set_level (ZS_LOG_WARN); //  keep the test output readable
     snprintf (s_dir, sizeof s_dir, "/tmp/zsink-test-table-XXXXXX");
@@ -50,7 +52,8 @@ static int s_setup (void **state)
     return s_table ? 0 : -1;
 }
 
-static int s_teardown (void **state)
+static int
+s_teardown (void **state)
 {
     zs_failpoint_init ("", NULL, 0);
     zs_table_destroy (&s_table);
@@ -58,7 +61,8 @@ static int s_teardown (void **state)
 }
 
 //  Write a data file of rows [first, first + rows) and return its meta.
-static zs_file_meta_t s_data_file (int64_t first, int64_t rows)
+static zs_file_meta_t
+s_data_file (int64_t first, int64_t rows)
 {
     char rel[128], err[ZS_ERRLEN];
     snprintf (rel, sizeof rel, "bucket-0/data-test-%d.zrow", s_file_seq++);
@@ -74,8 +78,9 @@ static zs_file_meta_t s_data_file (int64_t first, int64_t rows)
     return meta;
 }
 
-static int s_commit (const char *user, int64_t identifier, const zs_file_meta_t *files, size_t n,
-                     int64_t *snap_id)
+static int
+s_commit (const char *user, int64_t identifier, const zs_file_meta_t *files, size_t n,
+          int64_t *snap_id)
 {
     char err[ZS_ERRLEN];
     return zs_table_commit (s_table, user, identifier, files, n, false, 10, snap_id, NULL, err,
@@ -83,7 +88,8 @@ static int s_commit (const char *user, int64_t identifier, const zs_file_meta_t 
 }
 
 //  Names in a table subdirectory, optionally only those containing needle.
-static int s_count (const char *sub, const char *needle)
+static int
+s_count (const char *sub, const char *needle)
 {
     char p[512];
     snprintf (p, sizeof p, "%s/%s", s_dir, sub);
@@ -99,7 +105,8 @@ static int s_count (const char *sub, const char *needle)
     return n;
 }
 
-static void s_write (const char *rel, const char *text)
+static void
+s_write (const char *rel, const char *text)
 {
     char p[512], err[ZS_ERRLEN];
     snprintf (p, sizeof p, "%s/%s", s_dir, rel);
@@ -107,7 +114,8 @@ static void s_write (const char *rel, const char *text)
 }
 
 //  Make a file look old (orphan age guard).
-static void s_age (const char *rel, int seconds)
+static void
+s_age (const char *rel, int seconds)
 {
     char p[512];
     snprintf (p, sizeof p, "%s/%s", s_dir, rel);
@@ -120,7 +128,8 @@ static void s_age (const char *rel, int seconds)
 
 //  --------------------------------------------------------------------------
 
-static void test_open_and_create (void **state)
+static void
+test_open_and_create (void **state)
 {
     char err[ZS_ERRLEN], p[256];
     //  A directory without schema/schema-0 is not a table.
@@ -165,7 +174,8 @@ static void test_open_and_create (void **state)
     assert_int_equal (last, -1);
 }
 
-static void test_snapshot_json_round_trip (void **state)
+static void
+test_snapshot_json_round_trip (void **state)
 {
     zs_snapshot_t in;
     memset (&in, 0, sizeof in);
@@ -226,7 +236,8 @@ static void test_snapshot_json_round_trip (void **state)
             fail_msg ("bad snapshot %zu decoded", i);
 }
 
-static void test_user_ids_keep_most_recent (void **state)
+static void
+test_user_ids_keep_most_recent (void **state)
 {
     zs_snapshot_t s;
     memset (&s, 0, sizeof s);
@@ -249,7 +260,8 @@ static void test_user_ids_keep_most_recent (void **state)
     assert_int_equal (zs_snapshot_last_identifier (&s, "user-6"), 6);
 }
 
-static void test_manifest_codecs (void **state)
+static void
+test_manifest_codecs (void **state)
 {
     zs_file_meta_t f = {
         .path = "bucket-0/data-1.zrow", .rows = 3, .size = 99, .min_id = 1, .max_id = 3};
@@ -293,7 +305,8 @@ static void test_manifest_codecs (void **state)
 
 //  filterCommitted: the same or a lower identifier is filtered; after
 //  end of input the user is finished.
-static void test_commit_and_filter (void **state)
+static void
+test_commit_and_filter (void **state)
 {
     char err[ZS_ERRLEN];
     zs_file_meta_t f1 = s_data_file (1, 10);
@@ -359,7 +372,7 @@ static void test_commit_and_filter (void **state)
     assert_int_equal (zs_table_list_snapshots (s_table, &snaps, &n, err, sizeof err), 0);
     assert_int_equal (n, 5);
     for (size_t i = 0; i < n; i++)
-        assert_int_equal (snaps[i].id, (int64_t)i + 1);
+        assert_int_equal (snaps[i].id, (int64_t) i + 1);
     assert_int_equal (snaps[3].commit_identifier, ZS_END_INPUT_ID);
     free (snaps);
 
@@ -382,7 +395,8 @@ static void test_commit_and_filter (void **state)
     free (report);
 }
 
-static void test_missing_file_and_bad_paths (void **state)
+static void
+test_missing_file_and_bad_paths (void **state)
 {
     char err[ZS_ERRLEN];
     zs_file_meta_t f = s_data_file (1, 3);
@@ -417,7 +431,8 @@ static void test_missing_file_and_bad_paths (void **state)
     assert_int_equal (s_commit (USER_A, 1, &f, 1, NULL), 0);
 }
 
-static void test_two_users_interleaved (void **state)
+static void
+test_two_users_interleaved (void **state)
 {
     char err[ZS_ERRLEN];
     int64_t ids_a[] = {1, 2, 5}, ids_b[] = {1, 3, 4};
@@ -437,7 +452,8 @@ static void test_two_users_interleaved (void **state)
     assert_int_equal (s_commit (USER_B, 5, &f, 1, NULL), 0);
 }
 
-static void test_corrupt_latest_writes_nothing (void **state)
+static void
+test_corrupt_latest_writes_nothing (void **state)
 {
     char err[ZS_ERRLEN];
     zs_file_meta_t f = s_data_file (1, 3);
@@ -474,7 +490,8 @@ static void test_corrupt_latest_writes_nothing (void **state)
 
 //  Two processes commit as fast as they can as different users: every
 //  lost race is retried, ids stay contiguous, nobody's commit is lost.
-static void test_racing_committers (void **state)
+static void
+test_racing_committers (void **state)
 {
     enum { PER = 15 };
     zs_file_meta_t files[2][PER];
@@ -536,8 +553,8 @@ static void test_racing_committers (void **state)
 
 //  Lose the race deterministically: while our commit waits at a fail point
 //  after writing its manifests, a child process commits first.
-static void s_lose_race (const char *child_user, int64_t child_identifier, int max_retries,
-                         int expect_rc)
+static void
+s_lose_race (const char *child_user, int64_t child_identifier, int max_retries, int expect_rc)
 {
     char err[ZS_ERRLEN];
     zs_file_meta_t mine = s_data_file (1, 5), theirs = s_data_file (100, 5);
@@ -552,7 +569,8 @@ static void s_lose_race (const char *child_user, int64_t child_identifier, int m
             usleep (1000);
         }
         _exit (zs_table_commit (s_table, child_user, child_identifier, &theirs, 1, false, 10, NULL,
-                                NULL, err, sizeof err) == 0
+                                NULL, err, sizeof err)
+                       == 0
                    ? 0
                    : 4);
     }
@@ -579,7 +597,8 @@ static void s_lose_race (const char *child_user, int64_t child_identifier, int m
     free (orphans);
 }
 
-static void test_conflict_retried (void **state)
+static void
+test_conflict_retried (void **state)
 {
     s_lose_race (USER_B, 1, 3, 0);
     zs_snapshot_t snap;
@@ -590,13 +609,15 @@ static void test_conflict_retried (void **state)
     assert_int_equal (snap.total_record_count, 10);
 }
 
-static void test_conflict_without_retries (void **state)
+static void
+test_conflict_without_retries (void **state)
 {
     s_lose_race (USER_B, 1, 0, ZS_ECONFLICT);
     assert_int_equal (s_count ("snapshot", "snapshot-2"), 0);
 }
 
-static void test_conflict_won_by_ourselves_is_filtered (void **state)
+static void
+test_conflict_won_by_ourselves_is_filtered (void **state)
 {
     //  Our own identifier got committed meanwhile (e.g. by a previous
     //  incarnation): the retry must see it and not commit twice.
@@ -604,7 +625,8 @@ static void test_conflict_won_by_ourselves_is_filtered (void **state)
     assert_int_equal (s_count ("snapshot", "snapshot-2"), 0);
 }
 
-static void test_failpoints_in_commit (void **state)
+static void
+test_failpoints_in_commit (void **state)
 {
     char err[ZS_ERRLEN];
     zs_file_meta_t f = s_data_file (1, 3);
@@ -626,7 +648,8 @@ static void test_failpoints_in_commit (void **state)
     assert_int_equal (snap_id, 2);
 }
 
-static void test_orphans (void **state)
+static void
+test_orphans (void **state)
 {
     char err[ZS_ERRLEN];
     zs_file_meta_t f = s_data_file (1, 3);
@@ -678,7 +701,8 @@ static void test_orphans (void **state)
     assert_non_null (strstr (err, "snapshot-1"));
 }
 
-static void test_clean_uncommitted_manifests (void **state)
+static void
+test_clean_uncommitted_manifests (void **state)
 {
     char err[ZS_ERRLEN];
     zs_file_meta_t f = s_data_file (1, 3);
@@ -700,7 +724,8 @@ static void test_clean_uncommitted_manifests (void **state)
     assert_int_equal (zs_table_verify (s_table, &report, err, sizeof err), 0);
 }
 
-static void test_verify_reports_each_problem (void **state)
+static void
+test_verify_reports_each_problem (void **state)
 {
     char err[ZS_ERRLEN];
     zs_file_meta_t files[3];
@@ -747,7 +772,8 @@ static void test_verify_reports_each_problem (void **state)
     free (report);
 }
 
-int main (void)
+int
+main (void)
 {
 #define T(name) cmocka_unit_test_setup_teardown (name, s_setup, s_teardown)
     const struct CMUnitTest tests[] = {

@@ -55,7 +55,8 @@ test_name_roundtrip (void **state)
     assert_int_equal (n, 5);
     //  too small a buffer is refused, not truncated into another name
     char small[10];
-    assert_int_equal (zs_dataname_format (small, sizeof small, "0123abcd", 3, 17, 2, 5, "zrow"), -1);
+    assert_int_equal (zs_dataname_format (small, sizeof small, "0123abcd", 3, 17, 2, 5, "zrow"),
+                      -1);
 }
 
 //  Only this writer's files of this job match: the rule must never touch
@@ -82,10 +83,9 @@ test_name_parse_rejects_others (void **state)
     char head[16];
     snprintf (head, sizeof head, "%.13s", good);
     static const char *bad_tails[] = {
-        "-w1-a-e1-0.zrow",  "-w1-a0-e1-0",       "-w1-a0-e1-0.",
-        "-w1-a0-e1-0.zrow.tmp", "-w1-a0-e1.zrow", "-w1-a0-e-1-0.zrow",
-        "-w1-a+5-e1-0.zrow",    "-w1-a0-e1-0x.zrow",
-        "-w1-a99999999999999999999-e1-0.zrow",
+        "-w1-a-e1-0.zrow",      "-w1-a0-e1-0",       "-w1-a0-e1-0.",
+        "-w1-a0-e1-0.zrow.tmp", "-w1-a0-e1.zrow",    "-w1-a0-e-1-0.zrow",
+        "-w1-a+5-e1-0.zrow",    "-w1-a0-e1-0x.zrow", "-w1-a99999999999999999999-e1-0.zrow",
     };
     assert_string_equal (tail, "-w1-a0-e1-0.zrow");
     for (size_t i = 0; i < sizeof bad_tails / sizeof bad_tails[0]; i++) {
@@ -128,10 +128,10 @@ test_clean_deletes_only_own_files_after_r (void **state)
     char dir[] = "/tmp/zsink-test-writer-XXXXXX";
     assert_non_null (mkdtemp (dir));
     const char *job = "jobjob01xyz";
-    const char *keep_old = s_name (job, 0, 2, 1, 0);        //  K < R: committed or restored
-    const char *del_eq = s_name (job, 0, 3, 1, 1);          //  K = R: after barrier R
-    const char *del_gt = s_name (job, 0, 7, 2, 0);          //  K > R
-    const char *other_w = s_name (job, 1, 5, 1, 0);         //  other writer
+    const char *keep_old = s_name (job, 0, 2, 1, 0);          //  K < R: committed or restored
+    const char *del_eq = s_name (job, 0, 3, 1, 1);            //  K = R: after barrier R
+    const char *del_gt = s_name (job, 0, 7, 2, 0);            //  K > R
+    const char *other_w = s_name (job, 1, 5, 1, 0);           //  other writer
     const char *other_j = s_name ("jobjob01xyy", 0, 5, 1, 0); //  other job
     s_touch (dir, keep_old);
     s_touch (dir, del_eq);
