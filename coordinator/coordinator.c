@@ -504,6 +504,9 @@ s_slot_of (coord_t *self, Zsink__Role role, int index)
     return -1;
 }
 
+//  Participants are known by the routing id they registered with, which is
+//  unique per process start (docs/decisions.md): a message from any other id
+//  is not theirs, whatever its envelope claims.
 static int
 s_slot_by_rid (coord_t *self, const char *rid)
 {
@@ -513,9 +516,18 @@ s_slot_by_rid (coord_t *self, const char *rid)
     return -1;
 }
 
+//  zsink status / stop / cancel. Clients are not participants: they are
+//  answered whatever their epoch, and their job id may be empty (a client
+//  knows an endpoint, not the job).
 static void
 s_on_client (coord_t *self, const char *rid, Zsink__ClientRequest *req)
 {
+    if (self->ending && req->kind != ZSINK__CLIENT_REQUEST__KIND__STATUS) {
+        //  the outcome is decided (finished, canceled, failed): do not let a
+        //  late cancel rewrite it
+        s_client_reply (self, rid, false, "{\"error\":\"the job is already ending\"}");
+        return;
+    }
     if (req->kind == ZSINK__CLIENT_REQUEST__KIND__STATUS) {
         char *json = s_status_json (self);
         s_client_reply (self, rid, true, json);
@@ -820,6 +832,10 @@ s_on_message (coord_t *self, const char *rid, zs_env_t *env)
 //  ---------------------------------------------------------------------
 //  Timers
 
+//  Timers, run after every batch of messages and at least every 20 ms:
+//  heartbeats out, liveness in, the restart delay, the restore deadline,
+//  checkpoint expiry, and the next trigger (periodic, final, or savepoint;
+//  one in flight at most, invariant 4).
 static void
 s_tick (coord_t *self)
 {
@@ -883,8 +899,10 @@ s_tick (coord_t *self)
     else if (self->final_checkpoint_needed) {
         self->final_checkpoint_needed = false;
         s_trigger (self, false);
-    } else if (self->state == J_RUNNING && self->cfg.checkpoint_interval_ms > 0
-               && now >= self->next_trigger_at)
+    } else if ((self->state == J_RUNNING || self->state == J_FINISHING)
+               && self->cfg.checkpoint_interval_ms > 0 && now >= self->next_trigger_at)
+        //  FINISHING too: if the final checkpoint expired (and was
+        //  tolerated), the next one takes its place
         s_trigger (self, false);
 }
 
