@@ -332,6 +332,20 @@ zs_table_cmd (int argc, char **argv)
                 {"orphans", s_cmd_orphans},     {"verify", s_cmd_verify}};
     if (argc < 1)
         return s_usage ("missing subcommand");
+    if (strcmp (argv[0], "--help") == 0 || strcmp (argv[0], "-h") == 0) {
+        printf ("usage: zsink table snapshots|count|stats|files|verify PATH [--json]\n"
+                "       zsink table orphans PATH [--delete] [--older-than DURATION] [--json]\n"
+                "  snapshots  the $snapshots system table: id, commit user, identifier, kind,\n"
+                "             time, delta and total rows\n"
+                "  count      rows in the latest snapshot (reads the data files)\n"
+                "  stats      count, distinct ids, min and max id\n"
+                "  files      live data files of the latest snapshot\n"
+                "  orphans    files no snapshot references; --delete removes those older\n"
+                "             than --older-than (default 1h)\n"
+                "  verify     snapshots and manifests decode, no snapshot id gap, every live\n"
+                "             file exists with its recorded size; exit 1 naming each problem\n");
+        return 0;
+    }
     //  The age guard is on by default: deleting a file a running job is
     //  about to commit would turn its next commit into ZS_EMISSING.
     s_args_t args = {.cmd = argv[0], .older_than_ms = S_DEFAULT_ORPHAN_AGE_MS};
