@@ -96,6 +96,9 @@ s_valid_state (const Zsink__CommitterState *s)
 {
     if (!s || !s->commit_user || strlen (s->commit_user) > 39)
         return false;
+    for (size_t i = 0; i < s->n_ended_writers; i++)
+        if (s->ended_writers[i] < 0 || s->ended_writers[i] > 1023)
+            return false;
     for (size_t i = 0; i < s->n_pending; i++) {
         const Zsink__ManifestCommittable *m = s->pending[i];
         if (m->identifier < 1)
@@ -114,6 +117,12 @@ static bool
 s_valid_position (const Zsink__SourcePosition *p)
 {
     return p && p->writer >= 0 && p->offset >= 0;
+}
+
+bool
+zs_codec_valid_state (const Zsink__CommitterState *state)
+{
+    return s_valid_state (state);
 }
 
 static const char *

@@ -52,6 +52,10 @@ void zs_env_free (zs_env_t **env_p);
 int zs_env_recv (zsock_t *sock, char *routing_id, size_t idlen, zs_env_t **env_p, char *err,
                  size_t errlen);
 
+//  The committer-state rules of the decoder (ids ascending, safe relative
+//  file paths, …), for states that come off the disk instead of the wire.
+bool zs_codec_valid_state (const Zsink__CommitterState *state);
+
 //  Name of a body, for logs ("barrier", "committable", …).
 const char *zs_env_kind (const zs_env_t *env);
 

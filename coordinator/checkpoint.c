@@ -353,6 +353,17 @@ zs_chk_read (const char *path, zs_chk_t *chk, char *err, size_t errlen)
         zs_chk_clear (chk);
         return ZS_ECORRUPT;
     }
+    //  The committer would refuse a Reset carrying this state (the codec
+    //  applies the same rules on the wire): say so here, naming the file,
+    //  instead of failing restore after restore.
+    if (!zs_codec_valid_state (chk->state)) {
+        snprintf (err, errlen,
+                  "%s: committer state is not valid (identifiers not ascending, a file path "
+                  "outside the table, or a writer index out of range)",
+                  path);
+        zs_chk_clear (chk);
+        return ZS_ECORRUPT;
+    }
     return 0;
 }
 

@@ -132,6 +132,14 @@ test_checkpoint_round_trip (void **state)
     assert_int_equal (back.state->n_ended_writers, 1);
     zs_chk_clear (&back);
 
+    //  decodes as JSON but a file escapes the table: refused on read, not
+    //  handed to the committer (which would refuse the Reset)
+    f.path = "../../etc/passwd";
+    assert_int_equal (zs_chk_write (s_dir, &chk, NULL, err, sizeof err), 0);
+    assert_int_equal (zs_chk_read (path, &back, err, sizeof err), ZS_ECORRUPT);
+    assert_non_null (strstr (err, "not valid"));
+    f.path = "bucket-0/data-x.zrow";
+
     //  truncated: refused with the file named
     assert_int_equal (zs_fs_write_atomic (path, "{\"version\":1,", 13, err, sizeof err), 0);
     assert_int_equal (zs_chk_read (path, &back, err, sizeof err), ZS_ECORRUPT);
