@@ -294,15 +294,8 @@ zs_cluster_cmd (int argc, char **argv)
     char job_id[64];
     if (job_arg)
         snprintf (job_id, sizeof job_id, "%s", job_arg);
-    else {
-        char uuid[40];
-        zs_uuid (uuid);
-        size_t j = 0;
-        for (size_t i = 0; uuid[i] && j < 32; i++)
-            if (uuid[i] != '-')
-                job_id[j++] = uuid[i];
-        job_id[j] = 0;
-    }
+    else
+        zs_new_job_id (job_id);
     int cport = s_free_port (), dport = s_free_port ();
     while (dport == cport)
         dport = s_free_port ();

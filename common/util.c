@@ -26,3 +26,15 @@ zs_uuid (char *buf)
     uuid_generate_random (u);
     uuid_unparse_lower (u, buf);
 }
+
+void
+zs_new_job_id (char *buf)
+{
+    char uuid[40];
+    zs_uuid (uuid);
+    size_t j = 0;
+    for (size_t i = 0; uuid[i] && j < 32; i++)
+        if (uuid[i] != '-')
+            buf[j++] = uuid[i];
+    buf[j] = 0;
+}

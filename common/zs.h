@@ -41,4 +41,7 @@ int64_t zs_clock_wall_ms (void);
 //  Fill buf (>= 37 bytes) with a fresh random UUID (libuuid).
 void zs_uuid (char *buf);
 
+//  Fill buf (>= 33 bytes) with a new job id: 32 hex digits, as Flink's JobID.
+void zs_new_job_id (char *buf);
+
 #endif

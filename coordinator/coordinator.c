@@ -24,7 +24,7 @@
         any → CANCELED.
 */
 #include "coordinator.h"
-#include "checkpoint.h"
+#include "coord.h"
 #include "codec.h"
 #include "config.h"
 #include "failpoint.h"
@@ -39,70 +39,9 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef enum {
-    J_CREATED,
-    J_RESTORING,
-    J_RUNNING,
-    J_FINISHING,
-    J_STOPPING,
-    J_FAILING,
-    J_FINISHED,
-    J_CANCELED,
-    J_FAILED,
-} job_state_t;
-
 static const char *s_state_names[] = {"CREATED",   "RESTORING", "RUNNING",
                                       "FINISHING", "STOPPING",  "RESTARTING",
                                       "FINISHED",  "CANCELED",  "FAILED"};
-
-//  One participant slot: [0] the committer, [1 + i] writer i.
-typedef struct {
-    bool registered;
-    char rid[64];
-    char instance[16];
-    int pid;
-    int64_t last_heard;
-    uint64_t seq;
-    bool reset_sent, ready, finished, acked, bye;
-    int64_t last_committed; //  committer's Ready
-    int64_t rows_read;
-    int64_t rows_committed;
-    int64_t dropped[3];
-    Zsink__SourcePosition pos; //  writer's position in the in-flight ack
-} slot_t;
-
-typedef struct {
-    zs_config_t cfg;
-    char job_dir[ZS_PATH_MAX + 72];
-    zs_job_meta_t meta;
-    zs_sender_t from;
-    zsock_t *router;
-    job_state_t state;
-    int n; //  parallelism
-    slot_t *slots;
-    zs_chk_t latest; //  latest completed checkpoint (id 0: none)
-    //  the checkpoint in flight (id 0: none)
-    int64_t inflight_id, inflight_start;
-    bool inflight_savepoint;
-    Zsink__CommitterState *inflight_state;
-    int consecutive_failed;
-    int64_t next_trigger_at;
-    bool final_checkpoint_needed;
-    int restarts;
-    int64_t restore_at, restoring_since;
-    //  progress
-    int64_t last_snapshot, last_identifier, rows_committed, completed, aborted;
-    int64_t garbage, foreign, stale;
-    //  stop with savepoint
-    bool stop_requested;
-    char stop_client[64];
-    int64_t stop_checkpoint;
-    int64_t stop_deadline; //  stop even if no Committed comes (ignore-empty)
-    //  ending
-    bool ending;
-    int64_t end_deadline;
-    int exit_code;
-} coord_t;
 
 //  After a savepoint completes, how long to wait for its commit before
 //  stopping anyway: with commit.ignore-empty an empty savepoint makes no
@@ -208,8 +147,8 @@ s_client_reply (coord_t *self, const char *rid, bool ok, const char *json)
     s_send_to_rid (self, rid, &env);
 }
 
-static void
-s_persist_meta (coord_t *self)
+void
+zs_coord_persist_meta (coord_t *self)
 {
     char err[ZS_ERRLEN];
     if (zs_job_meta_write (self->job_dir, &self->meta, err, sizeof err) < 0) {
@@ -228,7 +167,7 @@ s_end (coord_t *self, job_state_t state, const char *status, const char *reason,
 {
     s_set_state (self, state, NULL);
     snprintf (self->meta.status, sizeof self->meta.status, "%s", status);
-    s_persist_meta (self);
+    zs_coord_persist_meta (self);
     s_send_shutdown (self, reason);
     self->ending = true;
     self->end_deadline = zs_clock_mono_ms () + 2000;
@@ -260,7 +199,7 @@ s_trigger (coord_t *self, bool savepoint)
     int64_t id = self->meta.next_checkpoint_id;
     //  Invariant 1: the counter is durable before the id leaves us.
     self->meta.next_checkpoint_id = id + 1;
-    s_persist_meta (self);
+    zs_coord_persist_meta (self);
     self->inflight_id = id;
     self->inflight_start = zs_clock_mono_ms ();
     self->inflight_savepoint = savepoint;
@@ -385,7 +324,7 @@ s_fail (coord_t *self, const char *reason)
     //  Invariant 2: a new epoch, durable before any message carries it.
     self->meta.epoch++;
     self->from.epoch = self->meta.epoch;
-    s_persist_meta (self);
+    zs_coord_persist_meta (self);
     for (int i = 0; i <= self->n; i++) {
         slot_t *s = &self->slots[i];
         s->ready = s->reset_sent = s->finished = s->acked = false;
@@ -815,7 +754,7 @@ s_on_message (coord_t *self, const char *rid, zs_env_t *env)
         zs_error ("%s", why);
         if (env->failure->fail_at_id && !self->meta.fail_at_id_fired) {
             self->meta.fail_at_id_fired = true;
-            s_persist_meta (self);
+            zs_coord_persist_meta (self);
         }
         s_fail (self, why);
         break;
@@ -906,94 +845,6 @@ s_tick (coord_t *self)
         s_trigger (self, false);
 }
 
-//  ---------------------------------------------------------------------
-//  Start-up
-
-static void
-s_usage (FILE *out)
-{
-    fprintf (out, "usage: zsink-coordinator -c JOB.yaml [-D key=value ...] [--bind ENDPOINT]\n"
-                  "                         [--job-id ID] [--restore-from CHECKPOINT]\n"
-                  "  --bind          control endpoint to bind (default tcp://*:6123,\n"
-                  "                  env ZSINK_COORDINATOR_BIND)\n"
-                  "  --job-id        job id (default env ZSINK_JOB_ID, else a new one); a\n"
-                  "                  coordinator restarted with the same id resumes the job\n"
-                  "                  from <state.checkpoints.dir>/<job id>/\n"
-                  "  --restore-from  start a new job from a checkpoint or savepoint file\n"
-                  "                  (chk-N), keeping its commit user\n");
-}
-
-//  Carry a checkpoint of another job (a savepoint) into this new job.
-static int
-s_restore_from (coord_t *self, const char *path)
-{
-    char err[ZS_ERRLEN];
-    zs_chk_t chk;
-    if (zs_chk_read (path, &chk, err, sizeof err) < 0) {
-        zs_error ("cannot restore: %s", err);
-        return -1;
-    }
-    if (chk.parallelism != self->n) {
-        zs_error ("cannot restore from %s: it has parallelism %d, the job has %d", path,
-                  chk.parallelism, self->n);
-        zs_chk_clear (&chk);
-        return -1;
-    }
-    const char *user = chk.state->commit_user;
-    int64_t last = -1;
-    zs_table_t *table = zs_table_open (self->cfg.table_path, false, err, sizeof err);
-    if (table) {
-        if (zs_table_last_committed (table, user, &last, err, sizeof err) < 0) {
-            zs_error ("cannot restore: reading table %s: %s", self->cfg.table_path, err);
-            zs_table_destroy (&table);
-            zs_chk_clear (&chk);
-            return -1;
-        }
-        zs_table_destroy (&table);
-    }
-    if (last == ZS_END_INPUT_ID) {
-        zs_error ("cannot restore from %s: commit user %s already committed identifier %lld "
-                  "(end of input), so the job it belongs to has finished and can commit "
-                  "nothing more; start a new job instead",
-                  path, user, (long long) ZS_END_INPUT_ID);
-        zs_chk_clear (&chk);
-        return -1;
-    }
-    if (last > chk.id) {
-        zs_error ("cannot restore from %s: commit user %s already committed identifier %lld, "
-                  "newer than this checkpoint (%lld); restoring it would write rows twice",
-                  path, user, (long long) last, (long long) chk.id);
-        zs_chk_clear (&chk);
-        return -1;
-    }
-    snprintf (self->meta.commit_user, sizeof self->meta.commit_user, "%s", user);
-    self->meta.next_checkpoint_id = chk.id + 1;
-    snprintf (chk.job_id, sizeof chk.job_id, "%s", self->meta.job_id);
-    //  The restored checkpoint becomes this job's first: a restarted
-    //  coordinator then finds it in the job's own directory.
-    if (zs_chk_write (self->job_dir, &chk, NULL, err, sizeof err) < 0) {
-        zs_error ("cannot restore: %s", err);
-        zs_chk_clear (&chk);
-        return -1;
-    }
-    zs_info ("Restoring new job %s from %s (checkpoint %lld, commit user %s).", self->meta.job_id,
-             path, (long long) chk.id, user);
-    self->latest = chk;
-    return 0;
-}
-
-static void
-s_new_job_id (char *buf)
-{
-    char uuid[40];
-    zs_uuid (uuid);
-    size_t j = 0;
-    for (size_t i = 0; uuid[i] && j < 32; i++)
-        if (uuid[i] != '-')
-            buf[j++] = uuid[i];
-    buf[j] = 0;
-}
-
 int
 zs_coordinator_main (int argc, char **argv)
 {
@@ -1001,142 +852,11 @@ zs_coordinator_main (int argc, char **argv)
     zs_log_set_name ("coordinator");
     coord_t coord, *self = &coord;
     memset (self, 0, sizeof *self);
-    zs_config_defaults (&self->cfg);
-    const char *bind = getenv ("ZSINK_COORDINATOR_BIND");
-    const char *job_id = getenv ("ZSINK_JOB_ID");
-    const char *restore_from = NULL;
+    const char *bind = NULL;
+    int code = zs_coord_setup (self, argc, argv, &bind);
+    if (code >= 0)
+        return code; //  refused, or nothing to do: nothing is allocated yet
     char err[ZS_ERRLEN];
-    static struct option opts[] = {
-        {"config", required_argument, 0, 'c'}, {"bind", required_argument, 0, 'b'},
-        {"job-id", required_argument, 0, 'j'}, {"restore-from", required_argument, 0, 'r'},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
-    //  -D overrides apply after the file whatever their order on the line
-    const char *overrides[256];
-    int n_over = 0;
-    const char *config_file = NULL;
-    int c;
-    while ((c = getopt_long (argc, argv, "c:D:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'c':
-            config_file = optarg;
-            break;
-        case 'D':
-            if (n_over < 256)
-                overrides[n_over++] = optarg;
-            break;
-        case 'b':
-            bind = optarg;
-            break;
-        case 'j':
-            job_id = optarg;
-            break;
-        case 'r':
-            restore_from = optarg;
-            break;
-        case 'h':
-            s_usage (stdout);
-            return 0;
-        default:
-            s_usage (stderr);
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        s_usage (stderr);
-        return 2;
-    }
-    if (config_file && zs_config_load_yaml (&self->cfg, config_file, err, sizeof err) < 0) {
-        zs_error ("configuration: %s", err);
-        return 2;
-    }
-    for (int i = 0; i < n_over; i++)
-        if (zs_config_set_kv (&self->cfg, overrides[i], err, sizeof err) < 0) {
-            zs_error ("configuration: %s", err);
-            return 2;
-        }
-    if (zs_config_validate (&self->cfg, err, sizeof err) < 0) {
-        zs_error ("configuration: %s", err);
-        return 2;
-    }
-    if (zs_failpoint_init (NULL, err, sizeof err) < 0) {
-        zs_error ("ZSINK_FAILPOINTS: %s", err);
-        return 2;
-    }
-    self->n = self->cfg.parallelism;
-
-    //  The job: resumed from its directory, or new.
-    char new_id[40];
-    if (!job_id || !*job_id) {
-        s_new_job_id (new_id);
-        job_id = new_id;
-    }
-    if (strlen (job_id) > 63
-        || strspn (job_id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
-               != strlen (job_id)) {
-        zs_error ("--job-id '%s': use at most 63 letters, digits, '-' or '_'", job_id);
-        return 2;
-    }
-    snprintf (self->job_dir, sizeof self->job_dir, "%s/%s", self->cfg.checkpoints_dir, job_id);
-    if (zs_fs_mkdirs (self->job_dir) < 0) {
-        zs_error ("cannot create checkpoint directory %s: %m", self->job_dir);
-        return 1;
-    }
-    int rc = zs_job_meta_read (self->job_dir, &self->meta, err, sizeof err);
-    if (rc == 0) {
-        if (strcmp (self->meta.status, "RUNNING") != 0) {
-            zs_info ("Job %s already ended (%s); nothing to do. Start a new job, or "
-                     "--restore-from one of its checkpoints.",
-                     job_id, self->meta.status);
-            return 0;
-        }
-        if (restore_from)
-            zs_warn ("--restore-from ignored: job %s exists and resumes from its own "
-                     "checkpoints",
-                     job_id);
-        //  Coordinator restart: resume from the latest completed checkpoint
-        //  in a new epoch (invariant 2).
-        self->meta.epoch++;
-        int64_t latest = zs_chk_latest (self->job_dir, err, sizeof err);
-        if (latest > 0) {
-            char path[2 * ZS_PATH_MAX];
-            snprintf (path, sizeof path, "%s/chk-%lld", self->job_dir, (long long) latest);
-            if (zs_chk_read (path, &self->latest, err, sizeof err) < 0) {
-                zs_error ("cannot resume job %s: %s", job_id, err);
-                return 1;
-            }
-        }
-        zs_info ("Resuming job %s (commit user %s) in epoch %lld; latest checkpoint %lld.", job_id,
-                 self->meta.commit_user, (long long) self->meta.epoch, (long long) self->latest.id);
-    } else if (rc == ZS_ENOENT) {
-        snprintf (self->meta.job_id, sizeof self->meta.job_id, "%s", job_id);
-        zs_uuid (self->meta.commit_user);
-        self->meta.epoch = 1;
-        self->meta.next_checkpoint_id = 1;
-        snprintf (self->meta.status, sizeof self->meta.status, "RUNNING");
-        if (restore_from && s_restore_from (self, restore_from) < 0)
-            return 1;
-        zs_info ("Submitting job %s (commit user %s).", job_id, self->meta.commit_user);
-    } else {
-        zs_error ("cannot resume job %s: %s", job_id, err);
-        return 1;
-    }
-    s_persist_meta (self);
-    snprintf (self->from.job_id, sizeof self->from.job_id, "%s", self->meta.job_id);
-    self->from.epoch = self->meta.epoch;
-    self->from.role = ZSINK__ROLE__ROLE_COORDINATOR;
-    self->from.index = -1;
-
-    if (self->cfg.checkpoint_interval_ms == 0 && self->cfg.datagen_number_of_rows < 0) {
-        zs_warn ("******************************************************************");
-        zs_warn ("Checkpointing is disabled and the source is unbounded: NOTHING WILL");
-        zs_warn ("EVER BE COMMITTED to %s. Set execution.checkpointing.interval.",
-                 self->cfg.table_path);
-        zs_warn ("******************************************************************");
-    }
-    zs_info ("Job %s: parallelism %d, checkpointing %s%lld ms, table %s, checkpoints %s.", job_id,
-             self->n, self->cfg.checkpoint_interval_ms ? "every " : "off (",
-             (long long) self->cfg.checkpoint_interval_ms, self->cfg.table_path, self->job_dir);
-
     //  allocated only now: every early return above owns nothing
     self->slots = calloc (self->n + 1, sizeof *self->slots);
     self->router = zs_net_router (bind ? bind : "tcp://*:6123", err, sizeof err);
@@ -1181,7 +901,7 @@ zs_coordinator_main (int argc, char **argv)
     if (!self->ending) {
         //  SIGTERM/SIGINT: the job keeps its state (status RUNNING); a
         //  coordinator started again with this job id resumes it.
-        zs_info ("Coordinator of job %s interrupted; the job can be resumed.", job_id);
+        zs_info ("Coordinator of job %s interrupted; the job can be resumed.", self->meta.job_id);
         self->exit_code = 0;
     }
     zpoller_destroy (&poller);

@@ -1,0 +1,88 @@
+/*  coord.h - the coordinator's state, shared by coordinator.c (the
+    protocol: checkpoints, failover, messages, timers) and startup.c
+    (command line, configuration, finding or creating the job). Private to
+    coordinator/.
+*/
+#ifndef ZS_COORD_H_INCLUDED
+#define ZS_COORD_H_INCLUDED
+
+#include "checkpoint.h"
+#include "codec.h"
+#include "config.h"
+
+typedef enum {
+    J_CREATED,
+    J_RESTORING,
+    J_RUNNING,
+    J_FINISHING,
+    J_STOPPING,
+    J_FAILING,
+    J_FINISHED,
+    J_CANCELED,
+    J_FAILED,
+} job_state_t;
+
+//  One participant slot: [0] the committer, [1 + i] writer i.
+typedef struct {
+    bool registered;
+    char rid[64];
+    char instance[16];
+    int pid;
+    int64_t last_heard;
+    uint64_t seq;
+    bool reset_sent, ready, finished, acked, bye;
+    int64_t last_committed; //  committer's Ready
+    int64_t rows_read;
+    int64_t rows_committed;
+    int64_t dropped[3];
+    Zsink__SourcePosition pos; //  writer's position in the in-flight ack
+} slot_t;
+
+typedef struct {
+    zs_config_t cfg;
+    char job_dir[ZS_PATH_MAX + 72];
+    zs_job_meta_t meta;
+    zs_sender_t from;
+    zsock_t *router;
+    job_state_t state;
+    int n; //  parallelism
+    slot_t *slots;
+    zs_chk_t latest; //  latest completed checkpoint (id 0: none)
+    //  the checkpoint in flight (id 0: none)
+    int64_t inflight_id, inflight_start;
+    bool inflight_savepoint;
+    Zsink__CommitterState *inflight_state;
+    int consecutive_failed;
+    int64_t next_trigger_at;
+    bool final_checkpoint_needed;
+    int restarts;
+    int64_t restore_at, restoring_since;
+    //  progress
+    int64_t last_snapshot, last_identifier, rows_committed, completed, aborted;
+    int64_t garbage, foreign, stale;
+    //  stop with savepoint
+    bool stop_requested;
+    char stop_client[64];
+    int64_t stop_checkpoint;
+    int64_t stop_deadline; //  stop even if no Committed comes (ignore-empty)
+    //  ending
+    bool ending;
+    int64_t end_deadline;
+    int exit_code;
+} coord_t;
+
+#define COMMITTER 0
+#define WRITER(i) (1 + (i))
+
+//  Parse the command line, load and check the configuration, then resume
+//  the job from its directory or create it (or restore it from a savepoint
+//  with --restore-from). Returns -1 when the coordinator should run, with
+//  *bind_p the endpoint to bind; otherwise the exit code (0: nothing to do,
+//  1: refused, 2: usage or configuration error), having allocated nothing.
+int zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p);
+
+//  Rewrite job.json (epoch, next checkpoint id, status) atomically; exits
+//  the process when it cannot, since ids and epochs must never be reused.
+void zs_coord_persist_meta (coord_t *self);
+
+#endif

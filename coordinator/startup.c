@@ -1,0 +1,235 @@
+/*  startup.c - zsink-coordinator's start: command line, configuration,
+    and the job it coordinates.
+
+    1. A job id with a job.json whose status is RUNNING is resumed: a new
+       epoch, the latest completed checkpoint (this is a coordinator
+       restart, after kill -9 or a container restart).
+    2. A job id with an ended status (FINISHED, CANCELED, STOPPED, FAILED)
+       is left alone: exit 0, so a restart policy does not loop.
+    3. A new job id makes a new job with a new commit user, or, with
+       --restore-from, the commit user of the checkpoint it continues.
+*/
+#include "coord.h"
+#include "fs.h"
+#include "failpoint.h"
+#include "log.h"
+#include "table.h"
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+s_usage (FILE *out)
+{
+    fprintf (out, "usage: zsink-coordinator -c JOB.yaml [-D key=value ...] [--bind ENDPOINT]\n"
+                  "                         [--job-id ID] [--restore-from CHECKPOINT]\n"
+                  "  --bind          control endpoint to bind (default tcp://*:6123,\n"
+                  "                  env ZSINK_COORDINATOR_BIND)\n"
+                  "  --job-id        job id (default env ZSINK_JOB_ID, else a new one); a\n"
+                  "                  coordinator restarted with the same id resumes the job\n"
+                  "                  from <state.checkpoints.dir>/<job id>/\n"
+                  "  --restore-from  start a new job from a checkpoint or savepoint file\n"
+                  "                  (chk-N), keeping its commit user\n");
+}
+
+//  Carry a checkpoint of another job (a savepoint) into this new job.
+static int
+s_restore_from (coord_t *self, const char *path)
+{
+    char err[ZS_ERRLEN];
+    zs_chk_t chk;
+    if (zs_chk_read (path, &chk, err, sizeof err) < 0) {
+        zs_error ("cannot restore: %s", err);
+        return -1;
+    }
+    if (chk.parallelism != self->n) {
+        zs_error ("cannot restore from %s: it has parallelism %d, the job has %d", path,
+                  chk.parallelism, self->n);
+        zs_chk_clear (&chk);
+        return -1;
+    }
+    const char *user = chk.state->commit_user;
+    int64_t last = -1;
+    zs_table_t *table = zs_table_open (self->cfg.table_path, false, err, sizeof err);
+    if (table) {
+        if (zs_table_last_committed (table, user, &last, err, sizeof err) < 0) {
+            zs_error ("cannot restore: reading table %s: %s", self->cfg.table_path, err);
+            zs_table_destroy (&table);
+            zs_chk_clear (&chk);
+            return -1;
+        }
+        zs_table_destroy (&table);
+    }
+    if (last == ZS_END_INPUT_ID) {
+        zs_error ("cannot restore from %s: commit user %s already committed identifier %lld "
+                  "(end of input), so the job it belongs to has finished and can commit "
+                  "nothing more; start a new job instead",
+                  path, user, (long long) ZS_END_INPUT_ID);
+        zs_chk_clear (&chk);
+        return -1;
+    }
+    if (last > chk.id) {
+        zs_error ("cannot restore from %s: commit user %s already committed identifier %lld, "
+                  "newer than this checkpoint (%lld); restoring it would write rows twice",
+                  path, user, (long long) last, (long long) chk.id);
+        zs_chk_clear (&chk);
+        return -1;
+    }
+    snprintf (self->meta.commit_user, sizeof self->meta.commit_user, "%s", user);
+    self->meta.next_checkpoint_id = chk.id + 1;
+    snprintf (chk.job_id, sizeof chk.job_id, "%s", self->meta.job_id);
+    //  The restored checkpoint becomes this job's first: a restarted
+    //  coordinator then finds it in the job's own directory.
+    if (zs_chk_write (self->job_dir, &chk, NULL, err, sizeof err) < 0) {
+        zs_error ("cannot restore: %s", err);
+        zs_chk_clear (&chk);
+        return -1;
+    }
+    zs_info ("Restoring new job %s from %s (checkpoint %lld, commit user %s).", self->meta.job_id,
+             path, (long long) chk.id, user);
+    self->latest = chk;
+    return 0;
+}
+
+int
+zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
+{
+    zs_config_defaults (&self->cfg);
+    *bind_p = getenv ("ZSINK_COORDINATOR_BIND");
+    const char *job_id = getenv ("ZSINK_JOB_ID");
+    const char *restore_from = NULL;
+    char err[ZS_ERRLEN];
+    static struct option opts[] = {
+        {"config", required_argument, 0, 'c'}, {"bind", required_argument, 0, 'b'},
+        {"job-id", required_argument, 0, 'j'}, {"restore-from", required_argument, 0, 'r'},
+        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+    //  -D overrides apply after the file whatever their order on the line
+    const char *overrides[256];
+    int n_over = 0;
+    const char *config_file = NULL;
+    int c;
+    while ((c = getopt_long (argc, argv, "c:D:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c':
+            config_file = optarg;
+            break;
+        case 'D':
+            if (n_over < 256)
+                overrides[n_over++] = optarg;
+            break;
+        case 'b':
+            *bind_p = optarg;
+            break;
+        case 'j':
+            job_id = optarg;
+            break;
+        case 'r':
+            restore_from = optarg;
+            break;
+        case 'h':
+            s_usage (stdout);
+            return 0;
+        default:
+            s_usage (stderr);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        s_usage (stderr);
+        return 2;
+    }
+    if (config_file && zs_config_load_yaml (&self->cfg, config_file, err, sizeof err) < 0) {
+        zs_error ("configuration: %s", err);
+        return 2;
+    }
+    for (int i = 0; i < n_over; i++)
+        if (zs_config_set_kv (&self->cfg, overrides[i], err, sizeof err) < 0) {
+            zs_error ("configuration: %s", err);
+            return 2;
+        }
+    if (zs_config_validate (&self->cfg, err, sizeof err) < 0) {
+        zs_error ("configuration: %s", err);
+        return 2;
+    }
+    if (zs_failpoint_init (NULL, err, sizeof err) < 0) {
+        zs_error ("ZSINK_FAILPOINTS: %s", err);
+        return 2;
+    }
+    self->n = self->cfg.parallelism;
+
+    //  The job: resumed from its directory, or new.
+    char new_id[40];
+    if (!job_id || !*job_id) {
+        zs_new_job_id (new_id);
+        job_id = new_id;
+    }
+    if (strlen (job_id) > 63
+        || strspn (job_id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+               != strlen (job_id)) {
+        zs_error ("--job-id '%s': use at most 63 letters, digits, '-' or '_'", job_id);
+        return 2;
+    }
+    snprintf (self->job_dir, sizeof self->job_dir, "%s/%s", self->cfg.checkpoints_dir, job_id);
+    if (zs_fs_mkdirs (self->job_dir) < 0) {
+        zs_error ("cannot create checkpoint directory %s: %m", self->job_dir);
+        return 1;
+    }
+    int rc = zs_job_meta_read (self->job_dir, &self->meta, err, sizeof err);
+    if (rc == 0) {
+        if (strcmp (self->meta.status, "RUNNING") != 0) {
+            zs_info ("Job %s already ended (%s); nothing to do. Start a new job, or "
+                     "--restore-from one of its checkpoints.",
+                     job_id, self->meta.status);
+            return 0;
+        }
+        if (restore_from)
+            zs_warn ("--restore-from ignored: job %s exists and resumes from its own "
+                     "checkpoints",
+                     job_id);
+        //  Coordinator restart: resume from the latest completed checkpoint
+        //  in a new epoch (invariant 2).
+        self->meta.epoch++;
+        int64_t latest = zs_chk_latest (self->job_dir, err, sizeof err);
+        if (latest > 0) {
+            char path[2 * ZS_PATH_MAX];
+            snprintf (path, sizeof path, "%s/chk-%lld", self->job_dir, (long long) latest);
+            if (zs_chk_read (path, &self->latest, err, sizeof err) < 0) {
+                zs_error ("cannot resume job %s: %s", job_id, err);
+                return 1;
+            }
+        }
+        zs_info ("Resuming job %s (commit user %s) in epoch %lld; latest checkpoint %lld.", job_id,
+                 self->meta.commit_user, (long long) self->meta.epoch, (long long) self->latest.id);
+    } else if (rc == ZS_ENOENT) {
+        snprintf (self->meta.job_id, sizeof self->meta.job_id, "%s", job_id);
+        zs_uuid (self->meta.commit_user);
+        self->meta.epoch = 1;
+        self->meta.next_checkpoint_id = 1;
+        snprintf (self->meta.status, sizeof self->meta.status, "RUNNING");
+        if (restore_from && s_restore_from (self, restore_from) < 0)
+            return 1;
+        zs_info ("Submitting job %s (commit user %s).", job_id, self->meta.commit_user);
+    } else {
+        zs_error ("cannot resume job %s: %s", job_id, err);
+        return 1;
+    }
+    zs_coord_persist_meta (self);
+    snprintf (self->from.job_id, sizeof self->from.job_id, "%s", self->meta.job_id);
+    self->from.epoch = self->meta.epoch;
+    self->from.role = ZSINK__ROLE__ROLE_COORDINATOR;
+    self->from.index = -1;
+
+    if (self->cfg.checkpoint_interval_ms == 0 && self->cfg.datagen_number_of_rows < 0) {
+        zs_warn ("******************************************************************");
+        zs_warn ("Checkpointing is disabled and the source is unbounded: NOTHING WILL");
+        zs_warn ("EVER BE COMMITTED to %s. Set execution.checkpointing.interval.",
+                 self->cfg.table_path);
+        zs_warn ("******************************************************************");
+    }
+    zs_info ("Job %s: parallelism %d, checkpointing %s%lld ms, table %s, checkpoints %s.", job_id,
+             self->n, self->cfg.checkpoint_interval_ms ? "every " : "off (",
+             (long long) self->cfg.checkpoint_interval_ms, self->cfg.table_path, self->job_dir);
+
+    return -1;
+}
