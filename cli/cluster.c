@@ -221,7 +221,6 @@ zs_cluster_cmd (int argc, char **argv)
 {
     zs_log_set_name ("cluster");
     zs_config_t cfg;
-    zs_config_defaults (&cfg);
     char err[ZS_ERRLEN];
     const char *config_file = NULL, *restore_from = NULL, *job_arg = NULL;
     const char *overrides[MAX_ARGS / 2];
@@ -268,16 +267,7 @@ zs_cluster_cmd (int argc, char **argv)
         s_usage (stderr);
         return 2;
     }
-    if (config_file && zs_config_load_yaml (&cfg, config_file, err, sizeof err) < 0) {
-        fprintf (stderr, "zsink cluster: %s\n", err);
-        return 2;
-    }
-    for (int i = 0; i < n_over; i++)
-        if (zs_config_set_kv (&cfg, overrides[i], err, sizeof err) < 0) {
-            fprintf (stderr, "zsink cluster: %s\n", err);
-            return 2;
-        }
-    if (zs_config_validate (&cfg, err, sizeof err) < 0) {
+    if (zs_config_build (&cfg, config_file, overrides, n_over, err, sizeof err) < 0) {
         fprintf (stderr, "zsink cluster: %s\n", err);
         return 2;
     }

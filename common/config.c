@@ -647,3 +647,16 @@ zs_config_load_yaml (zs_config_t *cfg, const char *path, char *err, size_t errle
         *cfg = copy;
     return rc;
 }
+
+int
+zs_config_build (zs_config_t *cfg, const char *yaml_file, const char *const *overrides,
+                 int n_overrides, char *err, size_t errlen)
+{
+    zs_config_defaults (cfg);
+    if (yaml_file && zs_config_load_yaml (cfg, yaml_file, err, errlen) < 0)
+        return -1;
+    for (int i = 0; i < n_overrides; i++)
+        if (zs_config_set_kv (cfg, overrides[i], err, errlen) < 0)
+            return -1;
+    return zs_config_validate (cfg, err, errlen);
+}

@@ -48,6 +48,12 @@ int zs_config_set_kv (zs_config_t *cfg, const char *kv, char *err, size_t errlen
 //  Load a YAML file on top of cfg. 0 or -1 + err (file, line, key).
 int zs_config_load_yaml (zs_config_t *cfg, const char *path, char *err, size_t errlen);
 
+//  The whole job configuration as a command line gives it: defaults, then
+//  the YAML file (NULL: none), then the -D overrides in order, then
+//  zs_config_validate. 0, or -1 with err naming the file, key or value.
+int zs_config_build (zs_config_t *cfg, const char *yaml_file, const char *const *overrides,
+                     int n_overrides, char *err, size_t errlen);
+
 //  Check cross-key rules (required keys present, ranges). 0 or -1 + err.
 int zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen);
 

@@ -95,7 +95,6 @@ s_restore_from (coord_t *self, const char *path)
 int
 zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
 {
-    zs_config_defaults (&self->cfg);
     *bind_p = getenv ("ZSINK_COORDINATOR_BIND");
     const char *job_id = getenv ("ZSINK_JOB_ID");
     const char *restore_from = NULL;
@@ -139,16 +138,7 @@ zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
         s_usage (stderr);
         return 2;
     }
-    if (config_file && zs_config_load_yaml (&self->cfg, config_file, err, sizeof err) < 0) {
-        zs_error ("configuration: %s", err);
-        return 2;
-    }
-    for (int i = 0; i < n_over; i++)
-        if (zs_config_set_kv (&self->cfg, overrides[i], err, sizeof err) < 0) {
-            zs_error ("configuration: %s", err);
-            return 2;
-        }
-    if (zs_config_validate (&self->cfg, err, sizeof err) < 0) {
+    if (zs_config_build (&self->cfg, config_file, overrides, n_over, err, sizeof err) < 0) {
         zs_error ("configuration: %s", err);
         return 2;
     }

@@ -566,6 +566,35 @@ test_round_trip (void **state)
     assert_int_equal (zs_config_get (&cfg, "no.such.key", buf, sizeof buf), -1);
 }
 
+//  zs_config_build: file, then -D overrides in order, then validation.
+static void
+test_build_layers (void **state)
+{
+    char path[512], err[ZS_ERRLEN];
+    s_write_yaml ("build.yaml",
+                  "parallelism: 2\n"
+                  "table.path: /tmp/t\n"
+                  "state.checkpoints.dir: /tmp/c\n"
+                  "execution.checkpointing.interval: 2s\n",
+                  path, sizeof path);
+    const char *over[] = {"parallelism=3", "parallelism=4", "datagen.number-of-rows=100"};
+    zs_config_t cfg;
+    assert_int_equal (zs_config_build (&cfg, path, over, 3, err, sizeof err), 0);
+    assert_int_equal (cfg.parallelism, 4); //  the last override wins
+    assert_int_equal (cfg.checkpoint_interval_ms, 2000);
+    assert_int_equal (cfg.datagen_number_of_rows, 100);
+    //  an override may unset what the file set
+    const char *unset[] = {"datagen.number-of-rows="};
+    assert_int_equal (zs_config_build (&cfg, path, unset, 1, err, sizeof err), 0);
+    assert_int_equal (cfg.datagen_number_of_rows, -1);
+    //  a bad override is named; so is a missing required key
+    const char *bad[] = {"paralelism=2"};
+    assert_int_equal (zs_config_build (&cfg, path, bad, 1, err, sizeof err), -1);
+    assert_non_null (strstr (err, "paralelism"));
+    assert_int_equal (zs_config_build (&cfg, NULL, NULL, 0, err, sizeof err), -1);
+    assert_non_null (strstr (err, "table.path"));
+}
+
 int
 main (void)
 {
@@ -581,6 +610,7 @@ main (void)
         cmocka_unit_test (test_yaml_errors),
         cmocka_unit_test (test_validate),
         cmocka_unit_test (test_round_trip),
+        cmocka_unit_test (test_build_layers),
     };
     return cmocka_run_group_tests (tests, s_group_setup, s_group_teardown);
 }
