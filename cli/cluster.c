@@ -216,6 +216,210 @@ s_parse_status (const char *json, progress_t *p)
     json_decref (root);
 }
 
+//  The running cluster: what the loop's steps share.
+typedef struct {
+    const zs_config_t *cfg;
+    child_t *kids; //  [0] coordinator, [1] committer, [2 + i] writer i
+    int nkids;
+    const char *job_id;
+    zsock_t *ctl; //  client DEALER to the coordinator
+    zs_sender_t from;
+    uint64_t ctl_seq;
+    progress_t prog;
+    int64_t started, run_for_ms, next_status, next_progress;
+    bool canceling, stopping; //  request sent to the current coordinator
+    bool job_over;            //  the coordinator decided, or we canceled
+    int64_t over_deadline;    //  then: children left after this get SIGTERM
+    int result;
+} run_t;
+
+//  Wait (at most 100 ms) for output of a child or a reply of the
+//  coordinator; forward the output, take the replies.
+static void
+s_poll_io (run_t *run)
+{
+    struct pollfd pfds[MAX_CHILDREN + 1];
+    int map[MAX_CHILDREN + 1];
+    int np = 0;
+    for (int i = 0; i < run->nkids && np < MAX_CHILDREN; i++)
+        if (run->kids[i].fd >= 0) {
+            pfds[np].fd = run->kids[i].fd;
+            pfds[np].events = POLLIN;
+            map[np++] = i;
+        }
+    int ctl_fd = -1;
+    size_t fdlen = sizeof ctl_fd;
+    zmq_getsockopt (zsock_resolve (run->ctl), ZMQ_FD, &ctl_fd, &fdlen);
+    pfds[np].fd = ctl_fd;
+    pfds[np].events = POLLIN;
+    map[np++] = -1;
+    poll (pfds, np, 100);
+    for (int i = 0; i < np; i++)
+        if (map[i] >= 0 && (pfds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+            s_drain (&run->kids[map[i]]);
+    //  ZMQ_FD is edge-triggered: drain every reply, whatever poll said
+    while (1) {
+        zs_env_t *reply = NULL;
+        char err[ZS_ERRLEN];
+        int got = zs_env_recv (run->ctl, NULL, 0, &reply, err, sizeof err);
+        if (got == 0)
+            break;
+        if (got == 1 && reply->body_case == ZSINK__ENVELOPE__BODY_CLIENT_REPLY) {
+            const char *json = reply->client_reply->json;
+            if (strstr (json, "\"savepoint\""))
+                s_say ("Stopped with savepoint: %s", json);
+            else if (strstr (json, "\"job_id\""))
+                s_parse_status (json, &run->prog);
+            else if (!reply->client_reply->ok)
+                s_say ("The coordinator says: %s", json);
+        }
+        zs_env_free (&reply);
+    }
+}
+
+//  Collect children that ended and decide what each end means (see the
+//  rules at the top of this file).
+static void
+s_reap (run_t *run)
+{
+    int status;
+    pid_t pid;
+    while ((pid = waitpid (-1, &status, WNOHANG)) > 0) {
+        for (int i = 0; i < run->nkids; i++) {
+            child_t *c = &run->kids[i];
+            if (c->pid != pid)
+                continue;
+            c->pid = 0;
+            while (c->fd >= 0)
+                s_drain (c);
+            bool crashed =
+                WIFSIGNALED (status) || (WIFEXITED (status) && WEXITSTATUS (status) == 137);
+            int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+            int64_t delay = run->cfg->restart_delay_ms;
+            if (i == 0 && !crashed) {
+                //  the coordinator decided: the job is over
+                run->job_over = true;
+                run->over_deadline = zs_clock_mono_ms () + 3000;
+                run->result = code == 0 ? 0 : 1;
+                if (code != 0)
+                    s_say ("The job failed for good (coordinator exit status %d); see its log "
+                           "above.",
+                           code);
+            } else if (run->job_over || (!crashed && code == 0))
+                c->done = true; //  a participant told to shut down
+            else {
+                if (WIFSIGNALED (status))
+                    s_say ("%s (pid %d) was killed by signal %d; restarting in %lld ms.", c->name,
+                           (int) pid, WTERMSIG (status), (long long) delay);
+                else
+                    s_say ("%s (pid %d) %s (exit %d); restarting in %lld ms.", c->name, (int) pid,
+                           crashed ? "crashed" : "failed", code, (long long) delay);
+                c->restart_at = zs_clock_mono_ms () + delay;
+            }
+        }
+    }
+}
+
+//  Start again the children whose restart delay is over.
+static void
+s_restart_due (run_t *run)
+{
+    int64_t now = zs_clock_mono_ms ();
+    for (int i = 0; i < run->nkids; i++) {
+        child_t *c = &run->kids[i];
+        if (!c->restart_at || now < c->restart_at || c->pid)
+            continue;
+        c->restart_at = 0;
+        if (s_spawn (c, false) < 0) {
+            s_say ("cannot restart %s: %s", c->name, strerror (errno));
+            continue;
+        }
+        //  A cancel or stop the dead coordinator had not carried out is
+        //  asked again of the new one (it resumes the job otherwise).
+        if (i == 0) {
+            if (run->canceling)
+                s_cancel_signal = 1;
+            if (run->stopping)
+                s_savepoint_signal = 1;
+            run->canceling = run->stopping = false;
+        }
+    }
+}
+
+//  Cancel (signal or --run-for), stop with savepoint (SIGUSR1), or the next
+//  status query for the progress line.
+static void
+s_requests (run_t *run)
+{
+    int64_t now = zs_clock_mono_ms ();
+    Zsink__ClientRequest req;
+    zsink__client_request__init (&req);
+    bool run_over = run->run_for_ms && now - run->started >= run->run_for_ms;
+    if ((s_cancel_signal || run_over) && !run->canceling) {
+        run->canceling = true;
+        s_say ("Canceling job %s%s.", run->job_id,
+               s_cancel_signal ? " (signal)" : " (--run-for elapsed)");
+        s_cancel_signal = 0;
+        req.kind = ZSINK__CLIENT_REQUEST__KIND__CANCEL;
+    } else if (s_savepoint_signal && !run->stopping && !run->canceling) {
+        run->stopping = true;
+        s_savepoint_signal = 0;
+        s_say ("Stopping job %s with a savepoint.", run->job_id);
+        req.kind = ZSINK__CLIENT_REQUEST__KIND__STOP;
+        req.has_savepoint = req.savepoint = true;
+    } else if (now >= run->next_status) {
+        run->next_status = now + 1000;
+        req.kind = ZSINK__CLIENT_REQUEST__KIND__STATUS;
+    } else
+        return;
+    zs_env_t env;
+    zs_env_init (&env, &run->from, ++run->ctl_seq);
+    env.body_case = ZSINK__ENVELOPE__BODY_CLIENT_REQUEST;
+    env.client_request = &req;
+    if (zs_env_send (run->ctl, NULL, &env) == 0)
+        return;
+    //  Not connected (the coordinator is restarting; IMMEDIATE=1 queues
+    //  nothing): ask again on the next round.
+    if (req.kind == ZSINK__CLIENT_REQUEST__KIND__CANCEL) {
+        run->canceling = false;
+        s_cancel_signal = 1;
+    } else if (req.kind == ZSINK__CLIENT_REQUEST__KIND__STOP) {
+        run->stopping = false;
+        s_savepoint_signal = 1;
+    }
+}
+
+static void
+s_progress (run_t *run)
+{
+    int64_t now = zs_clock_mono_ms ();
+    if (now < run->next_progress)
+        return;
+    run->next_progress = now + 2000;
+    progress_t *p = &run->prog;
+    s_say ("progress: state %s, rows read %lld, rows committed %lld, last checkpoint %lld, last "
+           "snapshot %lld, restarts %lld",
+           p->state[0] ? p->state : "STARTING", (long long) p->rows_read,
+           (long long) p->rows_committed, (long long) p->last_checkpoint,
+           (long long) p->last_snapshot, (long long) p->restarts);
+}
+
+//  The job is over: give the participants a moment to leave on their own
+//  (they got Shutdown), then SIGTERM, then SIGKILL. True when all are gone.
+static bool
+s_wind_down (run_t *run)
+{
+    int64_t now = zs_clock_mono_ms ();
+    bool any = false;
+    for (int i = 1; i < run->nkids; i++)
+        if (run->kids[i].pid) {
+            any = true;
+            if (now > run->over_deadline)
+                kill (run->kids[i].pid, now > run->over_deadline + 3000 ? SIGKILL : SIGTERM);
+        }
+    return !any;
+}
+
 int
 zs_cluster_cmd (int argc, char **argv)
 {
@@ -368,168 +572,37 @@ zs_cluster_cmd (int argc, char **argv)
         }
 
     //  The status client: a DEALER kept open, polled with the children.
+    run_t run;
+    memset (&run, 0, sizeof run);
+    run.cfg = &cfg;
+    run.kids = kids;
+    run.nkids = n + 2;
+    run.job_id = job_id;
+    run.run_for_ms = run_for_ms;
     char inst[16], rid[64];
     zs_net_instance (inst);
     snprintf (rid, sizeof rid, "client-%d-%s", (int) getpid (), inst);
-    zsock_t *ctl = zs_net_dealer (coord_ep, rid, err, sizeof err);
-    zs_sender_t from = {.job_id = "", .epoch = 0, .role = ZSINK__ROLE__ROLE_CLIENT, .index = -1};
-    uint64_t ctl_seq = 0;
-
-    progress_t prog;
-    memset (&prog, 0, sizeof prog);
-    int64_t started = zs_clock_mono_ms ();
-    int64_t next_status = started + 1000, next_progress = started + 2000;
-    bool canceling = false, stopping = false, job_over = false;
-    int64_t over_deadline = 0;
-    int result = 0;
-    bool tty = isatty (STDERR_FILENO);
+    run.ctl = zs_net_dealer (coord_ep, rid, err, sizeof err);
+    if (!run.ctl) {
+        fprintf (stderr, "zsink cluster: %s\n", err);
+        return 1;
+    }
+    run.from =
+        (zs_sender_t){.job_id = "", .epoch = 0, .role = ZSINK__ROLE__ROLE_CLIENT, .index = -1};
+    run.started = zs_clock_mono_ms ();
+    run.next_status = run.started + 1000;
+    run.next_progress = run.started + 2000;
     while (1) {
-        struct pollfd pfds[MAX_CHILDREN + 1];
-        int map[MAX_CHILDREN + 1];
-        int np = 0;
-        for (int i = 0; i < n + 2 && np < MAX_CHILDREN; i++)
-            if (kids[i].fd >= 0) {
-                pfds[np].fd = kids[i].fd;
-                pfds[np].events = POLLIN;
-                map[np++] = i;
-            }
-        int ctl_fd = -1;
-        size_t fdlen = sizeof ctl_fd;
-        zmq_getsockopt (zsock_resolve (ctl), ZMQ_FD, &ctl_fd, &fdlen);
-        pfds[np].fd = ctl_fd;
-        pfds[np].events = POLLIN;
-        map[np++] = -1;
-        poll (pfds, np, 100);
-        for (int i = 0; i < np; i++)
-            if (map[i] >= 0 && (pfds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                s_drain (&kids[map[i]]);
-        //  replies from the coordinator (edge-triggered ZMQ_FD: drain all)
-        while (1) {
-            zs_env_t *reply = NULL;
-            int got = zs_env_recv (ctl, NULL, 0, &reply, err, sizeof err);
-            if (got == 0)
+        s_poll_io (&run);
+        s_reap (&run);
+        if (run.job_over) {
+            if (s_wind_down (&run))
                 break;
-            if (got == 1 && reply->body_case == ZSINK__ENVELOPE__BODY_CLIENT_REPLY) {
-                if (strstr (reply->client_reply->json, "\"savepoint\""))
-                    s_say ("Stopped with savepoint: %s", reply->client_reply->json);
-                else if (strstr (reply->client_reply->json, "\"job_id\""))
-                    s_parse_status (reply->client_reply->json, &prog);
-                else if (!reply->client_reply->ok)
-                    s_say ("The coordinator says: %s", reply->client_reply->json);
-            }
-            zs_env_free (&reply);
-        }
-        //  reap
-        int status;
-        pid_t pid;
-        while ((pid = waitpid (-1, &status, WNOHANG)) > 0) {
-            for (int i = 0; i < n + 2; i++) {
-                child_t *c = &kids[i];
-                if (c->pid != pid)
-                    continue;
-                c->pid = 0;
-                while (c->fd >= 0)
-                    s_drain (c);
-                bool crashed =
-                    WIFSIGNALED (status) || (WIFEXITED (status) && WEXITSTATUS (status) == 137);
-                int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
-                if (i == 0 && !crashed) {
-                    //  the coordinator decided: the job is over
-                    job_over = true;
-                    over_deadline = zs_clock_mono_ms () + 3000;
-                    result = code == 0 ? 0 : 1;
-                    if (code != 0)
-                        s_say ("The job failed for good (coordinator exit status %d); see "
-                               "its log above.",
-                               code);
-                } else if (crashed && !job_over) {
-                    if (WIFSIGNALED (status))
-                        s_say ("%s (pid %d) was killed by signal %d; restarting in %lld ms.",
-                               c->name, (int) pid, WTERMSIG (status),
-                               (long long) cfg.restart_delay_ms);
-                    else
-                        s_say ("%s (pid %d) crashed (exit 137); restarting in %lld ms.", c->name,
-                               (int) pid, (long long) cfg.restart_delay_ms);
-                    c->restart_at = zs_clock_mono_ms () + cfg.restart_delay_ms;
-                } else if (!crashed && code != 0 && !job_over) {
-                    s_say ("%s (pid %d) exited with status %d; restarting in %lld ms.", c->name,
-                           (int) pid, code, (long long) cfg.restart_delay_ms);
-                    c->restart_at = zs_clock_mono_ms () + cfg.restart_delay_ms;
-                } else
-                    c->done = true;
-            }
-        }
-        int64_t now = zs_clock_mono_ms ();
-        for (int i = 0; i < n + 2 && !job_over; i++) {
-            child_t *c = &kids[i];
-            if (c->restart_at && now >= c->restart_at && !c->pid) {
-                c->restart_at = 0;
-                if (s_spawn (c, false) < 0)
-                    s_say ("cannot restart %s: %s", c->name, strerror (errno));
-            }
-        }
-        if (job_over) {
-            bool any = false;
-            for (int i = 1; i < n + 2; i++)
-                if (kids[i].pid)
-                    any = true;
-            if (!any)
-                break;
-            if (now > over_deadline) {
-                for (int i = 1; i < n + 2; i++)
-                    if (kids[i].pid)
-                        kill (kids[i].pid, now > over_deadline + 3000 ? SIGKILL : SIGTERM);
-            }
             continue;
         }
-        //  requests to the coordinator
-        Zsink__ClientRequest req;
-        zsink__client_request__init (&req);
-        bool send = false;
-        if ((s_cancel_signal || (run_for_ms && now - started >= run_for_ms)) && !canceling) {
-            canceling = true;
-            s_say ("Canceling job %s%s.", job_id,
-                   s_cancel_signal ? " (signal)" : " (--run-for elapsed)");
-            req.kind = ZSINK__CLIENT_REQUEST__KIND__CANCEL;
-            send = true;
-        } else if (s_savepoint_signal && !stopping) {
-            stopping = true;
-            s_savepoint_signal = 0;
-            s_say ("Stopping job %s with a savepoint.", job_id);
-            req.kind = ZSINK__CLIENT_REQUEST__KIND__STOP;
-            req.has_savepoint = req.savepoint = true;
-            send = true;
-        } else if (now >= next_status) {
-            next_status = now + 1000;
-            req.kind = ZSINK__CLIENT_REQUEST__KIND__STATUS;
-            send = true;
-        }
-        if (send) {
-            zs_env_t env;
-            zs_env_init (&env, &from, ++ctl_seq);
-            env.body_case = ZSINK__ENVELOPE__BODY_CLIENT_REQUEST;
-            env.client_request = &req;
-            if (zs_env_send (ctl, NULL, &env) < 0
-                && req.kind != ZSINK__CLIENT_REQUEST__KIND__STATUS) {
-                //  not connected (coordinator restarting): ask again soon
-                if (req.kind == ZSINK__CLIENT_REQUEST__KIND__CANCEL)
-                    canceling = false;
-                else
-                    stopping = false, s_savepoint_signal = 1;
-            }
-        }
-        if (now >= next_progress) {
-            next_progress = now + (tty ? 1000 : 2000);
-            s_say ("progress: state %s, rows read %lld, rows committed %lld, last checkpoint "
-                   "%lld, last snapshot %lld, restarts %lld",
-                   prog.state[0] ? prog.state : "STARTING", (long long) prog.rows_read,
-                   (long long) prog.rows_committed, (long long) prog.last_checkpoint,
-                   (long long) prog.last_snapshot, (long long) prog.restarts);
-        }
-        if (canceling && !kids[0].pid && !kids[0].restart_at) {
-            job_over = true;
-            over_deadline = now + 3000;
-        }
+        s_restart_due (&run);
+        s_requests (&run);
+        s_progress (&run);
     }
     //  The table has the last word on what was committed.
     zs_snapshot_t snap;
@@ -538,15 +611,15 @@ zs_cluster_cmd (int argc, char **argv)
         s_say ("Job %s over: table %s holds %lld rows in snapshot %lld (identifier %lld); "
                "%lld restart%s.",
                job_id, cfg.table_path, (long long) snap.total_record_count, (long long) snap.id,
-               (long long) snap.commit_identifier, (long long) prog.restarts,
-               prog.restarts == 1 ? "" : "s");
+               (long long) snap.commit_identifier, (long long) run.prog.restarts,
+               run.prog.restarts == 1 ? "" : "s");
     else
         s_say ("Job %s over: no snapshot in table %s; %lld restart%s.", job_id, cfg.table_path,
-               (long long) prog.restarts, prog.restarts == 1 ? "" : "s");
+               (long long) run.prog.restarts, run.prog.restarts == 1 ? "" : "s");
     zs_table_destroy (&table);
-    zsock_destroy (&ctl);
+    zsock_destroy (&run.ctl);
     zs_fs_unlink (cluster_json);
     free (index_text);
     free (kids);
-    return result;
+    return run.result;
 }
