@@ -14,7 +14,8 @@
        point), is restarted after restart-strategy.fixed-delay.delay; the
        coordinator fails the job over when it notices;
     4. SIGINT/SIGTERM or --run-for: cancel (no commit); SIGUSR1: stop with
-       a savepoint.
+       a savepoint. A request the coordinator could not carry out because it
+       died is asked again of its successor.
 
     ZSINK_FAILPOINTS reaches only the first run of each child: a restarted
     process runs clean, so "crash at the K-th hit" happens once per test.
