@@ -176,7 +176,12 @@ zs_client_cmd (int argc, char **argv)
         fprintf (stderr, "zsink %s: %s\n", cmd, err);
         return 1;
     }
-    printf ("%s\n", json);
+    //  indented for a person; still one JSON document for a program
+    json_t *doc = json_loads (json, 0, NULL);
+    char *pretty = doc ? json_dumps (doc, JSON_INDENT (2) | JSON_PRESERVE_ORDER) : NULL;
+    printf ("%s\n", pretty ? pretty : json);
+    free (pretty);
+    json_decref (doc);
     free (json);
     return ok ? 0 : 1;
 }

@@ -703,6 +703,10 @@ s_on_message (coord_t *self, const char *rid, zs_env_t *env)
         if (slot != COMMITTER && env->writer_ack->checkpoint_id == self->inflight_id) {
             s->acked = true;
             s->pos = *env->writer_ack->position;
+            //  fresher than the last heartbeat: keeps rows read >= rows
+            //  committed in the status
+            if (s->pos.offset > s->rows_read)
+                s->rows_read = s->pos.offset;
             s->pos.writer = slot - 1;
             s->pos.has_finished = true;
             s->pos.file = NULL;
