@@ -116,17 +116,20 @@ zs_fs_fsync_dir (const char *dir)
 }
 
 //  Write data into a fresh, fsynced temp file next to path. Fills tmp.
+//  With a tag the name is "<path>.tmp-<tag>-<pid>-<n>".
 static int
-s_write_temp (const char *path, const void *data, size_t len, char *tmp, size_t tmplen, char *err,
-              size_t errlen)
+s_write_temp (const char *path, const char *tag, const void *data, size_t len, char *tmp,
+              size_t tmplen, char *err, size_t errlen)
 {
     static unsigned counter = 0;
     int fd = -1;
     //  O_EXCL: a leftover temp file of a crashed process with our pid is
     //  never reused; we just take the next counter value.
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        if (snprintf (tmp, tmplen, "%s.tmp-%ld-%u", path, (long) getpid (), counter++)
-            >= (int) tmplen) {
+        int n =
+            tag ? snprintf (tmp, tmplen, "%s.tmp-%s-%ld-%u", path, tag, (long) getpid (), counter++)
+                : snprintf (tmp, tmplen, "%s.tmp-%ld-%u", path, (long) getpid (), counter++);
+        if (n >= (int) tmplen) {
             s_seterr (err, errlen, path, "path too long", ENAMETOOLONG);
             return -1;
         }
@@ -165,7 +168,7 @@ int
 zs_fs_write_atomic (const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
     char tmp[ZS_PATH_MAX + 64];
-    if (s_write_temp (path, data, len, tmp, sizeof tmp, err, errlen) != 0)
+    if (s_write_temp (path, NULL, data, len, tmp, sizeof tmp, err, errlen) != 0)
         return -1;
     if (zs_failpoint ("fs.rename") == -1) {
         s_seterr (err, errlen, path, "rename", EIO);
@@ -190,8 +193,15 @@ zs_fs_write_atomic (const char *path, const void *data, size_t len, char *err, s
 int
 zs_fs_create_exclusive (const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
+    return zs_fs_create_exclusive_tagged (path, NULL, data, len, err, errlen);
+}
+
+int
+zs_fs_create_exclusive_tagged (const char *path, const char *tag, const void *data, size_t len,
+                               char *err, size_t errlen)
+{
     char tmp[ZS_PATH_MAX + 64];
-    if (s_write_temp (path, data, len, tmp, sizeof tmp, err, errlen) != 0)
+    if (s_write_temp (path, tag, data, len, tmp, sizeof tmp, err, errlen) != 0)
         return -1;
     //  link(2) fails with EEXIST instead of replacing: exactly one of any
     //  number of racing creators wins, and the winner's content is complete

@@ -30,6 +30,12 @@ int zs_fs_write_atomic (const char *path, const void *data, size_t len, char *er
 int zs_fs_create_exclusive (const char *path, const void *data, size_t len, char *err,
                             size_t errlen);
 
+//  The same, with the temp file named "<path>.tmp-<tag>-<pid>-<n>": a
+//  process killed between writing the temp file and linking it leaves a
+//  file its successor can recognise as its own and remove.
+int zs_fs_create_exclusive_tagged (const char *path, const char *tag, const void *data, size_t len,
+                                   char *err, size_t errlen);
+
 //  Read a whole file (NUL-terminated for convenience; *len_p excludes the
 //  NUL). Refuses files larger than max_size. Returns a malloc'd buffer or
 //  NULL with err filled (ZS_ENOENT-style cause: errno is kept).

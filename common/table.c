@@ -734,7 +734,9 @@ zs_table_commit (zs_table_t *self, const char *commit_user, int64_t identifier,
         char rel[64], path[ZS_PATH_MAX];
         snprintf (rel, sizeof rel, "snapshot/snapshot-%" PRId64, snap.id);
         zs_table_file_path (self, path, sizeof path, rel);
-        rc = zs_fs_create_exclusive (path, text, strlen (text), err, errlen);
+        //  tagged: a crash here leaves a temp file the committer's
+        //  successor removes (zs_table_clean_uncommitted_manifests)
+        rc = zs_fs_create_exclusive_tagged (path, tag, text, strlen (text), err, errlen);
         free (text);
         if (rc != ZS_ECONFLICT)
             break;

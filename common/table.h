@@ -105,8 +105,9 @@ int zs_table_list_snapshots (zs_table_t *self, zs_snapshot_t **snaps_p, size_t *
 int zs_table_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, size_t *n_p, char *err,
                       size_t errlen);
 
-//  Delete manifest files written by commit_user that the latest snapshot does
-//  not reference (leftovers of a commit that crashed before its snapshot).
+//  Delete manifest files written by commit_user that no snapshot references,
+//  and its snapshot temp files (leftovers of a commit that crashed before
+//  its snapshot was linked).
 //  Only safe while no commit of that user is in flight. Returns count or -1.
 int zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_user, char *err,
                                           size_t errlen);

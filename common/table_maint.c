@@ -290,6 +290,35 @@ zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_user,
     }
     closedir (d);
     s_strset_free (&refs);
+    if (count < 0)
+        return -1;
+    //  A snapshot's temp file left by a crash between its write and its
+    //  link: tagged with the user (zs_fs_create_exclusive_tagged), so it is
+    //  ours. A snapshot file itself is never touched.
+    char pattern[32];
+    snprintf (pattern, sizeof pattern, ".tmp-%s-", tag);
+    zs_table_file_path (self, dir, sizeof dir, "snapshot");
+    d = opendir (dir);
+    if (!d) {
+        snprintf (err, errlen, "%s: %s", dir, strerror (errno));
+        return -1;
+    }
+    while ((de = readdir (d))) {
+        if (strncmp (de->d_name, "snapshot-", 9) != 0 || !strstr (de->d_name, pattern))
+            continue;
+        char rel[512], full[ZS_PATH_MAX];
+        snprintf (rel, sizeof rel, "snapshot/%s", de->d_name);
+        if (zs_table_file_path (self, full, sizeof full, rel) != 0)
+            continue;
+        if (zs_fs_unlink (full) != 0) {
+            snprintf (err, errlen, "%s: unlink: %s", full, strerror (errno));
+            count = -1;
+            break;
+        }
+        zs_info ("Deleted snapshot temp file %s of user %s", rel, commit_user);
+        count++;
+    }
+    closedir (d);
     return count;
 }
 
