@@ -423,3 +423,23 @@ zs_chk_prune (const char *job_dir, int retained)
         zs_fs_unlink (path);
     }
 }
+
+int
+zs_chk_clean_temp (const char *job_dir)
+{
+    DIR *dir = opendir (job_dir);
+    if (!dir)
+        return 0;
+    int count = 0;
+    struct dirent *de;
+    while ((de = readdir (dir))) {
+        if (!strstr (de->d_name, ".tmp-"))
+            continue;
+        char path[2 * ZS_PATH_MAX];
+        snprintf (path, sizeof path, "%s/%s", job_dir, de->d_name);
+        if (zs_fs_unlink (path) == 0)
+            count++;
+    }
+    closedir (dir);
+    return count;
+}

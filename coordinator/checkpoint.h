@@ -51,6 +51,9 @@ int64_t zs_chk_latest (const char *job_dir, char *err, size_t errlen);
 //  Keep the newest `retained` checkpoints, delete the others.
 void zs_chk_prune (const char *job_dir, int retained);
 void zs_chk_clear (zs_chk_t *chk);
+//  Remove temp files a killed coordinator left in job_dir (only the
+//  coordinator of the job writes there). Returns how many.
+int zs_chk_clean_temp (const char *job_dir);
 
 //  Copy a CommitterState (deep) via pack/unpack.
 Zsink__CommitterState *zs_state_dup (const Zsink__CommitterState *state);

@@ -165,6 +165,8 @@ zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
         zs_error ("cannot create checkpoint directory %s: %m", self->job_dir);
         return 1;
     }
+    //  a coordinator killed while writing job.json or chk-N left a temp file
+    zs_chk_clean_temp (self->job_dir);
     int rc = zs_job_meta_read (self->job_dir, &self->meta, err, sizeof err);
     if (rc == 0) {
         if (strcmp (self->meta.status, "RUNNING") != 0) {

@@ -154,6 +154,10 @@ test_prune_keeps_newest (void **state)
         snprintf (path, sizeof path, "%s/chk-%d", s_dir, id);
         assert_int_equal (zs_fs_write_atomic (path, "{}", 2, err, sizeof err), 0);
     }
+    snprintf (path, sizeof path, "%s/chk-6.tmp-123-0", s_dir);
+    assert_int_equal (zs_fs_write_atomic (path, "{", 1, err, sizeof err), 0);
+    assert_int_equal (zs_chk_clean_temp (s_dir), 1);
+    assert_int_equal (access (path, F_OK), -1);
     zs_chk_prune (s_dir, 2);
     for (int id = 1; id <= 5; id++) {
         snprintf (path, sizeof path, "%s/chk-%d", s_dir, id);
