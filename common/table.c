@@ -266,11 +266,53 @@ zs_table_snapshot_range (zs_table_t *self, int64_t *earliest, int64_t *latest, c
     return 0;
 }
 
+static bool
+s_snapshot_exists (zs_table_t *self, int64_t id)
+{
+    char rel[64], path[ZS_PATH_MAX];
+    snprintf (rel, sizeof rel, "snapshot/snapshot-%" PRId64, id);
+    if (zs_table_file_path (self, path, sizeof path, rel) != 0)
+        return false;
+    struct stat st;
+    return stat (path, &st) == 0;
+}
+
+//  Latest snapshot id (0: none). From the LATEST hint when it names a
+//  snapshot that exists, probing forward from it: the hint is written after
+//  its snapshot and lags behind after a crash, but snapshot ids have no
+//  gaps (each is created as latest + 1), so the first missing id ends the
+//  probe. Without a usable hint, the directory listing decides. This keeps
+//  a commit's cost flat however many snapshots the table has (Paimon reads
+//  its LATEST hint the same way).
+static int
+s_latest_id (zs_table_t *self, int64_t *latest, char *err, size_t errlen)
+{
+    char path[ZS_PATH_MAX], why[ZS_ERRLEN];
+    zs_table_file_path (self, path, sizeof path, "snapshot/LATEST");
+    char *text = zs_fs_read_file (path, 64, NULL, why, sizeof why);
+    int64_t hint = 0;
+    if (text) {
+        char *end;
+        long long v = strtoll (text, &end, 10);
+        if (end != text && (*end == '\n' || *end == '\0') && v > 0)
+            hint = v;
+        free (text);
+    }
+    if (hint > 0 && s_snapshot_exists (self, hint)) {
+        while (s_snapshot_exists (self, hint + 1))
+            hint++;
+        *latest = hint;
+        return 0;
+    }
+    int64_t earliest;
+    return zs_table_snapshot_range (self, &earliest, latest, err, errlen);
+}
+
 int
 zs_table_latest_snapshot (zs_table_t *self, zs_snapshot_t *out, char *err, size_t errlen)
 {
-    int64_t earliest, latest;
-    if (zs_table_snapshot_range (self, &earliest, &latest, err, errlen) != 0)
+    int64_t latest;
+    if (s_latest_id (self, &latest, err, errlen) != 0)
         return -1;
     if (latest == 0) {
         snprintf (err, errlen, "%s: table has no snapshot", self->path);
@@ -565,26 +607,76 @@ s_unlink_meta (zs_table_t *self, const char *name)
     zs_fs_unlink (path);
 }
 
+//  Merge the manifests of latest into one holding its live files, once
+//  there are this many (Paimon's manifest.merge-min-count): without it the
+//  base list grows by one manifest per commit, and so does the cost of
+//  every commit and every read.
+#define S_MANIFEST_MERGE_MIN 30
+
+//  Replace metas (latest's manifests) by one new manifest of latest's live
+//  files. *merged gets its name, for clean-up if the commit fails.
+static int
+s_merge_manifests (zs_table_t *self, const zs_snapshot_t *latest, const char *tag,
+                   zs_manifest_meta_t **metas_p, size_t *n_p, char merged[128], char *err,
+                   size_t errlen)
+{
+    zs_file_meta_t *files = NULL;
+    size_t nf = 0;
+    int rc = zs_table_live_files (self, latest->id, &files, &nf, err, errlen);
+    if (rc != 0)
+        return rc;
+    char uuid[40];
+    zs_uuid (uuid);
+    snprintf (merged, 128, "manifest-%s-%s", tag, uuid);
+    rc = s_write_meta (self, merged, zs_manifest_encode (files, nf), err, errlen);
+    free (files);
+    if (rc != 0) {
+        merged[0] = '\0';
+        return rc;
+    }
+    zs_manifest_meta_t *one = realloc (*metas_p, sizeof *one);
+    if (!one) {
+        snprintf (err, errlen, "out of memory");
+        return -1;
+    }
+    memset (one, 0, sizeof *one);
+    snprintf (one->file, sizeof one->file, "%s", merged);
+    one->added_files = (int64_t) nf;
+    *metas_p = one;
+    *n_p = 1;
+    return 0;
+}
+
 //  Base list for a snapshot built on latest: latest's base + delta
-//  manifests, written under a new name.
+//  manifests (merged into one past S_MANIFEST_MERGE_MIN), written under a
+//  new name. *merged names a merged manifest written here ("" if none).
 static int
 s_write_base_list (zs_table_t *self, const zs_snapshot_t *latest, const char *tag, char name[128],
-                   char *err, size_t errlen)
+                   char merged[128], char *err, size_t errlen)
 {
     char uuid[40];
     zs_uuid (uuid);
     zs_manifest_meta_t *metas = NULL;
     size_t n = 0;
+    merged[0] = '\0';
     if (latest) {
         int rc = s_snapshot_manifests (self, latest, &metas, &n, err, errlen);
-        if (rc != 0)
+        if (rc == 0 && n >= S_MANIFEST_MERGE_MIN)
+            rc = s_merge_manifests (self, latest, tag, &metas, &n, merged, err, errlen);
+        if (rc != 0) {
+            free (metas);
             return rc;
+        }
     }
     snprintf (name, 128, "manifest-list-%s-%s", tag, uuid);
     int rc = s_write_meta (self, name, zs_manifest_list_encode (metas, n), err, errlen);
     free (metas);
-    if (rc != 0)
-        name[0] = '\0'; //  nothing to clean up
+    if (rc != 0) {
+        name[0] = '\0'; //  nothing written to clean up but the merged manifest
+        if (merged[0])
+            s_unlink_meta (self, merged);
+        merged[0] = '\0';
+    }
     return rc;
 }
 
@@ -693,7 +785,8 @@ zs_table_commit (zs_table_t *self, const char *commit_user, int64_t identifier,
 
     //  Base list first: it reads the latest snapshot's lists, and if those
     //  are corrupt we fail before writing anything.
-    rc = s_write_base_list (self, have ? &latest : NULL, tag, base_list, err, errlen);
+    char merged[128] = "";
+    rc = s_write_base_list (self, have ? &latest : NULL, tag, base_list, merged, err, errlen);
     if (rc != 0)
         return rc;
     rc = s_write_meta (self, manifest, zs_manifest_encode (files, n), err, errlen);
@@ -760,11 +853,16 @@ zs_table_commit (zs_table_t *self, const char *commit_user, int64_t identifier,
         rc = s_load_latest (self, &latest, &have, err, errlen);
         if (rc == 0)
             rc = s_filter (self, have ? &latest : NULL, commit_user, identifier, err, errlen);
-        //  The old base list describes a snapshot we no longer build on.
+        //  The old base list (and its merged manifest) describes a
+        //  snapshot we no longer build on.
         s_unlink_meta (self, base_list);
         base_list[0] = '\0';
+        if (merged[0])
+            s_unlink_meta (self, merged);
+        merged[0] = '\0';
         if (rc == 0)
-            rc = s_write_base_list (self, have ? &latest : NULL, tag, base_list, err, errlen);
+            rc = s_write_base_list (self, have ? &latest : NULL, tag, base_list, merged, err,
+                                    errlen);
     }
     if (rc != 0) {
         //  No snapshot references them: remove now rather than leave orphans.
@@ -772,6 +870,8 @@ zs_table_commit (zs_table_t *self, const char *commit_user, int64_t identifier,
         s_unlink_meta (self, delta_list);
         if (base_list[0])
             s_unlink_meta (self, base_list);
+        if (merged[0])
+            s_unlink_meta (self, merged);
         return rc;
     }
     if (zs_failpoint ("committer.after-snapshot") == -1) {

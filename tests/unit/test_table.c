@@ -16,6 +16,7 @@
 #include "manifest.h"
 #include "snapshot.h"
 #include "table.h"
+#include "table_priv.h"
 #include <dirent.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -743,6 +744,79 @@ test_crash_before_snapshot_link (void **state)
     assert_int_equal (n, 0);
 }
 
+//  A long-running job: the base list must not grow with every commit
+//  (manifests are merged past 30), the live files stay exactly what was
+//  committed, and the table verifies with no orphan.
+static void
+test_manifests_merged (void **state)
+{
+    char err[ZS_ERRLEN];
+    const int commits = 75;
+    for (int i = 1; i <= commits; i++) {
+        zs_file_meta_t f = s_data_file (i * 10, 2);
+        assert_int_equal (s_commit (USER_A, i, &f, 1, NULL), 0);
+    }
+    zs_snapshot_t latest;
+    assert_int_equal (zs_table_latest_snapshot (s_table, &latest, err, sizeof err), 0);
+    assert_int_equal (latest.id, commits);
+    zs_manifest_meta_t *metas = NULL;
+    size_t nm = 0;
+    assert_int_equal (zs_table_read_manifest_list (s_table, latest.base_manifest_list, &metas, &nm,
+                                                   err, sizeof err),
+                      0);
+    free (metas);
+    assert_true (nm < 30);
+    zs_file_meta_t *files = NULL;
+    size_t nf = 0;
+    assert_int_equal (zs_table_live_files (s_table, 0, &files, &nf, err, sizeof err), 0);
+    assert_int_equal (nf, commits);
+    int64_t rows = 0;
+    for (size_t i = 0; i < nf; i++)
+        rows += files[i].rows;
+    free (files);
+    assert_int_equal (rows, 2 * commits);
+    assert_int_equal (latest.total_record_count, 2 * commits);
+    char *report = NULL;
+    if (zs_table_verify (s_table, &report, err, sizeof err) != 0)
+        fail_msg ("verify: %s", report);
+    free (report);
+    char **paths = NULL;
+    size_t no = 99;
+    assert_int_equal (zs_table_orphans (s_table, 0, &paths, &no, err, sizeof err), 0);
+    free (paths);
+    assert_int_equal (no, 0);
+}
+
+//  LATEST is a hint: missing, lagging or garbage, the latest snapshot is
+//  still found.
+static void
+test_latest_hint (void **state)
+{
+    char err[ZS_ERRLEN];
+    for (int i = 1; i <= 5; i++) {
+        zs_file_meta_t f = s_data_file (i * 10, 1);
+        assert_int_equal (s_commit (USER_A, i, &f, 1, NULL), 0);
+    }
+    zs_snapshot_t snap;
+    const char *hints[] = {"2\n", "5\n", "garbage", "9\n", "0\n", NULL};
+    for (int i = 0; hints[i]; i++) {
+        s_write ("snapshot/LATEST", hints[i]);
+        assert_int_equal (zs_table_latest_snapshot (s_table, &snap, err, sizeof err), 0);
+        assert_int_equal (snap.id, 5);
+    }
+    char path[512];
+    snprintf (path, sizeof path, "%s/snapshot/LATEST", s_dir);
+    unlink (path);
+    assert_int_equal (zs_table_latest_snapshot (s_table, &snap, err, sizeof err), 0);
+    assert_int_equal (snap.id, 5);
+    //  a lagging hint, and the next commit still takes the next id
+    s_write ("snapshot/LATEST", "3\n");
+    zs_file_meta_t f = s_data_file (100, 1);
+    int64_t sid = 0;
+    assert_int_equal (s_commit (USER_A, 6, &f, 1, &sid), 0);
+    assert_int_equal (sid, 6);
+}
+
 static void
 test_clean_uncommitted_manifests (void **state)
 {
@@ -844,6 +918,8 @@ main (void)
         T (test_orphans),
         T (test_clean_uncommitted_manifests),
         T (test_crash_before_snapshot_link),
+        T (test_manifests_merged),
+        T (test_latest_hint),
         T (test_verify_reports_each_problem),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
