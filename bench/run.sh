@@ -14,7 +14,8 @@
 #   - commit latency p50/p99: "Completed checkpoint N" → the committer's
 #     "Successfully commit snapshot … with identifier N" (snapshot durable);
 #   - baseline: zsink-bench-baseline, the same rows through the same data
-#     file writer with no coordination, 1 and 2 processes.
+#     file writer with no coordination, 1 and 2 processes;
+#   - commit cost against table size: zsink-bench-commit, 3,000 commits.
 set -eu
 cd "$(dirname "$0")/.."
 SECS=${1:-10}
@@ -106,3 +107,7 @@ for p in 1 2; do
     total=$(cat "$WORK"/base$p-*.out | python3 -c "import sys; print(round(sum(float(l.split('rows_per_second=')[1]) for l in sys.stdin)))")
     printf "%-8s %-10s %14s\n" $p "-" "$total"
 done
+
+echo
+echo "commit cost as the table grows (zsink-bench-commit, 1 file per commit)"
+$BIN/zsink-bench-commit "$WORK/commits" 3000 500
