@@ -58,6 +58,9 @@ zs_client_request (const char *endpoint, Zsink__ClientRequest__Kind kind, bool s
     return rc;
 }
 
+//  A client knows a job configuration, not an endpoint: `zsink cluster`
+//  picks free ports and leaves them in cluster.json beside the job's
+//  checkpoints for as long as it runs.
 int
 zs_client_find_endpoint (const char *checkpoints_dir, char *endpoint, size_t len, char *err,
                          size_t errlen)

@@ -37,6 +37,7 @@ int
 zs_env_send (zsock_t *sock, const char *routing_id, const zs_env_t *env)
 {
     size_t len = zsink__envelope__get_packed_size (env);
+    //  most messages are small (heartbeats, markers): no allocation for them
     uint8_t stackbuf[1024];
     uint8_t *buf = len <= sizeof stackbuf ? stackbuf : malloc (len);
     if (!buf) {
@@ -46,6 +47,8 @@ zs_env_send (zsock_t *sock, const char *routing_id, const zs_env_t *env)
     zsink__envelope__pack (env, buf);
     void *handle = zsock_resolve (sock);
     int rc = 0;
+    //  DONTWAIT on both frames: an event loop must never block in a send
+    //  (PUSH/DEALER block for ever at the high-water mark by default)
     if (routing_id
         && zmq_send (handle, routing_id, strlen (routing_id), ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
         rc = -1;

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+//  A checkpoint lists every pending file of the committer: large for a job
+//  whose commits keep failing, but a file bigger than this is not ours.
 #define MAX_FILE_SIZE (256 * 1024 * 1024)
 
 static void
@@ -35,6 +37,8 @@ zs_job_meta_read (const char *job_dir, zs_job_meta_t *meta, char *err, size_t er
     const char *job = NULL, *user = NULL, *status = NULL;
     json_int_t epoch = -1, next = -1;
     int fired = 0;
+    //  Nothing is guessed from a damaged file: a wrong counter or epoch
+    //  would reuse ids (coordinator invariants 1 and 2).
     if (!root
         || json_unpack_ex (root, &jerr, 0, "{s:s, s:s, s:I, s:I, s:b, s:s}", "job_id", &job,
                            "commit_user", &user, "epoch", &epoch, "next_checkpoint_id", &next,
@@ -367,6 +371,9 @@ zs_chk_read (const char *path, zs_chk_t *chk, char *err, size_t errlen)
     return 0;
 }
 
+//  The highest chk-N is the latest completed checkpoint: a chk file only
+//  ever appears complete (written atomically) and only for a completed
+//  checkpoint, so no "in progress" marker is needed.
 int64_t
 zs_chk_latest (const char *job_dir, char *err, size_t errlen)
 {
@@ -398,6 +405,8 @@ s_cmp_desc (const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
+//  Older checkpoints go only after a newer one is durable: the latest is
+//  never among those deleted (retained >= 1, checked by the config).
 void
 zs_chk_prune (const char *job_dir, int retained)
 {
