@@ -6,6 +6,7 @@
     Prints "rows=<n> seconds=<s> rows_per_second=<r>".
 */
 #include "datafile.h"
+#include "datagen.h"
 #include "fs.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,11 +36,17 @@ main (int argc, char **argv)
     int64_t rows = 0, id = index + 1;
     int nfile = 0;
     zs_datafile_writer_t *w = NULL;
-    zs_row_t row;
+    //  the job's defaults: the datagen schema, zstd level 1
+    zs_schema_t schema;
+    zs_schema_default (&schema);
+    zs_parquet_options_t opts;
+    zs_parquet_options_defaults (&opts);
+    zs_value_t row[ZS_MAX_COLUMNS];
+    static zs_datagen_buf_t buf;
     while (1) {
         if (!w) {
             snprintf (sub, sizeof sub, "base-%d-%d.%s", index, nfile++, zs_datafile_extension ());
-            w = zs_datafile_writer_new (dir, sub, err, sizeof err);
+            w = zs_datafile_writer_new (dir, sub, &schema, &opts, err, sizeof err);
             if (!w) {
                 fprintf (stderr, "%s\n", err);
                 return 1;
@@ -47,8 +54,8 @@ main (int argc, char **argv)
         }
         //  the clock is read once per 1024 rows, as the writer batches
         for (int i = 0; i < 1024; i++, rows++, id += parallelism) {
-            zs_row_from_id (&row, id);
-            if (zs_datafile_writer_append (w, &row, err, sizeof err) < 0) {
+            zs_datagen_row (&schema, id, row, &buf);
+            if (zs_datafile_writer_append (w, row, err, sizeof err) < 0) {
                 fprintf (stderr, "%s\n", err);
                 return 1;
             }

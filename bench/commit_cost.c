@@ -7,6 +7,7 @@
     makes 86,400 snapshots a day.
 */
 #include "datafile.h"
+#include "datagen.h"
 #include "log.h"
 #include "table.h"
 #include <stdio.h>
@@ -27,7 +28,11 @@ main (int argc, char **argv)
     }
     char err[ZS_ERRLEN];
     zs_log_set_level (ZS_LOG_WARN);
-    zs_table_t *table = zs_table_open (dir, true, err, sizeof err);
+    zs_schema_t schema;
+    zs_schema_default (&schema);
+    zs_parquet_options_t opts;
+    zs_parquet_options_defaults (&opts);
+    zs_table_t *table = zs_table_open (dir, &schema, err, sizeof err);
     if (!table) {
         fprintf (stderr, "%s\n", err);
         return 1;
@@ -36,12 +41,14 @@ main (int argc, char **argv)
     int64_t spent = 0; //  ms in commits since the last line
     for (int i = 1; i <= commits; i++) {
         char rel[64];
-        snprintf (rel, sizeof rel, "bucket-0/data-bench-%d.zrow", i);
-        zs_datafile_writer_t *w = zs_datafile_writer_new (dir, rel, err, sizeof err);
-        zs_row_t row;
-        zs_row_from_id (&row, i);
+        snprintf (rel, sizeof rel, "bucket-0/data-bench-%d.parquet", i);
+        zs_datafile_writer_t *w =
+            zs_datafile_writer_new (dir, rel, &schema, &opts, err, sizeof err);
+        zs_value_t row[ZS_MAX_COLUMNS];
+        static zs_datagen_buf_t buf;
+        zs_datagen_row (&schema, i, row, &buf);
         zs_file_meta_t meta;
-        if (!w || zs_datafile_writer_append (w, &row, err, sizeof err) < 0
+        if (!w || zs_datafile_writer_append (w, row, err, sizeof err) < 0
             || zs_datafile_writer_close (&w, &meta, err, sizeof err) < 0) {
             fprintf (stderr, "%s\n", err);
             return 1;

@@ -607,7 +607,7 @@ zs_cluster_cmd (int argc, char **argv)
     }
     //  The table has the last word on what was committed.
     zs_snapshot_t snap;
-    zs_table_t *table = zs_table_open (cfg.table_path, false, err, sizeof err);
+    zs_table_t *table = zs_table_open (cfg.table_path, NULL, err, sizeof err);
     if (table && zs_table_latest_snapshot (table, &snap, err, sizeof err) == 0)
         s_say ("Job %s over: table %s holds %lld rows in snapshot %lld (identifier %lld); "
                "%lld restart%s.",

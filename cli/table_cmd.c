@@ -5,8 +5,11 @@
                           "time_millis","delta_record_count","total_record_count"}]
       count             the row count, read from the data files
       stats --json      {"count","distinct_ids","min_id","max_id"}  (nulls
-                        for min/max of an empty table, as SQL MIN/MAX)
-      files --json      {"files":[{"path","rows","size"}]}
+                        for min/max of an empty table, as SQL MIN/MAX; only
+                        "count" for a table without a BIGINT id column)
+      scan              rows as JSON lines or CSV (rowfmt.h spells values)
+      files --json      {"files":[{"path","rows","size","stats"}]} (path relative
+                        to the table; stats as in the manifest, when known)
       orphans --json    {"count","files":[…]} (with --delete: those deleted)
       verify            "OK" and exit 0, else one problem a line and exit 1
 
@@ -17,7 +20,10 @@
 #include "table_cmd.h"
 #include "config.h"
 #include "datafile.h"
+#include "parquet.h"
+#include "rowfmt.h"
 #include "table.h"
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -33,6 +39,9 @@ typedef struct {
     bool json;
     bool delete;
     int64_t older_than_ms;
+    int64_t snapshot; //  --snapshot ID (0 = latest)
+    int64_t limit;    //  --limit N (-1 = all)
+    bool csv;         //  --format csv (else jsonl)
 } s_args_t;
 
 static int
@@ -42,6 +51,8 @@ s_usage (const char *why)
         fprintf (stderr, "zsink table: %s\n", why);
     fprintf (stderr,
              "usage: zsink table snapshots|count|stats|files|verify PATH [--json]\n"
+             "       zsink table count|stats PATH [--snapshot ID] [--json]\n"
+             "       zsink table scan PATH [--snapshot ID] [--limit N] [--format csv|jsonl]\n"
              "       zsink table orphans PATH [--delete] [--older-than DURATION] [--json]\n");
     return 2;
 }
@@ -125,106 +136,202 @@ s_cmp_i64 (const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-//  Read every row of the latest snapshot's live files. With ids_p, also
-//  collect the ids (malloc'd). 0 or -1 with the message printed.
+//  Called for each row a scan reads; non-zero stops the scan (not an error).
+typedef int (s_row_fn) (const zs_schema_t *schema, const zs_value_t *row, void *arg);
+
+//  Read every row of one Parquet file. 1 = stopped by fn, 0 = done, -1
+//  with the message printed. With want (the table's schema), a file whose
+//  columns differ is an error: the table's files must all have its schema.
 static int
-s_read_rows (zs_table_t *table, const char *cmd, int64_t *count_p, int64_t **ids_p)
+s_scan_file (const char *cmd, const char *path, const zs_schema_t *want, s_row_fn *fn, void *arg)
+{
+    char err[ZS_ERRLEN], why[ZS_ERRLEN];
+    zs_parquet_reader_t *reader = zs_parquet_reader_open (path, err, sizeof err);
+    if (!reader) {
+        fprintf (stderr, "zsink table %s: %s\n", cmd, err);
+        return -1;
+    }
+    const zs_schema_t *schema = zs_parquet_reader_schema (reader);
+    if (want && zs_schema_diff (schema, want, why, sizeof why) != 0) {
+        fprintf (stderr, "zsink table %s: %s: not the table's schema: %s\n", cmd, path, why);
+        zs_parquet_reader_destroy (&reader);
+        return -1;
+    }
+    zs_value_t row[ZS_MAX_COLUMNS];
+    int got, rc = 0;
+    while ((got = zs_parquet_reader_next (reader, row, err, sizeof err)) == 1)
+        if (fn (schema, row, arg)) {
+            rc = 1;
+            break;
+        }
+    if (got < 0) {
+        fprintf (stderr, "zsink table %s: %s\n", cmd, err);
+        rc = -1;
+    }
+    zs_parquet_reader_destroy (&reader);
+    return rc;
+}
+
+//  Read every row of a snapshot's live files (0 = latest) in manifest
+//  order. 0, or -1 with the message printed.
+static int
+s_scan_table (zs_table_t *table, const char *cmd, int64_t snapshot_id, s_row_fn *fn, void *arg)
 {
     char err[ZS_ERRLEN];
     zs_file_meta_t *files;
     size_t nf;
-    if (zs_table_live_files (table, 0, &files, &nf, err, sizeof err) != 0) {
+    if (zs_table_live_files (table, snapshot_id, &files, &nf, err, sizeof err) != 0) {
         fprintf (stderr, "zsink table %s: %s\n", cmd, err);
         return -1;
     }
-    int64_t count = 0, cap = 0;
-    int64_t *ids = NULL;
     int rc = 0;
     for (size_t i = 0; i < nf && rc == 0; i++) {
         char path[ZS_PATH_MAX];
         snprintf (path, sizeof path, "%s/%s", zs_table_path (table), files[i].path);
-        zs_datafile_reader_t *reader = zs_datafile_reader_open (path, err, sizeof err);
-        if (!reader) {
-            fprintf (stderr, "zsink table %s: %s\n", cmd, err);
-            rc = -1;
-            break;
-        }
-        zs_row_t row;
-        int got;
-        while ((got = zs_datafile_reader_next (reader, &row, err, sizeof err)) == 1) {
-            if (ids_p && count == cap) {
-                cap = cap ? cap * 2 : 1 << 16;
-                int64_t *grown = realloc (ids, (size_t) cap * sizeof *ids);
-                if (!grown) {
-                    snprintf (err, sizeof err, "out of memory after %" PRId64 " rows", count);
-                    got = -1;
-                    break;
-                }
-                ids = grown;
-            }
-            if (ids_p)
-                ids[count] = row.id;
-            count++;
-        }
-        if (got < 0) {
-            fprintf (stderr, "zsink table %s: %s\n", cmd, err);
-            rc = -1;
-        }
-        zs_datafile_reader_destroy (&reader);
+        rc = s_scan_file (cmd, path, zs_table_schema (table), fn, arg);
     }
     free (files);
-    if (rc != 0) {
-        free (ids);
-        return -1;
+    return rc < 0 ? -1 : 0;
+}
+
+typedef struct {
+    int64_t count;
+    int id_col; //  -1: count only
+    int64_t *ids, n_ids, cap;
+    bool oom;
+} s_tally_t;
+
+static int
+s_tally_row (const zs_schema_t *schema, const zs_value_t *row, void *arg)
+{
+    (void) schema;
+    s_tally_t *t = arg;
+    t->count++;
+    if (t->id_col < 0 || row[t->id_col].null)
+        return 0;
+    if (t->n_ids == t->cap) {
+        int64_t cap = t->cap ? t->cap * 2 : 1 << 16;
+        int64_t *grown = realloc (t->ids, (size_t) cap * sizeof *grown);
+        if (!grown) {
+            t->oom = true;
+            return 1;
+        }
+        t->ids = grown;
+        t->cap = cap;
     }
-    *count_p = count;
-    if (ids_p)
-        *ids_p = ids;
+    t->ids[t->n_ids++] = row[t->id_col].v.i64;
     return 0;
 }
 
 static int
 s_cmd_count (zs_table_t *table, const s_args_t *args)
 {
-    int64_t count;
-    if (s_read_rows (table, args->cmd, &count, NULL) != 0)
+    s_tally_t t = {.id_col = -1};
+    if (s_scan_table (table, args->cmd, args->snapshot, s_tally_row, &t) != 0)
         return 1;
     if (args->json)
-        s_print_json (json_pack ("{s:I}", "count", (json_int_t) count));
+        s_print_json (json_pack ("{s:I}", "count", (json_int_t) t.count));
     else
-        printf ("%" PRId64 "\n", count);
+        printf ("%" PRId64 "\n", t.count);
     return 0;
 }
 
 static int
 s_cmd_stats (zs_table_t *table, const s_args_t *args)
 {
-    int64_t count, *ids = NULL;
-    if (s_read_rows (table, args->cmd, &count, &ids) != 0)
+    s_tally_t t = {.id_col = zs_table_schema (table)->id_col};
+    if (s_scan_table (table, args->cmd, args->snapshot, s_tally_row, &t) != 0 || t.oom) {
+        if (t.oom)
+            fprintf (stderr, "zsink table stats: out of memory after %" PRId64 " ids\n", t.n_ids);
+        free (t.ids);
         return 1;
-    int64_t distinct = 0;
-    if (count > 0) {
+    }
+    int64_t distinct = 0, *ids = t.ids, n = t.n_ids;
+    if (n > 0) {
         //  COUNT(DISTINCT id) by sorting: 8 bytes a row is fine for the
         //  tables tests and demos build, and there is no hash to get wrong.
-        qsort (ids, (size_t) count, sizeof *ids, s_cmp_i64);
+        qsort (ids, (size_t) n, sizeof *ids, s_cmp_i64);
         distinct = 1;
-        for (int64_t i = 1; i < count; i++)
+        for (int64_t i = 1; i < n; i++)
             distinct += ids[i] != ids[i - 1];
     }
+    bool has_id = t.id_col >= 0;
     if (args->json) {
-        json_t *obj = json_pack ("{s:I, s:I}", "count", (json_int_t) count, "distinct_ids",
-                                 (json_int_t) distinct);
-        json_object_set_new (obj, "min_id", count ? json_integer (ids[0]) : json_null ());
-        json_object_set_new (obj, "max_id", count ? json_integer (ids[count - 1]) : json_null ());
+        json_t *obj = json_pack ("{s:I}", "count", (json_int_t) t.count);
+        if (has_id) {
+            json_object_set_new (obj, "distinct_ids", json_integer (distinct));
+            json_object_set_new (obj, "min_id", n ? json_integer (ids[0]) : json_null ());
+            json_object_set_new (obj, "max_id", n ? json_integer (ids[n - 1]) : json_null ());
+        }
         s_print_json (obj);
-    } else if (count)
+    } else if (!has_id)
+        printf ("count %" PRId64 "\n(no BIGINT column named id: count only)\n", t.count);
+    else if (n)
         printf ("count %" PRId64 "\ndistinct_ids %" PRId64 "\nmin_id %" PRId64 "\nmax_id %" PRId64
                 "\n",
-                count, distinct, ids[0], ids[count - 1]);
+                t.count, distinct, ids[0], ids[n - 1]);
     else
-        printf ("count 0\ndistinct_ids 0\nmin_id NULL\nmax_id NULL\n");
+        printf ("count %" PRId64 "\ndistinct_ids 0\nmin_id NULL\nmax_id NULL\n", t.count);
     free (ids);
     return 0;
+}
+
+typedef struct {
+    bool csv;
+    bool header_done;
+    int64_t limit; //  -1: all
+    int64_t printed;
+    zs_strbuf_t buf;
+    bool failed; //  stdout write failed (a closed pipe)
+} s_printer_t;
+
+static int
+s_print_row (const zs_schema_t *schema, const zs_value_t *row, void *arg)
+{
+    s_printer_t *p = arg;
+    if (p->limit >= 0 && p->printed >= p->limit)
+        return 1;
+    if (p->csv && !p->header_done) {
+        zs_row_csv_header (&p->buf, schema);
+        p->header_done = true;
+    }
+    if (p->csv)
+        zs_row_csv (&p->buf, schema, row);
+    else
+        zs_row_jsonl (&p->buf, schema, row);
+    p->printed++;
+    //  Batch the writes: a million rows must not mean a million syscalls.
+    if (p->buf.len >= 1 << 16 || p->buf.oom) {
+        if (p->buf.oom || fwrite (p->buf.data, 1, p->buf.len, stdout) != p->buf.len)
+            p->failed = true;
+        p->buf.len = 0;
+    }
+    return p->failed;
+}
+
+//  zsink table scan PATH: PATH is a table, or a single Parquet file (read
+//  with the schema in its footer).
+static int
+s_cmd_scan (zs_table_t *table, const s_args_t *args)
+{
+    s_printer_t p = {.csv = args->csv, .limit = args->limit};
+    int rc = table ? s_scan_table (table, args->cmd, args->snapshot, s_print_row, &p)
+             : s_scan_file (args->cmd, args->path, NULL, s_print_row, &p) < 0 ? -1
+                                                                              : 0;
+    if (p.csv && !p.header_done && rc == 0) {
+        //  An empty result still names its columns.
+        const zs_schema_t *schema = table ? zs_table_schema (table) : NULL;
+        if (schema)
+            zs_row_csv_header (&p.buf, schema);
+    }
+    if (p.buf.len && fwrite (p.buf.data, 1, p.buf.len, stdout) != p.buf.len)
+        p.failed = true;
+    zs_strbuf_free (&p.buf);
+    if (fflush (stdout) != 0 || p.failed) {
+        fprintf (stderr, "zsink table scan: cannot write the output\n");
+        return 1;
+    }
+    return rc == 0 ? 0 : 1;
 }
 
 static int
@@ -239,10 +346,14 @@ s_cmd_files (zs_table_t *table, const s_args_t *args)
     }
     if (args->json) {
         json_t *arr = json_array ();
-        for (size_t i = 0; i < n; i++)
-            json_array_append_new (arr, json_pack ("{s:s, s:I, s:I}", "path", files[i].path, "rows",
-                                                   (json_int_t) files[i].rows, "size",
-                                                   (json_int_t) files[i].size));
+        for (size_t i = 0; i < n; i++) {
+            json_t *f = json_pack ("{s:s, s:I, s:I}", "path", files[i].path, "rows",
+                                   (json_int_t) files[i].rows, "size", (json_int_t) files[i].size);
+            json_t *stats = files[i].stats[0] ? json_loads (files[i].stats, 0, NULL) : NULL;
+            if (stats)
+                json_object_set_new (f, "stats", stats);
+            json_array_append_new (arr, f);
+        }
         s_print_json (json_pack ("{s:o}", "files", arr));
     } else {
         printf ("%-60s %12s %14s\n", "path", "rows", "size");
@@ -327,18 +438,27 @@ zs_table_cmd (int argc, char **argv)
     static const struct {
         const char *name;
         int (*fn) (zs_table_t *, const s_args_t *);
-    } cmds[] = {{"snapshots", s_cmd_snapshots}, {"count", s_cmd_count},
-                {"stats", s_cmd_stats},         {"files", s_cmd_files},
-                {"orphans", s_cmd_orphans},     {"verify", s_cmd_verify}};
+    } cmds[] = {{"snapshots", s_cmd_snapshots},
+                {"count", s_cmd_count},
+                {"stats", s_cmd_stats},
+                {"files", s_cmd_files},
+                {"orphans", s_cmd_orphans},
+                {"verify", s_cmd_verify},
+                {"scan", s_cmd_scan}};
     if (argc < 1)
         return s_usage ("missing subcommand");
     if (strcmp (argv[0], "--help") == 0 || strcmp (argv[0], "-h") == 0) {
         printf ("usage: zsink table snapshots|count|stats|files|verify PATH [--json]\n"
+                "       zsink table count|stats PATH [--snapshot ID] [--json]\n"
+                "       zsink table scan PATH [--snapshot ID] [--limit N] [--format csv|jsonl]\n"
                 "       zsink table orphans PATH [--delete] [--older-than DURATION] [--json]\n"
                 "  snapshots  the $snapshots system table: id, commit user, identifier, kind,\n"
                 "             time, delta and total rows\n"
                 "  count      rows in the latest snapshot (reads the data files)\n"
-                "  stats      count, distinct ids, min and max id\n"
+                "  stats      count, distinct ids, min and max id (of the first BIGINT\n"
+                "             column named id; count only without one)\n"
+                "  scan       print the rows, as JSON lines (default) or CSV with a header;\n"
+                "             PATH may also be one Parquet file\n"
                 "  files      live data files of the latest snapshot\n"
                 "  orphans    files no snapshot references; --delete removes those older\n"
                 "             than --older-than (default 1h)\n"
@@ -348,7 +468,7 @@ zs_table_cmd (int argc, char **argv)
     }
     //  The age guard is on by default: deleting a file a running job is
     //  about to commit would turn its next commit into ZS_EMISSING.
-    s_args_t args = {.cmd = argv[0], .older_than_ms = S_DEFAULT_ORPHAN_AGE_MS};
+    s_args_t args = {.cmd = argv[0], .older_than_ms = S_DEFAULT_ORPHAN_AGE_MS, .limit = -1};
     int (*fn) (zs_table_t *, const s_args_t *) = NULL;
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp (argv[0], cmds[i].name) == 0)
@@ -359,11 +479,30 @@ zs_table_cmd (int argc, char **argv)
         return s_usage (why);
     }
     bool orphans = fn == s_cmd_orphans;
+    bool reads = fn == s_cmd_count || fn == s_cmd_stats || fn == s_cmd_scan;
+    bool scan = fn == s_cmd_scan;
     for (int i = 1; i < argc; i++) {
         char why[160];
-        if (strcmp (argv[i], "--json") == 0)
+        if (strcmp (argv[i], "--json") == 0 && !scan)
             args.json = true;
-        else if (orphans && strcmp (argv[i], "--delete") == 0)
+        else if (reads && strcmp (argv[i], "--snapshot") == 0) {
+            char *end = NULL;
+            args.snapshot = i + 1 < argc ? strtoll (argv[++i], &end, 10) : 0;
+            if (!end || *end || args.snapshot < 1) {
+                snprintf (why, sizeof why, "--snapshot needs a snapshot id (1, 2, …)");
+                return s_usage (why);
+            }
+        } else if (scan && strcmp (argv[i], "--limit") == 0) {
+            char *end = NULL;
+            args.limit = i + 1 < argc ? strtoll (argv[++i], &end, 10) : -1;
+            if (!end || *end || args.limit < 0)
+                return s_usage ("--limit needs a number of rows (0 or more)");
+        } else if (scan && strcmp (argv[i], "--format") == 0) {
+            const char *f = i + 1 < argc ? argv[++i] : "";
+            if (strcmp (f, "csv") != 0 && strcmp (f, "jsonl") != 0)
+                return s_usage ("--format is csv or jsonl");
+            args.csv = strcmp (f, "csv") == 0;
+        } else if (orphans && strcmp (argv[i], "--delete") == 0)
             args.delete = true;
         else if (orphans && strcmp (argv[i], "--older-than") == 0) {
             if (i + 1 >= argc)
@@ -384,8 +523,15 @@ zs_table_cmd (int argc, char **argv)
     if (!args.path)
         return s_usage ("missing table PATH");
 
+    //  scan of a plain file: no table around it
+    struct stat st;
+    if (scan && stat (args.path, &st) == 0 && S_ISREG (st.st_mode)) {
+        if (args.snapshot)
+            return s_usage ("--snapshot applies to a table, not to a single file");
+        return s_cmd_scan (NULL, &args);
+    }
     char err[ZS_ERRLEN];
-    zs_table_t *table = zs_table_open (args.path, false, err, sizeof err);
+    zs_table_t *table = zs_table_open (args.path, NULL, err, sizeof err);
     if (!table) {
         fprintf (stderr, "zsink table %s: %s\n", args.cmd, err);
         return 1;

@@ -259,7 +259,7 @@ s_on_welcome (s_committer_t *self)
             zs_error ("the job's configuration has no table.path");
             return 1;
         }
-        self->table = zs_table_open (cfg->table_path, true, err, sizeof err);
+        self->table = zs_table_open (cfg->table_path, &cfg->schema, err, sizeof err);
         if (!self->table) {
             zs_error ("cannot open table %s: %s", cfg->table_path, err);
             return 1;

@@ -6,6 +6,7 @@
     ascending walk trivial.
 */
 #include "pending.h"
+#include "codec.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,11 +146,12 @@ s_copy_files (s_item_t *item, Zsink__FileMeta *const *files, size_t n)
             item->files = NULL;
             return -1;
         }
-        strcpy (f->path, files[i]->path);
-        f->rows = files[i]->rows;
-        f->size = files[i]->size;
-        f->min_id = files[i]->has_min_id ? files[i]->min_id : 0;
-        f->max_id = files[i]->has_max_id ? files[i]->max_id : 0;
+        if (files[i]->stats && strlen (files[i]->stats) >= sizeof f->stats) {
+            free (item->files);
+            item->files = NULL;
+            return -1;
+        }
+        zs_file_meta_from_proto (files[i], f);
     }
     item->n_files = n;
     return 0;
@@ -297,21 +299,17 @@ s_item_to_msg (const s_item_t *item, int64_t id)
     for (size_t i = 0; i < item->n_files; i++) {
         Zsink__FileMeta *f = calloc (1, sizeof *f);
         char *path = strdup (item->files[i].path);
-        if (!f || !path) {
+        char *stats = item->files[i].stats[0] ? strdup (item->files[i].stats) : NULL;
+        if (!f || !path || (item->files[i].stats[0] && !stats)) {
             free (f);
             free (path);
+            free (stats);
             return c;
         }
-        zsink__file_meta__init (f);
+        //  The copy owns its strings (freed with the message).
+        zs_file_meta_to_proto (&item->files[i], f);
         f->path = path;
-        f->rows = item->files[i].rows;
-        f->size = item->files[i].size;
-        //  min/max ids mean nothing for an empty file: leave them unset
-        if (item->files[i].rows > 0) {
-            f->has_min_id = f->has_max_id = true;
-            f->min_id = item->files[i].min_id;
-            f->max_id = item->files[i].max_id;
-        }
+        f->stats = stats;
         c->files[c->n_files++] = f;
     }
     return c;

@@ -78,6 +78,8 @@ s_valid_file (const Zsink__FileMeta *f)
 {
     if (!f->path || !*f->path || f->path[0] == '/' || strlen (f->path) >= 256)
         return false;
+    if (f->stats && strlen (f->stats) >= ZS_FILE_STATS_MAX)
+        return false;
     if (strstr (f->path, ".."))
         return false;
     return f->rows >= 0 && f->size >= 0;
@@ -119,6 +121,12 @@ s_valid_state (const Zsink__CommitterState *s)
 static bool
 s_valid_position (const Zsink__SourcePosition *p)
 {
+    //  A file name is one name inside source.file.path, never a way out.
+    if (p && p->file
+        && (strlen (p->file) >= 256 || strchr (p->file, '/') || strcmp (p->file, "..") == 0
+            || (p->has_file_offset && p->file_offset < 0) || (p->has_line && p->line < 0)
+            || (p->has_skipped && p->skipped < 0)))
+        return false;
     return p && p->writer >= 0 && p->offset >= 0;
 }
 
@@ -324,4 +332,32 @@ zs_env_kind (const zs_env_t *env)
     default:
         return "empty";
     }
+}
+
+void
+zs_file_meta_from_proto (const Zsink__FileMeta *f, zs_file_meta_t *meta)
+{
+    memset (meta, 0, sizeof *meta);
+    snprintf (meta->path, sizeof meta->path, "%s", f->path);
+    meta->rows = f->rows;
+    meta->size = f->size;
+    meta->has_id = f->has_min_id && f->has_max_id;
+    meta->min_id = meta->has_id ? f->min_id : 0;
+    meta->max_id = meta->has_id ? f->max_id : 0;
+    snprintf (meta->stats, sizeof meta->stats, "%s", f->stats ? f->stats : "");
+}
+
+void
+zs_file_meta_to_proto (const zs_file_meta_t *meta, Zsink__FileMeta *f)
+{
+    zsink__file_meta__init (f);
+    f->path = (char *) meta->path;
+    f->rows = meta->rows;
+    f->size = meta->size;
+    if (meta->has_id) {
+        f->has_min_id = f->has_max_id = true;
+        f->min_id = meta->min_id;
+        f->max_id = meta->max_id;
+    }
+    f->stats = meta->stats[0] ? (char *) meta->stats : NULL;
 }

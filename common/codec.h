@@ -10,6 +10,7 @@
 #ifndef ZS_CODEC_H_INCLUDED
 #define ZS_CODEC_H_INCLUDED
 
+#include "datafile.h"
 #include "zs.h"
 #include "zsink.pb-c.h"
 #include <czmq.h>
@@ -55,6 +56,12 @@ int zs_env_recv (zsock_t *sock, char *routing_id, size_t idlen, zs_env_t **env_p
 //  The committer-state rules of the decoder (ids ascending, safe relative
 //  file paths, …), for states that come off the disk instead of the wire.
 bool zs_codec_valid_state (const Zsink__CommitterState *state);
+
+//  A file's meta between the wire and the table's form. from_proto expects
+//  a message the codec validated (path and stats within bounds); to_proto
+//  points f's strings into meta, so meta must outlive f.
+void zs_file_meta_from_proto (const Zsink__FileMeta *f, zs_file_meta_t *meta);
+void zs_file_meta_to_proto (const zs_file_meta_t *meta, Zsink__FileMeta *f);
 
 //  Name of a body, for logs ("barrier", "committable", …).
 const char *zs_env_kind (const zs_env_t *env);

@@ -35,50 +35,69 @@ typedef enum {
     S_SIZE,     //  int64_t bytes
     S_BOOL,     //  bool
     S_PATH,     //  char[ZS_PATH_MAX]
-    S_KIND,     //  char[16], one of s_source_kinds
+    S_ENUM,     //  char[16], one of the key's choices
+    S_SCHEMA,   //  char[ZS_SCHEMA_TEXT_MAX] canonical text + the parsed schema
 } s_type_t;
 
 typedef struct {
     const char *key;
     s_type_t type;
     size_t offset;
-    int64_t min, max; //  legal range of numeric values
-    bool unset_ok;    //  "" means unset, stored as -1
+    int64_t min, max;           //  legal range of numeric values
+    bool unset_ok;              //  "" means unset, stored as -1
+    const char *const *choices; //  S_ENUM: the legal values, NULL-terminated
 } s_key_t;
 
 #define S_OFF(field) offsetof (zs_config_t, field)
+
+//  Values of the enumerated keys; an error for a bad value lists them.
+static const char *const s_source_kinds[] = {"datagen", "file", NULL};
+static const char *const s_source_formats[] = {"jsonl", "csv", NULL};
+static const char *const s_on_error[] = {"fail", "skip", NULL};
+static const char *const s_file_formats[] = {"parquet", NULL};
+static const char *const s_compressions[] = {"zstd", "none", NULL};
 #define S_NOMAX INT64_MAX
 
 static const s_key_t s_keys[] = {
-    {"parallelism", S_INT, S_OFF (parallelism), 1, 64, false},
+    {"parallelism", S_INT, S_OFF (parallelism), 1, 64, false, NULL},
     {"execution.checkpointing.interval", S_DURATION, S_OFF (checkpoint_interval_ms), 0, S_NOMAX,
-     false},
+     false, NULL},
     {"execution.checkpointing.timeout", S_DURATION, S_OFF (checkpoint_timeout_ms), 1, S_NOMAX,
-     false},
+     false, NULL},
     {"execution.checkpointing.min-pause", S_DURATION, S_OFF (checkpoint_min_pause_ms), 0, S_NOMAX,
-     false},
+     false, NULL},
     {"execution.checkpointing.tolerable-failed-checkpoints", S_INT,
-     S_OFF (tolerable_failed_checkpoints), 0, INT_MAX, false},
-    {"restart-strategy.fixed-delay.attempts", S_INT, S_OFF (restart_attempts), 0, INT_MAX, false},
-    {"restart-strategy.fixed-delay.delay", S_DURATION, S_OFF (restart_delay_ms), 0, S_NOMAX, false},
-    {"source.kind", S_KIND, S_OFF (source_kind), 0, 0, false},
-    {"datagen.rows-per-second", S_I64, S_OFF (datagen_rows_per_second), 0, S_NOMAX, false},
-    {"datagen.number-of-rows", S_I64, S_OFF (datagen_number_of_rows), 0, S_NOMAX, true},
-    {"datagen.fail-at-id", S_I64, S_OFF (datagen_fail_at_id), 1, S_NOMAX, true},
-    {"table.path", S_PATH, S_OFF (table_path), 0, 0, false},
-    {"state.checkpoints.dir", S_PATH, S_OFF (checkpoints_dir), 0, 0, false},
-    {"state.checkpoints.num-retained", S_INT, S_OFF (checkpoints_num_retained), 1, INT_MAX, false},
-    {"commit.ignore-empty", S_BOOL, S_OFF (commit_ignore_empty), 0, 0, false},
-    {"commit.max-retries", S_INT, S_OFF (commit_max_retries), 0, INT_MAX, false},
-    {"heartbeat.interval", S_DURATION, S_OFF (heartbeat_interval_ms), 1, S_NOMAX, false},
-    {"heartbeat.timeout", S_DURATION, S_OFF (heartbeat_timeout_ms), 1, S_NOMAX, false},
-    {"target-file-size", S_SIZE, S_OFF (target_file_size), 1, S_NOMAX, false},
+     S_OFF (tolerable_failed_checkpoints), 0, INT_MAX, false, NULL},
+    {"restart-strategy.fixed-delay.attempts", S_INT, S_OFF (restart_attempts), 0, INT_MAX, false,
+     NULL},
+    {"restart-strategy.fixed-delay.delay", S_DURATION, S_OFF (restart_delay_ms), 0, S_NOMAX, false,
+     NULL},
+    {"source.kind", S_ENUM, S_OFF (source_kind), 0, 0, false, s_source_kinds},
+    {"source.file.path", S_PATH, S_OFF (source_file_path), 0, 0, false, NULL},
+    {"source.file.format", S_ENUM, S_OFF (source_file_format), 0, 0, false, s_source_formats},
+    {"source.file.on-error", S_ENUM, S_OFF (source_file_on_error), 0, 0, false, s_on_error},
+    {"source.file.rows-per-second", S_I64, S_OFF (source_file_rows_per_second), 0, S_NOMAX, false,
+     NULL},
+    {"datagen.rows-per-second", S_I64, S_OFF (datagen_rows_per_second), 0, S_NOMAX, false, NULL},
+    {"datagen.number-of-rows", S_I64, S_OFF (datagen_number_of_rows), 0, S_NOMAX, true, NULL},
+    {"datagen.fail-at-id", S_I64, S_OFF (datagen_fail_at_id), 1, S_NOMAX, true, NULL},
+    {"table.path", S_PATH, S_OFF (table_path), 0, 0, false, NULL},
+    {"state.checkpoints.dir", S_PATH, S_OFF (checkpoints_dir), 0, 0, false, NULL},
+    {"state.checkpoints.num-retained", S_INT, S_OFF (checkpoints_num_retained), 1, INT_MAX, false,
+     NULL},
+    {"commit.ignore-empty", S_BOOL, S_OFF (commit_ignore_empty), 0, 0, false, NULL},
+    {"commit.max-retries", S_INT, S_OFF (commit_max_retries), 0, INT_MAX, false, NULL},
+    {"heartbeat.interval", S_DURATION, S_OFF (heartbeat_interval_ms), 1, S_NOMAX, false, NULL},
+    {"heartbeat.timeout", S_DURATION, S_OFF (heartbeat_timeout_ms), 1, S_NOMAX, false, NULL},
+    {"target-file-size", S_SIZE, S_OFF (target_file_size), 1, S_NOMAX, false, NULL},
+    {"table.schema", S_SCHEMA, S_OFF (schema_text), 0, 0, false, NULL},
+    {"file.format", S_ENUM, S_OFF (file_format), 0, 0, false, s_file_formats},
+    {"file.compression", S_ENUM, S_OFF (file_compression), 0, 0, false, s_compressions},
+    {"file.compression.zstd-level", S_INT, S_OFF (zstd_level), 1, 19, false, NULL},
+    {"parquet.row-group-rows", S_I64, S_OFF (parquet_row_group_rows), 1, 64 * 1024 * 1024, false,
+     NULL},
 };
 #define S_NKEYS (sizeof s_keys / sizeof s_keys[0])
-
-//  The sources this build can run; the error for a bad source.kind lists them.
-static const char *s_source_kinds[] = {"datagen"};
-#define S_NKINDS (sizeof s_source_kinds / sizeof s_source_kinds[0])
 
 //  Longest dotted key we accept from YAML; far beyond any real key, it only
 //  bounds the prefix buffer of nested mappings.
@@ -284,6 +303,14 @@ zs_config_defaults (zs_config_t *cfg)
     cfg->restart_attempts = 3;
     cfg->restart_delay_ms = 1000;
     snprintf (cfg->source_kind, sizeof cfg->source_kind, "datagen");
+    snprintf (cfg->source_file_format, sizeof cfg->source_file_format, "jsonl");
+    snprintf (cfg->source_file_on_error, sizeof cfg->source_file_on_error, "fail");
+    snprintf (cfg->file_format, sizeof cfg->file_format, "parquet");
+    snprintf (cfg->file_compression, sizeof cfg->file_compression, "zstd");
+    cfg->zstd_level = 1;
+    cfg->parquet_row_group_rows = 128 * 1024;
+    zs_schema_default (&cfg->schema);
+    zs_schema_format (&cfg->schema, cfg->schema_text, sizeof cfg->schema_text);
     cfg->datagen_rows_per_second = 10000;
     cfg->datagen_number_of_rows = -1;
     cfg->datagen_fail_at_id = -1;
@@ -359,14 +386,35 @@ zs_config_set (zs_config_t *cfg, const char *key, const char *value, char *err, 
         }
         snprintf (field, ZS_PATH_MAX, "%s", value);
         return 0;
-    case S_KIND:
-        for (size_t i = 0; i < S_NKINDS; i++)
-            if (s_streq (value, s_source_kinds[i])) {
-                snprintf (field, sizeof cfg->source_kind, "%s", value);
+    case S_ENUM: {
+        char known[128] = "";
+        for (const char *const *c = k->choices; *c; c++) {
+            if (s_streq (value, *c)) {
+                snprintf (field, ZS_ENUM_MAX, "%s", value);
                 return 0;
             }
-        s_err (err, errlen, "%s: unknown source kind '%s' (known: datagen)", key, value);
+            snprintf (known + strlen (known), sizeof known - strlen (known), "%s%s",
+                      c == k->choices ? "" : ", ", *c);
+        }
+        s_err (err, errlen, "%s: unknown value '%s' (known: %s)", key, value, known);
         return -1;
+    }
+    case S_SCHEMA: {
+        zs_schema_t schema;
+        char why[ZS_ERRLEN];
+        if (zs_schema_parse (&schema, value, why, sizeof why) != 0) {
+            s_err (err, errlen, "%s", why);
+            return -1;
+        }
+        //  Kept in canonical form, so the text handed to the other roles
+        //  and compared with the table is the same whatever the spelling.
+        if (zs_schema_format (&schema, field, ZS_SCHEMA_TEXT_MAX) != 0) {
+            s_err (err, errlen, "table.schema: longer than %d bytes", ZS_SCHEMA_TEXT_MAX - 1);
+            return -1;
+        }
+        cfg->schema = schema;
+        return 0;
+    }
     }
     return -1;
 }
@@ -409,6 +457,10 @@ zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen)
         s_err (err, errlen, "state.checkpoints.dir: required key is missing");
         return -1;
     }
+    if (s_streq (cfg->source_kind, "file") && !*cfg->source_file_path) {
+        s_err (err, errlen, "source.file.path: required when source.kind is file");
+        return -1;
+    }
     for (size_t i = 0; i < S_NKEYS; i++) {
         const s_key_t *k = &s_keys[i];
         if (!s_is_numeric (k))
@@ -421,13 +473,18 @@ zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen)
             return -1;
         }
     }
-    bool kind_ok = false;
-    for (size_t i = 0; i < S_NKINDS; i++)
-        kind_ok |= s_streq (cfg->source_kind, s_source_kinds[i]);
-    if (!kind_ok) {
-        s_err (err, errlen, "source.kind: unknown source kind '%s' (known: datagen)",
-               cfg->source_kind);
-        return -1;
+    for (size_t i = 0; i < S_NKEYS; i++) {
+        const s_key_t *k = &s_keys[i];
+        if (k->type != S_ENUM)
+            continue;
+        const char *field = (const char *) cfg + k->offset;
+        bool ok = false;
+        for (const char *const *c = k->choices; *c; c++)
+            ok |= strncmp (field, *c, ZS_ENUM_MAX) == 0;
+        if (!ok) {
+            s_err (err, errlen, "%s: unknown value '%.*s'", k->key, ZS_ENUM_MAX - 1, field);
+            return -1;
+        }
     }
     return 0;
 }
@@ -458,8 +515,11 @@ zs_config_get (const zs_config_t *cfg, const char *key, char *buf, size_t len)
     case S_PATH:
         n = snprintf (buf, len, "%.*s", ZS_PATH_MAX - 1, field);
         break;
-    case S_KIND:
-        n = snprintf (buf, len, "%.*s", (int) sizeof cfg->source_kind - 1, field);
+    case S_ENUM:
+        n = snprintf (buf, len, "%.*s", ZS_ENUM_MAX - 1, field);
+        break;
+    case S_SCHEMA:
+        n = snprintf (buf, len, "%.*s", ZS_SCHEMA_TEXT_MAX - 1, field);
         break;
     default:
         return -1;
@@ -471,7 +531,7 @@ int
 zs_config_foreach (const zs_config_t *cfg,
                    void (*fn) (const char *key, const char *value, void *arg), void *arg)
 {
-    char value[ZS_PATH_MAX + 8];
+    char value[ZS_SCHEMA_TEXT_MAX + ZS_PATH_MAX];
     int count = 0;
     for (size_t i = 0; i < S_NKEYS; i++) {
         //  Cannot fail: the buffer holds the longest path and any number.

@@ -10,28 +10,42 @@
 #ifndef ZS_CONFIG_H_INCLUDED
 #define ZS_CONFIG_H_INCLUDED
 
+#include "schema.h"
 #include "zs.h"
 
+#define ZS_ENUM_MAX 16          //  bytes of an enumerated value, with NUL
+#define ZS_SCHEMA_TEXT_MAX 4096 //  bytes of table.schema's text, with NUL
+
 typedef struct {
-    int parallelism;                   //  parallelism (default 1)
-    int64_t checkpoint_interval_ms;    //  execution.checkpointing.interval (0 = off)
-    int64_t checkpoint_timeout_ms;     //  execution.checkpointing.timeout (default 60s)
-    int64_t checkpoint_min_pause_ms;   //  execution.checkpointing.min-pause (default 0)
-    int tolerable_failed_checkpoints;  //  execution.checkpointing.tolerable-failed-checkpoints (0)
-    int restart_attempts;              //  restart-strategy.fixed-delay.attempts (default 3)
-    int64_t restart_delay_ms;          //  restart-strategy.fixed-delay.delay (default 1s)
-    char source_kind[16];              //  source.kind ("datagen")
-    int64_t datagen_rows_per_second;   //  datagen.rows-per-second (10000; 0 = unthrottled)
-    int64_t datagen_number_of_rows;    //  datagen.number-of-rows (-1 = unbounded)
-    int64_t datagen_fail_at_id;        //  datagen.fail-at-id (-1 = none)
-    char table_path[ZS_PATH_MAX];      //  table.path (required)
-    char checkpoints_dir[ZS_PATH_MAX]; //  state.checkpoints.dir (required)
-    int checkpoints_num_retained;      //  state.checkpoints.num-retained (default 1)
-    bool commit_ignore_empty;          //  commit.ignore-empty (false)
-    int commit_max_retries;            //  commit.max-retries (10)
-    int64_t heartbeat_interval_ms;     //  heartbeat.interval (500ms)
-    int64_t heartbeat_timeout_ms;      //  heartbeat.timeout (5s)
-    int64_t target_file_size;          //  target-file-size (128mb; bytes)
+    int parallelism;                    //  parallelism (default 1)
+    int64_t checkpoint_interval_ms;     //  execution.checkpointing.interval (0 = off)
+    int64_t checkpoint_timeout_ms;      //  execution.checkpointing.timeout (default 60s)
+    int64_t checkpoint_min_pause_ms;    //  execution.checkpointing.min-pause (default 0)
+    int tolerable_failed_checkpoints;   //  execution.checkpointing.tolerable-failed-checkpoints (0)
+    int restart_attempts;               //  restart-strategy.fixed-delay.attempts (default 3)
+    int64_t restart_delay_ms;           //  restart-strategy.fixed-delay.delay (default 1s)
+    char source_kind[ZS_ENUM_MAX];      //  source.kind: datagen (default) or file
+    char source_file_path[ZS_PATH_MAX]; //  source.file.path: a file or a directory
+    char source_file_format[ZS_ENUM_MAX];   //  source.file.format: jsonl (default) or csv
+    char source_file_on_error[ZS_ENUM_MAX]; //  source.file.on-error: fail (default) or skip
+    int64_t source_file_rows_per_second;    //  source.file.rows-per-second (0 = unthrottled)
+    int64_t datagen_rows_per_second;        //  datagen.rows-per-second (10000; 0 = unthrottled)
+    int64_t datagen_number_of_rows;         //  datagen.number-of-rows (-1 = unbounded)
+    int64_t datagen_fail_at_id;             //  datagen.fail-at-id (-1 = none)
+    char table_path[ZS_PATH_MAX];           //  table.path (required)
+    char checkpoints_dir[ZS_PATH_MAX];      //  state.checkpoints.dir (required)
+    int checkpoints_num_retained;           //  state.checkpoints.num-retained (default 1)
+    bool commit_ignore_empty;               //  commit.ignore-empty (false)
+    int commit_max_retries;                 //  commit.max-retries (10)
+    int64_t heartbeat_interval_ms;          //  heartbeat.interval (500ms)
+    int64_t heartbeat_timeout_ms;           //  heartbeat.timeout (5s)
+    int64_t target_file_size;               //  target-file-size (128mb; bytes)
+    char schema_text[ZS_SCHEMA_TEXT_MAX];   //  table.schema, canonical text
+    zs_schema_t schema;                     //  … parsed (default: zs_schema_default)
+    char file_format[ZS_ENUM_MAX];          //  file.format: parquet
+    char file_compression[ZS_ENUM_MAX];     //  file.compression: zstd (default) or none
+    int zstd_level;                         //  file.compression.zstd-level (1)
+    int64_t parquet_row_group_rows;         //  parquet.row-group-rows (131072)
 } zs_config_t;
 
 //  Defaults (table.path and state.checkpoints.dir left empty).

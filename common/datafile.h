@@ -1,60 +1,58 @@
-/*  datafile.h - the data file format interface.
-
-    A data file holds rows of the table. This issue's format is "zrow", a
-    small self-describing text format (see datafile.c); the Parquet issue
-    adds Parquet behind the same interface.
-
-    Rows of the built-in datagen schema:
-        id BIGINT NOT NULL, name STRING, price DOUBLE, ts TIMESTAMP(3)
+/*  datafile.h - data files of a table: what the writers write and what
+    `zsink table` reads. The format is Parquet (parquet.h); this module
+    adds what the table needs around it: the path inside the table, and the
+    file's meta for the manifest (rows, size, id range, column statistics).
 */
 #ifndef ZS_DATAFILE_H_INCLUDED
 #define ZS_DATAFILE_H_INCLUDED
 
+#include "parquet.h"
+#include "schema.h"
 #include "zs.h"
 
-typedef struct {
-    int64_t id;
-    char name[48];
-    double price;
-    int64_t ts_millis;
-} zs_row_t;
+//  Room for a file's column statistics as JSON; statistics that do not fit
+//  are left out (the manifest then has none for that file).
+#define ZS_FILE_STATS_MAX 2048
 
 //  What the manifest records of a data file.
 typedef struct {
-    char path[256]; //  relative to the table directory, e.g. "bucket-0/data-….zrow"
+    char path[256]; //  relative to the table directory, e.g. "bucket-0/data-….parquet"
     int64_t rows;
-    int64_t size;   //  bytes on disk after close
-    int64_t min_id; //  meaningful when rows > 0
+    int64_t size; //  bytes on disk after close
+    bool has_id;  //  the id range below is known (an id column, rows > 0)
+    int64_t min_id;
     int64_t max_id;
+    //  Paimon's value stats, in column order, as JSON:
+    //  {"nullCounts":[…],"minValues":[…],"maxValues":[…]} (a min or max is
+    //  null when unknown); "" when the file has none.
+    char stats[ZS_FILE_STATS_MAX];
 } zs_file_meta_t;
 
-//  File name extension of the current format, without the dot ("zrow").
+//  File name extension of data files, without the dot ("parquet").
 const char *zs_datafile_extension (void);
 
 typedef struct _zs_datafile_writer_t zs_datafile_writer_t;
 
 //  Create table_path/rel_path (the directory must exist). NULL + err.
 zs_datafile_writer_t *zs_datafile_writer_new (const char *table_path, const char *rel_path,
-                                              char *err, size_t errlen);
-int zs_datafile_writer_append (zs_datafile_writer_t *self, const zs_row_t *row, char *err,
+                                              const zs_schema_t *schema,
+                                              const zs_parquet_options_t *opts, char *err,
+                                              size_t errlen);
+//  Append one row (schema->n values, copied). 0 or -1 + err.
+int zs_datafile_writer_append (zs_datafile_writer_t *self, const zs_value_t *row, char *err,
                                size_t errlen);
 int64_t zs_datafile_writer_rows (zs_datafile_writer_t *self);
+//  Estimated size of the file if closed now (for target-file-size).
 int64_t zs_datafile_writer_bytes (zs_datafile_writer_t *self);
-//  Finish the file durably (flush, fsync, close, fsync dir) and fill meta.
+//  Finish the file durably (footer, fsync, close, fsync dir) and fill meta.
 int zs_datafile_writer_close (zs_datafile_writer_t **self_p, zs_file_meta_t *meta, char *err,
                               size_t errlen);
 //  Close and delete the file (nothing durable happened).
 void zs_datafile_writer_abort (zs_datafile_writer_t **self_p);
 
-typedef struct _zs_datafile_reader_t zs_datafile_reader_t;
-//  Open an existing data file by absolute (or cwd-relative) path.
-zs_datafile_reader_t *zs_datafile_reader_open (const char *path, char *err, size_t errlen);
-//  1 = a row read, 0 = end of file, -1 = corrupt/truncated (err names why).
-int zs_datafile_reader_next (zs_datafile_reader_t *self, zs_row_t *row, char *err, size_t errlen);
-void zs_datafile_reader_destroy (zs_datafile_reader_t **self_p);
-
-//  Fill the derived columns of a row from its id (datagen: byte-identical
-//  on replay).
-void zs_row_from_id (zs_row_t *row, int64_t id);
+//  Column statistics as the manifest's JSON (see zs_file_meta_t.stats)
+//  into buf. 0, or -1 when it does not fit (buf is then "").
+int zs_datafile_stats_json (const zs_schema_t *schema, const zs_column_stats_t *stats, char *buf,
+                            size_t len);
 
 #endif

@@ -57,10 +57,18 @@ zs_manifest_encode (const zs_file_meta_t *files, size_t n)
     json_t *entries = json_array ();
     for (size_t i = 0; i < n; i++) {
         const zs_file_meta_t *f = &files[i];
-        json_array_append_new (
-            entries, json_pack ("{s:s, s:s, s:I, s:I, s:I, s:I}", "kind", "ADD", "file", f->path,
-                                "rows", (json_int_t) f->rows, "size", (json_int_t) f->size, "minId",
-                                (json_int_t) f->min_id, "maxId", (json_int_t) f->max_id));
+        json_t *e = json_pack ("{s:s, s:s, s:I, s:I}", "kind", "ADD", "file", f->path, "rows",
+                               (json_int_t) f->rows, "size", (json_int_t) f->size);
+        if (f->has_id) {
+            json_object_set_new (e, "minId", json_integer (f->min_id));
+            json_object_set_new (e, "maxId", json_integer (f->max_id));
+        }
+        //  Stats text comes from our own writer; if it ever fails to parse
+        //  the entry simply has none (they are hints, never needed to read).
+        json_t *stats = f->stats[0] ? json_loads (f->stats, 0, NULL) : NULL;
+        if (stats)
+            json_object_set_new (e, "stats", stats);
+        json_array_append_new (entries, e);
     }
     json_t *root = json_pack ("{s:o}", "entries", entries);
     if (!root)
@@ -125,8 +133,7 @@ zs_manifest_decode (const char *text, zs_manifest_entry_t **entries_p, size_t *n
         const char *file = json_string_value (json_object_get (item, "file"));
         if (!kind || !file || (strcmp (kind, "ADD") != 0 && strcmp (kind, "DELETE") != 0)
             || strlen (file) >= sizeof e->file.path || !s_int (item, "rows", &e->file.rows)
-            || !s_int (item, "size", &e->file.size) || !s_int (item, "minId", &e->file.min_id)
-            || !s_int (item, "maxId", &e->file.max_id) || e->file.rows < 0 || e->file.size < 0) {
+            || !s_int (item, "size", &e->file.size) || e->file.rows < 0 || e->file.size < 0) {
             snprintf (err, errlen, "entries[%zu]: missing or bad field", i);
             goto fail;
         }
@@ -139,6 +146,28 @@ zs_manifest_decode (const char *text, zs_manifest_entry_t **entries_p, size_t *n
         //  touched by a future compaction still reads correctly.
         e->add = strcmp (kind, "ADD") == 0;
         snprintf (e->file.path, sizeof e->file.path, "%s", file);
+        //  The id range is there for files of a table with an id column.
+        bool has_min = json_object_get (item, "minId") != NULL;
+        bool has_max = json_object_get (item, "maxId") != NULL;
+        if (has_min != has_max
+            || (has_min
+                && (!s_int (item, "minId", &e->file.min_id)
+                    || !s_int (item, "maxId", &e->file.max_id)))) {
+            snprintf (err, errlen, "entries[%zu]: bad minId/maxId", i);
+            goto fail;
+        }
+        e->file.has_id = has_min;
+        json_t *stats = json_object_get (item, "stats");
+        if (stats) {
+            char *text = json_is_object (stats) ? json_dumps (stats, JSON_COMPACT) : NULL;
+            if (!text || strlen (text) >= sizeof e->file.stats) {
+                free (text);
+                snprintf (err, errlen, "entries[%zu]: bad stats", i);
+                goto fail;
+            }
+            memcpy (e->file.stats, text, strlen (text) + 1);
+            free (text);
+        }
     }
     json_decref (root);
     *entries_p = entries;

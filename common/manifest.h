@@ -1,7 +1,11 @@
 /*  manifest.h - JSON codecs of manifest and manifest-list files (no I/O).
 
     manifest:       {"entries":[{"kind":"ADD","file":"bucket-0/…","rows":…,
-                                 "size":…,"minId":…,"maxId":…}]}
+                                 "size":…,"minId":…,"maxId":…,
+                                 "stats":{"nullCounts":[…],"minValues":[…],
+                                          "maxValues":[…]}}]}
+                    (minId/maxId only for a table with an id column,
+                    stats only when the writer had them)
     manifest list:  {"manifests":[{"file":"manifest-…","addedFiles":…,
                                    "deletedFiles":…}]}
 

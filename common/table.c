@@ -43,13 +43,8 @@
 #include <time.h>
 
 #define S_META_MAX (256 * 1024 * 1024) //  largest manifest/snapshot we read
-#define S_SCHEMA_0                                                                                 \
-    "{\"id\":0,\"fields\":[{\"id\":0,\"name\":\"id\",\"type\":\"BIGINT NOT NULL\"},"               \
-    "{\"id\":1,\"name\":\"name\",\"type\":\"STRING\"},"                                            \
-    "{\"id\":2,\"name\":\"price\",\"type\":\"DOUBLE\"},"                                           \
-    "{\"id\":3,\"name\":\"ts\",\"type\":\"TIMESTAMP(3)\"}],\"options\":{}}\n"
-
 struct _zs_table_t {
+    zs_schema_t schema; //  schema-0 as read from the table
     char path[ZS_PATH_MAX];
 };
 
@@ -64,7 +59,7 @@ zs_table_file_path (zs_table_t *self, char *buf, size_t buflen, const char *rel)
 //  Open / create
 
 static int
-s_check_schema (const char *path, char *err, size_t errlen)
+s_read_schema (const char *path, zs_schema_t *schema, char *err, size_t errlen)
 {
     char why[ZS_ERRLEN];
     char *text = zs_fs_read_file (path, 1024 * 1024, NULL, why, sizeof why);
@@ -72,21 +67,17 @@ s_check_schema (const char *path, char *err, size_t errlen)
         snprintf (err, errlen, "%s", why);
         return -1;
     }
-    json_error_t jerr;
-    json_t *root = json_loads (text, 0, &jerr);
+    int rc = zs_schema_from_json (schema, text, why, sizeof why);
     free (text);
-    bool ok = root && json_is_integer (json_object_get (root, "id"))
-              && json_is_array (json_object_get (root, "fields"));
-    json_decref (root);
-    if (!ok) {
-        snprintf (err, errlen, "%s: unreadable schema (not JSON with id and fields)", path);
+    if (rc != 0) {
+        snprintf (err, errlen, "%s: unreadable schema: %s", path, why);
         return -1;
     }
     return 0;
 }
 
 zs_table_t *
-zs_table_open (const char *path, bool create, char *err, size_t errlen)
+zs_table_open (const char *path, const zs_schema_t *create, char *err, size_t errlen)
 {
     zs_table_t *self = calloc (1, sizeof *self);
     if (!self) {
@@ -118,7 +109,13 @@ zs_table_open (const char *path, bool create, char *err, size_t errlen)
         //  Two processes may create the same table at once: whoever loses
         //  the race reads the winner's identical schema.
         zs_table_file_path (self, p, sizeof p, "schema/schema-0");
-        int rc = zs_fs_create_exclusive (p, S_SCHEMA_0, strlen (S_SCHEMA_0), err, errlen);
+        char *json = zs_schema_to_json (create, zs_clock_wall_ms ());
+        if (!json) {
+            snprintf (err, errlen, "%s: out of memory", p);
+            goto fail;
+        }
+        int rc = zs_fs_create_exclusive (p, json, strlen (json), err, errlen);
+        free (json);
         if (rc != 0 && rc != ZS_ECONFLICT)
             goto fail;
     }
@@ -130,8 +127,15 @@ zs_table_open (const char *path, bool create, char *err, size_t errlen)
         snprintf (err, errlen, "not a zsink table: %s", self->path);
         goto fail;
     }
-    if (s_check_schema (p, err, errlen) != 0)
+    if (s_read_schema (p, &self->schema, err, errlen) != 0)
         goto fail;
+    //  A job writes rows of its own schema: into a table of another one
+    //  they would be unreadable, or worse, readable as something else.
+    char why[ZS_ERRLEN];
+    if (create && zs_schema_diff (create, &self->schema, why, sizeof why) != 0) {
+        snprintf (err, errlen, "table %s has another schema: %s", self->path, why);
+        goto fail;
+    }
     return self;
 fail:
     free (self);
@@ -145,6 +149,12 @@ zs_table_destroy (zs_table_t **self_p)
         return;
     free (*self_p);
     *self_p = NULL;
+}
+
+const zs_schema_t *
+zs_table_schema (zs_table_t *self)
+{
+    return &self->schema;
 }
 
 const char *

@@ -24,6 +24,7 @@
 #define ZS_TABLE_H_INCLUDED
 
 #include "datafile.h"
+#include "schema.h"
 #include "zs.h"
 
 #define ZS_MAX_USER_IDS 64 //  commit users remembered per snapshot
@@ -51,11 +52,15 @@ typedef struct {
 
 typedef struct _zs_table_t zs_table_t;
 
-//  Open a table. With create, make the directories and schema-0 when they
-//  are missing. NULL + err on failure (not a table, unreadable schema…).
-zs_table_t *zs_table_open (const char *path, bool create, char *err, size_t errlen);
+//  Open a table. With a create schema, make the directories and schema-0
+//  when they are missing, and refuse a table whose schema differs (err
+//  names the first differing column). NULL + err on failure (not a table,
+//  unreadable schema…).
+zs_table_t *zs_table_open (const char *path, const zs_schema_t *create, char *err, size_t errlen);
 void zs_table_destroy (zs_table_t **self_p);
 const char *zs_table_path (zs_table_t *self);
+//  The table's schema (schema-0).
+const zs_schema_t *zs_table_schema (zs_table_t *self);
 
 //  Latest snapshot (by scanning snapshot/, LATEST only as a hint).
 //  0 = found, ZS_ENOENT = table has no snapshot, ZS_ECORRUPT/-1 + err.

@@ -87,10 +87,15 @@ s_state_to_json (const Zsink__CommitterState *st)
             json_t *files = json_array ();
             for (size_t k = 0; k < c->n_files; k++) {
                 const Zsink__FileMeta *f = c->files[k];
-                json_array_append_new (
-                    files, json_pack ("{s:s, s:I, s:I, s:I, s:I}", "path", f->path, "rows",
-                                      (json_int_t) f->rows, "size", (json_int_t) f->size, "min_id",
-                                      (json_int_t) f->min_id, "max_id", (json_int_t) f->max_id));
+                json_t *jf = json_pack ("{s:s, s:I, s:I}", "path", f->path, "rows",
+                                        (json_int_t) f->rows, "size", (json_int_t) f->size);
+                if (f->has_min_id && f->has_max_id) {
+                    json_object_set_new (jf, "min_id", json_integer (f->min_id));
+                    json_object_set_new (jf, "max_id", json_integer (f->max_id));
+                }
+                if (f->stats)
+                    json_object_set_new (jf, "stats", json_string (f->stats));
+                json_array_append_new (files, jf);
             }
             json_array_append_new (cs, json_pack ("{s:I, s:i, s:i, s:o}", "checkpoint_id",
                                                   (json_int_t) c->checkpoint_id, "writer",
@@ -193,11 +198,11 @@ s_state_from_json (json_t *js, char *err, size_t errlen)
             s_keep (&arena, fs);
             s_keep (&arena, fps);
             for (size_t k = 0; k < nf; k++) {
-                const char *path = NULL;
-                json_int_t rows = 0, size = 0, mn = 0, mx = 0;
+                const char *path = NULL, *stats = NULL;
+                json_int_t rows = 0, size = 0, mn = INT64_MIN, mx = INT64_MIN;
                 if (json_unpack_ex (json_array_get (jfiles, k), &jerr, 0,
-                                    "{s:s, s:I, s:I, s:I, s:I}", "path", &path, "rows", &rows,
-                                    "size", &size, "min_id", &mn, "max_id", &mx)
+                                    "{s:s, s:I, s:I, s?I, s?I, s?s}", "path", &path, "rows", &rows,
+                                    "size", &size, "min_id", &mn, "max_id", &mx, "stats", &stats)
                     < 0) {
                     snprintf (err, errlen, "committer state: file: %s", jerr.text);
                     goto done;
@@ -206,9 +211,13 @@ s_state_from_json (json_t *js, char *err, size_t errlen)
                 fs[k].path = (char *) path;
                 fs[k].rows = rows;
                 fs[k].size = size;
-                fs[k].has_min_id = fs[k].has_max_id = true;
-                fs[k].min_id = mn;
-                fs[k].max_id = mx;
+                //  min_id/max_id are both there (a table with an id) or not
+                fs[k].has_min_id = fs[k].has_max_id =
+                    json_object_get (json_array_get (jfiles, k), "min_id")
+                    && json_object_get (json_array_get (jfiles, k), "max_id");
+                fs[k].min_id = fs[k].has_min_id ? mn : 0;
+                fs[k].max_id = fs[k].has_max_id ? mx : 0;
+                fs[k].stats = (char *) stats;
                 fps[k] = &fs[k];
             }
             cs[j].n_files = nf;
@@ -265,6 +274,8 @@ zs_state_free (Zsink__CommitterState **state_p)
 void
 zs_chk_clear (zs_chk_t *chk)
 {
+    for (int i = 0; chk->positions && i < chk->parallelism; i++)
+        free (chk->positions[i].file);
     free (chk->positions);
     zs_state_free (&chk->state);
     memset (chk, 0, sizeof *chk);
@@ -276,9 +287,16 @@ zs_chk_write (const char *job_dir, const zs_chk_t *chk, int64_t *bytes_p, char *
     json_t *writers = json_array ();
     for (int i = 0; i < chk->parallelism; i++) {
         const Zsink__SourcePosition *p = &chk->positions[i];
-        json_array_append_new (writers,
-                               json_pack ("{s:i, s:I, s:b}", "writer", p->writer, "offset",
-                                          (json_int_t) p->offset, "finished", p->finished));
+        json_t *w = json_pack ("{s:i, s:I, s:b}", "writer", p->writer, "offset",
+                               (json_int_t) p->offset, "finished", p->finished);
+        if (p->file) {
+            //  the file source: where in which file the next row starts
+            json_object_set_new (w, "file", json_string (p->file));
+            json_object_set_new (w, "file_offset", json_integer (p->file_offset));
+            json_object_set_new (w, "line", json_integer (p->line));
+            json_object_set_new (w, "skipped", json_integer (p->skipped));
+        }
+        json_array_append_new (writers, w);
     }
     json_t *root =
         json_pack ("{s:i, s:s, s:I, s:I, s:b, s:i, s:o, s:o}", "version", 1, "job_id", chk->job_id,
@@ -332,13 +350,17 @@ zs_chk_read (const char *path, zs_chk_t *chk, char *err, size_t errlen)
     chk->parallelism = parallelism;
     chk->positions = calloc (parallelism, sizeof *chk->positions);
     for (int i = 0; i < parallelism; i++) {
-        json_int_t offset = 0;
+        json_int_t offset = 0, file_offset = 0, line = 0, skipped = 0;
         int writer = 0, finished = 0;
+        const char *file = NULL;
         zsink__source_position__init (&chk->positions[i]);
-        if (json_unpack_ex (json_array_get (writers, i), &jerr, 0, "{s:i, s:I, s:b}", "writer",
-                            &writer, "offset", &offset, "finished", &finished)
+        if (json_unpack_ex (json_array_get (writers, i), &jerr, 0,
+                            "{s:i, s:I, s:b, s?s, s?I, s?I, s?I}", "writer", &writer, "offset",
+                            &offset, "finished", &finished, "file", &file, "file_offset",
+                            &file_offset, "line", &line, "skipped", &skipped)
                 < 0
-            || writer != i || offset < 0) {
+            || writer != i || offset < 0 || file_offset < 0 || line < 0 || skipped < 0
+            || (file && strlen (file) >= 256)) {
             snprintf (err, errlen, "%s: writer %d: bad source position", path, i);
             json_decref (root);
             zs_chk_clear (chk);
@@ -348,6 +370,14 @@ zs_chk_read (const char *path, zs_chk_t *chk, char *err, size_t errlen)
         chk->positions[i].offset = offset;
         chk->positions[i].has_finished = true;
         chk->positions[i].finished = finished;
+        if (file) {
+            chk->positions[i].file = strdup (file);
+            chk->positions[i].has_file_offset = chk->positions[i].has_line =
+                chk->positions[i].has_skipped = true;
+            chk->positions[i].file_offset = file_offset;
+            chk->positions[i].line = line;
+            chk->positions[i].skipped = skipped;
+        }
     }
     char serr[ZS_ERRLEN];
     chk->state = s_state_from_json (committer, serr, sizeof serr);

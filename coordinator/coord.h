@@ -36,6 +36,7 @@ typedef struct {
     int64_t rows_committed;
     int64_t dropped[3];
     Zsink__SourcePosition pos; //  writer's position in the in-flight ack
+    char pos_file[256];        //  pos.file points here (or is NULL)
 } slot_t;
 
 typedef struct {

@@ -232,8 +232,12 @@ s_complete_checkpoint (coord_t *self)
     chk.savepoint = self->inflight_savepoint;
     chk.parallelism = self->n;
     chk.positions = calloc (self->n, sizeof *chk.positions);
-    for (int i = 0; i < self->n; i++)
+    for (int i = 0; i < self->n; i++) {
         chk.positions[i] = self->slots[WRITER (i)].pos;
+        //  a checkpoint owns its positions' strings (zs_chk_clear frees)
+        if (chk.positions[i].file)
+            chk.positions[i].file = strdup (chk.positions[i].file);
+    }
     chk.state = self->inflight_state;
     self->inflight_state = NULL;
     char err[ZS_ERRLEN];
@@ -709,7 +713,9 @@ s_on_message (coord_t *self, const char *rid, zs_env_t *env)
                 s->rows_read = s->pos.offset;
             s->pos.writer = slot - 1;
             s->pos.has_finished = true;
-            s->pos.file = NULL;
+            //  the message is freed after this: keep the file name
+            snprintf (s->pos_file, sizeof s->pos_file, "%s", s->pos.file ? s->pos.file : "");
+            s->pos.file = s->pos.file ? s->pos_file : NULL;
             s_check_checkpoint (self);
         }
         break;

@@ -14,6 +14,8 @@
 #include "failpoint.h"
 #include "log.h"
 #include "table.h"
+#include <string.h>
+#include <unistd.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,25 @@ s_usage (FILE *out)
 }
 
 //  Carry a checkpoint of another job (a savepoint) into this new job.
+//  An existing table must have the job's schema (table.schema): rows of
+//  another shape would be unreadable, or read as something else. 0, or -1
+//  after logging the first differing column.
+static int
+s_check_schema (coord_t *self)
+{
+    char p[ZS_PATH_MAX + 32], err[ZS_ERRLEN];
+    snprintf (p, sizeof p, "%s/schema/schema-0", self->cfg.table_path);
+    if (access (p, F_OK) != 0)
+        return 0; //  a new table: the committer creates it with this schema
+    zs_table_t *table = zs_table_open (self->cfg.table_path, &self->cfg.schema, err, sizeof err);
+    if (!table) {
+        zs_error ("%s", err);
+        return -1;
+    }
+    zs_table_destroy (&table);
+    return 0;
+}
+
 static int
 s_restore_from (coord_t *self, const char *path)
 {
@@ -51,7 +72,7 @@ s_restore_from (coord_t *self, const char *path)
     }
     const char *user = chk.state->commit_user;
     int64_t last = -1;
-    zs_table_t *table = zs_table_open (self->cfg.table_path, false, err, sizeof err);
+    zs_table_t *table = zs_table_open (self->cfg.table_path, NULL, err, sizeof err);
     if (table) {
         if (zs_table_last_committed (table, user, &last, err, sizeof err) < 0) {
             zs_error ("cannot restore: reading table %s: %s", self->cfg.table_path, err);
@@ -206,13 +227,16 @@ zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
         zs_error ("cannot resume job %s: %s", job_id, err);
         return 1;
     }
+    if (s_check_schema (self) != 0)
+        return 2;
     zs_coord_persist_meta (self);
     snprintf (self->from.job_id, sizeof self->from.job_id, "%s", self->meta.job_id);
     self->from.epoch = self->meta.epoch;
     self->from.role = ZSINK__ROLE__ROLE_COORDINATOR;
     self->from.index = -1;
 
-    if (self->cfg.checkpoint_interval_ms == 0 && self->cfg.datagen_number_of_rows < 0) {
+    if (self->cfg.checkpoint_interval_ms == 0 && self->cfg.datagen_number_of_rows < 0
+        && strcmp (self->cfg.source_kind, "datagen") == 0) {
         zs_warn ("******************************************************************");
         zs_warn ("Checkpointing is disabled and the source is unbounded: NOTHING WILL");
         zs_warn ("EVER BE COMMITTED to %s. Set execution.checkpointing.interval.",

@@ -5,6 +5,9 @@
     into a negative id or a negative allowance.
 */
 #include "datagen.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
 
 void
 zs_datagen_init (zs_datagen_t *self, int index, int parallelism, int64_t number_of_rows,
@@ -89,4 +92,93 @@ zs_datagen_due_ms (const zs_datagen_t *self, int64_t emitted)
     //  floor(rate * t / 1000) >= g + 1, i.e. t >= ceil((g+1) * 1000 / rate)
     __int128 g = (__int128) self->index + (__int128) emitted * self->parallelism;
     return s_clamp (((g + 1) * 1000 + self->rate - 1) / self->rate);
+}
+
+//  --------------------------------------------------------------------------
+//  Row values
+
+//  A 64-bit mix of id and column (splitmix64's finaliser): values that look
+//  random but are a pure function of (id, column).
+static uint64_t
+s_mix (int64_t id, int col)
+{
+    uint64_t z =
+        (uint64_t) id * 0x9E3779B97F4A7C15ull + (uint64_t) (col + 1) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+//  Strings that exercise writers and readers: empty, multi-byte UTF-8 (2,
+//  3 and 4 bytes), and CSV/JSON specials.
+static const char *const s_words[] = {
+    "",           "plain",     "ünïcødé",     "日本語",    "emoji 🚀",
+    "comma,here", "quote\"in", "line\nbreak", "tab\there", "back\\slash",
+};
+#define S_NWORDS (sizeof s_words / sizeof s_words[0])
+
+void
+zs_datagen_row (const zs_schema_t *schema, int64_t id, zs_value_t *row, zs_datagen_buf_t *buf)
+{
+    for (int c = 0; c < schema->n; c++) {
+        const zs_column_t *col = &schema->cols[c];
+        zs_value_t *v = &row[c];
+        uint64_t h = s_mix (id, c);
+        v->null = col->nullable && c != schema->id_col && h % 13 == 0;
+        if (v->null)
+            continue;
+        uint8_t *text = buf->text[c];
+        int n;
+        switch (col->type) {
+        case ZS_TYPE_BOOLEAN:
+            v->v.b = (h >> 8) & 1;
+            break;
+        case ZS_TYPE_INT:
+            v->v.i32 = (int32_t) (uint32_t) (h >> 16);
+            break;
+        case ZS_TYPE_BIGINT:
+            v->v.i64 = c == schema->id_col ? id : (int64_t) (h >> 1) - (int64_t) (h >> 2) * 3;
+            break;
+        case ZS_TYPE_FLOAT:
+            v->v.f32 = (float) ((int64_t) (h % 2000001) - 1000000) / 8.0f;
+            break;
+        case ZS_TYPE_DOUBLE:
+            //  price in the default schema: cents, as the first releases had
+            v->v.f64 = strcmp (col->name, "price") == 0
+                           ? (double) (id % 100000) / 100.0
+                           : (double) ((int64_t) (h % 20000001) - 10000000) / 1024.0;
+            break;
+        case ZS_TYPE_STRING:
+            if (strcmp (col->name, "name") == 0)
+                n = snprintf ((char *) text, ZS_DATAGEN_TEXT_MAX, "name-%" PRId64, id);
+            else if ((h >> 4) % 4 == 0)
+                n = snprintf ((char *) text, ZS_DATAGEN_TEXT_MAX, "%s",
+                              s_words[(h >> 8) % S_NWORDS]);
+            else
+                n = snprintf ((char *) text, ZS_DATAGEN_TEXT_MAX, "%s-%" PRId64,
+                              s_words[(h >> 8) % S_NWORDS], id);
+            v->v.bin.ptr = text;
+            v->v.bin.len = (uint32_t) n;
+            break;
+        case ZS_TYPE_BYTES:
+            n = (int) ((h >> 4) % 17); //  0 … 16 bytes, zero bytes included
+            for (int k = 0; k < n; k++)
+                text[k] = (uint8_t) (s_mix (id, c + 64 + k) >> 24) & (k % 3 ? 0xff : 0x0f);
+            v->v.bin.ptr = text;
+            v->v.bin.len = (uint32_t) n;
+            break;
+        case ZS_TYPE_DATE:
+            //  1900 … 2100, before the epoch included
+            v->v.i32 = (int32_t) (h % 73049) - 25567;
+            break;
+        case ZS_TYPE_TIMESTAMP3:
+            v->v.i64 = strcmp (col->name, "ts") == 0
+                           ? INT64_C (1700000000000) + id * 1000
+                           : (int64_t) (h % INT64_C (6311390400000)) - INT64_C (2208988800000);
+            break;
+        case ZS_TYPE_TIMESTAMP6:
+            v->v.i64 = (int64_t) (h % INT64_C (6311390400000000)) - INT64_C (2208988800000000);
+            break;
+        }
+    }
 }

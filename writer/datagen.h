@@ -15,6 +15,7 @@
 #ifndef ZS_DATAGEN_H_INCLUDED
 #define ZS_DATAGEN_H_INCLUDED
 
+#include "schema.h"
 #include "zs.h"
 
 typedef struct {
@@ -47,5 +48,18 @@ int64_t zs_datagen_allowed (const zs_datagen_t *self, int64_t elapsed_ms);
 //  Milliseconds after Start at which the row number `emitted` (0-based,
 //  counted from Start) of this writer is due. 0 when unthrottled.
 int64_t zs_datagen_due_ms (const zs_datagen_t *self, int64_t emitted);
+
+//  Bytes behind a generated row's STRING/BYTES values.
+#define ZS_DATAGEN_TEXT_MAX 64
+typedef struct {
+    uint8_t text[ZS_MAX_COLUMNS][ZS_DATAGEN_TEXT_MAX];
+} zs_datagen_buf_t;
+
+//  Fill row[schema->n] from the id: every column deterministically, so a
+//  replay writes the same values (see datagen.c for what each type gets).
+//  The id column is the id; other nullable columns are null for about one
+//  row in 13; strings include empty, unicode, quotes, commas and newlines.
+//  Values point into buf until the next call.
+void zs_datagen_row (const zs_schema_t *schema, int64_t id, zs_value_t *row, zs_datagen_buf_t *buf);
 
 #endif

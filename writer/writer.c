@@ -44,6 +44,7 @@
 #include "datafile.h"
 #include "datagen.h"
 #include "dataname.h"
+#include "source_file.h"
 #include "failpoint.h"
 #include "fs.h"
 #include "log.h"
@@ -95,8 +96,13 @@ typedef struct {
     bool done;
     int exit_code;
 
-    //  source
+    //  source: datagen, or the file source (src) when source.kind is file;
+    //  gen.offset counts rows read either way and gen drives the throttle
     zs_datagen_t gen;
+    zs_source_file_t *src;
+    zs_value_t row[ZS_MAX_COLUMNS];
+    zs_datagen_buf_t genbuf;
+    zs_parquet_options_t parquet;
     bool finished;        //  position says the source is exhausted
     bool fail_armed;      //  datagen.fail-at-id may still fire in this job
     int64_t start_ms;     //  mono clock at Start
@@ -276,7 +282,8 @@ s_open_file (s_writer_t *self, char *err, size_t errlen)
         }
         if (access (path, F_OK) == 0)
             continue;
-        self->file = zs_datafile_writer_new (self->cfg.table_path, rel, err, errlen);
+        self->file = zs_datafile_writer_new (self->cfg.table_path, rel, &self->cfg.schema,
+                                             &self->parquet, err, errlen);
         return self->file ? 0 : -1;
     }
     snprintf (err, errlen, "no free data file name in %s", table_bucket);
@@ -320,6 +327,16 @@ s_position (s_writer_t *self, Zsink__SourcePosition *pos, int64_t offset, bool f
     pos->offset = offset;
     pos->has_finished = true;
     pos->finished = finished;
+    //  The file source's position is read now, when the message goes out,
+    //  not when it was queued: no row is read while the outbox holds
+    //  anything (invariant 3), so the two are the same.
+    if (self->src) {
+        pos->file = (char *) zs_source_file_pos_file (self->src);
+        pos->has_file_offset = pos->has_line = pos->has_skipped = true;
+        pos->file_offset = zs_source_file_pos_offset (self->src);
+        pos->line = zs_source_file_pos_line (self->src);
+        pos->skipped = zs_source_file_skipped (self->src);
+    }
 }
 
 //  Send a control message that must keep its place after queued data.
@@ -462,16 +479,7 @@ s_send_committable (s_writer_t *self, int64_t checkpoint_id)
         return -1;
     }
     for (size_t i = 0; i < self->n_closed; i++) {
-        const zs_file_meta_t *f = &self->closed[i];
-        zsink__file_meta__init (&metas[i]);
-        metas[i].path = (char *) f->path;
-        metas[i].rows = f->rows;
-        metas[i].size = f->size;
-        if (f->rows > 0) {
-            metas[i].has_min_id = metas[i].has_max_id = true;
-            metas[i].min_id = f->min_id;
-            metas[i].max_id = f->max_id;
-        }
+        zs_file_meta_to_proto (&self->closed[i], &metas[i]);
         ptrs[i] = &metas[i];
     }
     Zsink__Committable c;
@@ -619,6 +627,29 @@ s_end_of_input (s_writer_t *self)
     zs_info ("End of input after %" PRId64 " rows", self->gen.offset);
 }
 
+//  The file source at a checkpoint's position (NULL: the start). 0, or -1
+//  after reporting the failure.
+static int
+s_open_source (s_writer_t *self, const Zsink__SourcePosition *pos)
+{
+    char err[ZS_ERRLEN];
+    self->src = zs_source_file_new (&self->cfg.schema, self->cfg.source_file_path,
+                                    self->cfg.source_file_format,
+                                    strcmp (self->cfg.source_file_on_error, "skip") == 0,
+                                    self->index, self->cfg.parallelism, err, sizeof err);
+    if (self->src && pos && pos->file
+        && zs_source_file_seek (self->src, pos->file, pos->file_offset, pos->line, pos->skipped,
+                                err, sizeof err)
+               != 0)
+        zs_source_file_destroy (&self->src);
+    if (!self->src) {
+        zs_error ("file source: %s", err);
+        zs_participant_fail (self->part, err, false);
+        return -1;
+    }
+    return 0;
+}
+
 //  Reset(R): back to the state of checkpoint R. Everything this writer did
 //  after barrier R is undone: open file aborted, unsent metas and queued
 //  messages dropped, files named K >= R deleted; the source seeks to the
@@ -654,13 +685,6 @@ s_reset (s_writer_t *self, const zs_env_t *env)
     //  there, silent, until the coordinator's next Reset.
     self->state = S_FAILED;
 
-    if (strcmp (self->cfg.source_kind, "datagen") != 0) {
-        char why[128];
-        snprintf (why, sizeof why, "source.kind '%s' is not supported by this writer",
-                  self->cfg.source_kind);
-        zs_participant_fail (self->part, why, false);
-        return;
-    }
     const Zsink__SourcePosition *pos = reset->position;
     if (pos && pos->writer != self->index) {
         char why[128];
@@ -669,10 +693,16 @@ s_reset (s_writer_t *self, const zs_env_t *env)
         zs_participant_fail (self->part, why, false);
         return;
     }
+    bool from_file = strcmp (self->cfg.source_kind, "file") == 0;
     zs_datagen_init (&self->gen, self->index, self->cfg.parallelism,
-                     self->cfg.datagen_number_of_rows, self->cfg.datagen_rows_per_second);
+                     from_file ? -1 : self->cfg.datagen_number_of_rows,
+                     from_file ? self->cfg.source_file_rows_per_second
+                               : self->cfg.datagen_rows_per_second);
     self->gen.offset = pos ? pos->offset : 0;
     self->finished = pos && pos->has_finished && pos->finished;
+    zs_source_file_destroy (&self->src);
+    if (from_file && s_open_source (self, pos) != 0)
+        return;
     zs_participant_set_progress (self->part, 0, 0);
 
     char dir[ZS_PATH_MAX], err[ZS_ERRLEN];
@@ -689,6 +719,12 @@ s_reset (s_writer_t *self, const zs_env_t *env)
     if (r == 0 && !pos)
         zs_info ("Starting from scratch (epoch %" PRId64 ", %d uncommitted files deleted)",
                  env->epoch, deleted);
+    else if (self->src && pos && pos->file)
+        zs_info ("Restored to checkpoint %" PRId64 ", %" PRId64
+                 " rows read, next from %s byte %" PRId64 " (line %" PRId64 ")%s (epoch %" PRId64
+                 ", %d uncommitted files deleted)",
+                 r, self->gen.offset, pos->file, pos->file_offset, pos->line + 1,
+                 self->finished ? ", finished" : "", env->epoch, deleted);
     else
         zs_info ("Restored to checkpoint %" PRId64 ", position offset %" PRId64 "%s (epoch %" PRId64
                  ", %d uncommitted files deleted)",
@@ -744,14 +780,30 @@ s_produce (s_writer_t *self)
     int64_t emitted = self->gen.offset - self->start_offset;
     char err[ZS_ERRLEN];
     for (int i = 0; i < S_BATCH_ROWS; i++) {
-        if (zs_datagen_exhausted (&self->gen)) {
+        if (!self->src && zs_datagen_exhausted (&self->gen)) {
             s_end_of_input (self);
             break;
         }
         if (emitted >= allowed)
             break;
-        int64_t id = zs_datagen_next_id (&self->gen);
-        if (self->fail_armed && id == self->cfg.datagen_fail_at_id) {
+        if (self->src) {
+            int got = zs_source_file_next (self->src, self->row, err, sizeof err);
+            if (got == 0) {
+                s_end_of_input (self);
+                break;
+            }
+            if (got < 0) {
+                //  A bad line with file.on-error fail, or an I/O error: the
+                //  job fails over and, restored, fails on the same line
+                //  again until the input is fixed; nothing after the last
+                //  checkpoint is committed.
+                zs_error ("file source: %s", err);
+                s_fail (self, err, false);
+                break;
+            }
+        }
+        int64_t id = self->src ? 0 : zs_datagen_next_id (&self->gen);
+        if (!self->src && self->fail_armed && id == self->cfg.datagen_fail_at_id) {
             //  Like a user function throwing on one bad record: the row is
             //  not written, the job fails over, and the restored run (with
             //  the failure disarmed) writes it.
@@ -766,9 +818,9 @@ s_produce (s_writer_t *self)
             s_fail (self, err, false);
             break;
         }
-        zs_row_t row;
-        zs_row_from_id (&row, id);
-        if (zs_datafile_writer_append (self->file, &row, err, sizeof err) != 0) {
+        if (!self->src)
+            zs_datagen_row (&self->cfg.schema, id, self->row, &self->genbuf);
+        if (zs_datafile_writer_append (self->file, self->row, err, sizeof err) != 0) {
             zs_error ("cannot write a data file: %s", err);
             s_fail (self, err, false);
             break;
@@ -819,7 +871,13 @@ s_welcome (s_writer_t *self)
         return false;
     }
     char err[ZS_ERRLEN];
-    zs_table_t *table = zs_table_open (self->cfg.table_path, true, err, sizeof err);
+    zs_parquet_options_defaults (&self->parquet);
+    self->parquet.row_group_rows = self->cfg.parquet_row_group_rows;
+    self->parquet.compression = strcmp (self->cfg.file_compression, "none") == 0
+                                    ? ZS_COMPRESSION_NONE
+                                    : ZS_COMPRESSION_ZSTD;
+    self->parquet.zstd_level = self->cfg.zstd_level;
+    zs_table_t *table = zs_table_open (self->cfg.table_path, &self->cfg.schema, err, sizeof err);
     if (!table) {
         zs_error ("cannot open table '%s': %s", self->cfg.table_path, err);
         self->exit_code = 1;
@@ -1007,6 +1065,7 @@ zs_writer_main (int argc, char **argv)
     int code = ok ? 0 : self->exit_code;
     s_outbox_clear (self);
     free (self->closed);
+    zs_source_file_destroy (&self->src);
     zsock_destroy (&self->data);
     zs_participant_destroy (&self->part);
     free (self);

@@ -49,7 +49,7 @@ s_send (zsock_t *sock, const char *job_id, int64_t epoch, uint64_t seq, int kind
     case 1:
         zsink__committable__init (&cm);
         zsink__file_meta__init (&fm);
-        fm.path = "bucket-0/data-injected-w0-a0-e0-0.zrow";
+        fm.path = "bucket-0/data-injected-w0-a0-e0-0.parquet";
         fm.rows = 1000;
         fm.size = 4096;
         cm.checkpoint_id = 1;

@@ -73,7 +73,7 @@ test_checkpoint_round_trip (void **state)
     }
     Zsink__FileMeta f;
     zsink__file_meta__init (&f);
-    f.path = "bucket-0/data-x.zrow";
+    f.path = "bucket-0/data-x.parquet";
     f.rows = 5;
     f.size = 99;
     f.has_min_id = f.has_max_id = true;
@@ -127,7 +127,7 @@ test_checkpoint_round_trip (void **state)
     assert_int_equal (back.state->n_pending, 1);
     assert_int_equal (back.state->pending[0]->identifier, 3);
     assert_string_equal (back.state->pending[0]->committables[0]->files[0]->path,
-                         "bucket-0/data-x.zrow");
+                         "bucket-0/data-x.parquet");
     assert_int_equal (back.state->pending[0]->committables[0]->files[0]->max_id, 10);
     assert_int_equal (back.state->n_ended_writers, 1);
     zs_chk_clear (&back);
@@ -138,7 +138,7 @@ test_checkpoint_round_trip (void **state)
     assert_int_equal (zs_chk_write (s_dir, &chk, NULL, err, sizeof err), 0);
     assert_int_equal (zs_chk_read (path, &back, err, sizeof err), ZS_ECORRUPT);
     assert_non_null (strstr (err, "not valid"));
-    f.path = "bucket-0/data-x.zrow";
+    f.path = "bucket-0/data-x.parquet";
 
     //  truncated: refused with the file named
     assert_int_equal (zs_fs_write_atomic (path, "{\"version\":1,", 13, err, sizeof err), 0);

@@ -30,7 +30,7 @@ test_committable_round_trip (void **state)
     zs_env_init (&env, &s_writer, 7);
     Zsink__FileMeta f;
     zsink__file_meta__init (&f);
-    f.path = "bucket-0/data-a.zrow";
+    f.path = "bucket-0/data-a.parquet";
     f.rows = 10;
     f.size = 400;
     f.has_min_id = f.has_max_id = true;
@@ -58,7 +58,7 @@ test_committable_round_trip (void **state)
     assert_int_equal (got->body_case, ZSINK__ENVELOPE__BODY_COMMITTABLE);
     assert_true (got->committable->checkpoint_id == ZS_END_INPUT_ID);
     assert_int_equal (got->committable->n_files, 1);
-    assert_string_equal (got->committable->files[0]->path, "bucket-0/data-a.zrow");
+    assert_string_equal (got->committable->files[0]->path, "bucket-0/data-a.parquet");
     assert_int_equal (got->committable->files[0]->max_id, 28);
     assert_string_equal (zs_env_kind (got), "committable");
     zs_env_free (&got);

@@ -11,6 +11,7 @@
 
 #include "commit.h"
 #include "datafile.h"
+#include "datafiles.h"
 #include "lock.h"
 #include "log.h"
 #include "pending.h"
@@ -39,13 +40,15 @@ s_group_teardown (void **state)
     return system (cmd) == 0 ? 0 : -1;
 }
 
+static zs_schema_t s_schema; //  the default one, set in main
+
 //  A fresh table under the scratch directory.
 static zs_table_t *
 s_new_table (char *path)
 {
     snprintf (path, ZS_PATH_MAX, "%s/t%d", s_dir, ++s_table_n);
     char err[ZS_ERRLEN];
-    zs_table_t *t = zs_table_open (path, true, err, sizeof err);
+    zs_table_t *t = zs_table_open (path, &s_schema, err, sizeof err);
     if (!t)
         fail_msg ("open: %s", err);
     return t;
@@ -57,18 +60,9 @@ static void
 s_add_file (zs_pending_t *p, const char *table, int64_t id, int64_t first, int rows)
 {
     static int n;
-    char rel[128], err[ZS_ERRLEN];
-    snprintf (rel, sizeof rel, "bucket-0/data-test-w0-%d.zrow", ++n);
-    zs_datafile_writer_t *w = zs_datafile_writer_new (table, rel, err, sizeof err);
-    if (!w)
-        fail_msg ("datafile: %s", err);
-    for (int i = 0; i < rows; i++) {
-        zs_row_t row;
-        zs_row_from_id (&row, first + i);
-        assert_int_equal (zs_datafile_writer_append (w, &row, err, sizeof err), 0);
-    }
-    zs_file_meta_t meta;
-    assert_int_equal (zs_datafile_writer_close (&w, &meta, err, sizeof err), 0);
+    char rel[128];
+    snprintf (rel, sizeof rel, "bucket-0/data-test-w0-%d.parquet", ++n);
+    zs_file_meta_t meta = test_write_datafile (table, rel, first, rows);
 
     Zsink__FileMeta fm;
     zsink__file_meta__init (&fm);
@@ -186,7 +180,7 @@ test_missing_file_stops_in_order (void **state)
     s_add_file (p, path, 1, 1, 2);
     Zsink__FileMeta fm;
     zsink__file_meta__init (&fm);
-    fm.path = "bucket-0/data-gone.zrow";
+    fm.path = "bucket-0/data-gone.parquet";
     fm.rows = 1;
     fm.size = 10;
     Zsink__FileMeta *fms[] = {&fm};
@@ -293,6 +287,7 @@ test_lock_one_committer_per_job (void **state)
 int
 main (void)
 {
+    zs_schema_default (&s_schema);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test (test_commit_upto_ascending),
         cmocka_unit_test (test_recommit_filters_committed),

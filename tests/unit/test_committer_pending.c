@@ -25,7 +25,7 @@ s_add (zs_pending_t *p, int64_t id, int w, int nfiles, int64_t tag)
     assert_true (nfiles <= 4);
     for (int i = 0; i < nfiles; i++) {
         zsink__file_meta__init (&metas[i]);
-        snprintf (paths[i], sizeof paths[i], "bucket-0/data-w%d-c%lld-%d.zrow", w,
+        snprintf (paths[i], sizeof paths[i], "bucket-0/data-w%d-c%lld-%d.parquet", w,
                   (long long) (id == ZS_END_INPUT_ID ? 0 : id), i);
         metas[i].path = paths[i];
         metas[i].rows = 10 + i;
@@ -184,7 +184,7 @@ test_state_as_of_checkpoint (void **state)
     size_t n;
     assert_int_equal (zs_pending_files (q, 3, &files, &n), 0);
     assert_int_equal (n, 3);
-    assert_string_equal (files[0].path, "bucket-0/data-w0-c3-0.zrow");
+    assert_string_equal (files[0].path, "bucket-0/data-w0-c3-0.parquet");
     assert_true (files[1].rows == 11 && files[1].size == 101 && files[1].max_id == 11);
     free (files);
     assert_int_equal (zs_pending_files (q, ZS_END_INPUT_ID, &files, &n), 0);

@@ -19,6 +19,7 @@
 
 #include "codec.h"
 #include "datafile.h"
+#include "datafiles.h"
 #include "log.h"
 #include "net.h"
 #include "table.h"
@@ -318,19 +319,9 @@ static zs_file_meta_t
 s_datafile (s_cluster_t *c, int writer, int64_t first, int rows)
 {
     static int n;
-    char rel[128], err[ZS_ERRLEN];
-    snprintf (rel, sizeof rel, "bucket-0/data-proto-w%d-%d.zrow", writer, ++n);
-    zs_datafile_writer_t *w = zs_datafile_writer_new (c->table, rel, err, sizeof err);
-    if (!w)
-        fail_msg ("datafile: %s", err);
-    for (int i = 0; i < rows; i++) {
-        zs_row_t row;
-        zs_row_from_id (&row, first + i);
-        assert_int_equal (zs_datafile_writer_append (w, &row, err, sizeof err), 0);
-    }
-    zs_file_meta_t meta;
-    assert_int_equal (zs_datafile_writer_close (&w, &meta, err, sizeof err), 0);
-    return meta;
+    char rel[128];
+    snprintf (rel, sizeof rel, "bucket-0/data-proto-w%d-%d.parquet", writer, ++n);
+    return test_write_datafile (c->table, rel, first, rows);
 }
 
 //  ---- tests ----------------------------------------------------------------
@@ -421,7 +412,7 @@ test_end_of_input_without_checkpoints (void **state)
 
     //  The table agrees: the commit user finished.
     char err[ZS_ERRLEN];
-    zs_table_t *t = zs_table_open (c.table, false, err, sizeof err);
+    zs_table_t *t = zs_table_open (c.table, NULL, err, sizeof err);
     assert_non_null (t);
     int64_t last = 0;
     assert_int_equal (zs_table_last_committed (t, "user-proto", &last, err, sizeof err), 0);

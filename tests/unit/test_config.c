@@ -63,6 +63,17 @@ s_assert_same (const zs_config_t *a, const zs_config_t *b)
     assert_int_equal (a->heartbeat_interval_ms, b->heartbeat_interval_ms);
     assert_int_equal (a->heartbeat_timeout_ms, b->heartbeat_timeout_ms);
     assert_int_equal (a->target_file_size, b->target_file_size);
+    assert_string_equal (a->source_file_path, b->source_file_path);
+    assert_string_equal (a->source_file_format, b->source_file_format);
+    assert_string_equal (a->source_file_on_error, b->source_file_on_error);
+    assert_int_equal (a->source_file_rows_per_second, b->source_file_rows_per_second);
+    assert_string_equal (a->schema_text, b->schema_text);
+    char why[ZS_ERRLEN];
+    assert_int_equal (zs_schema_diff (&a->schema, &b->schema, why, sizeof why), 0);
+    assert_string_equal (a->file_format, b->file_format);
+    assert_string_equal (a->file_compression, b->file_compression);
+    assert_int_equal (a->zstd_level, b->zstd_level);
+    assert_int_equal (a->parquet_row_group_rows, b->parquet_row_group_rows);
 }
 
 static void
@@ -261,6 +272,12 @@ test_bad_values_name_key_and_value (void **state)
         {"heartbeat.timeout", "never"},
         {"target-file-size", "big"},
         {"target-file-size", "0"},
+        {"file.format", "orc"},
+        {"file.compression", "snappy"},
+        {"file.compression.zstd-level", "20"},
+        {"source.file.format", "xml"},
+        {"source.file.on-error", "ignore"},
+        {"parquet.row-group-rows", "0"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         zs_config_t cfg, before;
@@ -284,6 +301,18 @@ test_bad_values_name_key_and_value (void **state)
     char err[ZS_ERRLEN];
     assert_int_equal (zs_config_set (&cfg, "source.kind", "kafka", err, sizeof err), -1);
     assert_non_null (strstr (err, "datagen"));
+
+    //  A bad schema names the key and the column.
+    assert_int_equal (zs_config_set (&cfg, "table.schema", "id BIGINT, qty INTT", err, sizeof err),
+                      -1);
+    assert_non_null (strstr (err, "table.schema: column 2 'qty': unknown type 'INTT'"));
+    //  The file source needs its path.
+    assert_int_equal (zs_config_set (&cfg, "source.kind", "file", err, sizeof err), 0);
+    snprintf (cfg.table_path, sizeof cfg.table_path, "/t");
+    snprintf (cfg.checkpoints_dir, sizeof cfg.checkpoints_dir, "/c");
+    assert_int_equal (zs_config_validate (&cfg, err, sizeof err), -1);
+    assert_non_null (strstr (err, "source.file.path"));
+    zs_config_defaults (&cfg);
 
     //  A path that does not fit is an error, not a silent truncation.
     char *long_path = malloc (ZS_PATH_MAX + 10);
@@ -520,7 +549,7 @@ s_round_trip (const zs_config_t *cfg)
     s_copy_t copy = {.cfg = &back};
     int n = zs_config_foreach (cfg, s_copy_key, &copy);
     assert_int_equal (n, copy.count);
-    assert_int_equal (n, 19); //  every key of zs_config_t
+    assert_int_equal (n, 28); //  every key of zs_config_t
     assert_int_equal (copy.failures, 0);
     s_assert_same (cfg, &back);
 }
@@ -550,7 +579,18 @@ test_round_trip (void **state)
     s_set_ok (&cfg, "heartbeat.interval", "1");
     s_set_ok (&cfg, "heartbeat.timeout", "1d");
     s_set_ok (&cfg, "target-file-size", "1tb");
+    s_set_ok (&cfg, "source.kind", "file");
+    s_set_ok (&cfg, "source.file.path", "/data/in put");
+    s_set_ok (&cfg, "source.file.format", "csv");
+    s_set_ok (&cfg, "source.file.on-error", "skip");
+    s_set_ok (&cfg, "source.file.rows-per-second", "5");
+    s_set_ok (&cfg, "table.schema", "id bigint not null, d Date, t TIMESTAMP(6)");
+    s_set_ok (&cfg, "file.compression", "none");
+    s_set_ok (&cfg, "file.compression.zstd-level", "9");
+    s_set_ok (&cfg, "parquet.row-group-rows", "1000");
     s_round_trip (&cfg);
+    //  the schema is kept in its canonical spelling
+    assert_string_equal (cfg.schema_text, "id BIGINT NOT NULL, d DATE, t TIMESTAMP(6)");
 
     //  The texts themselves: durations in ms, sizes in bytes, unset as "".
     char buf[64];

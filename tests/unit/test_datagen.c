@@ -9,6 +9,8 @@
 #include <cmocka.h>
 
 #include "datafile.h"
+#include <stdio.h>
+#include <string.h>
 #include "datagen.h"
 #include <stdlib.h>
 #include <string.h>
@@ -66,14 +68,63 @@ test_replay_from_position_is_identical (void **state)
     for (int k = 123; k < 500; k++) {
         int64_t id = zs_datagen_next_id (&b);
         assert_int_equal (id, ids[k]);
-        zs_row_t r1, r2;
-        memset (&r1, 0, sizeof r1);
-        memset (&r2, 0, sizeof r2);
-        zs_row_from_id (&r1, ids[k]);
-        zs_row_from_id (&r2, id);
-        assert_memory_equal (&r1, &r2, sizeof r1);
         b.offset++;
     }
+}
+
+//  Every column of every type is a pure function of the id: two buffers,
+//  same values byte for byte; the id column is never null; nullable columns
+//  do get nulls; strings include the empty one and multi-byte UTF-8.
+static void
+test_rows_deterministic_all_types (void **state)
+{
+    zs_schema_t schema;
+    char err[ZS_ERRLEN];
+    assert_int_equal (zs_schema_parse (&schema,
+                                       "id BIGINT NOT NULL, name STRING, price DOUBLE, qty INT, "
+                                       "ok BOOLEAN, ts TIMESTAMP(3), day DATE, raw BYTES, "
+                                       "f FLOAT, t6 TIMESTAMP(6), s STRING NOT NULL",
+                                       err, sizeof err),
+                      0);
+    static zs_datagen_buf_t b1, b2;
+    zs_value_t r1[ZS_MAX_COLUMNS], r2[ZS_MAX_COLUMNS];
+    int nulls[ZS_MAX_COLUMNS] = {0};
+    bool empty = false, utf8 = false;
+    for (int64_t id = 1; id <= 5000; id++) {
+        zs_datagen_row (&schema, id, r1, &b1);
+        zs_datagen_row (&schema, id, r2, &b2);
+        assert_false (r1[0].null);
+        assert_int_equal (r1[0].v.i64, id);
+        for (int c = 0; c < schema.n; c++) {
+            assert_int_equal (r1[c].null, r2[c].null);
+            nulls[c] += r1[c].null;
+            if (r1[c].null)
+                continue;
+            if (zs_type_is_binary (schema.cols[c].type)) {
+                assert_int_equal (r1[c].v.bin.len, r2[c].v.bin.len);
+                assert_memory_equal (r1[c].v.bin.ptr, r2[c].v.bin.ptr, r1[c].v.bin.len);
+                empty |= r1[c].v.bin.len == 0 && schema.cols[c].type == ZS_TYPE_STRING;
+                for (uint32_t k = 0; k < r1[c].v.bin.len; k++)
+                    utf8 |= schema.cols[c].type == ZS_TYPE_STRING && r1[c].v.bin.ptr[k] >= 0x80;
+            } else
+                assert_memory_equal (&r1[c].v, &r2[c].v, sizeof r1[c].v);
+        }
+        //  the default schema's columns keep their first-release values
+        if (!r1[1].null) {
+            char want[48];
+            snprintf (want, sizeof want, "name-%lld", (long long) id);
+            assert_int_equal (r1[1].v.bin.len, strlen (want));
+            assert_memory_equal (r1[1].v.bin.ptr, want, strlen (want));
+        }
+        if (!r1[5].null)
+            assert_int_equal (r1[5].v.i64, INT64_C (1700000000000) + id * 1000);
+    }
+    assert_int_equal (nulls[0], 0);
+    assert_int_equal (nulls[10], 0); //  NOT NULL
+    for (int c = 1; c < 10; c++)
+        assert_true (nulls[c] > 5000 / 30 && nulls[c] < 5000 / 6);
+    assert_true (empty);
+    assert_true (utf8);
 }
 
 static void
@@ -175,6 +226,7 @@ main (void)
         cmocka_unit_test (test_split_covers_every_id_once),
         cmocka_unit_test (test_replay_from_position_is_identical),
         cmocka_unit_test (test_unbounded_never_exhausts),
+        cmocka_unit_test (test_rows_deterministic_all_types),
         cmocka_unit_test (test_bounded_fewer_rows_than_writers),
         cmocka_unit_test (test_rate_share),
         cmocka_unit_test (test_throttle_schedule),

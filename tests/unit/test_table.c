@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "datafile.h"
+#include "datafiles.h"
 #include "failpoint.h"
 #include "fs.h"
 #include "log.h"
@@ -33,6 +34,7 @@
 
 static char s_dir[64];
 static zs_table_t *s_table;
+static zs_schema_t s_schema; //  the default one
 static int s_file_seq;
 
 static int
@@ -45,11 +47,12 @@ static int
 s_setup (void **state)
 {
     zs_log_set_level (ZS_LOG_WARN); //  keep the test output readable
+    zs_schema_default (&s_schema);
     snprintf (s_dir, sizeof s_dir, "/tmp/zsink-test-table-XXXXXX");
     if (!mkdtemp (s_dir))
         return -1;
     char err[ZS_ERRLEN];
-    s_table = zs_table_open (s_dir, true, err, sizeof err);
+    s_table = zs_table_open (s_dir, &s_schema, err, sizeof err);
     return s_table ? 0 : -1;
 }
 
@@ -65,18 +68,9 @@ s_teardown (void **state)
 static zs_file_meta_t
 s_data_file (int64_t first, int64_t rows)
 {
-    char rel[128], err[ZS_ERRLEN];
-    snprintf (rel, sizeof rel, "bucket-0/data-test-%d.zrow", s_file_seq++);
-    zs_datafile_writer_t *w = zs_datafile_writer_new (s_dir, rel, err, sizeof err);
-    assert_non_null (w);
-    for (int64_t id = first; id < first + rows; id++) {
-        zs_row_t row;
-        zs_row_from_id (&row, id);
-        assert_int_equal (zs_datafile_writer_append (w, &row, err, sizeof err), 0);
-    }
-    zs_file_meta_t meta;
-    assert_int_equal (zs_datafile_writer_close (&w, &meta, err, sizeof err), 0);
-    return meta;
+    char rel[128];
+    snprintf (rel, sizeof rel, "bucket-0/data-test-%d.parquet", s_file_seq++);
+    return test_write_datafile (s_dir, rel, first, rows);
 }
 
 static int
@@ -135,20 +129,20 @@ test_open_and_create (void **state)
     char err[ZS_ERRLEN], p[256];
     //  A directory without schema/schema-0 is not a table.
     snprintf (p, sizeof p, "%s/bucket-0", s_dir);
-    assert_null (zs_table_open (p, false, err, sizeof err));
+    assert_null (zs_table_open (p, NULL, err, sizeof err));
     assert_non_null (strstr (err, "not a zsink table"));
     assert_non_null (strstr (err, p));
     snprintf (p, sizeof p, "%s/nope", s_dir);
-    assert_null (zs_table_open (p, false, err, sizeof err));
+    assert_null (zs_table_open (p, NULL, err, sizeof err));
 
     //  Creating again (a second process racing) finds the same schema.
-    zs_table_t *t = zs_table_open (s_dir, true, err, sizeof err);
+    zs_table_t *t = zs_table_open (s_dir, &s_schema, err, sizeof err);
     assert_non_null (t);
     assert_string_equal (zs_table_path (t), s_dir);
     zs_table_destroy (&t);
     assert_null (t);
     snprintf (p, sizeof p, "%s/", s_dir);
-    t = zs_table_open (p, false, err, sizeof err);
+    t = zs_table_open (p, NULL, err, sizeof err);
     assert_non_null (t);
     assert_string_equal (zs_table_path (t), s_dir); //  trailing '/' dropped
     zs_table_destroy (&t);
@@ -162,9 +156,20 @@ test_open_and_create (void **state)
     assert_int_equal (s_count ("snapshot", NULL), 0);
     assert_int_equal (s_count ("manifest", NULL), 0);
 
+    //  Another schema is refused, naming the first differing column.
+    zs_schema_t other;
+    assert_int_equal (zs_schema_parse (&other,
+                                       "id BIGINT NOT NULL, name STRING, price FLOAT, "
+                                       "ts TIMESTAMP(3)",
+                                       err, sizeof err),
+                      0);
+    assert_null (zs_table_open (s_dir, &other, err, sizeof err));
+    assert_non_null (
+        strstr (err, "column 3 'price': job has 'price FLOAT', table has 'price DOUBLE'"));
+
     //  An unreadable schema is refused.
     s_write ("schema/schema-0", "{not json");
-    assert_null (zs_table_open (s_dir, false, err, sizeof err));
+    assert_null (zs_table_open (s_dir, NULL, err, sizeof err));
     assert_non_null (strstr (err, "schema-0"));
 
     //  Empty table: no snapshot.
@@ -264,8 +269,13 @@ test_user_ids_keep_most_recent (void **state)
 static void
 test_manifest_codecs (void **state)
 {
-    zs_file_meta_t f = {
-        .path = "bucket-0/data-1.zrow", .rows = 3, .size = 99, .min_id = 1, .max_id = 3};
+    zs_file_meta_t f = {.path = "bucket-0/data-1.parquet",
+                        .rows = 3,
+                        .size = 99,
+                        .has_id = true,
+                        .min_id = 1,
+                        .max_id = 3,
+                        .stats = "{\"nullCounts\":[0],\"minValues\":[1],\"maxValues\":[3]}"};
     char *text = zs_manifest_encode (&f, 1);
     zs_manifest_entry_t *entries;
     size_t n;
@@ -287,7 +297,7 @@ test_manifest_codecs (void **state)
     for (size_t i = 0; i < sizeof bad_paths / sizeof bad_paths[0]; i++)
         if (zs_data_path_check (bad_paths[i], err, sizeof err) == 0)
             fail_msg ("path '%s' accepted", bad_paths[i]);
-    assert_int_equal (zs_data_path_check ("bucket-12/sub/data.zrow", err, sizeof err), 0);
+    assert_int_equal (zs_data_path_check ("bucket-12/sub/data.parquet", err, sizeof err), 0);
 
     zs_manifest_meta_t m = {.file = "manifest-aa-1", .added_files = 2};
     text = zs_manifest_list_encode (&m, 1);
@@ -402,12 +412,12 @@ test_missing_file_and_bad_paths (void **state)
     char err[ZS_ERRLEN];
     zs_file_meta_t f = s_data_file (1, 3);
     zs_file_meta_t gone = f;
-    snprintf (gone.path, sizeof gone.path, "bucket-0/data-gone.zrow");
+    snprintf (gone.path, sizeof gone.path, "bucket-0/data-gone.parquet");
     zs_file_meta_t both[2] = {f, gone};
     assert_int_equal (
         zs_table_commit (s_table, USER_A, 1, both, 2, false, 10, NULL, NULL, err, sizeof err),
         ZS_EMISSING);
-    assert_non_null (strstr (err, "data-gone.zrow"));
+    assert_non_null (strstr (err, "data-gone.parquet"));
 
     zs_file_meta_t wrong = f;
     wrong.size++;
@@ -416,7 +426,7 @@ test_missing_file_and_bad_paths (void **state)
         ZS_EMISSING);
     assert_non_null (strstr (err, f.path));
 
-    static const char *bad[] = {"/tmp/x.zrow", "bucket-0/../schema/schema-0", "manifest/x",
+    static const char *bad[] = {"/tmp/x.parquet", "bucket-0/../schema/schema-0", "manifest/x",
                                 "bucket-a/x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         zs_file_meta_t b = f;
@@ -659,12 +669,12 @@ test_orphans (void **state)
     assert_int_equal (s_commit (USER_A, 2, &g, 1, NULL), 0);
     zs_file_meta_t stray = s_data_file (7, 3); //  written, never committed
     s_write ("manifest/manifest-aaaaaaaa-dead", "{\"entries\":[]}");
-    s_write ("bucket-0/data-x.zrow.tmp-1-0", "partial");
+    s_write ("bucket-0/data-x.parquet.tmp-1-0", "partial");
     s_write ("snapshot/snapshot-3.tmp-1-0", "partial");
     char p[512];
     snprintf (p, sizeof p, "%s/bucket-1", s_dir);
     zs_fs_mkdirs (p);
-    s_write ("bucket-1/old.zrow", "x");
+    s_write ("bucket-1/old.parquet", "x");
 
     //  Everything fresh: nothing listed with an age guard.
     char **paths;
@@ -674,18 +684,18 @@ test_orphans (void **state)
     free (paths);
 
     s_age (stray.path, 7200);
-    s_age ("bucket-1/old.zrow", 7200);
+    s_age ("bucket-1/old.parquet", 7200);
     s_age (f.path, 7200); //  old but referenced: never an orphan
     assert_int_equal (zs_table_orphans (s_table, 3600 * 1000, &paths, &n, err, sizeof err), 0);
     assert_int_equal (n, 2);
     assert_string_equal (paths[0], stray.path);
-    assert_string_equal (paths[1], "bucket-1/old.zrow");
+    assert_string_equal (paths[1], "bucket-1/old.parquet");
     for (size_t i = 0; i < n; i++)
         free (paths[i]);
     free (paths);
 
     assert_int_equal (zs_table_orphans (s_table, 0, &paths, &n, err, sizeof err), 0);
-    static const char *expect[] = {NULL, "bucket-0/data-x.zrow.tmp-1-0", "bucket-1/old.zrow",
+    static const char *expect[] = {NULL, "bucket-0/data-x.parquet.tmp-1-0", "bucket-1/old.parquet",
                                    "manifest/manifest-aaaaaaaa-dead",
                                    "snapshot/snapshot-3.tmp-1-0"};
     assert_int_equal (n, 5);

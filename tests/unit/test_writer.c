@@ -35,7 +35,7 @@ s_name (const char *job, int index, int64_t k, int64_t e, int64_t n)
     static char names[8][200];
     static int next = 0;
     char *name = names[next++ % 8];
-    assert_int_equal (zs_dataname_format (name, 200, job, index, k, e, n, "zrow"), 0);
+    assert_int_equal (zs_dataname_format (name, 200, job, index, k, e, n, "parquet"), 0);
     return name;
 }
 
@@ -43,11 +43,11 @@ static void
 test_name_roundtrip (void **state)
 {
     const char *name = s_name ("0123abcd-5678", 3, 17, 2, 5);
-    //  data-<8 hex digits>-w3-a17-e2-5.zrow
-    assert_int_equal (strlen (name), strlen ("data-01234567-w3-a17-e2-5.zrow"));
+    //  data-<8 hex digits>-w3-a17-e2-5.parquet
+    assert_int_equal (strlen (name), strlen ("data-01234567-w3-a17-e2-5.parquet"));
     assert_true (strncmp (name, "data-", 5) == 0);
     assert_int_equal (strspn (name + 5, "0123456789abcdef"), 8);
-    assert_string_equal (name + 13, "-w3-a17-e2-5.zrow");
+    assert_string_equal (name + 13, "-w3-a17-e2-5.parquet");
     int64_t k, e, n;
     assert_int_equal (zs_dataname_parse (name, "0123abcd-5678", 3, &k, &e, &n), 1);
     assert_int_equal (k, 17);
@@ -55,7 +55,7 @@ test_name_roundtrip (void **state)
     assert_int_equal (n, 5);
     //  too small a buffer is refused, not truncated into another name
     char small[10];
-    assert_int_equal (zs_dataname_format (small, sizeof small, "0123abcd", 3, 17, 2, 5, "zrow"),
+    assert_int_equal (zs_dataname_format (small, sizeof small, "0123abcd", 3, 17, 2, 5, "parquet"),
                       -1);
 }
 
@@ -83,11 +83,11 @@ test_name_parse_rejects_others (void **state)
     char head[16];
     snprintf (head, sizeof head, "%.13s", good);
     static const char *bad_tails[] = {
-        "-w1-a-e1-0.zrow",      "-w1-a0-e1-0",       "-w1-a0-e1-0.",
-        "-w1-a0-e1-0.zrow.tmp", "-w1-a0-e1.zrow",    "-w1-a0-e-1-0.zrow",
-        "-w1-a+5-e1-0.zrow",    "-w1-a0-e1-0x.zrow", "-w1-a99999999999999999999-e1-0.zrow",
+        "-w1-a-e1-0.parquet",      "-w1-a0-e1-0",          "-w1-a0-e1-0.",
+        "-w1-a0-e1-0.parquet.tmp", "-w1-a0-e1.parquet",    "-w1-a0-e-1-0.parquet",
+        "-w1-a+5-e1-0.parquet",    "-w1-a0-e1-0x.parquet", "-w1-a99999999999999999999-e1-0.parquet",
     };
-    assert_string_equal (tail, "-w1-a0-e1-0.zrow");
+    assert_string_equal (tail, "-w1-a0-e1-0.parquet");
     for (size_t i = 0; i < sizeof bad_tails / sizeof bad_tails[0]; i++) {
         snprintf (bad, sizeof bad, "%s%s", head, bad_tails[i]);
         assert_int_equal (zs_dataname_parse (bad, job, 1, &k, &e, &n), 0);
@@ -149,7 +149,7 @@ test_clean_deletes_only_own_files_after_r (void **state)
     assert_true (s_exists (dir, "notes.txt"));
     //  R = 0 (from scratch): every own file of this job goes
     assert_int_equal (zs_dataname_clean (dir, job, 0, 0, err, sizeof err), 1);
-    assert_false (s_exists (dir, "data-jobjob01-w0-a2-e1-0.zrow"));
+    assert_false (s_exists (dir, "data-jobjob01-w0-a2-e1-0.parquet"));
     //  a missing directory is nothing to delete
     assert_int_equal (zs_dataname_clean ("/nonexistent/zsink", job, 0, 0, err, sizeof err), 0);
     char cmd[1100];
@@ -432,18 +432,19 @@ s_read_file (s_rig_t *rig, const char *rel, char *seen, int64_t max_id)
 {
     char path[512], err[512];
     snprintf (path, sizeof path, "%s/%s", rig->table, rel);
-    zs_datafile_reader_t *r = zs_datafile_reader_open (path, err, sizeof err);
+    zs_parquet_reader_t *r = zs_parquet_reader_open (path, err, sizeof err);
     assert_non_null (r);
-    zs_row_t row;
+    zs_value_t row[ZS_MAX_COLUMNS];
     int64_t rows = 0;
     int rc;
-    while ((rc = zs_datafile_reader_next (r, &row, err, sizeof err)) == 1) {
-        assert_true (row.id >= 1 && row.id <= max_id);
-        seen[row.id]++;
+    while ((rc = zs_parquet_reader_next (r, row, err, sizeof err)) == 1) {
+        int64_t id = row[0].v.i64;
+        assert_true (id >= 1 && id <= max_id);
+        seen[id]++;
         rows++;
     }
     assert_int_equal (rc, 0);
-    zs_datafile_reader_destroy (&r);
+    zs_parquet_reader_destroy (&r);
     return rows;
 }
 

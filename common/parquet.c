@@ -1,0 +1,482 @@
+/*  parquet.c - what the Parquet writer and reader share: options, names,
+    the byte buffer, the RLE/bit-packed hybrid and statistics arithmetic.
+    The writer is parquet_write.c, the reader parquet_read.c.
+*/
+#include "parquet_priv.h"
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+zs_parquet_options_defaults (zs_parquet_options_t *opts)
+{
+    opts->row_group_rows = 131072;
+    opts->compression = ZS_COMPRESSION_ZSTD;
+    opts->zstd_level = 1;
+}
+
+const char *
+zs_pq_codec_name (int codec)
+{
+    static const char *const names[] = {"UNCOMPRESSED", "SNAPPY", "GZIP", "LZO",
+                                        "BROTLI",       "LZ4",    "ZSTD", "LZ4_RAW"};
+    return codec >= 0 && codec < 8 ? names[codec] : "unknown";
+}
+
+const char *
+zs_pq_encoding_name (int encoding)
+{
+    static const char *const names[] = {
+        "PLAIN",          "GROUP_VAR_INT",       "PLAIN_DICTIONARY",        "RLE",
+        "BIT_PACKED",     "DELTA_BINARY_PACKED", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY",
+        "RLE_DICTIONARY", "BYTE_STREAM_SPLIT"};
+    return encoding >= 0 && encoding < 10 ? names[encoding] : "unknown";
+}
+
+const char *
+zs_pq_type_name (int ptype)
+{
+    static const char *const names[] = {"BOOLEAN", "INT32",  "INT64",      "INT96",
+                                        "FLOAT",   "DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"};
+    return ptype >= 0 && ptype < 8 ? names[ptype] : "unknown";
+}
+
+int
+zs_pq_physical_type (zs_type_t type)
+{
+    switch (type) {
+    case ZS_TYPE_BOOLEAN:
+        return ZS_PQ_BOOLEAN;
+    case ZS_TYPE_INT:
+    case ZS_TYPE_DATE:
+        return ZS_PQ_INT32;
+    case ZS_TYPE_BIGINT:
+    case ZS_TYPE_TIMESTAMP3:
+    case ZS_TYPE_TIMESTAMP6:
+        return ZS_PQ_INT64;
+    case ZS_TYPE_FLOAT:
+        return ZS_PQ_FLOAT;
+    case ZS_TYPE_DOUBLE:
+        return ZS_PQ_DOUBLE;
+    case ZS_TYPE_STRING:
+    case ZS_TYPE_BYTES:
+        return ZS_PQ_BYTE_ARRAY;
+    }
+    return -1;
+}
+
+//  --------------------------------------------------------------------------
+//  Byte buffer
+
+void
+zs_pq_buf_init (zs_pq_buf_t *self)
+{
+    memset (self, 0, sizeof *self);
+    self->ok = true;
+}
+
+void
+zs_pq_buf_fini (zs_pq_buf_t *self)
+{
+    free (self->data);
+    memset (self, 0, sizeof *self);
+}
+
+bool
+zs_pq_buf_reserve (zs_pq_buf_t *self, size_t n)
+{
+    if (!self->ok)
+        return false;
+    if (self->cap - self->len >= n)
+        return true;
+    size_t cap = self->cap ? self->cap : 4096;
+    while (cap - self->len < n) {
+        if (cap > SIZE_MAX / 2) {
+            self->ok = false;
+            return false;
+        }
+        cap *= 2;
+    }
+    uint8_t *data = realloc (self->data, cap);
+    if (!data) {
+        self->ok = false;
+        return false;
+    }
+    self->data = data;
+    self->cap = cap;
+    return true;
+}
+
+void
+zs_pq_buf_put (zs_pq_buf_t *self, const void *data, size_t len)
+{
+    if (len && zs_pq_buf_reserve (self, len)) {
+        memcpy (self->data + self->len, data, len);
+        self->len += len;
+    }
+}
+
+//  --------------------------------------------------------------------------
+//  RLE / bit-packed hybrid
+
+static inline uint32_t
+s_get (const uint8_t *u8, const uint32_t *u32, size_t i)
+{
+    return u8 ? u8[i] : u32[i];
+}
+
+static void
+s_put_varint (zs_pq_buf_t *out, uint64_t v)
+{
+    if (!zs_pq_buf_reserve (out, 10))
+        return;
+    while (v >= 0x80) {
+        out->data[out->len++] = (uint8_t) (v | 0x80);
+        v >>= 7;
+    }
+    out->data[out->len++] = (uint8_t) v;
+}
+
+//  Values [start, start + count) as one bit-packed run, count rounded up to
+//  groups of 8 with zeros past n. Header: varint(groups << 1 | 1). Values
+//  are packed LSB first: value i occupies bits i*width … i*width+width-1
+//  of the run, so a group of 8 values is exactly `width` bytes.
+static void
+s_put_packed (zs_pq_buf_t *out, const uint8_t *u8, const uint32_t *u32, size_t n, size_t start,
+              size_t count, int width)
+{
+    if (count == 0)
+        return;
+    size_t groups = (count + 7) / 8;
+    s_put_varint (out, (uint64_t) groups << 1 | 1);
+    if (!zs_pq_buf_reserve (out, groups * (size_t) width))
+        return;
+    uint8_t *o = out->data + out->len;
+    uint64_t acc = 0;
+    int bits = 0;
+    size_t end = start + groups * 8;
+    for (size_t i = start; i < end; i++) {
+        acc |= (uint64_t) (i < n ? s_get (u8, u32, i) : 0) << bits;
+        bits += width;
+        while (bits >= 8) {
+            *o++ = (uint8_t) acc;
+            acc >>= 8;
+            bits -= 8;
+        }
+    }
+    out->len = (size_t) (o - out->data);
+}
+
+//  An RLE run: varint(count << 1), then the value in ceil(width / 8)
+//  little-endian bytes.
+static void
+s_put_run (zs_pq_buf_t *out, uint32_t value, size_t count, int width)
+{
+    s_put_varint (out, (uint64_t) count << 1);
+    for (int i = 0; i < (width + 7) / 8; i++) {
+        uint8_t byte = (uint8_t) (value >> (8 * i));
+        zs_pq_buf_put (out, &byte, 1);
+    }
+}
+
+void
+zs_pq_rle_encode (zs_pq_buf_t *out, const uint8_t *u8, const uint32_t *u32, size_t n, int width)
+{
+    //  [bp_start, i) are values waiting to go out bit-packed. A bit-packed
+    //  run other than the last must hold a multiple of 8 values, so a long
+    //  repeat lends the waiting values the few it takes to round them up.
+    size_t i = 0, bp_start = 0;
+    while (i < n) {
+        uint32_t v = s_get (u8, u32, i);
+        size_t run = 1;
+        while (i + run < n && s_get (u8, u32, i + run) == v)
+            run++;
+        if (run >= 8) {
+            size_t waiting = i - bp_start;
+            size_t pad = (8 - waiting % 8) % 8;
+            if (run - pad >= 8) {
+                s_put_packed (out, u8, u32, n, bp_start, waiting + pad, width);
+                s_put_run (out, v, run - pad, width);
+                i += run;
+                bp_start = i;
+                continue;
+            }
+        }
+        i += run;
+    }
+    s_put_packed (out, u8, u32, n, bp_start, n - bp_start, width);
+}
+
+void
+zs_pq_rle_dec_init (zs_pq_rle_dec_t *self, const uint8_t *data, size_t len, int width)
+{
+    memset (self, 0, sizeof *self);
+    self->p = data;
+    self->end = data + len;
+    self->width = width;
+}
+
+static int
+s_get_varint (zs_pq_rle_dec_t *self, uint64_t *value)
+{
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (self->p >= self->end)
+            return -1;
+        uint8_t b = *self->p++;
+        v |= (uint64_t) (b & 0x7F) << shift;
+        if (!(b & 0x80)) {
+            *value = v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+//  Runs are decoded lazily, one value a call: a page's levels and indices
+//  are read in step with its values, never expanded into an array.
+int
+zs_pq_rle_dec_next (zs_pq_rle_dec_t *self, uint32_t *value)
+{
+    int width = self->width;
+    //  Each pass consumes at least the header byte: garbage cannot loop.
+    while (self->run_left == 0) {
+        uint64_t header;
+        if (s_get_varint (self, &header) != 0)
+            return -1;
+        if (header & 1) {
+            uint64_t groups = header >> 1;
+            if (groups > (uint64_t) (self->end - self->p) / (width ? (uint64_t) width : 1))
+                return -1;
+            self->packed = true;
+            self->bp = self->p;
+            self->bit = 0;
+            self->run_left = groups * 8;
+            self->p += groups * (uint64_t) width;
+        } else {
+            int nbytes = (width + 7) / 8;
+            if (self->end - self->p < nbytes)
+                return -1;
+            uint32_t v = 0;
+            for (int i = 0; i < nbytes; i++)
+                v |= (uint32_t) self->p[i] << (8 * i);
+            self->p += nbytes;
+            self->packed = false;
+            self->value = v;
+            self->run_left = header >> 1;
+        }
+    }
+    self->run_left--;
+    if (!self->packed) {
+        *value = self->value;
+        return 0;
+    }
+    //  The run holds run_left + 1 more values: bit + width stays inside it.
+    size_t byte = (size_t) (self->bit >> 3);
+    int shift = (int) (self->bit & 7);
+    int need = (shift + width + 7) / 8;
+    uint64_t acc = 0;
+    for (int k = 0; k < need; k++)
+        acc |= (uint64_t) self->bp[byte + (size_t) k] << (8 * k);
+    self->bit += (uint64_t) width;
+    *value = width ? (uint32_t) ((acc >> shift) & ((UINT64_C (1) << width) - 1)) : 0;
+    return 0;
+}
+
+//  --------------------------------------------------------------------------
+//  CRC-32, slice by 8: eight bytes a step through eight tables, so that
+//  checksumming pages costs little next to compressing them.
+
+static uint32_t s_crc_table[8][256];
+static pthread_once_t s_crc_once = PTHREAD_ONCE_INIT;
+
+static void
+s_crc_init (void)
+{
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        s_crc_table[0][i] = c;
+    }
+    for (uint32_t i = 0; i < 256; i++)
+        for (int t = 1; t < 8; t++) {
+            uint32_t c = s_crc_table[t - 1][i];
+            s_crc_table[t][i] = s_crc_table[0][c & 0xFF] ^ (c >> 8);
+        }
+}
+
+uint32_t
+zs_pq_crc32 (uint32_t crc, const void *data, size_t len)
+{
+    pthread_once (&s_crc_once, s_crc_init);
+    const uint8_t *p = data;
+    uint32_t c = ~crc;
+    while (len >= 8) {
+        uint32_t lo, hi;
+        memcpy (&lo, p, 4);
+        memcpy (&hi, p + 4, 4);
+        lo ^= c;
+        c = s_crc_table[7][lo & 0xFF] ^ s_crc_table[6][(lo >> 8) & 0xFF]
+            ^ s_crc_table[5][(lo >> 16) & 0xFF] ^ s_crc_table[4][lo >> 24]
+            ^ s_crc_table[3][hi & 0xFF] ^ s_crc_table[2][(hi >> 8) & 0xFF]
+            ^ s_crc_table[1][(hi >> 16) & 0xFF] ^ s_crc_table[0][hi >> 24];
+        p += 8;
+        len -= 8;
+    }
+    while (len--)
+        c = s_crc_table[0][(c ^ *p++) & 0xFF] ^ (c >> 8);
+    return ~c;
+}
+
+//  --------------------------------------------------------------------------
+//  Statistics
+
+//  NaN never reaches here: writers skip it and the reader refuses it in
+//  statistics, so the float comparisons are a total order on what comes.
+int
+zs_pq_value_cmp (zs_type_t type, const zs_value_t *a, const zs_value_t *b)
+{
+    switch (type) {
+    case ZS_TYPE_BOOLEAN:
+        return (int) a->v.b - (int) b->v.b;
+    case ZS_TYPE_INT:
+    case ZS_TYPE_DATE:
+        return (a->v.i32 > b->v.i32) - (a->v.i32 < b->v.i32);
+    case ZS_TYPE_BIGINT:
+    case ZS_TYPE_TIMESTAMP3:
+    case ZS_TYPE_TIMESTAMP6:
+        return (a->v.i64 > b->v.i64) - (a->v.i64 < b->v.i64);
+    case ZS_TYPE_FLOAT:
+        return (a->v.f32 > b->v.f32) - (a->v.f32 < b->v.f32);
+    case ZS_TYPE_DOUBLE:
+        return (a->v.f64 > b->v.f64) - (a->v.f64 < b->v.f64);
+    case ZS_TYPE_STRING:
+    case ZS_TYPE_BYTES: {
+        uint32_t n = a->v.bin.len < b->v.bin.len ? a->v.bin.len : b->v.bin.len;
+        int c = n ? memcmp (a->v.bin.ptr, b->v.bin.ptr, n) : 0;
+        if (c)
+            return c;
+        return (a->v.bin.len > b->v.bin.len) - (a->v.bin.len < b->v.bin.len);
+    }
+    }
+    return 0;
+}
+
+//  dst = src, a byte array copied into buf (memmove: src may be buf).
+static void
+s_set (zs_value_t *dst, uint8_t *buf, zs_type_t type, const zs_value_t *src)
+{
+    if (zs_type_is_binary (type)) {
+        uint32_t len = src->v.bin.len <= ZS_STATS_BIN_MAX ? src->v.bin.len : ZS_STATS_BIN_MAX;
+        if (len)
+            memmove (buf, src->v.bin.ptr, len);
+        dst->null = false;
+        dst->v.bin.ptr = buf;
+        dst->v.bin.len = len;
+    } else
+        *dst = *src;
+}
+
+void
+zs_pq_stats_widen (zs_column_stats_t *stats, zs_type_t type, const zs_value_t *min,
+                   const zs_value_t *max)
+{
+    if (!stats->has_minmax || zs_pq_value_cmp (type, min, &stats->min) < 0)
+        s_set (&stats->min, stats->min_buf, type, min);
+    if (!stats->has_minmax || zs_pq_value_cmp (type, max, &stats->max) > 0)
+        s_set (&stats->max, stats->max_buf, type, max);
+    stats->has_minmax = true;
+}
+
+void
+zs_pq_stats_fix_zeros (zs_column_stats_t *stats, zs_type_t type)
+{
+    if (!stats->has_minmax)
+        return;
+    if (type == ZS_TYPE_FLOAT) {
+        if (stats->min.v.f32 == 0)
+            stats->min.v.f32 = -0.0f;
+        if (stats->max.v.f32 == 0)
+            stats->max.v.f32 = 0.0f;
+    } else if (type == ZS_TYPE_DOUBLE) {
+        if (stats->min.v.f64 == 0)
+            stats->min.v.f64 = -0.0;
+        if (stats->max.v.f64 == 0)
+            stats->max.v.f64 = 0.0;
+    }
+}
+
+void
+zs_pq_stats_copy (zs_column_stats_t *dst, const zs_column_stats_t *src, zs_type_t type)
+{
+    *dst = *src;
+    if (zs_type_is_binary (type)) {
+        dst->min.v.bin.ptr = dst->min_buf;
+        dst->max.v.bin.ptr = dst->max_buf;
+    }
+}
+
+size_t
+zs_pq_stats_encode (zs_type_t type, const zs_value_t *value, uint8_t *out)
+{
+    switch (type) {
+    case ZS_TYPE_BOOLEAN:
+        out[0] = value->v.b ? 1 : 0;
+        return 1;
+    case ZS_TYPE_INT:
+    case ZS_TYPE_DATE:
+    case ZS_TYPE_FLOAT:
+        memcpy (out, &value->v, 4);
+        return 4;
+    case ZS_TYPE_BIGINT:
+    case ZS_TYPE_TIMESTAMP3:
+    case ZS_TYPE_TIMESTAMP6:
+    case ZS_TYPE_DOUBLE:
+        memcpy (out, &value->v, 8);
+        return 8;
+    case ZS_TYPE_STRING:
+    case ZS_TYPE_BYTES: {
+        size_t len = value->v.bin.len <= ZS_STATS_BIN_MAX ? value->v.bin.len : ZS_STATS_BIN_MAX;
+        if (len)
+            memcpy (out, value->v.bin.ptr, len);
+        return len;
+    }
+    }
+    return 0;
+}
+
+bool
+zs_pq_stats_decode (zs_type_t type, const uint8_t *data, uint32_t len, zs_value_t *value)
+{
+    memset (value, 0, sizeof *value);
+    switch (type) {
+    case ZS_TYPE_BOOLEAN:
+        if (len != 1)
+            return false;
+        value->v.b = data[0] != 0;
+        return true;
+    case ZS_TYPE_INT:
+    case ZS_TYPE_DATE:
+    case ZS_TYPE_FLOAT:
+        if (len != 4)
+            return false;
+        memcpy (&value->v, data, 4);
+        return type != ZS_TYPE_FLOAT || !isnan (value->v.f32);
+    case ZS_TYPE_BIGINT:
+    case ZS_TYPE_TIMESTAMP3:
+    case ZS_TYPE_TIMESTAMP6:
+    case ZS_TYPE_DOUBLE:
+        if (len != 8)
+            return false;
+        memcpy (&value->v, data, 8);
+        return type != ZS_TYPE_DOUBLE || !isnan (value->v.f64);
+    case ZS_TYPE_STRING:
+    case ZS_TYPE_BYTES:
+        value->v.bin.ptr = data;
+        value->v.bin.len = len;
+        return true;
+    }
+    return false;
+}

@@ -1,0 +1,168 @@
+/*  parquet_priv.h - what parquet.c, parquet_write.c and parquet_read.c
+    share, and what tests/unit/test_parquet.c reaches into: the format's
+    enum values (parquet.thrift), a growable byte buffer, the RLE/bit-packed
+    hybrid encoding, and statistics arithmetic. Not for other modules.
+*/
+#ifndef ZS_PARQUET_PRIV_H_INCLUDED
+#define ZS_PARQUET_PRIV_H_INCLUDED
+
+#include "parquet.h"
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+//  PLAIN values are little endian and are copied as they lie in memory.
+#error "parquet: little-endian hosts only"
+#endif
+
+//  parquet.thrift: Type
+enum {
+    ZS_PQ_BOOLEAN = 0,
+    ZS_PQ_INT32 = 1,
+    ZS_PQ_INT64 = 2,
+    ZS_PQ_INT96 = 3,
+    ZS_PQ_FLOAT = 4,
+    ZS_PQ_DOUBLE = 5,
+    ZS_PQ_BYTE_ARRAY = 6,
+    ZS_PQ_FIXED_LEN_BYTE_ARRAY = 7,
+};
+
+//  ConvertedType (the ones we write or map)
+enum {
+    ZS_PQ_CT_UTF8 = 0,
+    ZS_PQ_CT_ENUM = 4,
+    ZS_PQ_CT_DECIMAL = 5,
+    ZS_PQ_CT_DATE = 6,
+    ZS_PQ_CT_TIMESTAMP_MILLIS = 9,
+    ZS_PQ_CT_TIMESTAMP_MICROS = 10,
+    ZS_PQ_CT_INT_8 = 15,
+    ZS_PQ_CT_INT_16 = 16,
+    ZS_PQ_CT_INT_32 = 17,
+    ZS_PQ_CT_INT_64 = 18,
+    ZS_PQ_CT_JSON = 19,
+    ZS_PQ_CT_BSON = 20,
+};
+
+//  LogicalType union field ids
+enum {
+    ZS_PQ_LT_STRING = 1,
+    ZS_PQ_LT_ENUM = 4,
+    ZS_PQ_LT_DECIMAL = 5,
+    ZS_PQ_LT_DATE = 6,
+    ZS_PQ_LT_TIME = 7,
+    ZS_PQ_LT_TIMESTAMP = 8,
+    ZS_PQ_LT_INTEGER = 10,
+    ZS_PQ_LT_UNKNOWN = 11,
+    ZS_PQ_LT_JSON = 12,
+    ZS_PQ_LT_BSON = 13,
+};
+
+//  FieldRepetitionType
+enum { ZS_PQ_REQUIRED = 0, ZS_PQ_OPTIONAL = 1, ZS_PQ_REPEATED = 2 };
+
+//  Encoding
+enum {
+    ZS_PQ_PLAIN = 0,
+    ZS_PQ_PLAIN_DICTIONARY = 2,
+    ZS_PQ_RLE = 3,
+    ZS_PQ_BIT_PACKED = 4,
+    ZS_PQ_RLE_DICTIONARY = 8,
+};
+
+//  CompressionCodec
+enum {
+    ZS_PQ_UNCOMPRESSED = 0,
+    ZS_PQ_SNAPPY = 1,
+    ZS_PQ_GZIP = 2,
+    ZS_PQ_ZSTD = 6,
+};
+
+//  PageType
+enum {
+    ZS_PQ_DATA_PAGE = 0,
+    ZS_PQ_INDEX_PAGE = 1,
+    ZS_PQ_DICTIONARY_PAGE = 2,
+    ZS_PQ_DATA_PAGE_V2 = 3,
+};
+
+//  Names for messages ("GZIP", "DELTA_BINARY_PACKED").
+const char *zs_pq_codec_name (int codec);
+const char *zs_pq_encoding_name (int encoding);
+const char *zs_pq_type_name (int ptype);
+
+//  Physical type of a zsink type.
+int zs_pq_physical_type (zs_type_t type);
+
+//  --------------------------------------------------------------------------
+//  Growable byte buffer. ok turns false on allocation failure and stays
+//  so; writes are then dropped.
+
+typedef struct {
+    uint8_t *data;
+    size_t len;
+    size_t cap;
+    bool ok;
+} zs_pq_buf_t;
+
+void zs_pq_buf_init (zs_pq_buf_t *self);
+void zs_pq_buf_fini (zs_pq_buf_t *self);
+//  Room for n more bytes: data + len is writable for n bytes. false when
+//  out of memory.
+bool zs_pq_buf_reserve (zs_pq_buf_t *self, size_t n);
+void zs_pq_buf_put (zs_pq_buf_t *self, const void *data, size_t len);
+
+//  --------------------------------------------------------------------------
+//  RLE / bit-packed hybrid (Encodings.md), bit width 0…32, without the
+//  length prefix. Values come from u8 (def levels) or, when u8 is NULL,
+//  from u32 (dictionary indices). Runs of 8 or more equal values become RLE
+//  runs, the rest bit-packed groups of 8; the last group is zero padded.
+
+void zs_pq_rle_encode (zs_pq_buf_t *out, const uint8_t *u8, const uint32_t *u32, size_t n,
+                       int width);
+
+typedef struct {
+    const uint8_t *p;
+    const uint8_t *end;
+    int width;
+    uint64_t run_left; //  values left in the current run
+    bool packed;       //  current run is bit-packed
+    uint32_t value;    //  the current RLE run's value
+    const uint8_t *bp; //  the current bit-packed run's bytes
+    uint64_t bit;      //  next bit to read in bp
+} zs_pq_rle_dec_t;
+
+void zs_pq_rle_dec_init (zs_pq_rle_dec_t *self, const uint8_t *data, size_t len, int width);
+//  Next value: 0, or -1 when the encoded data ends or is malformed.
+int zs_pq_rle_dec_next (zs_pq_rle_dec_t *self, uint32_t *value);
+
+//  CRC-32 as gzip has it (PageHeader.crc): crc of data continued from crc
+//  (start with 0).
+uint32_t zs_pq_crc32 (uint32_t crc, const void *data, size_t len);
+
+//  --------------------------------------------------------------------------
+//  Statistics
+
+//  Order of two non-null, non-NaN values of a type as Parquet's
+//  TypeDefinedOrder has it: signed for integers, numeric for floats,
+//  unsigned bytewise for byte arrays. <0, 0, >0.
+int zs_pq_value_cmp (zs_type_t type, const zs_value_t *a, const zs_value_t *b);
+
+//  Widen stats' min/max to include [min, max] (binary values no longer
+//  than ZS_STATS_BIN_MAX; they are copied into stats' buffers).
+void zs_pq_stats_widen (zs_column_stats_t *stats, zs_type_t type, const zs_value_t *min,
+                        const zs_value_t *max);
+
+//  Spec rule for floating-point zeros: a zero min is written -0.0, a zero
+//  max +0.0, so that a reader may trust either.
+void zs_pq_stats_fix_zeros (zs_column_stats_t *stats, zs_type_t type);
+
+//  Copy stats (byte-array min/max re-aimed at the copy's own buffers).
+void zs_pq_stats_copy (zs_column_stats_t *dst, const zs_column_stats_t *src, zs_type_t type);
+
+//  PLAIN bytes of a statistics value (byte arrays without length): writes
+//  to out (>= ZS_STATS_BIN_MAX bytes), returns the length.
+size_t zs_pq_stats_encode (zs_type_t type, const zs_value_t *value, uint8_t *out);
+
+//  Decode a statistics value; false when its length does not fit the type.
+//  Byte arrays point at data.
+bool zs_pq_stats_decode (zs_type_t type, const uint8_t *data, uint32_t len, zs_value_t *value);
+
+#endif

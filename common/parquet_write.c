@@ -1,0 +1,1013 @@
+/*  parquet_write.c - the Parquet writer (parquet.h).
+
+    File layout written:
+
+        "PAR1"
+        per row group, per column: [DICTIONARY_PAGE] DATA_PAGE…
+        FileMetaData (Thrift compact)
+        footer length (4 bytes LE) "PAR1"
+
+    Invariants:
+    1. Rows are buffered per column for one row group: fixed-width values
+       packed as they lie in memory (PLAIN little endian), byte arrays
+       already in PLAIN form (4-byte length + bytes), definition levels one
+       byte per row for nullable columns only. Appending is a copy; all
+       encoding work happens once per row group, in s_flush_group.
+    2. A refused row (null in a NOT NULL column, value too long, out of
+       memory) leaves every buffer as it was: all checks and reservations
+       come before the first store.
+    3. Once an I/O or encoding error happened the writer is failed: every
+       later call fails and close removes the file.
+    4. Chunk statistics follow the spec's TypeDefinedOrder: NaN ignored,
+       zero min written -0.0 and zero max +0.0, byte arrays compared
+       unsigned; a byte-array min or max longer than ZS_STATS_BIN_MAX drops
+       min/max for that chunk, and then for the file's summary too.
+*/
+#include "parquet_priv.h"
+#include "fs.h"
+#include "thrift.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#define S_CREATED_BY "zsink version 0.3.0"
+#define S_PAGE_BYTES (1 << 20)         //  data page target, uncompressed
+#define S_DICT_MAX_BYTES (1 << 20)     //  larger dictionary: PLAIN instead
+#define S_GROUP_MAX_BYTES (128 << 20)  //  flush a row group early beyond this
+#define S_VALUE_MAX_BYTES (256u << 20) //  longest STRING/BYTES value accepted
+
+typedef struct {
+    zs_column_t col;
+    int ptype;
+    int width;               //  buffered bytes per fixed-width value; 0 for byte arrays
+    uint8_t *defs;           //  nullable columns: 1 per row of the group (0 = null)
+    uint8_t *vals;           //  fixed width: one value per non-null row
+    zs_pq_buf_t bin;         //  byte arrays: PLAIN bytes per non-null row
+    int64_t nvals;           //  non-null values in the group
+    zs_column_stats_t stats; //  whole file so far
+    bool stats_unknown;      //  a chunk had values but no min/max
+} s_column_t;
+
+//  What the footer says about one column chunk.
+typedef struct {
+    int64_t data_page_offset;
+    int64_t dict_page_offset; //  -1: no dictionary
+    int64_t num_values;
+    int64_t unc_size; //  page headers included
+    int64_t comp_size;
+    int64_t null_count;
+    int64_t nan_count;
+    bool has_minmax;
+    uint8_t min_len;
+    uint8_t max_len;
+    uint8_t min[ZS_STATS_BIN_MAX];
+    uint8_t max[ZS_STATS_BIN_MAX];
+} s_chunk_t;
+
+typedef struct {
+    int64_t num_rows;
+    int64_t file_offset;
+    int64_t unc_size;
+    int64_t comp_size;
+    s_chunk_t *chunks;
+} s_group_t;
+
+//  A dictionary hash slot: idx is the entry's index + 1, 0 = empty.
+typedef struct {
+    uint32_t hash;
+    uint32_t idx;
+} s_slot_t;
+
+struct _zs_parquet_writer_t {
+    char path[ZS_PATH_MAX];
+    zs_schema_t schema;
+    zs_parquet_options_t opts;
+    zs_fs_file_t *file;
+    bool failed;
+    int64_t rows;       //  appended in all
+    int64_t group_rows; //  buffered in the current row group
+    int64_t row_cap;    //  rows the fixed-width buffers hold
+    int64_t row_bytes;  //  fixed-width bytes a row adds (estimate)
+    int64_t buffered;   //  bytes buffered (estimate)
+    s_group_t *groups;
+    int ngroups;
+    int groups_cap;
+    s_column_t cols[ZS_MAX_COLUMNS];
+    //  Scratch, reused for every page
+    zs_pq_buf_t page;
+    zs_pq_buf_t zpage;
+    zs_thrift_enc_t enc;
+    ZSTD_CCtx *cctx;
+    //  Dictionary of the chunk being written
+    zs_pq_buf_t dict;    //  PLAIN bytes of the distinct values
+    uint32_t *dict_off;  //  entry -> offset in dict
+    size_t dict_off_cap; //  entries
+    uint32_t ndict;
+    s_slot_t *slots;
+    size_t nslots; //  a power of 2
+    uint32_t *indices;
+    size_t indices_cap;
+};
+
+static void
+s_free (zs_parquet_writer_t *self)
+{
+    for (int i = 0; i < self->schema.n; i++) {
+        free (self->cols[i].defs);
+        free (self->cols[i].vals);
+        zs_pq_buf_fini (&self->cols[i].bin);
+    }
+    for (int g = 0; g < self->ngroups; g++)
+        free (self->groups[g].chunks);
+    free (self->groups);
+    zs_pq_buf_fini (&self->page);
+    zs_pq_buf_fini (&self->zpage);
+    zs_pq_buf_fini (&self->dict);
+    zs_thrift_enc_fini (&self->enc);
+    ZSTD_freeCCtx (self->cctx);
+    free (self->dict_off);
+    free (self->slots);
+    free (self->indices);
+    free (self);
+}
+
+zs_parquet_writer_t *
+zs_parquet_writer_new (const char *path, const zs_schema_t *schema,
+                       const zs_parquet_options_t *opts, char *err, size_t errlen)
+{
+    zs_parquet_options_t defaults;
+    if (!opts) {
+        zs_parquet_options_defaults (&defaults);
+        opts = &defaults;
+    }
+    if (schema->n < 1 || schema->n > ZS_MAX_COLUMNS) {
+        snprintf (err, errlen, "%s: schema has %d columns (1 to %d)", path, schema->n,
+                  ZS_MAX_COLUMNS);
+        return NULL;
+    }
+    if (opts->row_group_rows < 1 || opts->row_group_rows > INT32_MAX) {
+        snprintf (err, errlen, "%s: row group rows %lld out of range", path,
+                  (long long) opts->row_group_rows);
+        return NULL;
+    }
+    if (opts->compression != ZS_COMPRESSION_NONE && opts->compression != ZS_COMPRESSION_ZSTD) {
+        snprintf (err, errlen, "%s: unknown compression %d", path, (int) opts->compression);
+        return NULL;
+    }
+    if (opts->compression == ZS_COMPRESSION_ZSTD
+        && (opts->zstd_level < 1 || opts->zstd_level > ZSTD_maxCLevel ())) {
+        snprintf (err, errlen, "%s: zstd level %d out of range (1 to %d)", path, opts->zstd_level,
+                  ZSTD_maxCLevel ());
+        return NULL;
+    }
+    zs_parquet_writer_t *self = calloc (1, sizeof *self);
+    if (!self) {
+        snprintf (err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    if (snprintf (self->path, sizeof self->path, "%s", path) >= (int) sizeof self->path) {
+        snprintf (err, errlen, "%s: path too long", path);
+        free (self);
+        return NULL;
+    }
+    self->schema = *schema;
+    self->opts = *opts;
+    zs_pq_buf_init (&self->page);
+    zs_pq_buf_init (&self->zpage);
+    zs_pq_buf_init (&self->dict);
+    zs_thrift_enc_init (&self->enc);
+    for (int i = 0; i < schema->n; i++) {
+        s_column_t *c = &self->cols[i];
+        c->col = schema->cols[i];
+        c->ptype = zs_pq_physical_type (c->col.type);
+        if (c->ptype < 0 || !c->col.name[0]) {
+            snprintf (err, errlen, "%s: column %d '%s': bad type or name", path, i + 1,
+                      c->col.name);
+            s_free (self);
+            return NULL;
+        }
+        c->width = c->ptype == ZS_PQ_BOOLEAN                            ? 1
+                   : c->ptype == ZS_PQ_INT32 || c->ptype == ZS_PQ_FLOAT ? 4
+                   : c->ptype == ZS_PQ_BYTE_ARRAY                       ? 0
+                                                                        : 8;
+        zs_pq_buf_init (&c->bin);
+        self->row_bytes += c->width + (c->col.nullable ? 1 : 0);
+    }
+    if (opts->compression == ZS_COMPRESSION_ZSTD && !(self->cctx = ZSTD_createCCtx ())) {
+        snprintf (err, errlen, "%s: out of memory", path);
+        s_free (self);
+        return NULL;
+    }
+    self->file = zs_fs_file_create (path, err, errlen);
+    if (!self->file) {
+        s_free (self);
+        return NULL;
+    }
+    if (zs_fs_file_write (self->file, "PAR1", 4, err, errlen) != 0) {
+        zs_fs_file_abort (&self->file);
+        s_free (self);
+        return NULL;
+    }
+    return self;
+}
+
+int64_t
+zs_parquet_writer_rows (zs_parquet_writer_t *self)
+{
+    return self->rows;
+}
+
+int64_t
+zs_parquet_writer_bytes (zs_parquet_writer_t *self)
+{
+    return zs_fs_file_offset (self->file) + self->buffered;
+}
+
+//  --------------------------------------------------------------------------
+//  Writing pages
+
+static int
+s_write (zs_parquet_writer_t *self, const void *data, size_t len, char *err, size_t errlen)
+{
+    return zs_fs_file_write (self->file, data, len, err, errlen);
+}
+
+//  Compress body[0..len) and write it after its page header. Every page
+//  is compressed on its own (readers decompress page by page), and the
+//  header records both sizes and the CRC of the stored bytes.
+static int
+s_write_page (zs_parquet_writer_t *self, s_chunk_t *chunk, int page_type, const uint8_t *body,
+              size_t len, int64_t num_values, int encoding, char *err, size_t errlen)
+{
+    if (len > INT32_MAX || num_values > INT32_MAX) {
+        snprintf (err, errlen, "%s: page of %zu bytes too large", self->path, len);
+        return -1;
+    }
+    const uint8_t *data = body;
+    size_t zlen = len;
+    if (self->cctx) {
+        size_t bound = ZSTD_compressBound (len);
+        self->zpage.len = 0;
+        if (!zs_pq_buf_reserve (&self->zpage, bound)) {
+            snprintf (err, errlen, "%s: out of memory", self->path);
+            return -1;
+        }
+        zlen = ZSTD_compressCCtx (self->cctx, self->zpage.data, bound, body, len,
+                                  self->opts.zstd_level);
+        if (ZSTD_isError (zlen)) {
+            snprintf (err, errlen, "%s: zstd: %s", self->path, ZSTD_getErrorName (zlen));
+            return -1;
+        }
+        if (zlen > INT32_MAX) {
+            snprintf (err, errlen, "%s: page of %zu bytes too large", self->path, zlen);
+            return -1;
+        }
+        data = self->zpage.data;
+    }
+    zs_thrift_enc_t *e = &self->enc;
+    zs_thrift_enc_reset (e);
+    zs_thrift_enc_struct_begin (e);
+    zs_thrift_enc_field_i32 (e, 1, page_type);
+    zs_thrift_enc_field_i32 (e, 2, (int32_t) len);
+    zs_thrift_enc_field_i32 (e, 3, (int32_t) zlen);
+    //  The spec's page checksum, over the bytes as stored: a reader can
+    //  tell a damaged page from data.
+    zs_thrift_enc_field_i32 (e, 4, (int32_t) zs_pq_crc32 (0, data, zlen));
+    if (page_type == ZS_PQ_DATA_PAGE) {
+        zs_thrift_enc_field_struct (e, 5);
+        zs_thrift_enc_field_i32 (e, 1, (int32_t) num_values);
+        zs_thrift_enc_field_i32 (e, 2, encoding);
+        zs_thrift_enc_field_i32 (e, 3, ZS_PQ_RLE);
+        zs_thrift_enc_field_i32 (e, 4, ZS_PQ_RLE);
+        zs_thrift_enc_struct_end (e);
+    } else {
+        zs_thrift_enc_field_struct (e, 7);
+        zs_thrift_enc_field_i32 (e, 1, (int32_t) num_values);
+        zs_thrift_enc_field_i32 (e, 2, encoding);
+        zs_thrift_enc_struct_end (e);
+    }
+    zs_thrift_enc_struct_end (e);
+    if (!e->ok) {
+        snprintf (err, errlen, "%s: out of memory", self->path);
+        return -1;
+    }
+    if (s_write (self, e->data, e->len, err, errlen) != 0
+        || s_write (self, data, zlen, err, errlen) != 0)
+        return -1;
+    chunk->unc_size += (int64_t) (e->len + len);
+    chunk->comp_size += (int64_t) (e->len + zlen);
+    return 0;
+}
+
+static uint32_t
+s_rd32 (const uint8_t *p)
+{
+    uint32_t v;
+    memcpy (&v, p, 4);
+    return v;
+}
+
+//  Dictionary hash: eight bytes a step, multiply and fold. Strings here
+//  are short (names, categories); quality only has to keep probe chains
+//  short in a table kept at most half full.
+static uint32_t
+s_hash (const uint8_t *p, uint32_t len)
+{
+    uint64_t h = UINT64_C (0x9E3779B97F4A7C15) ^ len;
+    while (len >= 8) {
+        uint64_t w;
+        memcpy (&w, p, 8);
+        h = (h ^ w) * UINT64_C (0xff51afd7ed558ccd);
+        h ^= h >> 32;
+        p += 8;
+        len -= 8;
+    }
+    uint64_t w = 0;
+    if (len)
+        memcpy (&w, p, len);
+    h = (h ^ w) * UINT64_C (0xc4ceb9fe1a85ec53);
+    h ^= h >> 29;
+    return (uint32_t) h ^ (uint32_t) (h >> 32);
+}
+
+static bool
+s_grow_slots (zs_parquet_writer_t *self, size_t nslots)
+{
+    s_slot_t *slots = calloc (nslots, sizeof *slots);
+    if (!slots)
+        return false;
+    for (size_t i = 0; i < self->nslots; i++) {
+        if (!self->slots[i].idx)
+            continue;
+        size_t j = self->slots[i].hash & (nslots - 1);
+        while (slots[j].idx)
+            j = (j + 1) & (nslots - 1);
+        slots[j] = self->slots[i];
+    }
+    free (self->slots);
+    self->slots = slots;
+    self->nslots = nslots;
+    return true;
+}
+
+//  Dictionary-encode a byte-array column's buffered values into self->dict
+//  (PLAIN bytes of distinct values, first seen first) and self->indices.
+//  false when it does not pay (more distinct values than half the values,
+//  or a dictionary over S_DICT_MAX_BYTES) or memory runs out: write PLAIN.
+static bool
+s_build_dict (zs_parquet_writer_t *self, s_column_t *c)
+{
+    uint64_t n = (uint64_t) c->nvals;
+    uint64_t max_distinct = n / 2;
+    if (max_distinct == 0)
+        return false;
+    if (self->indices_cap < n) {
+        free (self->indices);
+        self->indices = malloc (n * sizeof *self->indices);
+        self->indices_cap = self->indices ? n : 0;
+        if (!self->indices)
+            return false;
+    }
+    if (self->nslots == 0 && !s_grow_slots (self, 1024))
+        return false;
+    memset (self->slots, 0, self->nslots * sizeof *self->slots);
+    self->dict.len = 0;
+    self->ndict = 0;
+    const uint8_t *bin = c->bin.data;
+    size_t pos = 0;
+    for (uint64_t k = 0; k < n; k++) {
+        uint32_t len = s_rd32 (bin + pos);
+        const uint8_t *p = bin + pos + 4;
+        uint32_t h = s_hash (p, len);
+        size_t mask = self->nslots - 1;
+        size_t j = h & mask;
+        for (;;) {
+            s_slot_t *s = &self->slots[j];
+            if (!s->idx) {
+                if (self->ndict + 1 > max_distinct || self->dict.len + 4 + len > S_DICT_MAX_BYTES)
+                    return false;
+                if (self->ndict == self->dict_off_cap) {
+                    size_t cap = self->dict_off_cap ? self->dict_off_cap * 2 : 1024;
+                    uint32_t *off = realloc (self->dict_off, cap * sizeof *off);
+                    if (!off)
+                        return false;
+                    self->dict_off = off;
+                    self->dict_off_cap = cap;
+                }
+                self->dict_off[self->ndict] = (uint32_t) self->dict.len;
+                zs_pq_buf_put (&self->dict, bin + pos, 4 + (size_t) len);
+                if (!self->dict.ok) {
+                    self->dict.ok = true; //  nothing kept: usable again
+                    self->dict.len = 0;
+                    return false;
+                }
+                s->hash = h;
+                s->idx = ++self->ndict;
+                self->indices[k] = s->idx - 1;
+                //  Keep the table at most half full.
+                if (self->ndict * 2 > self->nslots && !s_grow_slots (self, self->nslots * 2))
+                    return false;
+                break;
+            }
+            if (s->hash == h) {
+                const uint8_t *d = self->dict.data + self->dict_off[s->idx - 1];
+                if (s_rd32 (d) == len && memcmp (d + 4, p, len) == 0) {
+                    self->indices[k] = s->idx - 1;
+                    break;
+                }
+            }
+            j = (j + 1) & mask;
+        }
+        pos += 4 + (size_t) len;
+    }
+    return true;
+}
+
+//  Min, max, NaN count of the buffered values into the chunk and the
+//  file's summary.
+static void
+s_chunk_stats (s_column_t *c, s_chunk_t *chunk)
+{
+    zs_type_t type = c->col.type;
+    int64_t n = c->nvals;
+    zs_value_t min = {0}, max = {0};
+    bool any = false;
+    int64_t nan = 0;
+    switch (c->ptype) {
+    case ZS_PQ_BOOLEAN: {
+        //  false < true: min is true only when no false was seen.
+        bool seen[2] = {false, false};
+        for (int64_t i = 0; i < n; i++)
+            seen[c->vals[i]] = true;
+        any = seen[0] || seen[1];
+        min.v.b = !seen[0];
+        max.v.b = seen[1];
+        break;
+    }
+    case ZS_PQ_INT32: {
+        const int32_t *v = (const int32_t *) c->vals;
+        int32_t lo = INT32_MAX, hi = INT32_MIN;
+        for (int64_t i = 0; i < n; i++) {
+            lo = v[i] < lo ? v[i] : lo;
+            hi = v[i] > hi ? v[i] : hi;
+        }
+        any = n > 0;
+        min.v.i32 = lo;
+        max.v.i32 = hi;
+        break;
+    }
+    case ZS_PQ_INT64: {
+        const int64_t *v = (const int64_t *) c->vals;
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (int64_t i = 0; i < n; i++) {
+            lo = v[i] < lo ? v[i] : lo;
+            hi = v[i] > hi ? v[i] : hi;
+        }
+        any = n > 0;
+        min.v.i64 = lo;
+        max.v.i64 = hi;
+        break;
+    }
+    case ZS_PQ_FLOAT: {
+        const float *v = (const float *) c->vals;
+        for (int64_t i = 0; i < n; i++) {
+            float x = v[i];
+            if (x != x)
+                nan++;
+            else if (!any) {
+                min.v.f32 = max.v.f32 = x;
+                any = true;
+            } else {
+                min.v.f32 = x < min.v.f32 ? x : min.v.f32;
+                max.v.f32 = x > max.v.f32 ? x : max.v.f32;
+            }
+        }
+        break;
+    }
+    case ZS_PQ_DOUBLE: {
+        const double *v = (const double *) c->vals;
+        for (int64_t i = 0; i < n; i++) {
+            double x = v[i];
+            if (x != x)
+                nan++;
+            else if (!any) {
+                min.v.f64 = max.v.f64 = x;
+                any = true;
+            } else {
+                min.v.f64 = x < min.v.f64 ? x : min.v.f64;
+                max.v.f64 = x > max.v.f64 ? x : max.v.f64;
+            }
+        }
+        break;
+    }
+    default: {
+        //  Byte arrays: walk the PLAIN buffer; min and max point into it
+        //  until they are copied below.
+        size_t pos = 0;
+        for (int64_t i = 0; i < n; i++) {
+            zs_value_t x;
+            x.v.bin.len = s_rd32 (c->bin.data + pos);
+            x.v.bin.ptr = c->bin.data + pos + 4;
+            pos += 4 + (size_t) x.v.bin.len;
+            if (!any) {
+                min = max = x;
+                any = true;
+            } else if (zs_pq_value_cmp (type, &x, &min) < 0)
+                min = x;
+            else if (zs_pq_value_cmp (type, &x, &max) > 0)
+                max = x;
+        }
+        break;
+    }
+    }
+    chunk->nan_count = nan;
+    chunk->null_count = chunk->num_values - n;
+    c->stats.null_count += chunk->null_count;
+    if (!any)
+        return; //  all null or all NaN: nothing to bound, nothing lost
+    if (zs_type_is_binary (type)
+        && (min.v.bin.len > ZS_STATS_BIN_MAX || max.v.bin.len > ZS_STATS_BIN_MAX)) {
+        c->stats_unknown = true;
+        return;
+    }
+    zs_column_stats_t cs = {0};
+    zs_pq_stats_widen (&cs, type, &min, &max);
+    zs_pq_stats_fix_zeros (&cs, type);
+    chunk->has_minmax = true;
+    chunk->min_len = (uint8_t) zs_pq_stats_encode (type, &cs.min, chunk->min);
+    chunk->max_len = (uint8_t) zs_pq_stats_encode (type, &cs.max, chunk->max);
+    zs_pq_stats_widen (&c->stats, type, &cs.min, &cs.max);
+}
+
+//  Non-null values among rows [r, r + rows) of a column.
+static int64_t
+s_count_values (const s_column_t *c, int64_t r, int64_t rows)
+{
+    if (!c->col.nullable)
+        return rows;
+    int64_t n = 0;
+    for (int64_t i = r; i < r + rows; i++)
+        n += c->defs[i];
+    return n;
+}
+
+static int
+s_bits_for (uint32_t max_value)
+{
+    int bits = 0;
+    while (bits < 32 && (max_value >> bits))
+        bits++;
+    return bits;
+}
+
+static int
+s_write_chunk (zs_parquet_writer_t *self, s_column_t *c, s_chunk_t *chunk, char *err, size_t errlen)
+{
+    int64_t rows = self->group_rows;
+    chunk->num_values = rows;
+    chunk->dict_page_offset = -1;
+    s_chunk_stats (c, chunk);
+
+    bool dict = c->width == 0 && s_build_dict (self, c);
+    int bit_width = 0;
+    if (dict) {
+        chunk->dict_page_offset = zs_fs_file_offset (self->file);
+        if (s_write_page (self, chunk, ZS_PQ_DICTIONARY_PAGE, self->dict.data, self->dict.len,
+                          self->ndict, ZS_PQ_PLAIN, err, errlen)
+            != 0)
+            return -1;
+        //  Width 0 is legal for a one-entry dictionary, but not every
+        //  reader takes it.
+        bit_width = s_bits_for (self->ndict - 1);
+        bit_width = bit_width ? bit_width : 1;
+    }
+    chunk->data_page_offset = zs_fs_file_offset (self->file);
+
+    int64_t r = 0, v = 0;
+    size_t bpos = 0;
+    zs_pq_buf_t *page = &self->page;
+    while (r < rows) {
+        //  Pick the rows of this page: about S_PAGE_BYTES of values.
+        int64_t prows, pvals;
+        size_t bend = bpos;
+        if (c->width == 0 && !dict) {
+            size_t bytes = 0;
+            prows = 0;
+            pvals = 0;
+            while (r + prows < rows && bytes < S_PAGE_BYTES) {
+                if (!c->col.nullable || c->defs[r + prows]) {
+                    size_t sz = 4 + (size_t) s_rd32 (c->bin.data + bend);
+                    bend += sz;
+                    bytes += sz;
+                    pvals++;
+                }
+                prows++;
+            }
+        } else {
+            int64_t per_page = dict                        ? (int64_t) S_PAGE_BYTES * 8 / bit_width
+                               : c->ptype == ZS_PQ_BOOLEAN ? (int64_t) S_PAGE_BYTES * 8
+                                                           : S_PAGE_BYTES / c->width;
+            prows = rows - r < per_page ? rows - r : per_page;
+            pvals = s_count_values (c, r, prows);
+        }
+
+        //  Data page v1 body: [4-byte length + RLE definition levels]
+        //  (nullable columns only) then the values, PLAIN or, for a
+        //  dictionary chunk, a bit width byte and RLE indices.
+        page->len = 0;
+        if (c->col.nullable) {
+            if (!zs_pq_buf_reserve (page, 4))
+                goto oom;
+            page->len = 4;
+            zs_pq_rle_encode (page, c->defs + r, NULL, (size_t) prows, 1);
+            if (!page->ok)
+                goto oom;
+            uint32_t levels = (uint32_t) (page->len - 4);
+            memcpy (page->data, &levels, 4);
+        }
+        if (dict) {
+            uint8_t w = (uint8_t) bit_width;
+            zs_pq_buf_put (page, &w, 1);
+            zs_pq_rle_encode (page, NULL, self->indices + v, (size_t) pvals, bit_width);
+        } else if (c->ptype == ZS_PQ_BOOLEAN) {
+            size_t nbytes = ((size_t) pvals + 7) / 8;
+            if (!zs_pq_buf_reserve (page, nbytes))
+                goto oom;
+            uint8_t *o = page->data + page->len;
+            memset (o, 0, nbytes);
+            for (int64_t i = 0; i < pvals; i++)
+                o[i >> 3] |= (uint8_t) (c->vals[v + i] << (i & 7));
+            page->len += nbytes;
+        } else if (c->width)
+            zs_pq_buf_put (page, c->vals + (size_t) v * (size_t) c->width,
+                           (size_t) pvals * (size_t) c->width);
+        else
+            zs_pq_buf_put (page, c->bin.data + bpos, bend - bpos);
+        if (!page->ok)
+            goto oom;
+        if (s_write_page (self, chunk, ZS_PQ_DATA_PAGE, page->data, page->len, prows,
+                          dict ? ZS_PQ_RLE_DICTIONARY : ZS_PQ_PLAIN, err, errlen)
+            != 0)
+            return -1;
+        r += prows;
+        v += pvals;
+        bpos = bend;
+    }
+    return 0;
+oom:
+    page->ok = true;
+    snprintf (err, errlen, "%s: out of memory", self->path);
+    return -1;
+}
+
+static int
+s_flush_group (zs_parquet_writer_t *self, char *err, size_t errlen)
+{
+    if (self->group_rows == 0)
+        return 0;
+    if (self->ngroups == self->groups_cap) {
+        int cap = self->groups_cap ? self->groups_cap * 2 : 8;
+        s_group_t *groups = realloc (self->groups, (size_t) cap * sizeof *groups);
+        if (!groups) {
+            snprintf (err, errlen, "%s: out of memory", self->path);
+            return -1;
+        }
+        self->groups = groups;
+        self->groups_cap = cap;
+    }
+    s_group_t *g = &self->groups[self->ngroups];
+    memset (g, 0, sizeof *g);
+    g->chunks = calloc ((size_t) self->schema.n, sizeof *g->chunks);
+    if (!g->chunks) {
+        snprintf (err, errlen, "%s: out of memory", self->path);
+        return -1;
+    }
+    self->ngroups++;
+    g->num_rows = self->group_rows;
+    g->file_offset = zs_fs_file_offset (self->file);
+    for (int i = 0; i < self->schema.n; i++) {
+        s_column_t *c = &self->cols[i];
+        if (s_write_chunk (self, c, &g->chunks[i], err, errlen) != 0)
+            return -1;
+        g->unc_size += g->chunks[i].unc_size;
+        g->comp_size += g->chunks[i].comp_size;
+        c->nvals = 0;
+        c->bin.len = 0;
+    }
+    self->group_rows = 0;
+    self->buffered = 0;
+    return 0;
+}
+
+//  --------------------------------------------------------------------------
+//  Appending rows
+
+//  Room for twice the rows (at most a row group) in the fixed-width
+//  buffers.
+static int
+s_grow_rows (zs_parquet_writer_t *self)
+{
+    int64_t cap = self->row_cap ? self->row_cap * 2 : 1024;
+    cap = cap < self->opts.row_group_rows ? cap : self->opts.row_group_rows;
+    for (int i = 0; i < self->schema.n; i++) {
+        s_column_t *c = &self->cols[i];
+        if (c->col.nullable) {
+            uint8_t *defs = realloc (c->defs, (size_t) cap);
+            if (!defs)
+                return -1;
+            c->defs = defs;
+        }
+        if (c->width) {
+            uint8_t *vals = realloc (c->vals, (size_t) cap * (size_t) c->width);
+            if (!vals)
+                return -1;
+            c->vals = vals;
+        }
+    }
+    self->row_cap = cap;
+    return 0;
+}
+
+int
+zs_parquet_writer_append (zs_parquet_writer_t *self, const zs_value_t *row, char *err,
+                          size_t errlen)
+{
+    if (self->failed) {
+        snprintf (err, errlen, "%s: writer failed earlier", self->path);
+        return -1;
+    }
+    int n = self->schema.n;
+    //  Every check and reservation first: a refused row changes nothing.
+    for (int i = 0; i < n; i++) {
+        s_column_t *c = &self->cols[i];
+        if (row[i].null) {
+            if (!c->col.nullable) {
+                snprintf (err, errlen, "%s: column '%s' is NOT NULL: null refused", self->path,
+                          c->col.name);
+                return -1;
+            }
+        } else if (c->width == 0) {
+            uint32_t len = row[i].v.bin.len;
+            if (len > S_VALUE_MAX_BYTES) {
+                snprintf (err, errlen, "%s: column '%s': value of %u bytes too long (max %u)",
+                          self->path, c->col.name, len, S_VALUE_MAX_BYTES);
+                return -1;
+            }
+            if (!zs_pq_buf_reserve (&c->bin, 4 + (size_t) len)) {
+                c->bin.ok = true;
+                snprintf (err, errlen, "%s: out of memory", self->path);
+                return -1;
+            }
+        }
+    }
+    if (self->group_rows == self->row_cap && s_grow_rows (self) != 0) {
+        snprintf (err, errlen, "%s: out of memory", self->path);
+        return -1;
+    }
+    //  The hot path: one store per column, no allocation (capacity was
+    //  made above), no encoding.
+    int64_t r = self->group_rows;
+    int64_t added = self->row_bytes;
+    for (int i = 0; i < n; i++) {
+        s_column_t *c = &self->cols[i];
+        const zs_value_t *v = &row[i];
+        if (c->col.nullable) {
+            c->defs[r] = !v->null;
+            if (v->null)
+                continue;
+        }
+        switch (c->width) {
+        case 0: {
+            uint32_t len = v->v.bin.len;
+            uint8_t *o = c->bin.data + c->bin.len;
+            memcpy (o, &len, 4);
+            if (len)
+                memcpy (o + 4, v->v.bin.ptr, len);
+            c->bin.len += 4 + (size_t) len;
+            added += 4 + (int64_t) len;
+            break;
+        }
+        case 1:
+            c->vals[c->nvals] = v->v.b ? 1 : 0;
+            break;
+        case 4:
+            memcpy (c->vals + c->nvals * 4, &v->v, 4);
+            break;
+        default:
+            memcpy (c->vals + c->nvals * 8, &v->v, 8);
+            break;
+        }
+        c->nvals++;
+    }
+    self->group_rows++;
+    self->rows++;
+    self->buffered += added;
+    if (self->group_rows >= self->opts.row_group_rows || self->buffered >= S_GROUP_MAX_BYTES) {
+        if (s_flush_group (self, err, errlen) != 0) {
+            self->failed = true;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+//  --------------------------------------------------------------------------
+//  Footer and close
+
+//  SchemaElement of a leaf: type, repetition, name, and for the annotated
+//  types both the converted type (old readers) and the LogicalType union
+//  (new ones).
+static void
+s_enc_schema (zs_thrift_enc_t *e, const s_column_t *c)
+{
+    zs_thrift_enc_struct_begin (e);
+    zs_thrift_enc_field_i32 (e, 1, c->ptype);
+    zs_thrift_enc_field_i32 (e, 3, c->col.nullable ? ZS_PQ_OPTIONAL : ZS_PQ_REQUIRED);
+    zs_thrift_enc_field_string (e, 4, c->col.name);
+    switch (c->col.type) {
+    case ZS_TYPE_STRING:
+        zs_thrift_enc_field_i32 (e, 6, ZS_PQ_CT_UTF8);
+        zs_thrift_enc_field_struct (e, 10);
+        zs_thrift_enc_field_struct (e, ZS_PQ_LT_STRING);
+        zs_thrift_enc_struct_end (e);
+        zs_thrift_enc_struct_end (e);
+        break;
+    case ZS_TYPE_DATE:
+        zs_thrift_enc_field_i32 (e, 6, ZS_PQ_CT_DATE);
+        zs_thrift_enc_field_struct (e, 10);
+        zs_thrift_enc_field_struct (e, ZS_PQ_LT_DATE);
+        zs_thrift_enc_struct_end (e);
+        zs_thrift_enc_struct_end (e);
+        break;
+    case ZS_TYPE_TIMESTAMP3:
+    case ZS_TYPE_TIMESTAMP6: {
+        bool ms = c->col.type == ZS_TYPE_TIMESTAMP3;
+        //  LogicalTypes.md: writers must add the legacy converted type to a
+        //  local (not UTC-adjusted) timestamp too; readers that know the
+        //  logical type (DuckDB) go by isAdjustedToUTC = false.
+        zs_thrift_enc_field_i32 (e, 6, ms ? ZS_PQ_CT_TIMESTAMP_MILLIS : ZS_PQ_CT_TIMESTAMP_MICROS);
+        zs_thrift_enc_field_struct (e, 10);
+        zs_thrift_enc_field_struct (e, ZS_PQ_LT_TIMESTAMP);
+        zs_thrift_enc_field_bool (e, 1, false);
+        zs_thrift_enc_field_struct (e, 2);
+        zs_thrift_enc_field_struct (e, ms ? 1 : 2); //  MILLIS or MICROS
+        zs_thrift_enc_struct_end (e);
+        zs_thrift_enc_struct_end (e);
+        zs_thrift_enc_struct_end (e);
+        zs_thrift_enc_struct_end (e);
+        break;
+    }
+    default:
+        break;
+    }
+    zs_thrift_enc_struct_end (e);
+}
+
+static void
+s_enc_chunk (zs_thrift_enc_t *e, const zs_parquet_writer_t *self, const s_column_t *c,
+             const s_chunk_t *ch)
+{
+    zs_thrift_enc_struct_begin (e); //  ColumnChunk
+    zs_thrift_enc_field_i64 (e, 2, 0);
+    zs_thrift_enc_field_struct (e, 3); //  ColumnMetaData
+    zs_thrift_enc_field_i32 (e, 1, c->ptype);
+    bool dict = ch->dict_page_offset >= 0;
+    int encodings[3], nenc = 0;
+    encodings[nenc++] = ZS_PQ_PLAIN; //  values, or the dictionary page
+    if (dict)
+        encodings[nenc++] = ZS_PQ_RLE_DICTIONARY;
+    if (c->col.nullable)
+        encodings[nenc++] = ZS_PQ_RLE;
+    zs_thrift_enc_field_list (e, 2, ZS_THRIFT_I32, (uint32_t) nenc);
+    for (int i = 0; i < nenc; i++)
+        zs_thrift_enc_i32 (e, encodings[i]);
+    zs_thrift_enc_field_list (e, 3, ZS_THRIFT_BINARY, 1);
+    zs_thrift_enc_binary (e, c->col.name, strlen (c->col.name));
+    zs_thrift_enc_field_i32 (e, 4, self->cctx ? ZS_PQ_ZSTD : ZS_PQ_UNCOMPRESSED);
+    zs_thrift_enc_field_i64 (e, 5, ch->num_values);
+    zs_thrift_enc_field_i64 (e, 6, ch->unc_size);
+    zs_thrift_enc_field_i64 (e, 7, ch->comp_size);
+    zs_thrift_enc_field_i64 (e, 9, ch->data_page_offset);
+    if (dict)
+        zs_thrift_enc_field_i64 (e, 11, ch->dict_page_offset);
+    zs_thrift_enc_field_struct (e, 12); //  Statistics
+    zs_thrift_enc_field_i64 (e, 3, ch->null_count);
+    if (ch->has_minmax) {
+        zs_thrift_enc_field_binary (e, 5, ch->max, ch->max_len);
+        zs_thrift_enc_field_binary (e, 6, ch->min, ch->min_len);
+    }
+    if (c->ptype == ZS_PQ_FLOAT || c->ptype == ZS_PQ_DOUBLE)
+        zs_thrift_enc_field_i64 (e, 9, ch->nan_count);
+    zs_thrift_enc_struct_end (e); //  Statistics
+    zs_thrift_enc_struct_end (e); //  ColumnMetaData
+    zs_thrift_enc_struct_end (e); //  ColumnChunk
+}
+
+//  FileMetaData: version 1, the schema (a root group, then the leaves),
+//  rows, row groups with their chunks' metadata and statistics,
+//  created_by, column orders; then its length and the closing magic.
+static int
+s_write_footer (zs_parquet_writer_t *self, char *err, size_t errlen)
+{
+    int n = self->schema.n;
+    zs_thrift_enc_t *e = &self->enc;
+    zs_thrift_enc_reset (e);
+    zs_thrift_enc_struct_begin (e); //  FileMetaData
+    zs_thrift_enc_field_i32 (e, 1, 1);
+    zs_thrift_enc_field_list (e, 2, ZS_THRIFT_STRUCT, (uint32_t) n + 1);
+    zs_thrift_enc_struct_begin (e); //  the root
+    zs_thrift_enc_field_string (e, 4, "schema");
+    zs_thrift_enc_field_i32 (e, 5, n);
+    zs_thrift_enc_struct_end (e);
+    for (int i = 0; i < n; i++)
+        s_enc_schema (e, &self->cols[i]);
+    zs_thrift_enc_field_i64 (e, 3, self->rows);
+    zs_thrift_enc_field_list (e, 4, ZS_THRIFT_STRUCT, (uint32_t) self->ngroups);
+    for (int g = 0; g < self->ngroups; g++) {
+        const s_group_t *gr = &self->groups[g];
+        zs_thrift_enc_struct_begin (e); //  RowGroup
+        zs_thrift_enc_field_list (e, 1, ZS_THRIFT_STRUCT, (uint32_t) n);
+        for (int i = 0; i < n; i++)
+            s_enc_chunk (e, self, &self->cols[i], &gr->chunks[i]);
+        zs_thrift_enc_field_i64 (e, 2, gr->unc_size);
+        zs_thrift_enc_field_i64 (e, 3, gr->num_rows);
+        zs_thrift_enc_field_i64 (e, 5, gr->file_offset);
+        zs_thrift_enc_field_i64 (e, 6, gr->comp_size);
+        zs_thrift_enc_struct_end (e);
+    }
+    zs_thrift_enc_field_string (e, 6, S_CREATED_BY);
+    //  TypeDefinedOrder for every column: readers may then trust
+    //  min_value / max_value.
+    zs_thrift_enc_field_list (e, 7, ZS_THRIFT_STRUCT, (uint32_t) n);
+    for (int i = 0; i < n; i++) {
+        zs_thrift_enc_struct_begin (e);
+        zs_thrift_enc_field_struct (e, 1);
+        zs_thrift_enc_struct_end (e);
+        zs_thrift_enc_struct_end (e);
+    }
+    zs_thrift_enc_struct_end (e);
+    if (!e->ok || e->len > UINT32_MAX) {
+        snprintf (err, errlen, "%s: out of memory", self->path);
+        return -1;
+    }
+    uint8_t tail[8];
+    uint32_t len = (uint32_t) e->len;
+    memcpy (tail, &len, 4);
+    memcpy (tail + 4, "PAR1", 4);
+    if (s_write (self, e->data, e->len, err, errlen) != 0
+        || s_write (self, tail, sizeof tail, err, errlen) != 0)
+        return -1;
+    return 0;
+}
+
+int
+zs_parquet_writer_close (zs_parquet_writer_t **self_p, int64_t *size, zs_column_stats_t *stats,
+                         char *err, size_t errlen)
+{
+    if (!self_p || !*self_p) {
+        snprintf (err, errlen, "parquet writer: nothing to close");
+        return -1;
+    }
+    zs_parquet_writer_t *self = *self_p;
+    int rc = 0;
+    if (self->failed) {
+        snprintf (err, errlen, "%s: writer failed earlier", self->path);
+        rc = -1;
+    }
+    if (rc == 0)
+        rc = s_flush_group (self, err, errlen);
+    if (rc == 0)
+        rc = s_write_footer (self, err, errlen);
+    if (rc == 0) {
+        int64_t bytes = zs_fs_file_offset (self->file);
+        rc = zs_fs_file_close (&self->file, err, errlen);
+        if (rc != 0)
+            zs_fs_unlink (self->path);
+        else if (size)
+            *size = bytes;
+    } else
+        zs_fs_file_abort (&self->file);
+    if (rc == 0 && stats) {
+        for (int i = 0; i < self->schema.n; i++) {
+            s_column_t *c = &self->cols[i];
+            zs_pq_stats_copy (&stats[i], &c->stats, c->col.type);
+            if (c->stats_unknown)
+                stats[i].has_minmax = false;
+            zs_pq_stats_fix_zeros (&stats[i], c->col.type);
+        }
+    }
+    s_free (self);
+    *self_p = NULL;
+    return rc;
+}
+
+void
+zs_parquet_writer_abort (zs_parquet_writer_t **self_p)
+{
+    if (!self_p || !*self_p)
+        return;
+    zs_fs_file_abort (&(*self_p)->file);
+    s_free (*self_p);
+    *self_p = NULL;
+}

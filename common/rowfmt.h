@@ -1,0 +1,53 @@
+/*  rowfmt.h - values as text: the one spelling of each type that `zsink
+    table scan`, the manifest's column statistics and the tests share.
+
+        BOOLEAN       true / false
+        INT, BIGINT   decimal
+        FLOAT         the shortest %g (6 to 9 digits) that reads back the
+                      same float
+        DOUBLE        likewise, 15 to 17 digits: exact, and 0.1 stays 0.1;
+                      nan, inf, -inf
+        STRING        the bytes as they are
+        BYTES         lowercase hex, two digits a byte
+        DATE          YYYY-MM-DD (proleptic Gregorian)
+        TIMESTAMP(3)  YYYY-MM-DD HH:MM:SS.mmm
+        TIMESTAMP(6)  YYYY-MM-DD HH:MM:SS.uuuuuu
+
+    In JSON, numbers are JSON numbers except non-finite floats ("NaN",
+    "Infinity", "-Infinity" as strings), null is null and everything else a
+    JSON string. In CSV (RFC 4180), null is an empty field and an empty
+    string is "".
+*/
+#ifndef ZS_ROWFMT_H_INCLUDED
+#define ZS_ROWFMT_H_INCLUDED
+
+#include "schema.h"
+
+//  A growable text buffer.
+typedef struct {
+    char *data;
+    size_t len, cap;
+    bool oom; //  an append ran out of memory; the text is incomplete
+} zs_strbuf_t;
+
+void zs_strbuf_append (zs_strbuf_t *self, const void *data, size_t len);
+void zs_strbuf_appends (zs_strbuf_t *self, const char *text);
+void zs_strbuf_free (zs_strbuf_t *self);
+
+//  One non-null value's text (see above) appended to out.
+void zs_value_text (zs_strbuf_t *out, zs_type_t type, const zs_value_t *value);
+
+//  One value as JSON appended to out (null as null).
+void zs_value_json (zs_strbuf_t *out, zs_type_t type, const zs_value_t *value);
+
+//  A row as one JSON object line / one CSV record, newline included.
+void zs_row_jsonl (zs_strbuf_t *out, const zs_schema_t *schema, const zs_value_t *row);
+void zs_row_csv (zs_strbuf_t *out, const zs_schema_t *schema, const zs_value_t *row);
+//  The CSV header line naming the columns.
+void zs_row_csv_header (zs_strbuf_t *out, const zs_schema_t *schema);
+
+//  Calendar helpers: days since 1970-01-01 <-> civil date.
+int32_t zs_days_from_civil (int64_t y, unsigned m, unsigned d);
+void zs_civil_from_days (int64_t days, int64_t *y, unsigned *m, unsigned *d);
+
+#endif

@@ -1,0 +1,543 @@
+/*  thrift.c - Thrift compact protocol encoder and decoder (see thrift.h).
+
+    The decoder's invariants, kept by every function below:
+    1. p never moves past end; a read that needs more bytes than are left
+       fails with "truncated" before touching them.
+    2. Once error is set it stays set, and every call returns -1: callers
+       may check only at the end of a struct without reading garbage.
+    3. depth counts entered structs and lists (skip included) and is
+       limited to ZS_THRIFT_MAX_DEPTH, so hostile nesting cannot exhaust
+       the stack.
+*/
+#include "thrift.h"
+#include <stdlib.h>
+#include <string.h>
+
+//  --------------------------------------------------------------------------
+//  Encoder
+
+void
+zs_thrift_enc_init (zs_thrift_enc_t *self)
+{
+    memset (self, 0, sizeof *self);
+    self->ok = true;
+}
+
+void
+zs_thrift_enc_reset (zs_thrift_enc_t *self)
+{
+    self->len = 0;
+    self->ok = true;
+    self->depth = 0;
+    self->last_id[0] = 0;
+}
+
+void
+zs_thrift_enc_fini (zs_thrift_enc_t *self)
+{
+    free (self->data);
+    memset (self, 0, sizeof *self);
+}
+
+//  Room for n more bytes; false (and ok = false) when out of memory.
+//  Doubling keeps appends amortised O(1): a footer is built by many small
+//  writes.
+static bool
+s_reserve (zs_thrift_enc_t *self, size_t n)
+{
+    if (!self->ok)
+        return false;
+    if (self->cap - self->len >= n)
+        return true;
+    size_t cap = self->cap ? self->cap : 256;
+    while (cap - self->len < n) {
+        if (cap > SIZE_MAX / 2) {
+            self->ok = false;
+            return false;
+        }
+        cap *= 2;
+    }
+    uint8_t *data = realloc (self->data, cap);
+    if (!data) {
+        self->ok = false;
+        return false;
+    }
+    self->data = data;
+    self->cap = cap;
+    return true;
+}
+
+static void
+s_put_byte (zs_thrift_enc_t *self, uint8_t byte)
+{
+    if (s_reserve (self, 1))
+        self->data[self->len++] = byte;
+}
+
+static void
+s_put_varint (zs_thrift_enc_t *self, uint64_t v)
+{
+    if (!s_reserve (self, 10))
+        return;
+    while (v >= 0x80) {
+        self->data[self->len++] = (uint8_t) (v | 0x80);
+        v >>= 7;
+    }
+    self->data[self->len++] = (uint8_t) v;
+}
+
+//  Zigzag maps small negative numbers to small unsigned ones (-1 -> 1,
+//  1 -> 2) so that their varints stay short.
+static uint64_t
+s_zigzag (int64_t v)
+{
+    return ((uint64_t) v << 1) ^ (uint64_t) (v >> 63);
+}
+
+static void
+s_put_bytes (zs_thrift_enc_t *self, const void *data, size_t len)
+{
+    if (s_reserve (self, len) && len) {
+        memcpy (self->data + self->len, data, len);
+        self->len += len;
+    }
+}
+
+//  The short form needs ids to rise by 1…15 within a struct; anything else
+//  (the first field above 15, ids going down) takes the long form. Each
+//  open struct remembers its own last id, hence the per-depth array.
+static void
+s_field_header (zs_thrift_enc_t *self, int16_t id, int type)
+{
+    int16_t last = self->last_id[self->depth];
+    int delta = (int) id - (int) last;
+    if (delta > 0 && delta <= 15)
+        s_put_byte (self, (uint8_t) (delta << 4 | type));
+    else {
+        s_put_byte (self, (uint8_t) type);
+        s_put_varint (self, s_zigzag (id));
+    }
+    self->last_id[self->depth] = id;
+}
+
+void
+zs_thrift_enc_field_i32 (zs_thrift_enc_t *self, int16_t id, int32_t value)
+{
+    s_field_header (self, id, ZS_THRIFT_I32);
+    s_put_varint (self, s_zigzag (value));
+}
+
+void
+zs_thrift_enc_field_i64 (zs_thrift_enc_t *self, int16_t id, int64_t value)
+{
+    s_field_header (self, id, ZS_THRIFT_I64);
+    s_put_varint (self, s_zigzag (value));
+}
+
+void
+zs_thrift_enc_field_bool (zs_thrift_enc_t *self, int16_t id, bool value)
+{
+    s_field_header (self, id, value ? ZS_THRIFT_TRUE : ZS_THRIFT_FALSE);
+}
+
+void
+zs_thrift_enc_field_double (zs_thrift_enc_t *self, int16_t id, double value)
+{
+    s_field_header (self, id, ZS_THRIFT_DOUBLE);
+    uint64_t bits;
+    memcpy (&bits, &value, 8);
+    uint8_t le[8];
+    for (int i = 0; i < 8; i++)
+        le[i] = (uint8_t) (bits >> (8 * i));
+    s_put_bytes (self, le, 8);
+}
+
+void
+zs_thrift_enc_field_binary (zs_thrift_enc_t *self, int16_t id, const void *data, size_t len)
+{
+    s_field_header (self, id, ZS_THRIFT_BINARY);
+    zs_thrift_enc_binary (self, data, len);
+}
+
+void
+zs_thrift_enc_field_string (zs_thrift_enc_t *self, int16_t id, const char *text)
+{
+    zs_thrift_enc_field_binary (self, id, text, strlen (text));
+}
+
+void
+zs_thrift_enc_field_struct (zs_thrift_enc_t *self, int16_t id)
+{
+    s_field_header (self, id, ZS_THRIFT_STRUCT);
+    zs_thrift_enc_struct_begin (self);
+}
+
+void
+zs_thrift_enc_field_list (zs_thrift_enc_t *self, int16_t id, int elem_type, uint32_t size)
+{
+    s_field_header (self, id, ZS_THRIFT_LIST);
+    if (size < 15)
+        s_put_byte (self, (uint8_t) (size << 4 | (uint32_t) elem_type));
+    else {
+        s_put_byte (self, (uint8_t) (0xF0 | elem_type));
+        s_put_varint (self, size);
+    }
+}
+
+void
+zs_thrift_enc_struct_begin (zs_thrift_enc_t *self)
+{
+    //  Our own footer nests 6 deep; deeper is a bug in the caller.
+    if (self->depth >= ZS_THRIFT_MAX_DEPTH) {
+        self->ok = false;
+        return;
+    }
+    self->last_id[++self->depth] = 0;
+}
+
+void
+zs_thrift_enc_struct_end (zs_thrift_enc_t *self)
+{
+    s_put_byte (self, ZS_THRIFT_STOP);
+    if (self->depth > 0)
+        self->depth--;
+}
+
+void
+zs_thrift_enc_i32 (zs_thrift_enc_t *self, int32_t value)
+{
+    s_put_varint (self, s_zigzag (value));
+}
+
+void
+zs_thrift_enc_i64 (zs_thrift_enc_t *self, int64_t value)
+{
+    s_put_varint (self, s_zigzag (value));
+}
+
+void
+zs_thrift_enc_binary (zs_thrift_enc_t *self, const void *data, size_t len)
+{
+    s_put_varint (self, len);
+    s_put_bytes (self, data, len);
+}
+
+//  --------------------------------------------------------------------------
+//  Decoder
+
+void
+zs_thrift_dec_init (zs_thrift_dec_t *self, const void *data, size_t len)
+{
+    memset (self, 0, sizeof *self);
+    self->start = data;
+    self->p = data;
+    self->end = self->p + len;
+}
+
+size_t
+zs_thrift_dec_offset (const zs_thrift_dec_t *self)
+{
+    return (size_t) (self->p - self->start);
+}
+
+static int
+s_fail (zs_thrift_dec_t *self, const char *why)
+{
+    if (!self->error)
+        self->error = why;
+    return -1;
+}
+
+static int
+s_get_byte (zs_thrift_dec_t *self, uint8_t *byte)
+{
+    if (self->error)
+        return -1;
+    if (self->p >= self->end)
+        return s_fail (self, "truncated");
+    *byte = *self->p++;
+    return 0;
+}
+
+//  At most 10 bytes make a 64-bit varint; more is garbage, not a number to
+//  keep reading.
+static int
+s_get_varint (zs_thrift_dec_t *self, uint64_t *value)
+{
+    if (self->error)
+        return -1;
+    uint64_t v = 0;
+    for (int shift = 0; shift < 70; shift += 7) {
+        if (self->p >= self->end)
+            return s_fail (self, "truncated");
+        uint8_t b = *self->p++;
+        v |= (uint64_t) (b & 0x7F) << shift;
+        if (!(b & 0x80)) {
+            *value = v;
+            return 0;
+        }
+    }
+    return s_fail (self, "varint too long");
+}
+
+static int64_t
+s_unzigzag (uint64_t v)
+{
+    return (int64_t) (v >> 1) ^ -(int64_t) (v & 1);
+}
+
+int
+zs_thrift_dec_struct_begin (zs_thrift_dec_t *self)
+{
+    if (self->error)
+        return -1;
+    if (self->depth >= ZS_THRIFT_MAX_DEPTH)
+        return s_fail (self, "nested too deep");
+    self->last_id[++self->depth] = 0;
+    return 0;
+}
+
+//  The mirror of s_field_header. STOP closes the struct entered last, so
+//  the caller's loop and the depth count stay in step.
+int
+zs_thrift_dec_field (zs_thrift_dec_t *self, int16_t *id, int *type)
+{
+    uint8_t byte;
+    if (s_get_byte (self, &byte) != 0)
+        return -1;
+    if (byte == ZS_THRIFT_STOP) {
+        if (self->depth > 0)
+            self->depth--;
+        return 0;
+    }
+    int t = byte & 0x0F;
+    if (t > ZS_THRIFT_STRUCT)
+        return s_fail (self, "unknown field type");
+    int delta = byte >> 4;
+    int64_t fid;
+    if (delta)
+        fid = (int64_t) self->last_id[self->depth] + delta;
+    else {
+        uint64_t raw;
+        if (s_get_varint (self, &raw) != 0)
+            return -1;
+        fid = s_unzigzag (raw);
+    }
+    if (fid < INT16_MIN || fid > INT16_MAX)
+        return s_fail (self, "field id out of range");
+    self->last_id[self->depth] = (int16_t) fid;
+    *id = (int16_t) fid;
+    *type = t;
+    return 1;
+}
+
+//  Parquet's footer mixes i8 (IntType.bitWidth), i16, i32 and i64; a
+//  reader that accepts any width for any integer field is simpler and
+//  loses nothing: callers range-check what they keep.
+int
+zs_thrift_dec_int (zs_thrift_dec_t *self, int type, int64_t *value)
+{
+    if (type == ZS_THRIFT_I8) {
+        uint8_t byte;
+        if (s_get_byte (self, &byte) != 0)
+            return -1;
+        *value = (int8_t) byte;
+        return 0;
+    }
+    if (type != ZS_THRIFT_I16 && type != ZS_THRIFT_I32 && type != ZS_THRIFT_I64)
+        return s_fail (self, "wrong type (integer expected)");
+    uint64_t raw;
+    if (s_get_varint (self, &raw) != 0)
+        return -1;
+    *value = s_unzigzag (raw);
+    return 0;
+}
+
+int
+zs_thrift_dec_i32 (zs_thrift_dec_t *self, int type, int32_t *value)
+{
+    int64_t v;
+    if (zs_thrift_dec_int (self, type, &v) != 0)
+        return -1;
+    if (v < INT32_MIN || v > INT32_MAX)
+        return s_fail (self, "i32 out of range");
+    *value = (int32_t) v;
+    return 0;
+}
+
+int
+zs_thrift_dec_bool (zs_thrift_dec_t *self, int type, bool *value)
+{
+    if (self->error)
+        return -1;
+    if (type != ZS_THRIFT_TRUE && type != ZS_THRIFT_FALSE)
+        return s_fail (self, "wrong type (bool expected)");
+    *value = type == ZS_THRIFT_TRUE;
+    return 0;
+}
+
+int
+zs_thrift_dec_bool_elem (zs_thrift_dec_t *self, bool *value)
+{
+    uint8_t byte;
+    if (s_get_byte (self, &byte) != 0)
+        return -1;
+    *value = byte == ZS_THRIFT_TRUE;
+    return 0;
+}
+
+int
+zs_thrift_dec_double (zs_thrift_dec_t *self, int type, double *value)
+{
+    if (self->error)
+        return -1;
+    if (type != ZS_THRIFT_DOUBLE)
+        return s_fail (self, "wrong type (double expected)");
+    if (self->end - self->p < 8)
+        return s_fail (self, "truncated");
+    uint64_t bits = 0;
+    for (int i = 0; i < 8; i++)
+        bits |= (uint64_t) self->p[i] << (8 * i);
+    self->p += 8;
+    memcpy (value, &bits, 8);
+    return 0;
+}
+
+int
+zs_thrift_dec_binary (zs_thrift_dec_t *self, int type, const uint8_t **data, uint32_t *len)
+{
+    if (self->error)
+        return -1;
+    if (type != ZS_THRIFT_BINARY)
+        return s_fail (self, "wrong type (binary expected)");
+    uint64_t n;
+    if (s_get_varint (self, &n) != 0)
+        return -1;
+    if (n > (uint64_t) (self->end - self->p))
+        return s_fail (self, "binary longer than the bytes left");
+    *data = self->p;
+    *len = (uint32_t) n;
+    self->p += n;
+    return 0;
+}
+
+int
+zs_thrift_dec_list (zs_thrift_dec_t *self, int type, int *elem_type, uint32_t *size)
+{
+    if (self->error)
+        return -1;
+    if (type != ZS_THRIFT_LIST && type != ZS_THRIFT_SET)
+        return s_fail (self, "wrong type (list expected)");
+    uint8_t byte;
+    if (s_get_byte (self, &byte) != 0)
+        return -1;
+    uint64_t n = byte >> 4;
+    if (n == 15 && s_get_varint (self, &n) != 0)
+        return -1;
+    int et = byte & 0x0F;
+    if (et == ZS_THRIFT_STOP || et > ZS_THRIFT_STRUCT)
+        return s_fail (self, "unknown list element type");
+    //  Every element takes at least one byte: a size beyond the bytes left
+    //  is garbage, and checking here bounds what callers allocate.
+    if (n > (uint64_t) (self->end - self->p))
+        return s_fail (self, "list longer than the bytes left");
+    *elem_type = et;
+    *size = (uint32_t) n;
+    return 0;
+}
+
+static int
+s_skip_bytes (zs_thrift_dec_t *self, uint64_t n)
+{
+    if (n > (uint64_t) (self->end - self->p))
+        return s_fail (self, "truncated");
+    self->p += n;
+    return 0;
+}
+
+//  Skip a value; in_field: a boolean's value is in the field header (else
+//  it is one byte, as in lists and maps).
+static int
+s_skip (zs_thrift_dec_t *self, int type, bool in_field)
+{
+    if (self->error)
+        return -1;
+    uint64_t n;
+    int16_t id;
+    int t;
+    int rc;
+    switch (type) {
+    case ZS_THRIFT_TRUE:
+    case ZS_THRIFT_FALSE:
+        //  In a list or map a boolean is one byte.
+        return in_field ? 0 : s_skip_bytes (self, 1);
+    case ZS_THRIFT_I8:
+        return s_skip_bytes (self, 1);
+    case ZS_THRIFT_I16:
+    case ZS_THRIFT_I32:
+    case ZS_THRIFT_I64:
+        return s_get_varint (self, &n);
+    case ZS_THRIFT_DOUBLE:
+        return s_skip_bytes (self, 8);
+    case ZS_THRIFT_BINARY:
+        if (s_get_varint (self, &n) != 0)
+            return -1;
+        if (n > (uint64_t) (self->end - self->p))
+            return s_fail (self, "binary longer than the bytes left");
+        self->p += n;
+        return 0;
+    case ZS_THRIFT_LIST:
+    case ZS_THRIFT_SET: {
+        int et;
+        uint32_t size;
+        if (zs_thrift_dec_list (self, type, &et, &size) != 0)
+            return -1;
+        if (self->depth >= ZS_THRIFT_MAX_DEPTH)
+            return s_fail (self, "nested too deep");
+        self->depth++;
+        for (uint32_t i = 0; i < size; i++)
+            if (s_skip (self, et, false) != 0)
+                return -1;
+        self->depth--;
+        return 0;
+    }
+    case ZS_THRIFT_MAP: {
+        if (s_get_varint (self, &n) != 0)
+            return -1;
+        if (n == 0)
+            return 0;
+        uint8_t kv;
+        if (s_get_byte (self, &kv) != 0)
+            return -1;
+        int kt = kv >> 4, vt = kv & 0x0F;
+        if (kt == ZS_THRIFT_STOP || kt > ZS_THRIFT_STRUCT || vt == ZS_THRIFT_STOP
+            || vt > ZS_THRIFT_STRUCT)
+            return s_fail (self, "unknown map element type");
+        if (n > (uint64_t) (self->end - self->p) / 2)
+            return s_fail (self, "map longer than the bytes left");
+        if (self->depth >= ZS_THRIFT_MAX_DEPTH)
+            return s_fail (self, "nested too deep");
+        self->depth++;
+        for (uint64_t i = 0; i < n; i++)
+            if (s_skip (self, kt, false) != 0 || s_skip (self, vt, false) != 0)
+                return -1;
+        self->depth--;
+        return 0;
+    }
+    case ZS_THRIFT_STRUCT:
+        if (zs_thrift_dec_struct_begin (self) != 0)
+            return -1;
+        while ((rc = zs_thrift_dec_field (self, &id, &t)) == 1)
+            if (s_skip (self, t, true) != 0)
+                return -1;
+        return rc;
+    default:
+        return s_fail (self, "unknown type");
+    }
+}
+
+int
+zs_thrift_dec_skip (zs_thrift_dec_t *self, int type)
+{
+    return s_skip (self, type, true);
+}

@@ -1,0 +1,144 @@
+/*  thrift.h - the Thrift compact protocol, as much of it as a Parquet footer
+    and page header need: an encoder into a growable buffer and a
+    bounds-checked decoder with a generic skip.
+
+    Wire format (Thrift's TCompactProtocol):
+    - A struct is a sequence of fields ended by a 0 byte (STOP). A field
+      header is one byte (id delta << 4 | type) when the id is 1…15 above
+      the previous field's id in the same struct, else the type byte alone
+      followed by the id as a zigzag varint.
+    - Booleans in a field live in the header's type (1 = true, 2 = false);
+      in a list they are one byte each.
+    - i16/i32/i64 are zigzag varints; i8 one byte; double 8 bytes little
+      endian; binary/string a varint length then the bytes.
+    - list/set: one byte (size << 4 | element type) when size < 15, else
+      0xF0 | element type followed by the size as a varint.
+    - map: a varint size, then (unless empty) one byte key type << 4 | value
+      type.
+
+    The encoder never fails midway: an allocation failure is sticky
+    (ok == false) and checked once when the buffer is used. The decoder
+    checks every length against the bytes left, limits nesting, and on any
+    error returns -1 with `error` naming the problem; it never reads outside
+    [p, end) whatever the input.
+*/
+#ifndef ZS_THRIFT_H_INCLUDED
+#define ZS_THRIFT_H_INCLUDED
+
+#include "zs.h"
+
+//  Compact protocol type codes.
+enum {
+    ZS_THRIFT_STOP = 0,
+    ZS_THRIFT_TRUE = 1,  //  boolean field, value true
+    ZS_THRIFT_FALSE = 2, //  boolean field, value false
+    ZS_THRIFT_I8 = 3,
+    ZS_THRIFT_I16 = 4,
+    ZS_THRIFT_I32 = 5,
+    ZS_THRIFT_I64 = 6,
+    ZS_THRIFT_DOUBLE = 7,
+    ZS_THRIFT_BINARY = 8,
+    ZS_THRIFT_LIST = 9,
+    ZS_THRIFT_SET = 10,
+    ZS_THRIFT_MAP = 11,
+    ZS_THRIFT_STRUCT = 12,
+};
+
+//  Deepest struct/list nesting accepted (Parquet's footer needs 6).
+#define ZS_THRIFT_MAX_DEPTH 32
+
+//  --------------------------------------------------------------------------
+//  Encoder. A value type: zs_thrift_enc_init, write, use data[0..len),
+//  zs_thrift_enc_reset to reuse the buffer, zs_thrift_enc_fini to free it.
+
+typedef struct {
+    uint8_t *data;
+    size_t len;
+    size_t cap;
+    bool ok;   //  false once an allocation failed; everything after is dropped
+    int depth; //  open structs
+    int16_t last_id[ZS_THRIFT_MAX_DEPTH + 1];
+} zs_thrift_enc_t;
+
+void zs_thrift_enc_init (zs_thrift_enc_t *self);
+void zs_thrift_enc_reset (zs_thrift_enc_t *self);
+void zs_thrift_enc_fini (zs_thrift_enc_t *self);
+
+//  Fields of the struct being written.
+void zs_thrift_enc_field_i32 (zs_thrift_enc_t *self, int16_t id, int32_t value);
+void zs_thrift_enc_field_i64 (zs_thrift_enc_t *self, int16_t id, int64_t value);
+void zs_thrift_enc_field_bool (zs_thrift_enc_t *self, int16_t id, bool value);
+void zs_thrift_enc_field_double (zs_thrift_enc_t *self, int16_t id, double value);
+void zs_thrift_enc_field_binary (zs_thrift_enc_t *self, int16_t id, const void *data, size_t len);
+void zs_thrift_enc_field_string (zs_thrift_enc_t *self, int16_t id, const char *text);
+
+//  A struct-valued field: its fields follow, then zs_thrift_enc_struct_end.
+void zs_thrift_enc_field_struct (zs_thrift_enc_t *self, int16_t id);
+//  A list-valued field of `size` elements of elem_type; write exactly that
+//  many elements with the element writers below.
+void zs_thrift_enc_field_list (zs_thrift_enc_t *self, int16_t id, int elem_type, uint32_t size);
+
+//  List elements (and the top-level struct: zs_thrift_enc_struct_begin).
+void zs_thrift_enc_struct_begin (zs_thrift_enc_t *self);
+void zs_thrift_enc_struct_end (zs_thrift_enc_t *self);
+void zs_thrift_enc_i32 (zs_thrift_enc_t *self, int32_t value);
+void zs_thrift_enc_i64 (zs_thrift_enc_t *self, int64_t value);
+void zs_thrift_enc_binary (zs_thrift_enc_t *self, const void *data, size_t len);
+
+//  --------------------------------------------------------------------------
+//  Decoder. A cursor over caller-owned bytes:
+//
+//      zs_thrift_dec_t d;
+//      zs_thrift_dec_init (&d, buf, len);
+//      zs_thrift_dec_struct_begin (&d);
+//      while ((rc = zs_thrift_dec_field (&d, &id, &type)) == 1)
+//          switch (id) { case 1: zs_thrift_dec_int (&d, type, &v); …
+//                        default: zs_thrift_dec_skip (&d, type); }
+//
+//  Every call returns 0 (or 1 for a field) / -1; after -1 `error` says what
+//  was wrong and every later call fails too.
+
+typedef struct {
+    const uint8_t *start;
+    const uint8_t *p;
+    const uint8_t *end;
+    const char *error; //  NULL while all is well
+    int depth;
+    int16_t last_id[ZS_THRIFT_MAX_DEPTH + 1];
+} zs_thrift_dec_t;
+
+void zs_thrift_dec_init (zs_thrift_dec_t *self, const void *data, size_t len);
+
+//  Bytes consumed so far.
+size_t zs_thrift_dec_offset (const zs_thrift_dec_t *self);
+
+//  Enter a struct: the top-level one, a struct-typed field just read by
+//  zs_thrift_dec_field, or a struct element of a list.
+int zs_thrift_dec_struct_begin (zs_thrift_dec_t *self);
+
+//  Next field of the current struct: 1 with *id and *type, or 0 at its STOP
+//  (the struct is then left), or -1.
+int zs_thrift_dec_field (zs_thrift_dec_t *self, int16_t *id, int *type);
+
+//  The value of a field (or list element) of the given wire type. _int
+//  takes any integer type (I8, I16, I32, I64); _bool a boolean field's type
+//  (TRUE/FALSE: the value is the type, nothing is read), _bool_elem a
+//  boolean list element (one byte). A type that does not fit is an error
+//  ("wrong type").
+int zs_thrift_dec_int (zs_thrift_dec_t *self, int type, int64_t *value);
+int zs_thrift_dec_i32 (zs_thrift_dec_t *self, int type, int32_t *value); //  range checked
+int zs_thrift_dec_bool (zs_thrift_dec_t *self, int type, bool *value);
+int zs_thrift_dec_bool_elem (zs_thrift_dec_t *self, bool *value);
+int zs_thrift_dec_double (zs_thrift_dec_t *self, int type, double *value);
+//  Binary: *data points into the input, valid as long as it is.
+int zs_thrift_dec_binary (zs_thrift_dec_t *self, int type, const uint8_t **data, uint32_t *len);
+
+//  A list (or set) header: its element type and size. The size is checked
+//  against the bytes left (every element takes at least one byte).
+int zs_thrift_dec_list (zs_thrift_dec_t *self, int type, int *elem_type, uint32_t *size);
+
+//  Skip the value of the field just read, whatever it contains (nested
+//  structs, lists and maps included, within the depth limit).
+int zs_thrift_dec_skip (zs_thrift_dec_t *self, int type);
+
+#endif

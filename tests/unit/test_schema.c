@@ -1,0 +1,194 @@
+/*  test_schema.c - table.schema's text form (types, spellings, NOT NULL,
+    errors naming the column), schema-0 JSON both ways, the diff that
+    refuses a job of another schema, and rowfmt's spelling of values. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "rowfmt.h"
+#include "schema.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+test_parse_all_types (void **state)
+{
+    zs_schema_t s;
+    char err[ZS_ERRLEN], text[1024];
+    assert_int_equal (zs_schema_parse (&s,
+                                       " id BIGINT NOT NULL, name STRING, price DOUBLE, qty INT, "
+                                       "ok BOOLEAN, ts TIMESTAMP(3), day DATE, raw BYTES,"
+                                       "f float, t timestamp ( 6 ) not  null ",
+                                       err, sizeof err),
+                      0);
+    assert_int_equal (s.n, 10);
+    assert_int_equal (s.id_col, 0);
+    assert_false (s.cols[0].nullable);
+    assert_true (s.cols[1].nullable);
+    assert_int_equal (s.cols[5].type, ZS_TYPE_TIMESTAMP3);
+    assert_int_equal (s.cols[9].type, ZS_TYPE_TIMESTAMP6);
+    assert_false (s.cols[9].nullable);
+    assert_int_equal (zs_schema_format (&s, text, sizeof text), 0);
+    assert_string_equal (text,
+                         "id BIGINT NOT NULL, name STRING, price DOUBLE, qty INT, ok BOOLEAN, "
+                         "ts TIMESTAMP(3), day DATE, raw BYTES, f FLOAT, "
+                         "t TIMESTAMP(6) NOT NULL");
+    //  the canonical text parses back to the same schema
+    zs_schema_t again;
+    assert_int_equal (zs_schema_parse (&again, text, err, sizeof err), 0);
+    assert_int_equal (zs_schema_diff (&again, &s, err, sizeof err), 0);
+
+    //  aliases from Flink SQL and DuckDB
+    assert_int_equal (
+        zs_schema_parse (&s, "a INTEGER, b VARCHAR, c BLOB, d TIMESTAMP", err, sizeof err), 0);
+    assert_int_equal (s.cols[0].type, ZS_TYPE_INT);
+    assert_int_equal (s.cols[1].type, ZS_TYPE_STRING);
+    assert_int_equal (s.cols[2].type, ZS_TYPE_BYTES);
+    assert_int_equal (s.cols[3].type, ZS_TYPE_TIMESTAMP6);
+    assert_int_equal (s.id_col, -1);
+}
+
+static void
+test_parse_errors_name_the_column (void **state)
+{
+    zs_schema_t s;
+    char err[ZS_ERRLEN];
+    struct {
+        const char *text, *want;
+    } cases[] = {
+        {"id BIGINT, qty INTT", "column 2 'qty': unknown type 'INTT'"},
+        {"id BIGINT, ", "column 2 is empty"},
+        {"id BIGINT, ID INT", "column 2 'ID' repeats column 1 'id'"},
+        {"id", "column 1 'id': no type"},
+        {"1x INT", "column 1: '1x INT' does not start with a name"},
+        {"a-b INT", "column 1 'a': unexpected '-'"},
+        {"a DECIMAL(10,2)", "unknown type 'DECIMAL(10'"},
+        {"a INT NOT", "unknown type 'INT NOT'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal (zs_schema_parse (&s, cases[i].text, err, sizeof err), -1);
+        if (!strstr (err, cases[i].want))
+            fail_msg ("'%s': got '%s', want '%s'", cases[i].text, err, cases[i].want);
+        assert_non_null (strstr (err, "table.schema"));
+    }
+}
+
+static void
+test_json_round_trip_and_corrupt (void **state)
+{
+    zs_schema_t s, back;
+    char err[ZS_ERRLEN];
+    assert_int_equal (
+        zs_schema_parse (&s, "id BIGINT NOT NULL, raw BYTES, day DATE", err, sizeof err), 0);
+    char *json = zs_schema_to_json (&s, 123);
+    assert_non_null (json);
+    assert_non_null (strstr (json, "\"type\": \"BIGINT NOT NULL\""));
+    assert_int_equal (zs_schema_from_json (&back, json, err, sizeof err), 0);
+    assert_int_equal (zs_schema_diff (&back, &s, err, sizeof err), 0);
+    assert_int_equal (back.id_col, 0);
+    free (json);
+
+    const char *bad[] = {"",
+                         "{",
+                         "[]",
+                         "{\"id\":0}",
+                         "{\"id\":0,\"fields\":[]}",
+                         "{\"id\":0,\"fields\":[{\"name\":\"a\"}]}",
+                         "{\"id\":0,\"fields\":[{\"name\":\"a\",\"type\":\"NOPE\"}]}",
+                         "{\"id\":0,\"fields\":[{\"name\":\"a,b\",\"type\":\"INT\"}]}"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal (zs_schema_from_json (&back, bad[i], err, sizeof err), ZS_ECORRUPT);
+}
+
+static void
+test_diff_names_first_difference (void **state)
+{
+    zs_schema_t job, table;
+    char err[ZS_ERRLEN], why[ZS_ERRLEN];
+    zs_schema_parse (&table, "id BIGINT NOT NULL, qty BIGINT, ok BOOLEAN", err, sizeof err);
+    zs_schema_parse (&job, "id BIGINT NOT NULL, qty INT, ok BOOLEAN", err, sizeof err);
+    assert_int_equal (zs_schema_diff (&job, &table, why, sizeof why), -1);
+    assert_string_equal (why, "column 2 'qty': job has 'qty INT', table has 'qty BIGINT'");
+    zs_schema_parse (&job, "id BIGINT NOT NULL, qty BIGINT, ok BOOLEAN, x DATE", err, sizeof err);
+    assert_int_equal (zs_schema_diff (&job, &table, why, sizeof why), -1);
+    assert_non_null (strstr (why, "column 4 'x': job has 'x DATE', the table has no such column"));
+    zs_schema_parse (&job, "id BIGINT, qty BIGINT, ok BOOLEAN", err, sizeof err);
+    assert_int_equal (zs_schema_diff (&job, &table, why, sizeof why), -1);
+    assert_non_null (strstr (why, "column 1 'id'"));
+}
+
+static char *
+s_text (zs_type_t type, zs_value_t v)
+{
+    static zs_strbuf_t b;
+    b.len = 0;
+    zs_value_text (&b, type, &v);
+    return b.data;
+}
+
+static void
+test_rowfmt_values (void **state)
+{
+    assert_string_equal (s_text (ZS_TYPE_DATE, (zs_value_t){.v.i32 = 0}), "1970-01-01");
+    assert_string_equal (s_text (ZS_TYPE_DATE, (zs_value_t){.v.i32 = -1}), "1969-12-31");
+    assert_string_equal (s_text (ZS_TYPE_DATE, (zs_value_t){.v.i32 = 11016}), "2000-02-29");
+    assert_string_equal (s_text (ZS_TYPE_TIMESTAMP3, (zs_value_t){.v.i64 = -1}),
+                         "1969-12-31 23:59:59.999");
+    assert_string_equal (s_text (ZS_TYPE_TIMESTAMP6, (zs_value_t){.v.i64 = 1700000000123456}),
+                         "2023-11-14 22:13:20.123456");
+    assert_string_equal (s_text (ZS_TYPE_FLOAT, (zs_value_t){.v.f32 = 0.1f}), "0.1");
+    assert_string_equal (s_text (ZS_TYPE_DOUBLE, (zs_value_t){.v.f64 = 0.1}), "0.1");
+    assert_string_equal (s_text (ZS_TYPE_DOUBLE, (zs_value_t){.v.f64 = 0.1 + 0.2}),
+                         "0.30000000000000004");
+    assert_string_equal (s_text (ZS_TYPE_DOUBLE, (zs_value_t){.v.f64 = -INFINITY}), "-inf");
+    zs_value_t bytes = {.v.bin = {(const uint8_t *) "\x00\xff\x10", 3}};
+    assert_string_equal (s_text (ZS_TYPE_BYTES, bytes), "00ff10");
+    for (int32_t d = -800000; d <= 800000; d += 997) {
+        int64_t y;
+        unsigned m, dd;
+        zs_civil_from_days (d, &y, &m, &dd);
+        assert_int_equal (zs_days_from_civil (y, m, dd), d);
+    }
+}
+
+static void
+test_rowfmt_rows (void **state)
+{
+    zs_schema_t s;
+    char err[ZS_ERRLEN];
+    zs_schema_parse (&s, "id BIGINT, s STRING, d DOUBLE", err, sizeof err);
+    zs_value_t row[3] = {
+        {.v.i64 = 7}, {.v.bin = {(const uint8_t *) "a,\"b\"\n\x01\xc3", 8}}, {.v.f64 = NAN}};
+    zs_strbuf_t out = {0};
+    zs_row_jsonl (&out, &s, row);
+    //  the stray 0xc3 (not UTF-8) and the control byte are escaped
+    assert_string_equal (out.data,
+                         "{\"id\":7,\"s\":\"a,\\\"b\\\"\\n\\u0001\\u00c3\",\"d\":\"NaN\"}\n");
+    out.len = 0;
+    zs_row_csv_header (&out, &s);
+    zs_row_csv (&out, &s, row);
+    row[1].v.bin.len = 0; //  empty string, quoted
+    row[2].null = true;   //  null, empty field
+    zs_row_csv (&out, &s, row);
+    assert_string_equal (out.data, "id,s,d\n7,\"a,\"\"b\"\"\n\x01\xc3\",nan\n7,\"\",\n");
+    zs_strbuf_free (&out);
+}
+
+int
+main (void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test (test_parse_all_types),
+        cmocka_unit_test (test_parse_errors_name_the_column),
+        cmocka_unit_test (test_json_round_trip_and_corrupt),
+        cmocka_unit_test (test_diff_names_first_difference),
+        cmocka_unit_test (test_rowfmt_values),
+        cmocka_unit_test (test_rowfmt_rows),
+    };
+    return cmocka_run_group_tests (tests, NULL, NULL);
+}

@@ -1,0 +1,1371 @@
+/*  source_file.c - see source_file.h.
+
+    Invariants the reader keeps (check the code against them):
+
+    1. buf[start, len) are the bytes of the open file not yet consumed;
+       buf[0] is at file offset buf_off. Between records the next record
+       starts at file offset buf_off + start, and that is pos_offset.
+    2. The position (cur, pos_offset, pos_line, skipped) moves only when a
+       record is consumed whole (a row returned, a blank line, a skipped bad
+       record, a CSV header) or when the reader moves to the next file. A
+       record that fails with on-error fail is not consumed, and the bytes
+       in the buffer are never written to (quoted CSV fields are unescaped
+       into a scratch buffer), so calling _next again fails the same way.
+    3. A record is found before it is parsed: the scan for its end (a
+       newline; for CSV one outside quotes) resumes where the last read left
+       off (scan, scan_state, scan_lines are relative to start), so a record
+       straddling reads is scanned once and offsets stay exact.
+    4. A CSV file's column mapping (col_of) is always that of the open
+       file's header: the header is read when the file is opened, by _next
+       moving on to it or by _seek, before any offset inside it is used.
+*/
+#include "source_file.h"
+#include "log.h"
+
+#include <assert.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <float.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define S_CHUNK_DEFAULT (256 * 1024)
+#define S_SHOW_MAX 40 //  bytes of a bad value quoted in an error
+
+typedef enum { S_JSONL, S_CSV } s_format_t;
+
+//  CSV scanner states (RFC 4180 with lenient recovery: a stray quote in an
+//  unquoted field, or text after a closing quote, does not change where the
+//  record ends; the field parser reports it).
+enum { S_FIELD_START, S_UNQUOTED, S_QUOTED, S_QUOTE_SEEN };
+
+typedef struct {
+    char *name; //  relative to the input path
+    char *path; //  as opened, and as errors name it
+} s_file_t;
+
+typedef struct {
+    const uint8_t *ptr;
+    size_t len;
+    bool quoted;
+} s_field_t;
+
+typedef struct {
+    const uint8_t *ptr; //  content, without the line end (and BOM)
+    size_t len;
+    size_t raw;      //  bytes to consume
+    int64_t lines;   //  lines it spans
+    bool open_quote; //  CSV: the file ended inside a quoted field
+} s_record_t;
+
+struct _zs_source_file_t {
+    zs_schema_t schema;
+    s_format_t format;
+    bool skip_errors;
+    int index;
+    int parallelism;
+    char *root;
+    s_file_t *all; //  every input file, sorted
+    int nall;
+    int *ours; //  indexes into all of this writer's files
+    int nours;
+
+    //  The open file (fd >= 0) is ours[cur]
+    int cur;
+    int fd;
+    uint8_t *buf;
+    size_t cap;
+    size_t len;
+    size_t start;
+    int64_t buf_off;
+    bool eof;
+    size_t chunk;
+    size_t scan; //  bytes after start already scanned for the record's end
+    int scan_state;
+    int64_t scan_lines;
+
+    //  CSV: header field → schema column or -1; fields of the last record
+    int *col_of;
+    int ncol_of;
+    int col_of_cap;
+    s_field_t *fields;
+    int fields_cap;
+    uint8_t *scratch; //  unescaped quoted fields
+    size_t scratch_cap;
+
+    json_t *json; //  JSONL: the last row's object (its strings are the row's)
+
+    int64_t pos_offset;
+    int64_t pos_line;
+    int64_t skipped;
+    int64_t rows;
+    bool done;
+};
+
+// --------------------------------------------------------------------------
+//  Small helpers
+
+static const char *
+s_type_name (zs_type_t type)
+{
+    switch (type) {
+    case ZS_TYPE_BOOLEAN:
+        return "BOOLEAN";
+    case ZS_TYPE_INT:
+        return "INT";
+    case ZS_TYPE_BIGINT:
+        return "BIGINT";
+    case ZS_TYPE_FLOAT:
+        return "FLOAT";
+    case ZS_TYPE_DOUBLE:
+        return "DOUBLE";
+    case ZS_TYPE_STRING:
+        return "STRING";
+    case ZS_TYPE_BYTES:
+        return "BYTES";
+    case ZS_TYPE_DATE:
+        return "DATE";
+    case ZS_TYPE_TIMESTAMP3:
+        return "TIMESTAMP(3)";
+    case ZS_TYPE_TIMESTAMP6:
+        return "TIMESTAMP(6)";
+    }
+    return "?";
+}
+
+//  "an INT", "a BIGINT"
+static const char *
+s_article (zs_type_t type)
+{
+    return type == ZS_TYPE_INT ? "an" : "a";
+}
+
+static bool s_utf8_valid (const uint8_t *p, size_t len);
+
+//  A bad value as an error shows it: at most S_SHOW_MAX bytes, cut on a
+//  UTF-8 boundary, control characters as '?' so a log line stays one line,
+//  and bytes of a value that is not UTF-8 as \xHH.
+static void
+s_show (char *dst, size_t size, const uint8_t *p, size_t len)
+{
+    size_t n = len;
+    bool cut = false;
+    if (n > S_SHOW_MAX) {
+        n = S_SHOW_MAX;
+        while (n > 0 && (p[n] & 0xC0) == 0x80)
+            n--;
+        cut = true;
+    }
+    bool utf8 = s_utf8_valid (p, n);
+    size_t o = 0;
+    for (size_t i = 0; i < n && o + 8 < size; i++) {
+        if (p[i] >= 0x80 && !utf8)
+            o += (size_t) snprintf (dst + o, size - o, "\\x%02X", p[i]);
+        else
+            dst[o++] = (p[i] < 0x20 || p[i] == 0x7F) ? '?' : (char) p[i];
+    }
+    if (cut && o + 4 < size) {
+        memcpy (dst + o, "...", 3);
+        o += 3;
+    }
+    dst[o < size ? o : size - 1] = '\0';
+}
+
+static bool
+s_utf8_valid (const uint8_t *p, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        uint8_t c = p[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n;
+        uint32_t cp;
+        if (c >= 0xC2 && c <= 0xDF) {
+            n = 1;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            n = 2;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            n = 3;
+            cp = c & 0x07;
+        } else
+            return false;
+        if (len - i <= n)
+            return false;
+        for (size_t k = 1; k <= n; k++) {
+            if ((p[i + k] & 0xC0) != 0x80)
+                return false;
+            cp = (cp << 6) | (p[i + k] & 0x3F);
+        }
+        //  overlong forms, surrogates, beyond U+10FFFF
+        if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10FFFF
+            || (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        i += n + 1;
+    }
+    return true;
+}
+
+// --------------------------------------------------------------------------
+//  Dates and timestamps
+
+static bool
+s_digits (const char *s, int n, int *out)
+{
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return true;
+}
+
+//  Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
+//  days_from_civil).
+static int64_t
+s_days_from_civil (int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+//  "YYYY-MM-DD" at s (exactly 10 bytes). 0 or -1.
+static int
+s_parse_ymd (const char *s, int64_t *days)
+{
+    static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int y, m, d;
+    if (!s_digits (s, 4, &y) || s[4] != '-' || !s_digits (s + 5, 2, &m) || s[7] != '-'
+        || !s_digits (s + 8, 2, &d))
+        return -1;
+    if (y < 1 || m < 1 || m > 12 || d < 1)
+        return -1;
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (d > mdays[m - 1] + (m == 2 && leap))
+        return -1;
+    *days = s_days_from_civil (y, m, d);
+    return 0;
+}
+
+static int
+s_parse_date (const uint8_t *p, size_t len, int32_t *out)
+{
+    int64_t days;
+    if (len != 10 || s_parse_ymd ((const char *) p, &days) != 0)
+        return -1;
+    *out = (int32_t) days;
+    return 0;
+}
+
+//  "YYYY-MM-DD[ T]HH:MM:SS[.f{1,9}]" in millis (precision 3) or micros (6).
+//  0, or -1 with *reason set when there is more to say than "not a …".
+static int
+s_parse_timestamp (const uint8_t *p, size_t len, int precision, int64_t *out, const char **reason)
+{
+    const char *s = (const char *) p;
+    *reason = NULL;
+    int64_t days;
+    int hh, mi, ss;
+    if (len < 19 || s_parse_ymd (s, &days) != 0 || (s[10] != ' ' && s[10] != 'T')
+        || !s_digits (s + 11, 2, &hh) || s[13] != ':' || !s_digits (s + 14, 2, &mi) || s[16] != ':'
+        || !s_digits (s + 17, 2, &ss) || hh > 23 || mi > 59 || ss > 59)
+        return -1;
+    size_t i = 19;
+    int64_t frac = 0;
+    if (i < len && s[i] == '.') {
+        i++;
+        size_t first = i;
+        while (i < len && s[i] >= '0' && s[i] <= '9') {
+            size_t k = i - first; //  0-based digit index
+            if (k >= 9)
+                return -1;
+            if ((int) k < precision)
+                frac = frac * 10 + (s[i] - '0');
+            else if (s[i] != '0') {
+                *reason = precision == 3 ? "more fractional digits than TIMESTAMP(3) keeps"
+                                         : "more fractional digits than TIMESTAMP(6) keeps";
+                return -1;
+            }
+            i++;
+        }
+        if (i == first)
+            return -1;
+        for (size_t k = i - first; k < (size_t) precision; k++)
+            frac *= 10;
+    }
+    if (i < len) {
+        if (s[i] == 'Z' || s[i] == 'z' || s[i] == '+' || s[i] == '-')
+            *reason = "time zones are not supported";
+        return -1;
+    }
+    int64_t scale = precision == 3 ? 1000 : 1000000;
+    *out = ((days * 86400) + hh * 3600 + mi * 60 + ss) * scale + frac;
+    return 0;
+}
+
+// --------------------------------------------------------------------------
+//  Values
+//
+//  Conversions return 0 or the kind of failure; the message, which quotes
+//  the bad value, is only built on failure.
+
+enum { S_BAD_TYPE = -1, S_BAD_RANGE = -2, S_BAD_UTF8 = -3 };
+
+static int
+s_fail (const zs_column_t *col, int kind, const char *shown, const char *reason, char *why,
+        size_t whylen)
+{
+    if (kind == S_BAD_RANGE)
+        snprintf (why, whylen, "column '%s': %s is out of range for %s", col->name, shown,
+                  s_type_name (col->type));
+    else if (kind == S_BAD_UTF8)
+        snprintf (why, whylen, "column '%s': %s is not valid UTF-8", col->name, shown);
+    else
+        snprintf (why, whylen, "column '%s': %s is not %s %s%s%s", col->name, shown,
+                  s_article (col->type), s_type_name (col->type), reason ? ": " : "",
+                  reason ? reason : "");
+    return -1;
+}
+
+//  A null value: refused in a NOT NULL column.
+static int
+s_null (const zs_column_t *col, zs_value_t *out, char *why, size_t whylen)
+{
+    out->null = true;
+    if (col->nullable)
+        return 0;
+    snprintf (why, whylen, "column '%s': NULL in a NOT NULL column", col->name);
+    return -1;
+}
+
+//  DATE and TIMESTAMP from text, shared by both formats.
+static int
+s_time_from_text (const zs_column_t *col, const uint8_t *p, size_t len, zs_value_t *out,
+                  const char **reason)
+{
+    if (col->type == ZS_TYPE_DATE)
+        return s_parse_date (p, len, &out->v.i32) == 0 ? 0 : S_BAD_TYPE;
+    int precision = col->type == ZS_TYPE_TIMESTAMP3 ? 3 : 6;
+    return s_parse_timestamp (p, len, precision, &out->v.i64, reason) == 0 ? 0 : S_BAD_TYPE;
+}
+
+//  A CSV field's text as a value. The field is not NUL-terminated (it sits
+//  in the read buffer, which must stay untouched: invariant 2), so numbers
+//  are copied out; no decimal spelling of a number needs 320 bytes, and a
+//  longer field is simply "not a number".
+static int
+s_text_value (const zs_column_t *col, const s_field_t *f, zs_value_t *out, const char **reason)
+{
+    char tmp[320];
+    switch (col->type) {
+    case ZS_TYPE_BOOLEAN:
+        if (f->len == 4 && strncasecmp ((const char *) f->ptr, "true", 4) == 0)
+            out->v.b = true;
+        else if (f->len == 5 && strncasecmp ((const char *) f->ptr, "false", 5) == 0)
+            out->v.b = false;
+        else
+            return S_BAD_TYPE;
+        return 0;
+    case ZS_TYPE_INT:
+    case ZS_TYPE_BIGINT: {
+        //  sign and digits only: strtoll alone would take spaces and "0x"
+        if (f->len == 0 || f->len >= sizeof tmp)
+            return S_BAD_TYPE;
+        size_t i = (f->ptr[0] == '-' || f->ptr[0] == '+') ? 1 : 0;
+        if (i == f->len)
+            return S_BAD_TYPE;
+        for (size_t k = i; k < f->len; k++)
+            if (f->ptr[k] < '0' || f->ptr[k] > '9')
+                return S_BAD_TYPE;
+        memcpy (tmp, f->ptr, f->len);
+        tmp[f->len] = '\0';
+        errno = 0;
+        long long v = strtoll (tmp, NULL, 10);
+        if (errno == ERANGE || (col->type == ZS_TYPE_INT && (v < INT32_MIN || v > INT32_MAX)))
+            return S_BAD_RANGE;
+        if (col->type == ZS_TYPE_INT)
+            out->v.i32 = (int32_t) v;
+        else
+            out->v.i64 = (int64_t) v;
+        return 0;
+    }
+    case ZS_TYPE_FLOAT:
+    case ZS_TYPE_DOUBLE: {
+        //  strtod would skip leading white space; the field must be all number
+        if (f->len == 0 || f->len >= sizeof tmp || strchr (" \t\n\r\f\v", f->ptr[0]))
+            return S_BAD_TYPE;
+        memcpy (tmp, f->ptr, f->len);
+        tmp[f->len] = '\0';
+        char *end;
+        bool overflow;
+        errno = 0;
+        if (col->type == ZS_TYPE_FLOAT) {
+            out->v.f32 = strtof (tmp, &end);
+            overflow = errno == ERANGE && isinf (out->v.f32);
+        } else {
+            out->v.f64 = strtod (tmp, &end);
+            overflow = errno == ERANGE && isinf (out->v.f64);
+        }
+        if (end != tmp + f->len)
+            return S_BAD_TYPE;
+        return overflow ? S_BAD_RANGE : 0; //  underflow to a tiny value is fine
+    }
+    case ZS_TYPE_STRING:
+        if (!s_utf8_valid (f->ptr, f->len))
+            return S_BAD_UTF8;
+        //  fall through
+    case ZS_TYPE_BYTES:
+        out->v.bin.ptr = f->ptr;
+        out->v.bin.len = (uint32_t) f->len;
+        return 0;
+    case ZS_TYPE_DATE:
+    case ZS_TYPE_TIMESTAMP3:
+    case ZS_TYPE_TIMESTAMP6:
+        return s_time_from_text (col, f->ptr, f->len, out, reason);
+    }
+    return S_BAD_TYPE;
+}
+
+//  A CSV field into a value. 0, or -1 with why.
+static int
+s_from_text (const zs_column_t *col, const s_field_t *f, zs_value_t *out, char *why, size_t whylen)
+{
+    if (f->len == 0 && !f->quoted)
+        return s_null (col, out, why, whylen);
+    out->null = false;
+    const char *reason = NULL;
+    int kind = s_text_value (col, f, out, &reason);
+    if (kind == 0)
+        return 0;
+    char shown[S_SHOW_MAX * 4 + 8];
+    char quoted[S_SHOW_MAX * 4 + 12];
+    s_show (shown, sizeof shown, f->ptr, f->len);
+    snprintf (quoted, sizeof quoted, "'%s'", shown);
+    return s_fail (col, kind, quoted, reason, why, whylen);
+}
+
+static int
+s_json_value (const zs_column_t *col, json_t *v, zs_value_t *out, const char **reason)
+{
+    switch (col->type) {
+    case ZS_TYPE_BOOLEAN:
+        if (!json_is_boolean (v))
+            return S_BAD_TYPE;
+        out->v.b = json_is_true (v);
+        return 0;
+    case ZS_TYPE_INT:
+    case ZS_TYPE_BIGINT: {
+        if (!json_is_integer (v))
+            return S_BAD_TYPE;
+        json_int_t x = json_integer_value (v);
+        if (col->type == ZS_TYPE_BIGINT) {
+            out->v.i64 = (int64_t) x;
+            return 0;
+        }
+        if (x < INT32_MIN || x > INT32_MAX)
+            return S_BAD_RANGE;
+        out->v.i32 = (int32_t) x;
+        return 0;
+    }
+    case ZS_TYPE_FLOAT:
+    case ZS_TYPE_DOUBLE: {
+        if (!json_is_number (v))
+            return S_BAD_TYPE;
+        double d = json_number_value (v);
+        if (col->type == ZS_TYPE_DOUBLE) {
+            out->v.f64 = d;
+            return 0;
+        }
+        if (fabs (d) > FLT_MAX)
+            return S_BAD_RANGE;
+        out->v.f32 = (float) d;
+        return 0;
+    }
+    case ZS_TYPE_STRING:
+    case ZS_TYPE_BYTES:
+        if (!json_is_string (v))
+            return S_BAD_TYPE;
+        //  jansson has checked the UTF-8 already
+        out->v.bin.ptr = (const uint8_t *) json_string_value (v);
+        out->v.bin.len = (uint32_t) json_string_length (v);
+        return 0;
+    case ZS_TYPE_DATE:
+    case ZS_TYPE_TIMESTAMP3:
+    case ZS_TYPE_TIMESTAMP6:
+        if (!json_is_string (v))
+            return S_BAD_TYPE;
+        return s_time_from_text (col, (const uint8_t *) json_string_value (v),
+                                 json_string_length (v), out, reason);
+    }
+    return S_BAD_TYPE;
+}
+
+//  A JSON value (not null) into a value. 0, or -1 with why.
+static int
+s_from_json (const zs_column_t *col, json_t *v, zs_value_t *out, char *why, size_t whylen)
+{
+    out->null = false;
+    const char *reason = NULL;
+    int kind = s_json_value (col, v, out, &reason);
+    if (kind == 0)
+        return 0;
+    //  the value as JSON spells it: "abc" for a string, 1.5 for a number
+    char shown[S_SHOW_MAX * 4 + 8];
+    char *dump = json_dumps (v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION (15));
+    s_show (shown, sizeof shown, (const uint8_t *) (dump ? dump : "?"), dump ? strlen (dump) : 1);
+    free (dump);
+    return s_fail (col, kind, shown, reason, why, whylen);
+}
+
+// --------------------------------------------------------------------------
+//  Reading records
+
+static void
+s_reset_buffer (zs_source_file_t *self, int64_t offset)
+{
+    self->start = 0;
+    self->len = 0;
+    self->buf_off = offset;
+    self->eof = false;
+    self->scan = 0;
+    self->scan_state = S_FIELD_START;
+    self->scan_lines = 0;
+}
+
+static const char *
+s_cur_path (zs_source_file_t *self)
+{
+    return self->all[self->ours[self->cur]].path;
+}
+
+//  Read more of the file behind the unread bytes. 0 (eof set at the end) or
+//  -1 with err.
+static int
+s_fill (zs_source_file_t *self, char *err, size_t errlen)
+{
+    //  Keep only the record being scanned, at the front: the buffer grows
+    //  only when that record alone fills it.
+    if (self->start > 0) {
+        memmove (self->buf, self->buf + self->start, self->len - self->start);
+        self->buf_off += (int64_t) self->start;
+        self->len -= self->start;
+        self->start = 0;
+    }
+    if (self->len == self->cap) {
+        size_t cap = self->cap ? self->cap * 2 : 64;
+        uint8_t *buf = realloc (self->buf, cap);
+        if (!buf) {
+            snprintf (err, errlen, "%s: out of memory", s_cur_path (self));
+            return -1;
+        }
+        self->buf = buf;
+        self->cap = cap;
+    }
+    size_t want = self->cap - self->len;
+    if (want > self->chunk)
+        want = self->chunk;
+    ssize_t n;
+    do
+        n = read (self->fd, self->buf + self->len, want);
+    while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        snprintf (err, errlen, "cannot read %s: %s", s_cur_path (self), strerror (errno));
+        return -1;
+    }
+    if (n == 0)
+        self->eof = true;
+    self->len += (size_t) n;
+    return 0;
+}
+
+//  Find the next record of the open file. 1 with rec filled, 0 at the end
+//  of the file, -1 on an I/O error or an oversized record.
+static int
+s_read_record (zs_source_file_t *self, s_record_t *rec, char *err, size_t errlen)
+{
+    for (;;) {
+        const uint8_t *p = self->buf + self->start;
+        size_t avail = self->len - self->start;
+        size_t end = 0; //  bytes of the record with its newline, 0 = not found
+        if (self->format == S_JSONL) {
+            const uint8_t *nl = memchr (p + self->scan, '\n', avail - self->scan);
+            if (nl)
+                end = (size_t) (nl - p) + 1;
+            else
+                self->scan = avail;
+        } else {
+            int st = self->scan_state;
+            size_t i;
+            for (i = self->scan; i < avail && end == 0; i++) {
+                uint8_t c = p[i];
+                switch (st) {
+                case S_FIELD_START:
+                case S_UNQUOTED:
+                case S_QUOTE_SEEN:
+                    if (c == '\n')
+                        end = i + 1;
+                    else if (c == ',')
+                        st = S_FIELD_START;
+                    else if (c == '"' && st == S_FIELD_START)
+                        st = S_QUOTED;
+                    else if (c == '"' && st == S_QUOTE_SEEN)
+                        st = S_QUOTED; //  "" inside quotes
+                    else
+                        st = S_UNQUOTED;
+                    break;
+                case S_QUOTED:
+                    if (c == '"')
+                        st = S_QUOTE_SEEN;
+                    else if (c == '\n')
+                        self->scan_lines++;
+                    break;
+                }
+            }
+            self->scan = i;
+            self->scan_state = st;
+        }
+        bool at_eof = end == 0 && self->eof && avail > 0;
+        if (end > 0 || at_eof) {
+            rec->raw = end > 0 ? end : avail;
+            rec->ptr = p;
+            rec->len = rec->raw;
+            //  the record's own newline ends its last line; a final line
+            //  without one is a line all the same
+            rec->lines = self->format == S_CSV ? self->scan_lines + 1 : 1;
+            rec->open_quote = at_eof && self->scan_state == S_QUOTED;
+            if (rec->len > 0 && rec->ptr[rec->len - 1] == '\n')
+                rec->len--;
+            if (rec->len > 0 && rec->ptr[rec->len - 1] == '\r')
+                rec->len--;
+            if (self->buf_off + (int64_t) self->start == 0 && rec->len >= 3
+                && memcmp (rec->ptr, "\xEF\xBB\xBF", 3) == 0) {
+                rec->ptr += 3;
+                rec->len -= 3;
+            }
+            self->scan = 0;
+            self->scan_state = S_FIELD_START;
+            self->scan_lines = 0;
+            return 1;
+        }
+        if (self->eof)
+            return 0;
+        if (avail >= ZS_SOURCE_FILE_MAX_RECORD) {
+            snprintf (err, errlen, "%s:%" PRId64 ": record longer than %d bytes", s_cur_path (self),
+                      self->pos_line + 1, ZS_SOURCE_FILE_MAX_RECORD);
+            return -1;
+        }
+        if (s_fill (self, err, errlen) != 0)
+            return -1;
+    }
+}
+
+static void
+s_consume (zs_source_file_t *self, const s_record_t *rec)
+{
+    self->start += rec->raw;
+    self->pos_offset += (int64_t) rec->raw;
+    self->pos_line += rec->lines;
+    assert (self->pos_offset == self->buf_off + (int64_t) self->start); //  invariant 1
+}
+
+static bool
+s_blank (const s_record_t *rec)
+{
+    for (size_t i = 0; i < rec->len; i++)
+        if (rec->ptr[i] != ' ' && rec->ptr[i] != '\t' && rec->ptr[i] != '\r')
+            return false;
+    return true;
+}
+
+//  Split a CSV record into self->fields. Number of fields, or -1 with why.
+static int
+s_split (zs_source_file_t *self, const s_record_t *rec, char *why, size_t whylen)
+{
+    if (rec->open_quote) {
+        snprintf (why, whylen, "quoted field not closed before the end of the file");
+        return -1;
+    }
+    if (self->scratch_cap < rec->len) {
+        uint8_t *s = realloc (self->scratch, rec->len);
+        if (!s) {
+            snprintf (why, whylen, "out of memory");
+            return -1;
+        }
+        self->scratch = s;
+        self->scratch_cap = rec->len;
+    }
+    //  Every quoted field is copied (unescaped) into scratch, sized for the
+    //  whole record up front so field pointers never move; unquoted fields
+    //  point into the read buffer.
+    const uint8_t *c = rec->ptr;
+    size_t n = rec->len;
+    size_t p = 0;
+    size_t w = 0; //  write offset in scratch
+    int nf = 0;
+    for (;;) {
+        if (nf == self->fields_cap) {
+            int cap = self->fields_cap ? self->fields_cap * 2 : 16;
+            s_field_t *f = realloc (self->fields, (size_t) cap * sizeof *f);
+            if (!f) {
+                snprintf (why, whylen, "out of memory");
+                return -1;
+            }
+            self->fields = f;
+            self->fields_cap = cap;
+        }
+        s_field_t *f = &self->fields[nf++];
+        if (p < n && c[p] == '"') {
+            p++;
+            f->ptr = self->scratch + w;
+            f->quoted = true;
+            for (;;) {
+                if (p >= n) {
+                    snprintf (why, whylen, "field %d: quoted field not closed", nf);
+                    return -1;
+                }
+                if (c[p] == '"') {
+                    if (p + 1 < n && c[p + 1] == '"') {
+                        self->scratch[w++] = '"';
+                        p += 2;
+                        continue;
+                    }
+                    p++;
+                    break;
+                }
+                self->scratch[w++] = c[p++];
+            }
+            f->len = (size_t) (self->scratch + w - f->ptr);
+            if (p < n && c[p] != ',') {
+                snprintf (why, whylen, "field %d: text after the closing quote", nf);
+                return -1;
+            }
+        } else {
+            size_t q = p;
+            while (q < n && c[q] != ',') {
+                if (c[q] == '"') {
+                    snprintf (why, whylen, "field %d: quote in an unquoted field", nf);
+                    return -1;
+                }
+                q++;
+            }
+            f->ptr = c + p;
+            f->len = q - p;
+            f->quoted = false;
+            p = q;
+        }
+        if (p >= n)
+            return nf;
+        p++; //  the comma; a comma at the very end makes one more empty field
+    }
+}
+
+//  The open CSV file's header: the column mapping. 0 or -1 with why.
+static int
+s_header (zs_source_file_t *self, const s_record_t *rec, char *why, size_t whylen)
+{
+    int nf = s_split (self, rec, why, whylen);
+    if (nf < 0)
+        return -1;
+    if (nf > self->col_of_cap) {
+        int *m = realloc (self->col_of, (size_t) nf * sizeof *m);
+        if (!m) {
+            snprintf (why, whylen, "out of memory");
+            return -1;
+        }
+        self->col_of = m;
+        self->col_of_cap = nf;
+    }
+    bool seen[ZS_MAX_COLUMNS] = {false};
+    for (int k = 0; k < nf; k++) {
+        const uint8_t *s = self->fields[k].ptr;
+        size_t len = self->fields[k].len;
+        while (len > 0 && (s[0] == ' ' || s[0] == '\t')) {
+            s++;
+            len--;
+        }
+        while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+            len--;
+        self->col_of[k] = -1;
+        for (int c = 0; c < self->schema.n; c++) {
+            const char *name = self->schema.cols[c].name;
+            if (strlen (name) == len && memcmp (name, s, len) == 0) {
+                if (seen[c]) {
+                    snprintf (why, whylen, "header: column '%s' appears twice", name);
+                    return -1;
+                }
+                seen[c] = true;
+                self->col_of[k] = c;
+                break;
+            }
+        }
+    }
+    for (int c = 0; c < self->schema.n; c++)
+        if (!seen[c] && !self->schema.cols[c].nullable) {
+            snprintf (why, whylen, "header: no column '%s', which is NOT NULL",
+                      self->schema.cols[c].name);
+            return -1;
+        }
+    self->ncol_of = nf;
+    return 0;
+}
+
+static void
+s_close (zs_source_file_t *self)
+{
+    if (self->fd >= 0)
+        close (self->fd);
+    self->fd = -1;
+}
+
+//  Open ours[cur] at its start; for CSV read its header (blank lines before
+//  it are skipped). The position is (cur, after the header). 0 or -1 + err.
+static int
+s_open (zs_source_file_t *self, char *err, size_t errlen)
+{
+    s_close (self);
+    const char *path = s_cur_path (self);
+    self->fd = open (path, O_RDONLY | O_CLOEXEC);
+    if (self->fd < 0) {
+        snprintf (err, errlen, "cannot open %s: %s", path, strerror (errno));
+        return -1;
+    }
+    if (!self->buf) {
+        self->cap = self->chunk < 64 ? 64 : self->chunk;
+        self->buf = malloc (self->cap);
+        if (!self->buf) {
+            snprintf (err, errlen, "out of memory");
+            s_close (self);
+            return -1;
+        }
+    }
+    s_reset_buffer (self, 0);
+    self->pos_offset = 0;
+    self->pos_line = 0;
+    self->ncol_of = 0;
+    if (self->format != S_CSV)
+        return 0;
+    for (;;) {
+        s_record_t rec;
+        int rc = s_read_record (self, &rec, err, errlen);
+        if (rc < 0)
+            break;
+        if (rc == 0)
+            return 0; //  an empty file: no header, no rows
+        if (s_blank (&rec)) {
+            s_consume (self, &rec);
+            continue;
+        }
+        char why[ZS_ERRLEN];
+        if (s_header (self, &rec, why, sizeof why) != 0) {
+            snprintf (err, errlen, "%s:%" PRId64 ": %s", path, self->pos_line + 1, why);
+            break;
+        }
+        s_consume (self, &rec);
+        return 0;
+    }
+    //  the file cannot be read: start from its beginning next time
+    s_close (self);
+    self->pos_offset = 0;
+    self->pos_line = 0;
+    return -1;
+}
+
+//  A JSONL record into a row. 0, or -1 with why.
+static int
+s_parse_jsonl (zs_source_file_t *self, const s_record_t *rec, zs_value_t *row, char *why,
+               size_t whylen)
+{
+    //  DECODE_ANY so that a scalar line gets our "not a JSON object" rather
+    //  than jansson's text; a duplicate key is refused because which of the
+    //  two values a reader takes is a guess; NUL is allowed because STRING
+    //  and BYTES carry lengths. Integers stay json_int_t (64 bits), exact.
+    json_error_t jerr;
+    size_t flags = JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL;
+    json_t *obj = json_loadb ((const char *) rec->ptr, rec->len, flags, &jerr);
+    if (!obj) {
+        if (json_error_code (&jerr) == json_error_numeric_overflow) {
+            //  Say which column, if an INT/BIGINT one: decode again with
+            //  integers as reals only to find it.
+            json_t *o2 = json_loadb ((const char *) rec->ptr, rec->len,
+                                     flags | JSON_DECODE_INT_AS_REAL, &jerr);
+            for (int c = 0; o2 && json_is_object (o2) && c < self->schema.n; c++) {
+                const zs_column_t *col = &self->schema.cols[c];
+                json_t *v = json_object_get (o2, col->name);
+                if ((col->type == ZS_TYPE_INT || col->type == ZS_TYPE_BIGINT) && json_is_real (v)
+                    && fabs (json_real_value (v)) >= 9223372036854775807.0) {
+                    snprintf (why, whylen, "column '%s': integer out of range for %s", col->name,
+                              s_type_name (col->type));
+                    json_decref (o2);
+                    return -1;
+                }
+            }
+            json_decref (o2);
+            snprintf (why, whylen,
+                      "invalid JSON: number out of range (integers must fit in 64 bits)");
+            return -1;
+        }
+        snprintf (why, whylen, "invalid JSON at byte %d: %s", jerr.position, jerr.text);
+        return -1;
+    }
+    if (!json_is_object (obj)) {
+        snprintf (why, whylen, "not a JSON object");
+        json_decref (obj);
+        return -1;
+    }
+    for (int c = 0; c < self->schema.n; c++) {
+        const zs_column_t *col = &self->schema.cols[c];
+        json_t *v = json_object_get (obj, col->name);
+        int rc = (!v || json_is_null (v)) ? s_null (col, &row[c], why, whylen)
+                                          : s_from_json (col, v, &row[c], why, whylen);
+        if (rc != 0) {
+            json_decref (obj);
+            return -1;
+        }
+    }
+    self->json = obj; //  the row's strings live in it until the next call
+    return 0;
+}
+
+//  A CSV record into a row. 0, or -1 with why.
+static int
+s_parse_csv (zs_source_file_t *self, const s_record_t *rec, zs_value_t *row, char *why,
+             size_t whylen)
+{
+    int nf = s_split (self, rec, why, whylen);
+    if (nf < 0)
+        return -1;
+    if (nf != self->ncol_of) {
+        snprintf (why, whylen, "%d fields, the header has %d", nf, self->ncol_of);
+        return -1;
+    }
+    for (int c = 0; c < self->schema.n; c++)
+        row[c].null = true; //  columns the header lacks (all nullable)
+    for (int k = 0; k < nf; k++) {
+        int c = self->col_of[k];
+        if (c >= 0
+            && s_from_text (&self->schema.cols[c], &self->fields[k], &row[c], why, whylen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+// --------------------------------------------------------------------------
+//  Listing
+
+static int
+s_cmp_file (const void *a, const void *b)
+{
+    return strcmp (((const s_file_t *) a)->name, ((const s_file_t *) b)->name);
+}
+
+static bool
+s_ends_with (const char *s, const char *suffix)
+{
+    size_t n = strlen (s), m = strlen (suffix);
+    return n > m && strcmp (s + n - m, suffix) == 0;
+}
+
+static int
+s_add_file (zs_source_file_t *self, int *cap, const char *name, const char *path)
+{
+    if (self->nall == *cap) {
+        int ncap = *cap ? *cap * 2 : 16;
+        s_file_t *all = realloc (self->all, (size_t) ncap * sizeof *all);
+        if (!all)
+            return -1;
+        self->all = all;
+        *cap = ncap;
+    }
+    s_file_t *f = &self->all[self->nall];
+    f->name = strdup (name);
+    f->path = strdup (path);
+    if (!f->name || !f->path) {
+        free (f->name);
+        free (f->path);
+        return -1;
+    }
+    self->nall++;
+    return 0;
+}
+
+static int
+s_list (zs_source_file_t *self, char *err, size_t errlen)
+{
+    const char *root = self->root;
+    struct stat st;
+    if (stat (root, &st) != 0) {
+        snprintf (err, errlen, "cannot read input path '%s': %s", root, strerror (errno));
+        return -1;
+    }
+    int cap = 0;
+    if (S_ISREG (st.st_mode)) {
+        const char *slash = strrchr (root, '/');
+        if (s_add_file (self, &cap, slash ? slash + 1 : root, root) != 0)
+            goto oom;
+        return 0;
+    }
+    if (!S_ISDIR (st.st_mode)) {
+        snprintf (err, errlen, "input path '%s' is not a file or a directory", root);
+        return -1;
+    }
+    DIR *dir = opendir (root);
+    if (!dir) {
+        snprintf (err, errlen, "cannot list input directory '%s': %s", root, strerror (errno));
+        return -1;
+    }
+    size_t rlen = strlen (root);
+    const char *sep = rlen > 0 && root[rlen - 1] == '/' ? "" : "/";
+    struct dirent *de;
+    while ((de = readdir (dir))) {
+        const char *name = de->d_name;
+        if (name[0] == '.')
+            continue;
+        bool match = self->format == S_CSV
+                         ? s_ends_with (name, ".csv")
+                         : s_ends_with (name, ".jsonl") || s_ends_with (name, ".json");
+        if (!match)
+            continue;
+        char *path;
+        if (asprintf (&path, "%s%s%s", root, sep, name) < 0) {
+            closedir (dir);
+            goto oom;
+        }
+        //  stat, not d_type: symlinks to regular files count
+        int rc = 0;
+        if (stat (path, &st) == 0 && S_ISREG (st.st_mode))
+            rc = s_add_file (self, &cap, name, path);
+        free (path);
+        if (rc != 0) {
+            closedir (dir);
+            goto oom;
+        }
+    }
+    closedir (dir);
+    if (self->nall > 1)
+        qsort (self->all, (size_t) self->nall, sizeof *self->all, s_cmp_file);
+    return 0;
+oom:
+    snprintf (err, errlen, "out of memory");
+    return -1;
+}
+
+// --------------------------------------------------------------------------
+//  Public API
+
+zs_source_file_t *
+zs_source_file_new (const zs_schema_t *schema, const char *path, const char *format,
+                    bool skip_errors, int index, int parallelism, char *err, size_t errlen)
+{
+    if (!schema || !path || !format || schema->n < 0 || schema->n > ZS_MAX_COLUMNS) {
+        snprintf (err, errlen, "file source: missing schema, path or format");
+        return NULL;
+    }
+    s_format_t fmt;
+    if (strcmp (format, "jsonl") == 0)
+        fmt = S_JSONL;
+    else if (strcmp (format, "csv") == 0)
+        fmt = S_CSV;
+    else {
+        snprintf (err, errlen, "file source: unknown format '%s' (jsonl or csv)", format);
+        return NULL;
+    }
+    if (parallelism < 1 || index < 0 || index >= parallelism) {
+        snprintf (err, errlen, "file source: writer %d of %d", index, parallelism);
+        return NULL;
+    }
+    zs_source_file_t *self = calloc (1, sizeof *self);
+    if (!self) {
+        snprintf (err, errlen, "out of memory");
+        return NULL;
+    }
+    self->schema = *schema;
+    self->format = fmt;
+    self->skip_errors = skip_errors;
+    self->index = index;
+    self->parallelism = parallelism;
+    self->fd = -1;
+    self->chunk = S_CHUNK_DEFAULT;
+    self->root = strdup (path);
+    if (!self->root) {
+        snprintf (err, errlen, "out of memory");
+        goto fail;
+    }
+    if (s_list (self, err, errlen) != 0)
+        goto fail;
+    self->ours = malloc ((size_t) (self->nall > 0 ? self->nall : 1) * sizeof *self->ours);
+    if (!self->ours) {
+        snprintf (err, errlen, "out of memory");
+        goto fail;
+    }
+    for (int k = index; k < self->nall; k += parallelism)
+        self->ours[self->nours++] = k;
+    return self;
+fail:
+    zs_source_file_destroy (&self);
+    return NULL;
+}
+
+//  Back to the start of the first file of ours, as after _new.
+static void
+s_rewind (zs_source_file_t *self)
+{
+    json_decref (self->json);
+    self->json = NULL;
+    s_close (self);
+    self->done = false;
+    self->rows = 0;
+    self->skipped = 0;
+    self->cur = 0;
+    self->pos_offset = 0;
+    self->pos_line = 0;
+}
+
+int
+zs_source_file_seek (zs_source_file_t *self, const char *file, int64_t offset, int64_t line,
+                     int64_t skipped, char *err, size_t errlen)
+{
+    if (!file)
+        file = "";
+    s_rewind (self);
+    if (offset < 0 || line < 0 || skipped < 0) {
+        snprintf (err, errlen, "file source: bad position %s@%" PRId64, file, offset);
+        return -1;
+    }
+    if (self->nours == 0 && file[0] == '\0' && offset == 0) {
+        self->skipped = skipped;
+        return 0;
+    }
+    int k = -1;
+    if (file[0] == '\0' && self->nours > 0)
+        k = 0;
+    for (int i = 0; k < 0 && i < self->nours; i++)
+        if (strcmp (self->all[self->ours[i]].name, file) == 0)
+            k = i;
+    if (k < 0) {
+        for (int i = 0; i < self->nall; i++)
+            if (strcmp (self->all[i].name, file) == 0) {
+                snprintf (err, errlen,
+                          "input file '%s' belongs to writer %d, not %d (parallelism changed?)",
+                          file, i % self->parallelism, self->index);
+                return -1;
+            }
+        snprintf (err, errlen,
+                  "no input file '%s' in %s to resume from (the input changed since the "
+                  "checkpoint?)",
+                  file, self->root);
+        return -1;
+    }
+    //  Open now rather than on the first _next: the restore fails at once,
+    //  naming what changed, and the CSV header is read before the offset
+    //  is used (invariant 4).
+    self->cur = k;
+    if (s_open (self, err, errlen) != 0)
+        goto fail;
+    const char *path = s_cur_path (self);
+    struct stat st;
+    if (fstat (self->fd, &st) != 0) {
+        snprintf (err, errlen, "cannot stat %s: %s", path, strerror (errno));
+        goto fail;
+    }
+    if (offset > (int64_t) st.st_size) {
+        snprintf (err, errlen,
+                  "%s: resume offset %" PRId64 " is past its end (%" PRId64
+                  " bytes; the file changed?)",
+                  path, offset, (int64_t) st.st_size);
+        goto fail;
+    }
+    if (offset == 0 || offset == self->pos_offset) {
+        //  at the start, or just after the header just read: our line count
+        self->skipped = skipped;
+        return 0;
+    }
+    if (offset < self->pos_offset) {
+        snprintf (err, errlen, "%s: resume offset %" PRId64 " is inside the header", path, offset);
+        goto fail;
+    }
+    if (offset < (int64_t) st.st_size) {
+        //  a record starts after a newline (the end of the file needs none)
+        char c;
+        ssize_t n;
+        do
+            n = pread (self->fd, &c, 1, offset - 1);
+        while (n < 0 && errno == EINTR);
+        if (n != 1) {
+            snprintf (err, errlen, "cannot read %s: %s", path, n < 0 ? strerror (errno) : "short");
+            goto fail;
+        }
+        if (c != '\n') {
+            snprintf (err, errlen,
+                      "%s: resume offset %" PRId64 " is not at the start of a line (the file "
+                      "changed?)",
+                      path, offset);
+            goto fail;
+        }
+    }
+    if (lseek (self->fd, offset, SEEK_SET) != offset) {
+        snprintf (err, errlen, "cannot seek in %s: %s", path, strerror (errno));
+        goto fail;
+    }
+    s_reset_buffer (self, offset);
+    self->pos_offset = offset;
+    self->pos_line = line;
+    self->skipped = skipped;
+    return 0;
+fail:
+    s_rewind (self);
+    return -1;
+}
+
+int
+zs_source_file_next (zs_source_file_t *self, zs_value_t *row, char *err, size_t errlen)
+{
+    json_decref (self->json);
+    self->json = NULL;
+    for (;;) {
+        if (self->done)
+            return 0;
+        if (self->nours == 0) {
+            self->done = true;
+            return 0;
+        }
+        //  no file open: the first read, after a file ended, or after a
+        //  header error (which then fails again, from the file's start)
+        if (self->fd < 0 && s_open (self, err, errlen) != 0)
+            return -1;
+        s_record_t rec;
+        int rc = s_read_record (self, &rec, err, errlen);
+        if (rc < 0)
+            return -1;
+        if (rc == 0) {
+            //  a file ends where its last record ends: trailing blank lines
+            //  are consumed, so its final position is its size
+            s_close (self);
+            if (self->cur + 1 < self->nours) {
+                //  the position moves to the start of the next file
+                self->cur++;
+                self->pos_offset = 0;
+                self->pos_line = 0;
+                continue;
+            }
+            //  the last file's name and size stay as the final position
+            self->done = true;
+            return 0;
+        }
+        if (s_blank (&rec)) {
+            s_consume (self, &rec);
+            continue;
+        }
+        //  Parse before consuming: with on-error fail the bad record stays
+        //  unread and the position is at its start (invariant 2).
+        char why[ZS_ERRLEN];
+        rc = self->format == S_JSONL ? s_parse_jsonl (self, &rec, row, why, sizeof why)
+                                     : s_parse_csv (self, &rec, row, why, sizeof why);
+        if (rc == 0) {
+            s_consume (self, &rec);
+            self->rows++;
+            return 1;
+        }
+        if (!self->skip_errors) {
+            snprintf (err, errlen, "%s:%" PRId64 ": %s", s_cur_path (self), self->pos_line + 1,
+                      why);
+            return -1;
+        }
+        if (self->skipped < ZS_SOURCE_FILE_SKIP_LOG)
+            zs_warn ("Skipped bad record %s:%" PRId64 ": %s%s", s_cur_path (self),
+                     self->pos_line + 1, why,
+                     self->skipped + 1 == ZS_SOURCE_FILE_SKIP_LOG
+                         ? " (further bad records are only counted)"
+                         : "");
+        self->skipped++;
+        s_consume (self, &rec);
+    }
+}
+
+const char *
+zs_source_file_pos_file (zs_source_file_t *self)
+{
+    return self->nours > 0 ? self->all[self->ours[self->cur]].name : "";
+}
+
+int64_t
+zs_source_file_pos_offset (zs_source_file_t *self)
+{
+    return self->pos_offset;
+}
+
+int64_t
+zs_source_file_pos_line (zs_source_file_t *self)
+{
+    return self->pos_line;
+}
+
+int64_t
+zs_source_file_skipped (zs_source_file_t *self)
+{
+    return self->skipped;
+}
+
+bool
+zs_source_file_done (zs_source_file_t *self)
+{
+    return self->done;
+}
+
+int64_t
+zs_source_file_rows (zs_source_file_t *self)
+{
+    return self->rows;
+}
+
+int
+zs_source_file_count (zs_source_file_t *self)
+{
+    return self->nours;
+}
+
+void
+zs_source_file_set_chunk (zs_source_file_t *self, size_t chunk)
+{
+    self->chunk = chunk > 0 ? chunk : 1;
+}
+
+void
+zs_source_file_destroy (zs_source_file_t **self_p)
+{
+    if (!self_p || !*self_p)
+        return;
+    zs_source_file_t *self = *self_p;
+    s_close (self);
+    json_decref (self->json);
+    for (int i = 0; i < self->nall; i++) {
+        free (self->all[i].name);
+        free (self->all[i].path);
+    }
+    free (self->all);
+    free (self->ours);
+    free (self->root);
+    free (self->buf);
+    free (self->col_of);
+    free (self->fields);
+    free (self->scratch);
+    free (self);
+    *self_p = NULL;
+}
