@@ -1,0 +1,405 @@
+// oracle.mjs - DuckDB as the independent oracle for zsink's Parquet files.
+//
+// DuckDB (@duckdb/node-api, installed by scripts/setup.sh) reads what zsink
+// wrote, zsink's own reader (`zsink table scan --format csv`) reads the
+// same, and both are reduced to the same figures: count, count(DISTINCT
+// id), min / max / sum of every numeric column, null counts, and a digest
+// of all rows (each row spelt canonically, the lines sorted, sha256). Any
+// difference fails.
+//
+//   node oracle.mjs table --zsink BIN --table DIR [--expect N]
+//       the table's live files (zsink table files --json) through DuckDB's
+//       read_parquet vs zsink table scan DIR; with --expect N also count =
+//       distinct ids = N, ids 1..N
+//   node oracle.mjs file --zsink BIN --file F.parquet
+//       one Parquet file (e.g. written by DuckDB) through both readers
+//   node oracle.mjs copy --out F.parquet --sql QUERY [--options 'COMPRESSION zstd']
+//       have DuckDB write a Parquet file (COPY (QUERY) TO F (FORMAT parquet, …))
+//   node oracle.mjs layout --zsink BIN --table DIR
+//       files, row groups and codecs of the live files (parquet_metadata)
+//       and the time DuckDB takes to count the rows, best of 3
+//   node oracle.mjs input --zsink BIN --table DIR --input PATH --format jsonl|csv
+//       the table equals the source files: DuckDB's read_json / read_csv of
+//       the input with the table's schema vs DuckDB's read of the table
+//
+// Prints one JSON summary line; exit 0 on agreement, 1 on any difference.
+import { DuckDBInstance } from '@duckdb/node-api';
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, statSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const args = process.argv.slice(2);
+const mode = args.shift();
+const opt = {};
+for (let i = 0; i < args.length; i += 2) opt[args[i].replace(/^--/, '')] = args[i + 1];
+
+function die(msg) {
+  console.log(JSON.stringify({ ok: false, error: msg }));
+  process.exit(1);
+}
+
+// ---- types ---------------------------------------------------------------
+
+// zsink type of each column from schema-0 ("BIGINT NOT NULL" -> BIGINT)
+function tableSchema(dir) {
+  const s = JSON.parse(readFileSync(join(dir, 'schema', 'schema-0'), 'utf8'));
+  return s.fields.map((f) => ({ name: f.name, type: f.type.replace(/ NOT NULL$/, '') }));
+}
+
+// zsink type of a DuckDB column type (for files DuckDB wrote)
+function fromDuck(t) {
+  const map = {
+    BOOLEAN: 'BOOLEAN', INTEGER: 'INT', BIGINT: 'BIGINT', FLOAT: 'FLOAT', DOUBLE: 'DOUBLE',
+    VARCHAR: 'STRING', BLOB: 'BYTES', DATE: 'DATE', TIMESTAMP: 'TIMESTAMP(6)',
+    TIMESTAMP_MS: 'TIMESTAMP(3)',
+  };
+  if (!(t in map)) die(`DuckDB type ${t} is outside zsink's subset`);
+  return map[t];
+}
+
+// DuckDB type for a zsink type (read_json / read_csv columns)
+function toDuck(t) {
+  return {
+    BOOLEAN: 'BOOLEAN', INT: 'INTEGER', BIGINT: 'BIGINT', FLOAT: 'FLOAT', DOUBLE: 'DOUBLE',
+    STRING: 'VARCHAR', BYTES: 'BLOB', DATE: 'DATE', 'TIMESTAMP(3)': 'TIMESTAMP',
+    'TIMESTAMP(6)': 'TIMESTAMP',
+  }[t];
+}
+
+const q = (name) => '"' + name.replace(/"/g, '""') + '"';
+
+// The select list that makes DuckDB hand every value over in a form JS
+// keeps exactly: integers as BigInt, dates as day numbers, timestamps as
+// epoch microseconds, blobs as hex.
+function duckSelect(cols) {
+  return cols.map((c) => {
+    const n = q(c.name);
+    switch (c.type) {
+      case 'INT': case 'BIGINT': return `CAST(${n} AS BIGINT)`;
+      case 'DATE': return `CAST(${n} - DATE '1970-01-01' AS BIGINT)`;
+      case 'TIMESTAMP(3)': case 'TIMESTAMP(6)': return `epoch_us(${n})`;
+      case 'BYTES': return `lower(hex(${n}))`;
+      default: return n;
+    }
+  }).join(', ');
+}
+
+// ---- canonical values ----------------------------------------------------
+
+function civilToDays(y, m, d) {
+  const t = new Date(0);
+  t.setUTCFullYear(y, m - 1, d);
+  t.setUTCHours(0, 0, 0, 0);
+  return BigInt(Math.round(t.getTime() / 86400000));
+}
+
+function num(x, isFloat) {
+  if (typeof x === 'string') {
+    const s = x.toLowerCase();
+    if (s === 'nan') return 'NaN';
+    if (s === 'inf' || s === 'infinity') return 'Infinity';
+    if (s === '-inf' || s === '-infinity') return '-Infinity';
+    x = Number(x);
+  }
+  if (isFloat) x = Math.fround(x);
+  return Object.is(x, -0) ? '-0' : String(x);
+}
+
+// one value from DuckDB (after duckSelect)
+function canonDuck(type, v) {
+  if (v === null || v === undefined) return '\\N';
+  switch (type) {
+    case 'BOOLEAN': return v ? 'true' : 'false';
+    case 'FLOAT': return num(v, true);
+    case 'DOUBLE': return num(v, false);
+    case 'STRING': return JSON.stringify(v);
+    default: return String(v); // BigInt, hex string
+  }
+}
+
+// one value from zsink's CSV (text; null already handled)
+function canonText(type, s) {
+  switch (type) {
+    case 'BOOLEAN': return s;
+    case 'INT': case 'BIGINT': return BigInt(s).toString();
+    case 'FLOAT': return num(s, true);
+    case 'DOUBLE': return num(s, false);
+    case 'STRING': return JSON.stringify(s);
+    case 'BYTES': return s;
+    case 'DATE': {
+      const m = /^(-?\d+)-(\d\d)-(\d\d)$/.exec(s);
+      if (!m) die(`bad DATE '${s}' from zsink`);
+      return civilToDays(+m[1], +m[2], +m[3]).toString();
+    }
+    default: { // timestamps, to epoch microseconds
+      const m = /^(-?\d+)-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\.(\d+)$/.exec(s);
+      if (!m) die(`bad TIMESTAMP '${s}' from zsink`);
+      const days = civilToDays(+m[1], +m[2], +m[3]);
+      const secs = days * 86400n + BigInt(+m[4] * 3600 + +m[5] * 60 + +m[6]);
+      const frac = BigInt(m[7].padEnd(6, '0'));
+      return (secs * 1000000n + frac).toString();
+    }
+  }
+}
+
+// RFC 4180 records with quoted-ness kept: [[text, quoted], …] per record
+function* csvRecords(text) {
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const rec = [];
+    for (;;) {
+      let val = '', quoted = false;
+      if (text[i] === '"') {
+        quoted = true;
+        i++;
+        for (;;) {
+          const j = text.indexOf('"', i);
+          if (j < 0) die('unterminated quoted CSV field from zsink');
+          val += text.slice(i, j);
+          i = j + 1;
+          if (text[i] === '"') { val += '"'; i++; } else break;
+        }
+      } else {
+        let j = i;
+        while (j < n && text[j] !== ',' && text[j] !== '\n') j++;
+        val = text.slice(i, j);
+        i = j;
+      }
+      rec.push([val, quoted]);
+      if (text[i] === ',') { i++; continue; }
+      i++; // '\n' or end
+      break;
+    }
+    yield rec;
+  }
+}
+
+// ---- the figures ---------------------------------------------------------
+
+function newTally(cols) {
+  return {
+    count: 0n, ids: new Set(), lines: [],
+    cols: cols.map(() => ({ nulls: 0n, min: null, max: null, sum: null })),
+  };
+}
+
+// keep count, nulls, min/max/sum of numeric columns; canon is the row's
+// canonical values, raw the comparable numbers (BigInt or Number)
+function addRow(t, cols, canon) {
+  t.count++;
+  t.lines.push(canon.join('\t'));
+  cols.forEach((c, k) => {
+    const s = t.cols[k];
+    if (canon[k] === '\\N') { s.nulls++; return; }
+    if (c.name === 'id' && c.type === 'BIGINT') t.ids.add(canon[k]);
+    let v;
+    if (c.type === 'INT' || c.type === 'BIGINT') v = BigInt(canon[k]);
+    else if (c.type === 'FLOAT' || c.type === 'DOUBLE') v = Number(canon[k]);
+    else return;
+    if (s.min === null || v < s.min) s.min = v;
+    if (s.max === null || v > s.max) s.max = v;
+    s.sum = s.sum === null ? v : s.sum + v;
+  });
+}
+
+function summary(t, cols) {
+  const lines = t.lines.sort();
+  const h = createHash('sha256');
+  for (const l of lines) h.update(l + '\n');
+  return {
+    count: t.count.toString(),
+    distinct_ids: cols.some((c) => c.name === 'id' && c.type === 'BIGINT') ? t.ids.size : null,
+    // a float sum depends on the order rows are added in (DuckDB's order is
+    // not the scan's): compared to 12 significant digits
+    columns: Object.fromEntries(cols.map((c, k) => {
+      const s = { ...t.cols[k] };
+      if (typeof s.sum === 'number') s.sum = s.sum.toPrecision(12);
+      return [c.name, s];
+    })),
+    digest: h.digest('hex'),
+  };
+}
+
+async function duckTally(conn, from, cols) {
+  const t = newTally(cols);
+  const reader = await conn.runAndReadAll(`SELECT ${duckSelect(cols)} FROM ${from}`);
+  for (const row of reader.getRows())
+    addRow(t, cols, row.map((v, k) => canonDuck(cols[k].type, v)));
+  return t;
+}
+
+// the same figures computed by DuckDB itself, to check our JS against SQL
+async function duckSql(conn, from, cols) {
+  const parts = ['count(*)'];
+  for (const c of cols) {
+    const n = q(c.name);
+    parts.push(`count(*) - count(${n})`);
+    if (['INT', 'BIGINT', 'FLOAT', 'DOUBLE'].includes(c.type))
+      parts.push(`min(${n})`, `max(${n})`, c.type === 'INT' || c.type === 'BIGINT' ? `sum(${n})` : `fsum(${n})`);
+  }
+  const id = cols.find((c) => c.name === 'id' && c.type === 'BIGINT');
+  if (id) parts.push('count(DISTINCT id)');
+  const r = await conn.runAndReadAll(`SELECT ${parts.join(', ')} FROM ${from}`);
+  return r.getRows()[0];
+}
+
+function zsinkTally(bin, target, cols) {
+  const out = execFileSync(bin, ['table', 'scan', target, '--format', 'csv'], {
+    maxBuffer: 4 << 30, encoding: 'utf8',
+  });
+  const t = newTally(cols);
+  let header = true;
+  for (const rec of csvRecords(out)) {
+    if (header) {
+      const names = rec.map((f) => f[0]);
+      if (names.join(',') !== cols.map((c) => c.name).join(','))
+        die(`zsink scan header ${names} differs from the schema ${cols.map((c) => c.name)}`);
+      header = false;
+      continue;
+    }
+    if (rec.length !== cols.length) die(`zsink scan: a record of ${rec.length} fields`);
+    addRow(t, cols, rec.map(([s, quoted], k) =>
+      (!quoted && s === '' ? '\\N' : canonText(cols[k].type, s))));
+  }
+  return t;
+}
+
+function compare(a, b, what) {
+  const errs = [];
+  const ja = JSON.stringify(a, (k, v) => (typeof v === 'bigint' ? v.toString() : v));
+  const jb = JSON.stringify(b, (k, v) => (typeof v === 'bigint' ? v.toString() : v));
+  if (ja !== jb) {
+    for (const key of Object.keys(a)) {
+      const x = JSON.stringify(a[key], (k, v) => (typeof v === 'bigint' ? v.toString() : v));
+      const y = JSON.stringify(b[key], (k, v) => (typeof v === 'bigint' ? v.toString() : v));
+      if (x !== y) errs.push(`${what}: ${key}: ${x} vs ${y}`);
+    }
+  }
+  return errs;
+}
+
+// JS figures vs DuckDB's SQL figures (count, nulls, min, max, sums)
+function checkSql(sql, sum, cols) {
+  const errs = [];
+  let k = 0;
+  const eq = (a, b, what) => {
+    const same = typeof b === 'number' && typeof a === 'number'
+      ? Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b)) : String(a) === String(b);
+    if (!same) errs.push(`sql ${what}: duckdb ${b} vs scan ${a}`);
+  };
+  eq(BigInt(sum.count), BigInt(sql[k++]), 'count(*)');
+  for (const c of cols) {
+    const s = sum.columns[c.name];
+    eq(s.nulls, BigInt(sql[k++]), `nulls(${c.name})`);
+    if (['INT', 'BIGINT', 'FLOAT', 'DOUBLE'].includes(c.type)) {
+      const isInt = c.type === 'INT' || c.type === 'BIGINT';
+      const conv = (v) => (v === null ? null : isInt ? BigInt(v) : c.type === 'FLOAT' ? Math.fround(Number(v)) : Number(v));
+      const mn = conv(sql[k++]), mx = conv(sql[k++]), sm = sql[k++];
+      eq(s.min, mn, `min(${c.name})`);
+      eq(s.max, mx, `max(${c.name})`);
+      if (isInt)
+        eq(s.sum, sm === null ? null : BigInt(sm), `sum(${c.name})`);
+      else if ((s.sum === null) !== (sm === null)
+        || (sm !== null && Math.abs(Number(s.sum) - sm) > 1e-9 * Math.max(1, Math.abs(sm))))
+        errs.push(`sql sum(${c.name}): duckdb ${sm} vs scan ${s.sum}`);
+    }
+  }
+  if (cols.some((c) => c.name === 'id' && c.type === 'BIGINT'))
+    eq(BigInt(sum.distinct_ids), BigInt(sql[k++]), 'count(DISTINCT id)');
+  return errs;
+}
+
+const fileList = (paths) => '[' + paths.map((p) => `'${p.replace(/'/g, "''")}'`).join(', ') + ']';
+
+async function main() {
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  const errs = [];
+  let out = {};
+
+  if (mode === 'copy') {
+    const extra = opt.options ? ', ' + opt.options : '';
+    await conn.run(`COPY (${opt.sql}) TO '${opt.out.replace(/'/g, "''")}' (FORMAT parquet${extra})`);
+    console.log(JSON.stringify({ ok: true, wrote: opt.out, bytes: statSync(opt.out).size }));
+    return;
+  }
+
+  if (mode === 'layout') {
+    const files = JSON.parse(execFileSync(opt.zsink, ['table', 'files', opt.table, '--json'],
+      { encoding: 'utf8' })).files.map((f) => join(opt.table, f.path));
+    const list = fileList(files);
+    const m = (await conn.runAndReadAll(
+      `SELECT count(DISTINCT (file_name, row_group_id)), list(DISTINCT compression) FROM parquet_metadata(${list})`)).getRows()[0];
+    let best = Infinity, count = null;
+    for (let i = 0; i < 3; i++) {
+      const t0 = process.hrtime.bigint();
+      count = (await conn.runAndReadAll(`SELECT count(*) FROM read_parquet(${list})`)).getRows()[0][0];
+      best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    console.log(JSON.stringify({ ok: true, files: files.length, row_groups: Number(m[0]),
+      codecs: m[1].items ?? m[1], count: count.toString(), count_ms: +best.toFixed(1) }));
+    return;
+  }
+
+  if (mode === 'table' || mode === 'input') {
+    const cols = tableSchema(opt.table);
+    const files = JSON.parse(execFileSync(opt.zsink, ['table', 'files', opt.table, '--json'],
+      { encoding: 'utf8' })).files.map((f) => join(opt.table, f.path));
+    // DuckDB must see the declared types (timestamps not WITH TIME ZONE)
+    if (files.length) {
+      const d = await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${fileList(files)})`);
+      d.getRows().forEach((r, k) => {
+        const want = cols[k] && cols[k].type;
+        if (!want || r[0] !== cols[k].name || fromDuck(r[1]).replace('(3)', '(6)') !== want.replace('(3)', '(6)'))
+          errs.push(`duckdb sees column ${k + 1} as ${r[0]} ${r[1]}, the schema says ${cols[k] && cols[k].name} ${want}`);
+      });
+    }
+    const from = files.length ? `read_parquet(${fileList(files)})`
+      : `(SELECT ${cols.map((c) => `NULL::${toDuck(c.type)} AS ${q(c.name)}`).join(', ')} LIMIT 0)`;
+    const duck = summary(await duckTally(conn, from, cols), cols);
+    errs.push(...checkSql(await duckSql(conn, from, cols), duck, cols));
+    if (mode === 'table') {
+      const mine = summary(zsinkTally(opt.zsink, opt.table, cols), cols);
+      errs.push(...compare(duck, mine, 'duckdb vs zsink'));
+      if (opt.expect !== undefined) {
+        const n = BigInt(opt.expect);
+        const id = duck.columns.id;
+        if (BigInt(duck.count) !== n || BigInt(duck.distinct_ids) !== n
+          || (n > 0n && (id.min !== 1n || id.max !== n)))
+          errs.push(`expected ids 1..${n} once each, duckdb has count ${duck.count}, distinct ${duck.distinct_ids}, min ${id.min}, max ${id.max}`);
+      }
+    } else {
+      // the input, read by DuckDB with the table's columns
+      let inputs = [opt.input];
+      if (statSync(opt.input).isDirectory())
+        inputs = readdirSync(opt.input).filter((f) => !f.startsWith('.')).sort().map((f) => join(opt.input, f));
+      const columns = '{' + cols.map((c) => `${q(c.name).replace(/"/g, "'")}: '${toDuck(c.type)}'`).join(', ') + '}';
+      const src = opt.format === 'csv'
+        ? `read_csv(${fileList(inputs)}, header = true, columns = ${columns}, quote = '"', escape = '"', allow_quoted_nulls = false)`
+        : `read_json(${fileList(inputs)}, format = 'newline_delimited', columns = ${columns})`;
+      const want = summary(await duckTally(conn, src, cols), cols);
+      errs.push(...compare(want, duck, 'input vs table'));
+      out.input_count = want.count;
+    }
+    out = { ...out, files: files.length, count: duck.count, distinct_ids: duck.distinct_ids, digest: duck.digest };
+  } else if (mode === 'file') {
+    const d = await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${opt.file}')`);
+    const cols = d.getRows().map((r) => ({ name: r[0], type: fromDuck(r[1]) }));
+    const from = `read_parquet('${opt.file}')`;
+    const duck = summary(await duckTally(conn, from, cols), cols);
+    errs.push(...checkSql(await duckSql(conn, from, cols), duck, cols));
+    const mine = summary(zsinkTally(opt.zsink, opt.file, cols), cols);
+    errs.push(...compare(duck, mine, 'duckdb vs zsink'));
+    out = { count: duck.count, columns: cols.length, digest: duck.digest };
+  } else die(`unknown mode '${mode}'`);
+
+  if (errs.length) {
+    console.log(JSON.stringify({ ok: false, errors: errs.slice(0, 20), ...out }));
+    process.exit(1);
+  }
+  console.log(JSON.stringify({ ok: true, ...out }));
+}
+
+main().catch((e) => die(String(e && e.stack || e)));
