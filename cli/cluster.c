@@ -476,6 +476,18 @@ zs_cluster_cmd (int argc, char **argv)
         fprintf (stderr, "zsink cluster: %s\n", err);
         return 2;
     }
+    //  A table of another schema is a configuration error too: say so now
+    //  rather than start processes the coordinator would refuse to run.
+    char schema_0[ZS_PATH_MAX + 32];
+    snprintf (schema_0, sizeof schema_0, "%s/schema/schema-0", cfg.table_path);
+    if (access (schema_0, F_OK) == 0) {
+        zs_table_t *table = zs_table_open (cfg.table_path, &cfg.schema, err, sizeof err);
+        if (!table) {
+            fprintf (stderr, "zsink cluster: %s\n", err);
+            return 2;
+        }
+        zs_table_destroy (&table);
+    }
     //  The role binaries live beside this one.
     char self_path[ZS_PATH_MAX];
     ssize_t len = readlink ("/proc/self/exe", self_path, sizeof self_path - 1);
