@@ -322,6 +322,7 @@ s_committable_free (Zsink__Committable *c)
         return;
     for (size_t i = 0; i < c->n_files; i++) {
         free (c->files[i]->path);
+        free (c->files[i]->stats);
         free (c->files[i]);
     }
     free (c->files);
