@@ -85,7 +85,8 @@ int zs_parquet_writer_append (zs_parquet_writer_t *self, const zs_value_t *row, 
 int64_t zs_parquet_writer_rows (zs_parquet_writer_t *self);
 
 //  Bytes the file will have if closed now, estimated: bytes already written
-//  plus the buffered row group's uncompressed size. For rolling files.
+//  plus the buffered row group's size, scaled by how much the row groups
+//  written so far shrank (unscaled before the first). For rolling files.
 int64_t zs_parquet_writer_bytes (zs_parquet_writer_t *self);
 
 //  Write the last row group and the footer, close durably. *size = bytes

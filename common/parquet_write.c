@@ -90,6 +90,7 @@ struct _zs_parquet_writer_t {
     int64_t row_cap;    //  rows the fixed-width buffers hold
     int64_t row_bytes;  //  fixed-width bytes a row adds (estimate)
     int64_t buffered;   //  bytes buffered (estimate)
+    int64_t flushed_in; //  buffered bytes of the row groups written so far
     s_group_t *groups;
     int ngroups;
     int groups_cap;
@@ -221,7 +222,13 @@ zs_parquet_writer_rows (zs_parquet_writer_t *self)
 int64_t
 zs_parquet_writer_bytes (zs_parquet_writer_t *self)
 {
-    return zs_fs_file_offset (self->file) + self->buffered;
+    //  The buffered row group will shrink as the written ones did
+    //  (encoding and compression); before the first, assume it does not.
+    int64_t written = zs_fs_file_offset (self->file);
+    if (self->flushed_in <= 0 || written <= 0)
+        return written + self->buffered;
+    return written
+           + (int64_t) ((double) self->buffered * (double) written / (double) self->flushed_in);
 }
 
 //  --------------------------------------------------------------------------
@@ -696,6 +703,7 @@ s_flush_group (zs_parquet_writer_t *self, char *err, size_t errlen)
         c->bin.len = 0;
     }
     self->group_rows = 0;
+    self->flushed_in += self->buffered;
     self->buffered = 0;
     return 0;
 }
