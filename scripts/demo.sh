@@ -5,6 +5,8 @@
 # checkpoint every second. Row 1200 fails once (datagen.fail-at-id), like a
 # user function failing on one bad record: the job fails over to the last
 # completed checkpoint, replays, and still commits every row exactly once.
+# The table's data files are Parquet: `zsink table scan` reads them, and so
+# does any Parquet reader (DuckDB: SELECT * FROM 'demo-out/table/bucket-0/*.parquet').
 set -e
 cd "$(dirname "$0")/.."
 BIN=build/bin
@@ -21,6 +23,9 @@ datagen.rows-per-second: 400
 datagen.number-of-rows: 2000
 datagen.fail-at-id: 1200
 table.path: $OUT/table
+table.schema: id BIGINT NOT NULL, name STRING, price DOUBLE, ts TIMESTAMP(3)
+file.format: parquet
+file.compression: zstd
 state.checkpoints.dir: $OUT/checkpoints
 YAML
 echo "== job ($OUT/job.yaml)"
@@ -31,6 +36,12 @@ $BIN/zsink cluster -c "$OUT/job.yaml"
 echo
 echo "== zsink table snapshots $OUT/table"
 $BIN/zsink table snapshots "$OUT/table"
+echo
+echo "== zsink table files $OUT/table   (Parquet; any Parquet reader opens them)"
+$BIN/zsink table files "$OUT/table"
+echo
+echo "== zsink table scan $OUT/table --limit 5 --format csv"
+$BIN/zsink table scan "$OUT/table" --limit 5 --format csv
 echo
 echo "== zsink table stats $OUT/table --json"
 $BIN/zsink table stats "$OUT/table" --json
