@@ -15,7 +15,10 @@
 #     "Successfully commit snapshot … with identifier N" (snapshot durable);
 #   - baseline: zsink-bench-baseline, the same rows through the same data
 #     file writer with no coordination, 1 and 2 processes;
-#   - commit cost against table size: zsink-bench-commit, 3,000 commits.
+#   - commit cost against table size: zsink-bench-commit, 3,000 commits;
+#   - Parquet encoding per writer (none, zstd) against raw text rows:
+#     zsink-bench-parquet, 1,000,000 rows;
+#   - DuckDB's time to count a 1,000,000-row table the cluster wrote.
 set -eu
 cd "$(dirname "$0")/.."
 SECS=${1:-10}
@@ -111,3 +114,24 @@ done
 echo
 echo "commit cost as the table grows (zsink-bench-commit, 1 file per commit)"
 $BIN/zsink-bench-commit "$WORK/commits" 3000 500
+
+echo
+echo "encoding one writer's rows (zsink-bench-parquet, 1,000,000 rows; MB/s of the rows as text)"
+$BIN/zsink-bench-parquet "$WORK/encode" 1000000
+
+echo
+echo "DuckDB counting a 1,000,000-row table written by 2 writers (best of 3)"
+dir="$WORK/million"
+mkdir -p "$dir"
+cat > "$dir/job.yaml" <<YAML
+parallelism: 2
+execution.checkpointing.interval: 1s
+datagen.rows-per-second: 0
+datagen.number-of-rows: 1000000
+parquet.row-group-rows: 50000
+target-file-size: 2mb
+table.path: $dir/table
+state.checkpoints.dir: $dir/chk
+YAML
+$BIN/zsink cluster -c "$dir/job.yaml" > "$dir/log" 2>&1
+node tests/duckdb/oracle.mjs layout --zsink $BIN/zsink --table "$dir/table"

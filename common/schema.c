@@ -202,6 +202,12 @@ zs_schema_parse (zs_schema_t *self, const char *text, char *err, size_t errlen)
         p = comma + 1;
     }
     s_find_id (self);
+    char text_form[ZS_MAX_COLUMNS * (ZS_COLUMN_NAME_MAX + 24)];
+    uint64_t h = 1469598103934665603ull;
+    if (zs_schema_format (self, text_form, sizeof text_form) == 0)
+        for (const char *p = text_form; *p; p++)
+            h = (h ^ (uint8_t) *p) * 1099511628211ull;
+    self->fingerprint = h;
     return 0;
 }
 

@@ -53,6 +53,9 @@ typedef struct {
     //  Index of the first column named "id" of type BIGINT, or -1: the
     //  column `zsink table stats` and the manifest's minId/maxId are about.
     int id_col;
+    //  FNV-1a of the canonical text, set by zs_schema_parse: equal schemas
+    //  have equal fingerprints (caches key on it).
+    uint64_t fingerprint;
 } zs_schema_t;
 
 typedef struct {

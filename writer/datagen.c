@@ -117,9 +117,38 @@ static const char *const s_words[] = {
 };
 #define S_NWORDS (sizeof s_words / sizeof s_words[0])
 
+//  Columns of the default schema keep their first-release values: a
+//  column's role says which, worked out once per schema, not per row.
+enum { S_PLAIN, S_NAME, S_PRICE, S_TS };
+
+//  Decimal digits of v (>= 0) at p; returns the length.
+static int
+s_fmt_u64 (uint8_t *p, uint64_t v)
+{
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char) ('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t) tmp[n - 1 - i];
+    return n;
+}
+
 void
 zs_datagen_row (const zs_schema_t *schema, int64_t id, zs_value_t *row, zs_datagen_buf_t *buf)
 {
+    if (buf->fingerprint != schema->fingerprint || !schema->fingerprint) {
+        for (int c = 0; c < schema->n; c++) {
+            const zs_column_t *col = &schema->cols[c];
+            buf->role[c] = col->type == ZS_TYPE_STRING && !strcmp (col->name, "name")     ? S_NAME
+                           : col->type == ZS_TYPE_DOUBLE && !strcmp (col->name, "price")  ? S_PRICE
+                           : col->type == ZS_TYPE_TIMESTAMP3 && !strcmp (col->name, "ts") ? S_TS
+                                                                                          : S_PLAIN;
+        }
+        buf->fingerprint = schema->fingerprint;
+    }
     for (int c = 0; c < schema->n; c++) {
         const zs_column_t *col = &schema->cols[c];
         zs_value_t *v = &row[c];
@@ -144,12 +173,15 @@ zs_datagen_row (const zs_schema_t *schema, int64_t id, zs_value_t *row, zs_datag
             break;
         case ZS_TYPE_DOUBLE:
             //  price in the default schema: cents, as the first releases had
-            v->v.f64 = strcmp (col->name, "price") == 0
+            v->v.f64 = buf->role[c] == S_PRICE
                            ? (double) (id % 100000) / 100.0
                            : (double) ((int64_t) (h % 20000001) - 10000000) / 1024.0;
             break;
         case ZS_TYPE_STRING:
-            if (strcmp (col->name, "name") == 0)
+            if (buf->role[c] == S_NAME && id >= 0) {
+                memcpy (text, "name-", 5); //  "name-<id>" without snprintf's cost
+                n = 5 + s_fmt_u64 (text + 5, (uint64_t) id);
+            } else if (buf->role[c] == S_NAME)
                 n = snprintf ((char *) text, ZS_DATAGEN_TEXT_MAX, "name-%" PRId64, id);
             else if ((h >> 4) % 4 == 0)
                 n = snprintf ((char *) text, ZS_DATAGEN_TEXT_MAX, "%s",
@@ -172,7 +204,7 @@ zs_datagen_row (const zs_schema_t *schema, int64_t id, zs_value_t *row, zs_datag
             v->v.i32 = (int32_t) (h % 73049) - 25567;
             break;
         case ZS_TYPE_TIMESTAMP3:
-            v->v.i64 = strcmp (col->name, "ts") == 0
+            v->v.i64 = buf->role[c] == S_TS
                            ? INT64_C (1700000000000) + id * 1000
                            : (int64_t) (h % INT64_C (6311390400000)) - INT64_C (2208988800000);
             break;

@@ -53,13 +53,17 @@ int64_t zs_datagen_due_ms (const zs_datagen_t *self, int64_t emitted);
 #define ZS_DATAGEN_TEXT_MAX 64
 typedef struct {
     uint8_t text[ZS_MAX_COLUMNS][ZS_DATAGEN_TEXT_MAX];
+    uint64_t fingerprint; //  of the schema role[] was worked out for (0: none)
+    uint8_t role[ZS_MAX_COLUMNS];
 } zs_datagen_buf_t;
 
 //  Fill row[schema->n] from the id: every column deterministically, so a
 //  replay writes the same values (see datagen.c for what each type gets).
 //  The id column is the id; other nullable columns are null for about one
 //  row in 13; strings include empty, unicode, quotes, commas and newlines.
-//  Values point into buf until the next call.
+//  Values point into buf until the next call. buf caches facts about the
+//  schema, keyed by its fingerprint (zs_schema_parse sets it); start buf
+//  zeroed.
 void zs_datagen_row (const zs_schema_t *schema, int64_t id, zs_value_t *row, zs_datagen_buf_t *buf);
 
 #endif

@@ -830,7 +830,9 @@ s_produce (s_writer_t *self)
         emitted++;
         //  Roll: the closed file is durable now, and its meta waits for the
         //  next barrier's committable with the others.
-        if (zs_datafile_writer_bytes (self->file) >= self->cfg.target_file_size
+        //  (the size is an estimate; asking every 256 rows is close enough)
+        if ((self->rows_since_barrier & 255) == 0
+            && zs_datafile_writer_bytes (self->file) >= self->cfg.target_file_size
             && s_close_file (self, err, sizeof err) != 0) {
             zs_error ("cannot close a data file: %s", err);
             s_fail (self, err, false);
