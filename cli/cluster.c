@@ -293,8 +293,12 @@ s_reap (run_t *run)
             c->pid = 0;
             while (c->fd >= 0)
                 s_drain (c);
+            //  137: a fail point's crash; ZS_EXIT_RESTART: a process that
+            //  stopped on a condition that may pass (a full disk)
             bool crashed =
-                WIFSIGNALED (status) || (WIFEXITED (status) && WEXITSTATUS (status) == 137);
+                WIFSIGNALED (status)
+                || (WIFEXITED (status)
+                    && (WEXITSTATUS (status) == 137 || WEXITSTATUS (status) == ZS_EXIT_RESTART));
             int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
             int64_t delay = run->cfg->restart_delay_ms;
             if (i == 0 && !crashed) {

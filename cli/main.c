@@ -1,6 +1,7 @@
 /*  zsink - the command: cluster launcher, table inspection, job control. */
 #include "client.h"
 #include "cluster.h"
+#include "failpoint.h"
 #include "table_cmd.h"
 #include <czmq.h>
 #include <stdio.h>
@@ -18,7 +19,9 @@ s_usage (FILE *out)
              "                           final checkpoint, commit, stop; prints the savepoint\n"
              "  cancel  [--coordinator EP | -c JOB.yaml]     stop without committing\n"
              "  table snapshots|count|stats|files|orphans|verify PATH [--json]\n"
-             "                           inspect and maintain a table\n");
+             "  table scan PATH [--snapshot ID] [--limit N] [--format csv|jsonl]\n"
+             "                           inspect and maintain a table, read its rows\n"
+             "  failpoints               the named fail points (ZSINK_FAILPOINTS=name=action)\n");
 }
 
 int
@@ -50,6 +53,15 @@ main (int argc, char **argv)
     if (strcmp (cmd, "status") == 0 || strcmp (cmd, "stop") == 0 || strcmp (cmd, "cancel") == 0) {
         zsys_init ();
         return zs_client_cmd (argc - 1, argv + 1);
+    }
+    if (strcmp (cmd, "failpoints") == 0) {
+        size_t n;
+        const zs_failpoint_info_t *fp = zs_failpoint_list (&n);
+        printf ("ZSINK_FAILPOINTS=\"name=action[,name=action…]\", action: crash[:K] | "
+                "error[:K] | delay:MS[:K] | drop[:K]\n\n");
+        for (size_t i = 0; i < n; i++)
+            printf ("  %-36s %s\n", fp[i].name, fp[i].what);
+        return 0;
     }
     fprintf (stderr, "zsink: unknown command '%s'\n", cmd);
     s_usage (stderr);

@@ -17,6 +17,8 @@
        cannot leave half of it armed.
 */
 #include "failpoint.h"
+#include "log.h"
+#include <inttypes.h>
 #include <assert.h>
 #include <errno.h>
 #include <stdio.h>
@@ -244,16 +246,21 @@ zs_failpoint (const char *name)
     st->hits++;
     if (st->action == S_OFF || (st->nth && st->hits != st->nth))
         return 0;
+    //  Every firing is logged, so a test (or a person) sees what was
+    //  injected next to what it caused.
     switch (st->action) {
     case S_CRASH:
         s_crash (name);
         return 0;
     case S_ERROR:
+        zs_warn ("failpoint %s: error", name);
         return -1;
     case S_DELAY:
+        zs_warn ("failpoint %s: delay %" PRId64 " ms", name, st->delay_ms);
         s_sleep_ms (st->delay_ms);
         return 0;
     case S_DROP:
+        zs_warn ("failpoint %s: drop", name);
         return 1;
     default:
         return 0;

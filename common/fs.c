@@ -167,8 +167,15 @@ fail:
 int
 zs_fs_write_atomic (const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
+    return zs_fs_write_atomic_tagged (path, NULL, data, len, err, errlen);
+}
+
+int
+zs_fs_write_atomic_tagged (const char *path, const char *tag, const void *data, size_t len,
+                           char *err, size_t errlen)
+{
     char tmp[ZS_PATH_MAX + 64];
-    if (s_write_temp (path, NULL, data, len, tmp, sizeof tmp, err, errlen) != 0)
+    if (s_write_temp (path, tag, data, len, tmp, sizeof tmp, err, errlen) != 0)
         return -1;
     if (zs_failpoint ("fs.rename") == -1) {
         s_seterr (err, errlen, path, "rename", EIO);

@@ -24,6 +24,11 @@ int zs_fs_fsync_dir (const char *dir);
 //  replacing any existing file. 0 or -1, err filled.
 int zs_fs_write_atomic (const char *path, const void *data, size_t len, char *err, size_t errlen);
 
+//  The same, with the temp file named "<path>.tmp-<tag>-<pid>-<n>", so the
+//  writer's successor can recognise a leftover of a crash as its own.
+int zs_fs_write_atomic_tagged (const char *path, const char *tag, const void *data, size_t len,
+                               char *err, size_t errlen);
+
 //  Create path with data only if it does not exist (temp + fsync + link +
 //  fsync dir). 0 on success, ZS_ECONFLICT if the name is taken, -1 on other
 //  errors (err filled).

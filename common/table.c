@@ -692,13 +692,16 @@ s_write_base_list (zs_table_t *self, const zs_snapshot_t *latest, const char *ta
 
 //  Hint files: a plain id and a newline. Failing to write one is not a
 //  failed commit (the snapshot files are the truth), so only warn.
+//  Their temp files carry the commit user's tag, like the snapshot's: a
+//  crash between the temp file and its rename leaves a file the user's
+//  next committer removes (zs_table_clean_uncommitted_manifests).
 static void
-s_write_hints (zs_table_t *self, int64_t id)
+s_write_hints (zs_table_t *self, int64_t id, const char *tag)
 {
     char path[ZS_PATH_MAX], text[32], err[ZS_ERRLEN];
     int len = snprintf (text, sizeof text, "%" PRId64 "\n", id);
     zs_table_file_path (self, path, sizeof path, "snapshot/LATEST");
-    if (zs_fs_write_atomic (path, text, (size_t) len, err, sizeof err) != 0)
+    if (zs_fs_write_atomic_tagged (path, tag, text, (size_t) len, err, sizeof err) != 0)
         zs_warn ("cannot write LATEST hint: %s", err);
     zs_table_file_path (self, path, sizeof path, "snapshot/EARLIEST");
     struct stat st;
@@ -708,7 +711,7 @@ s_write_hints (zs_table_t *self, int64_t id)
     if (zs_table_snapshot_range (self, &earliest, &latest, err, sizeof err) != 0)
         earliest = id;
     len = snprintf (text, sizeof text, "%" PRId64 "\n", earliest);
-    int rc = zs_fs_create_exclusive (path, text, (size_t) len, err, sizeof err);
+    int rc = zs_fs_create_exclusive_tagged (path, tag, text, (size_t) len, err, sizeof err);
     if (rc != 0 && rc != ZS_ECONFLICT)
         zs_warn ("cannot write EARLIEST hint: %s", err);
 }
@@ -890,7 +893,7 @@ zs_table_commit (zs_table_t *self, const char *commit_user, int64_t identifier,
                   snap.id);
         return -1;
     }
-    s_write_hints (self, snap.id);
+    s_write_hints (self, snap.id, tag);
     zs_info ("Successfully commit snapshot %lld to table %s by user %s with identifier %lld "
              "and kind APPEND.",
              (long long) snap.id, self->path, commit_user, (long long) identifier);

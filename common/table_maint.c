@@ -292,9 +292,10 @@ zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_user,
     s_strset_free (&refs);
     if (count < 0)
         return -1;
-    //  A snapshot's temp file left by a crash between its write and its
-    //  link: tagged with the user (zs_fs_create_exclusive_tagged), so it is
-    //  ours. A snapshot file itself is never touched.
+    //  A snapshot's (or a LATEST/EARLIEST hint's) temp file left by a crash
+    //  between its write and its link or rename: tagged with the user
+    //  (zs_fs_*_tagged), so it is ours. A snapshot file itself is never
+    //  touched.
     char pattern[32];
     snprintf (pattern, sizeof pattern, ".tmp-%s-", tag);
     zs_table_file_path (self, dir, sizeof dir, "snapshot");
@@ -304,7 +305,10 @@ zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_user,
         return -1;
     }
     while ((de = readdir (d))) {
-        if (strncmp (de->d_name, "snapshot-", 9) != 0 || !strstr (de->d_name, pattern))
+        bool ours = strncmp (de->d_name, "snapshot-", 9) == 0
+                    || strncmp (de->d_name, "LATEST.tmp-", 11) == 0
+                    || strncmp (de->d_name, "EARLIEST.tmp-", 13) == 0;
+        if (!ours || !strstr (de->d_name, pattern))
             continue;
         char rel[512], full[ZS_PATH_MAX];
         snprintf (rel, sizeof rel, "snapshot/%s", de->d_name);
@@ -315,7 +319,7 @@ zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_user,
             count = -1;
             break;
         }
-        zs_info ("Deleted snapshot temp file %s of user %s", rel, commit_user);
+        zs_info ("Deleted temp file %s of user %s", rel, commit_user);
         count++;
     }
     closedir (d);

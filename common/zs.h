@@ -24,6 +24,11 @@ enum {
     ZS_EMISSING = -9,  //  a data file to commit does not exist / wrong size
 };
 
+//  Exit status of a role process that stopped on a condition that may pass
+//  (a full disk, an I/O error): restart me, as after a crash. BSD's
+//  EX_TEMPFAIL. (0 = done, 1 = failed for good, 2 = bad configuration.)
+#define ZS_EXIT_RESTART 75
+
 //  Identifier of the committables flushed at end of input (Paimon's
 //  Long.MAX_VALUE end-input checkpoint id).
 #define ZS_END_INPUT_ID INT64_MAX

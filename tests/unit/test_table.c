@@ -754,6 +754,35 @@ test_crash_before_snapshot_link (void **state)
     assert_int_equal (n, 0);
 }
 
+//  The same for the LATEST hint: a crash between its temp file and the
+//  rename left "LATEST.tmp-…" that nothing removed (found by
+//  t_failpoints, fs.rename=crash:2). Its temp file is now tagged with the
+//  commit user and its next committer removes it; another user's is kept.
+static void
+test_crash_before_latest_rename (void **state)
+{
+    char err[ZS_ERRLEN];
+    zs_file_meta_t f1 = s_data_file (1, 3);
+    pid_t pid = fork ();
+    assert_true (pid >= 0);
+    if (pid == 0) {
+        //  the commit's only rename is the LATEST hint's
+        zs_failpoint_init ("fs.rename=crash:1", NULL, 0);
+        int64_t sid;
+        zs_table_commit (s_table, USER_A, 1, &f1, 1, false, 3, &sid, NULL, err, sizeof err);
+        _exit (0); //  not reached when the fail point fires
+    }
+    int status;
+    assert_int_equal (waitpid (pid, &status, 0), pid);
+    assert_true (WIFEXITED (status));
+    assert_int_equal (WEXITSTATUS (status), 137);
+    assert_int_equal (s_count ("snapshot", "LATEST.tmp-aaaaaaaa-"), 1);
+    s_write ("snapshot/LATEST.tmp-bbbbbbbb-1-0", "7\n"); //  another user's, in flight
+    assert_true (zs_table_clean_uncommitted_manifests (s_table, USER_A, err, sizeof err) >= 1);
+    assert_int_equal (s_count ("snapshot", "LATEST.tmp-aaaaaaaa-"), 0);
+    assert_int_equal (s_count ("snapshot", "LATEST.tmp-bbbbbbbb-"), 1);
+}
+
 //  A long-running job: the base list must not grow with every commit
 //  (manifests are merged past 30), the live files stay exactly what was
 //  committed, and the table verifies with no orphan.
@@ -928,6 +957,7 @@ main (void)
         T (test_orphans),
         T (test_clean_uncommitted_manifests),
         T (test_crash_before_snapshot_link),
+        T (test_crash_before_latest_rename),
         T (test_manifests_merged),
         T (test_latest_hint),
         T (test_verify_reports_each_problem),
