@@ -564,11 +564,31 @@ zs_table_user_tag (const char *user, char tag[9])
     tag[i] = '\0';
 }
 
+//  The chaos runner's negative control: with ZSINK_TEST_NO_FILTER_COMMITTED=1
+//  in the environment, filterCommitted is skipped, and the chaos run must
+//  then find duplicates (tests/chaos/chaos.sh --negative). Never set it
+//  otherwise.
+static bool
+s_no_filter (void)
+{
+    static int cached = -1;
+    if (cached < 0) {
+        const char *v = getenv ("ZSINK_TEST_NO_FILTER_COMMITTED");
+        cached = v && strcmp (v, "1") == 0;
+        if (cached)
+            zs_warn ("ZSINK_TEST_NO_FILTER_COMMITTED=1: filterCommitted is OFF (negative "
+                     "control); this process may commit an identifier twice");
+    }
+    return cached == 1;
+}
+
 //  filterCommitted against the snapshot we build on (NULL = empty table).
 static int
 s_filter (zs_table_t *self, const zs_snapshot_t *latest, const char *user, int64_t identifier,
           char *err, size_t errlen)
 {
+    if (s_no_filter ())
+        return 0;
     int64_t last = latest ? zs_snapshot_last_identifier (latest, user) : -1;
     if (latest && last == ZS_END_INPUT_ID) {
         snprintf (err, errlen,
