@@ -6,7 +6,9 @@
     3. epochs are >= 0, checkpoint ids >= 1 (INT64_MAX allowed);
     4. file metadata: non-empty relative path without "..", rows and
        size >= 0;
-    5. counts are >= 0.
+    5. counts are >= 0;
+    6. a committer state re-encodes: none of its messages holds an
+       unknown field numbered 0 (see s_no_tag0).
     Deeper meaning (is this checkpoint the one in flight?) is the role's job.
 */
 #include "codec.h"
@@ -73,9 +75,25 @@ s_valid_job_id (const char *id)
     return true;
 }
 
+//  protobuf-c reads a field number 0 spelt as a long varint (0x82 0x00) as
+//  an unknown field, which it keeps and writes back in the short form
+//  (0x02) that its own unpack refuses. A committer state is packed and
+//  unpacked again (the coordinator's zs_state_dup), and must survive that:
+//  refuse such fields in every message a state holds.
+static bool
+s_no_tag0 (const ProtobufCMessage *m)
+{
+    for (unsigned i = 0; i < m->n_unknown_fields; i++)
+        if (m->unknown_fields[i].tag == 0)
+            return false;
+    return true;
+}
+
 static bool
 s_valid_file (const Zsink__FileMeta *f)
 {
+    if (!s_no_tag0 (&f->base))
+        return false;
     if (!f->path || !*f->path || f->path[0] == '/' || strlen (f->path) >= 256)
         return false;
     if (f->stats && strlen (f->stats) >= ZS_FILE_STATS_MAX)
@@ -88,7 +106,7 @@ s_valid_file (const Zsink__FileMeta *f)
 static bool
 s_valid_committable (const Zsink__Committable *c)
 {
-    if (!c || c->checkpoint_id < 1 || c->writer < 0)
+    if (!c || c->checkpoint_id < 1 || c->writer < 0 || !s_no_tag0 (&c->base))
         return false;
     for (size_t i = 0; i < c->n_files; i++)
         if (!s_valid_file (c->files[i]))
@@ -99,14 +117,14 @@ s_valid_committable (const Zsink__Committable *c)
 static bool
 s_valid_state (const Zsink__CommitterState *s)
 {
-    if (!s || !s->commit_user || strlen (s->commit_user) > 39)
+    if (!s || !s->commit_user || strlen (s->commit_user) > 39 || !s_no_tag0 (&s->base))
         return false;
     for (size_t i = 0; i < s->n_ended_writers; i++)
         if (s->ended_writers[i] < 0 || s->ended_writers[i] > 1023)
             return false;
     for (size_t i = 0; i < s->n_pending; i++) {
         const Zsink__ManifestCommittable *m = s->pending[i];
-        if (m->identifier < 1)
+        if (m->identifier < 1 || !s_no_tag0 (&m->base))
             return false;
         //  ascending identifiers: the commit order depends on it
         if (i > 0 && s->pending[i - 1]->identifier >= m->identifier)

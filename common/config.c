@@ -102,6 +102,10 @@ static const s_key_t s_keys[] = {
 //  Longest dotted key we accept from YAML; far beyond any real key, it only
 //  bounds the prefix buffer of nested mappings.
 #define S_KEY_MAX 256
+//  Deepest nesting of YAML mappings (real keys need 4). The key length does
+//  not bound it: empty keys ("": {"": …}) add nothing to the dotted key,
+//  and each level is a stack frame of s_yaml_mapping.
+#define S_YAML_DEPTH_MAX 32
 
 static void s_err (char *err, size_t errlen, const char *fmt, ...)
     __attribute__ ((format (printf, 3, 4)));
@@ -408,10 +412,14 @@ zs_config_set (zs_config_t *cfg, const char *key, const char *value, char *err, 
         }
         //  Kept in canonical form, so the text handed to the other roles
         //  and compared with the table is the same whatever the spelling.
-        if (zs_schema_format (&schema, field, ZS_SCHEMA_TEXT_MAX) != 0) {
+        //  Formatted aside first: a text too long must leave cfg untouched
+        //  (invariant 2), not half overwritten.
+        char text[ZS_SCHEMA_TEXT_MAX];
+        if (zs_schema_format (&schema, text, sizeof text) != 0) {
             s_err (err, errlen, "table.schema: longer than %d bytes", ZS_SCHEMA_TEXT_MAX - 1);
             return -1;
         }
+        memcpy (field, text, strlen (text) + 1);
         cfg->schema = schema;
         return 0;
     }
@@ -580,9 +588,10 @@ s_scalar_text (const yaml_event_t *ev)
 }
 
 //  Read "key: value" pairs up to the end of the current mapping; nested
-//  mappings recurse with their key as the prefix of the dotted key.
+//  mappings recurse with their key as the prefix of the dotted key, at most
+//  S_YAML_DEPTH_MAX deep.
 static int
-s_yaml_mapping (s_yaml_t *y, const char *prefix)
+s_yaml_mapping (s_yaml_t *y, const char *prefix, int depth)
 {
     while (true) {
         yaml_event_t kev;
@@ -617,8 +626,12 @@ s_yaml_mapping (s_yaml_t *y, const char *prefix)
                 s_err (y->err, y->errlen, "%s:%zu: %s", y->path, line, msg);
                 rc = -1;
             }
+        } else if (vev.type == YAML_MAPPING_START_EVENT && depth >= S_YAML_DEPTH_MAX) {
+            s_err (y->err, y->errlen, "%s:%zu: %s: mappings nested deeper than %d levels", y->path,
+                   line, key, S_YAML_DEPTH_MAX);
+            rc = -1;
         } else if (vev.type == YAML_MAPPING_START_EVENT)
-            rc = s_yaml_mapping (y, key);
+            rc = s_yaml_mapping (y, key, depth + 1);
         else {
             s_err (y->err, y->errlen, "%s:%zu: %s: %s", y->path, line, key,
                    vev.type == YAML_SEQUENCE_START_EVENT ? "lists are not supported"
@@ -663,7 +676,7 @@ s_yaml_document (s_yaml_t *y)
         return -1;
     int rc;
     if (ev.type == YAML_MAPPING_START_EVENT)
-        rc = s_yaml_mapping (y, "");
+        rc = s_yaml_mapping (y, "", 1);
     else if (ev.type == YAML_SCALAR_EVENT && !*s_scalar_text (&ev))
         rc = 0; //  "---" alone: an empty document
     else {

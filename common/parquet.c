@@ -213,7 +213,7 @@ zs_pq_rle_dec_init (zs_pq_rle_dec_t *self, const uint8_t *data, size_t len, int 
 {
     memset (self, 0, sizeof *self);
     self->p = data;
-    self->end = data + len;
+    self->end = data ? data + len : data; //  NULL + 0 is undefined in C
     self->width = width;
 }
 
@@ -247,7 +247,10 @@ zs_pq_rle_dec_next (zs_pq_rle_dec_t *self, uint32_t *value)
             return -1;
         if (header & 1) {
             uint64_t groups = header >> 1;
-            if (groups > (uint64_t) (self->end - self->p) / (width ? (uint64_t) width : 1))
+            //  width 0 (one distinct value) takes no bytes however many
+            //  groups: only the multiplication below must not overflow
+            if (width ? groups > (uint64_t) (self->end - self->p) / (uint64_t) width
+                      : groups > UINT64_MAX / 8)
                 return -1;
             self->packed = true;
             self->bp = self->p;

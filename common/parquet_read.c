@@ -702,7 +702,11 @@ s_merge_stats (zs_parquet_reader_t *self)
         memset (st, 0, sizeof *st);
         for (uint32_t g = 0; g < self->ngroups; g++) {
             const s_chunk_meta_t *ch = &self->groups[g].cols[i];
-            if (ch->has_null_count && ch->null_count >= 0)
+            //  A null count outside [0, num_values] is corrupt: unknown. This
+            //  also bounds the sum by the file's rows (no overflow).
+            bool nulls_ok =
+                ch->has_null_count && ch->null_count >= 0 && ch->null_count <= ch->num_values;
+            if (nulls_ok)
                 st->null_count += ch->null_count;
             else
                 nulls_unknown = true;
@@ -723,9 +727,11 @@ s_merge_stats (zs_parquet_reader_t *self)
                 zs_pq_stats_widen (st, type, &min, &max);
                 continue;
             }
-            int64_t nothing = ch->has_null_count ? ch->null_count : -1;
+            int64_t nothing = nulls_ok ? ch->null_count : -1;
             if (ch->has_nan_count && nothing >= 0)
-                nothing += ch->nan_count;
+                nothing = ch->nan_count >= 0 && ch->nan_count <= ch->num_values - nothing
+                              ? nothing + ch->nan_count
+                              : -1;
             if (ch->num_values == 0 || nothing == ch->num_values)
                 continue;
             unknown = true;

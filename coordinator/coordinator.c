@@ -730,6 +730,12 @@ s_on_message (coord_t *self, const char *rid, zs_env_t *env)
             }
             zs_state_free (&self->inflight_state);
             self->inflight_state = zs_state_dup (env->committer_ack->state);
+            if (!self->inflight_state) {
+                //  out of memory (the codec refused what cannot be copied):
+                //  this checkpoint cannot be written, a later one may
+                s_abort_checkpoint (self, "aborted: out of memory copying the committer state");
+                break;
+            }
             s->acked = true;
             s_check_checkpoint (self);
         }

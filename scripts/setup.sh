@@ -7,7 +7,8 @@
 set -e
 PKGS="build-essential cmake pkg-config libzmq3-dev libczmq-dev libprotobuf-c-dev \
 protobuf-c-compiler uuid-dev libjansson-dev libyaml-dev libzstd-dev python3 procps"
-[ "$1" = --test ] && PKGS="$PKGS libcmocka-dev"
+# tests: cmocka; clang (libFuzzer targets); spin (the protocol model)
+[ "$1" = --test ] && PKGS="$PKGS libcmocka-dev clang spin"
 # Node.js may come from elsewhere (nodesource bundles npm): the commands
 # count, not the package names.
 if [ "$1" = --test ] && ! { command -v node && command -v npm; } >/dev/null 2>&1; then
