@@ -11,7 +11,10 @@ INJECT=$BIN/zsink-inject
 
 drive () {
     v=$1 p=${1#p}
-    write_fault_job "$v" "$p" "datagen.rows-per-second: 2000"
+    # 20 s of rows: the job must outlive both injections and the
+    # committer's next heartbeat even on a loaded sanitizer build (at 10 s
+    # it once ended first under CI)
+    write_fault_job "$v" "$p" "datagen.rows-per-second: 1000"
     start_cluster "$v"
     wait_for_log "$v" 'switched from state RESTORING to RUNNING' 30
     cj=$(vdir "$v")/chk/cluster.json
