@@ -19,6 +19,13 @@
 
     ZSINK_FAILPOINTS reaches only the first run of each child: a restarted
     process runs clean, so "crash at the K-th hit" happens once per test.
+
+    For the network-fault tests (tests/integration/t_partition_*.sh) each
+    role can run in its own network namespace: --role-wrapper PROG starts
+    every child as `PROG NAME BINARY ARGS…` (PROG execs, e.g. `ip netns exec
+    NS "$@"`, so the pid stays the role's), and --coordinator-host /
+    --committer-host put the endpoints on addresses the other namespaces
+    reach. Supervision, restarts and the job's end are the same as without.
 */
 #include "cluster.h"
 #include "client.h"
@@ -56,6 +63,9 @@ typedef struct {
     int starts;
     bool done; //  exited 0: not to be restarted
 } child_t;
+
+//  --role-wrapper: run each child under this program (NULL: directly)
+static const char *s_role_wrapper = NULL;
 
 static volatile sig_atomic_t s_cancel_signal = 0;
 static volatile sig_atomic_t s_savepoint_signal = 0;
@@ -135,6 +145,14 @@ s_spawn (child_t *c, bool with_failpoints)
         if (!with_failpoints)
             unsetenv ("ZSINK_FAILPOINTS");
         //  a fresh process image: no inherited sockets (NOTES-zeromq.md)
+        if (s_role_wrapper) {
+            char *argv[MAX_ARGS + 3] = {(char *) s_role_wrapper, c->name};
+            for (int i = 0; i < MAX_ARGS && c->argv[i]; i++)
+                argv[2 + i] = c->argv[i];
+            execv (s_role_wrapper, argv);
+            fprintf (stderr, "cannot start %s: %s\n", s_role_wrapper, strerror (errno));
+            _exit (127);
+        }
         execv (c->argv[0], c->argv);
         fprintf (stderr, "cannot start %s: %s\n", c->argv[0], strerror (errno));
         _exit (127);
@@ -182,11 +200,16 @@ s_usage (FILE *out)
 {
     fprintf (out, "usage: zsink cluster [-c JOB.yaml] [-Dkey=value ...] [--run-for DURATION]\n"
                   "                     [--restore-from CHECKPOINT] [--job-id ID]\n"
+                  "                     [--role-wrapper PROG] [--coordinator-host H] "
+                  "[--committer-host H]\n"
                   "Runs the coordinator, the committer and `parallelism` writers on this\n"
                   "machine and restarts any that dies. Ends when a bounded job finishes\n"
                   "(exit 0), when the job fails for good (exit 1), or is canceled on\n"
                   "SIGINT/SIGTERM or after --run-for (exit 0). SIGUSR1, or `zsink stop\n"
-                  "--savepoint -c JOB.yaml`, stops it with a savepoint.\n");
+                  "--savepoint -c JOB.yaml`, stops it with a savepoint.\n"
+                  "For tests: --role-wrapper PROG runs each role as `PROG NAME BINARY ARGS...`\n"
+                  "(PROG must exec it); --coordinator-host/--committer-host (default 127.0.0.1)\n"
+                  "are the addresses the coordinator and the committer bind and are reached on.\n");
 }
 
 typedef struct {
@@ -432,6 +455,7 @@ zs_cluster_cmd (int argc, char **argv)
     zs_config_t cfg;
     char err[ZS_ERRLEN];
     const char *config_file = NULL, *restore_from = NULL, *job_arg = NULL;
+    const char *coord_host = "127.0.0.1", *commit_host = "127.0.0.1";
     const char *overrides[MAX_ARGS / 2];
     int n_over = 0;
     int64_t run_for_ms = 0;
@@ -439,6 +463,9 @@ zs_cluster_cmd (int argc, char **argv)
                                    {"run-for", required_argument, 0, 'r'},
                                    {"restore-from", required_argument, 0, 's'},
                                    {"job-id", required_argument, 0, 'j'},
+                                   {"role-wrapper", required_argument, 0, 'w'},
+                                   {"coordinator-host", required_argument, 0, 'o'},
+                                   {"committer-host", required_argument, 0, 'm'},
                                    {"help", no_argument, 0, 'h'},
                                    {0, 0, 0, 0}};
     optind = 1;
@@ -463,6 +490,15 @@ zs_cluster_cmd (int argc, char **argv)
             break;
         case 'j':
             job_arg = optarg;
+            break;
+        case 'w':
+            s_role_wrapper = optarg;
+            break;
+        case 'o':
+            coord_host = optarg;
+            break;
+        case 'm':
+            commit_host = optarg;
             break;
         case 'h':
             s_usage (stdout);
@@ -514,9 +550,15 @@ zs_cluster_cmd (int argc, char **argv)
         fprintf (stderr, "zsink cluster: no free TCP port on 127.0.0.1\n");
         return 1;
     }
-    char coord_ep[64], commit_ep[64];
-    snprintf (coord_ep, sizeof coord_ep, "tcp://127.0.0.1:%d", cport);
-    snprintf (commit_ep, sizeof commit_ep, "tcp://127.0.0.1:%d", dport);
+    //  (with a role wrapper the roles may bind in other network namespaces,
+    //  where a port free here is free too: those are fresh)
+    char coord_ep[128], commit_ep[128];
+    if (strlen (coord_host) > 64 || strlen (commit_host) > 64) {
+        fprintf (stderr, "zsink cluster: host name too long\n");
+        return 2;
+    }
+    snprintf (coord_ep, sizeof coord_ep, "tcp://%s:%d", coord_host, cport);
+    snprintf (commit_ep, sizeof commit_ep, "tcp://%s:%d", commit_host, dport);
 
     int n = cfg.parallelism;
     child_t *kids = calloc (n + 2, sizeof *kids);
