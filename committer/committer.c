@@ -42,6 +42,7 @@
 #include "codec.h"
 #include "commit.h"
 #include "failpoint.h"
+#include "fs.h"
 #include "lock.h"
 #include "log.h"
 #include "net.h"
@@ -742,6 +743,10 @@ zs_committer_main (int argc, char **argv)
     char err[ZS_ERRLEN];
     if (zs_failpoint_init (NULL, err, sizeof err) < 0) {
         zs_error ("bad ZSINK_FAILPOINTS: %s", err);
+        return 2;
+    }
+    if (zs_fs_faults_init (err, sizeof err) < 0) {
+        zs_error ("%s", err);
         return 2;
     }
     s_committer_t self = {.lock_fd = -1, .phase = S_IDLE};

@@ -10,12 +10,30 @@
         fs.fsync   an fsync fails (as with EIO: the data may be lost)
         fs.rename  the rename that publishes an atomic write fails
         fs.link    the link of create-if-absent fails (not as EEXIST)
+
+    Disk faults (for the lost-fsync and full-disk tests; fs.h says how to
+    switch them on). Every operation that changes the disk - create, write,
+    fsync, rename, link, unlink, mkdir - goes through s_op, which counts it
+    and may fail it (ENOSPC/EIO) or end the process before it (crash). With
+    a journal, s_op's callers also append one line per operation to it, so
+    zs_fs_journal_lose_unsynced can later put the directory tree back the
+    way a power cut would have left it:
+        C <ino> <path>          file created (its name lives in its dir)
+        S <ino> <size>          file fsynced: its first size bytes are safe
+        D <dir>                 directory fsynced: names in it are safe
+        R <from> <to> <shadow>  rename; shadow keeps a replaced file
+        L <from> <to>           link (create-if-absent)
+        U <path> <shadow>       unlink; shadow keeps the removed file
+        M <path>                directory created
+    Fields are tab-separated; paths are absolute (their directory resolved
+    with realpath), so processes started from other directories agree.
 */
 #include "fs.h"
 #include "failpoint.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +41,180 @@
 #include <unistd.h>
 
 #define S_FILE_BUFSIZE (1024 * 1024)
+
+//  --------------------------------------------------------------------------
+//  Disk faults and the journal (see the header comment)
+
+typedef enum { S_FAULT_NONE, S_FAULT_ENOSPC, S_FAULT_EIO, S_FAULT_CRASH } s_fault_kind_t;
+
+static struct {
+    s_fault_kind_t kind;
+    int64_t at;      //  the operation (1-based) that fails
+    bool sticky;     //  ... and every one after it ("enospc:K+")
+    int64_t ops;     //  operations so far
+    bool skip_fsync; //  the negative control: fsync does nothing
+    int journal;     //  append-only fd, -1 when off
+    char shadow_dir[ZS_PATH_MAX];
+    unsigned shadow_seq;
+} s_disk = {.journal = -1};
+
+//  Count one disk-changing operation; fail it or crash before it when the
+//  fault says so. 0, or -1 with errno set.
+static int
+s_op (const char *what, const char *path)
+{
+    s_disk.ops++;
+    if (s_disk.kind == S_FAULT_NONE || s_disk.ops < s_disk.at
+        || (s_disk.ops > s_disk.at && !s_disk.sticky))
+        return 0;
+    //  A full disk still lets files be removed (that is how space returns).
+    if (s_disk.kind == S_FAULT_ENOSPC && strcmp (what, "unlink") == 0)
+        return 0;
+    if (s_disk.kind == S_FAULT_CRASH) {
+        char line[ZS_PATH_MAX + 128];
+        int n = snprintf (line, sizeof line, "fs: simulated crash before operation %lld (%s %s)\n",
+                          (long long) s_disk.ops, what, path);
+        if (write (STDERR_FILENO, line, n > 0 && n < (int) sizeof line ? (size_t) n : 0) < 0)
+            _exit (137);
+        _exit (137);
+    }
+    errno = s_disk.kind == S_FAULT_ENOSPC ? ENOSPC : EIO;
+    return -1;
+}
+
+//  path with its directory resolved, for journal lines (absolute, so all
+//  processes name a file the same way). Falls back to path as given.
+static void
+s_canon (const char *path, char *out, size_t outlen)
+{
+    char tmp[ZS_PATH_MAX], dir[ZS_PATH_MAX];
+    snprintf (tmp, sizeof tmp, "%s", path);
+    const char *base = strrchr (path, '/') ? strrchr (path, '/') + 1 : path;
+    char *slash = strrchr (tmp, '/');
+    if (slash == tmp)
+        snprintf (dir, sizeof dir, "/");
+    else {
+        if (slash)
+            *slash = '\0';
+        if (!realpath (slash ? tmp : ".", dir)) {
+            snprintf (out, outlen, "%s", path);
+            return;
+        }
+    }
+    snprintf (out, outlen, "%s%s%s", dir, strcmp (dir, "/") == 0 ? "" : "/", base);
+}
+
+//  Append one line to the journal: one write(2) with O_APPEND, so lines of
+//  concurrent processes never interleave and their order is the disk's.
+static void
+s_journal (const char *fmt, ...)
+{
+    if (s_disk.journal < 0)
+        return;
+    char line[3 * ZS_PATH_MAX + 64];
+    va_list ap;
+    va_start (ap, fmt);
+    int n = vsnprintf (line, sizeof line, fmt, ap);
+    va_end (ap);
+    if (n > 0 && n < (int) sizeof line && write (s_disk.journal, line, (size_t) n) != n)
+        fprintf (stderr, "fs: journal write failed: %s\n", strerror (errno));
+}
+
+//  Journal a created file (fd open on it).
+static void
+s_journal_create (int fd, const char *path)
+{
+    struct stat st;
+    char canon[ZS_PATH_MAX];
+    if (s_disk.journal < 0 || fstat (fd, &st) != 0)
+        return;
+    s_canon (path, canon, sizeof canon);
+    s_journal ("C\t%llu\t%s\n", (unsigned long long) st.st_ino, canon);
+}
+
+//  With a journal, keep the file at path (about to be replaced or removed)
+//  under a link in the shadow directory, so a lost rename or unlink can be
+//  undone. Fills shadow ("-" when path does not exist). 0 or -1 + errno.
+static int
+s_shadow (const char *path, char *shadow, size_t len)
+{
+    snprintf (shadow, len, "-");
+    if (s_disk.journal < 0)
+        return 0;
+    snprintf (shadow, len, "%s/%ld-%u", s_disk.shadow_dir, (long) getpid (), s_disk.shadow_seq++);
+    if (link (path, shadow) == 0)
+        return 0;
+    if (errno == ENOENT) {
+        snprintf (shadow, len, "-");
+        return 0;
+    }
+    fprintf (stderr, "fs: cannot keep %s in the journal's shadow directory: %s\n", path,
+             strerror (errno));
+    return -1;
+}
+
+int
+zs_fs_faults_set (const char *fault, const char *journal, bool skip_fsync, char *err,
+                  size_t errlen)
+{
+    if (s_disk.journal >= 0)
+        close (s_disk.journal);
+    memset (&s_disk, 0, sizeof s_disk);
+    s_disk.journal = -1;
+    s_disk.skip_fsync = skip_fsync;
+    if (fault && *fault) {
+        char kind[16];
+        long long at = 0;
+        char plus = 0;
+        int n = sscanf (fault, "%15[a-z]:%lld%c", kind, &at, &plus);
+        if (n < 2 || at < 1 || (n == 3 && plus != '+')) {
+            snprintf (err, errlen, "ZSINK_FS_FAULT '%s': expected enospc|eio|crash:K[+]", fault);
+            return -1;
+        }
+        if (strcmp (kind, "enospc") == 0)
+            s_disk.kind = S_FAULT_ENOSPC;
+        else if (strcmp (kind, "eio") == 0)
+            s_disk.kind = S_FAULT_EIO;
+        else if (strcmp (kind, "crash") == 0)
+            s_disk.kind = S_FAULT_CRASH;
+        else {
+            snprintf (err, errlen, "ZSINK_FS_FAULT '%s': unknown kind '%s'", fault, kind);
+            return -1;
+        }
+        s_disk.at = at;
+        s_disk.sticky = n == 3;
+    }
+    if (journal && *journal) {
+        snprintf (s_disk.shadow_dir, sizeof s_disk.shadow_dir, "%s.shadow", journal);
+        if (mkdir (s_disk.shadow_dir, 0755) != 0 && errno != EEXIST) {
+            snprintf (err, errlen, "%s: mkdir: %s", s_disk.shadow_dir, strerror (errno));
+            return -1;
+        }
+        s_disk.journal = open (journal, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (s_disk.journal < 0) {
+            snprintf (err, errlen, "%s: open: %s", journal, strerror (errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int
+zs_fs_faults_init (char *err, size_t errlen)
+{
+    const char *skip = getenv ("ZSINK_TEST_SKIP_FSYNC");
+    return zs_fs_faults_set (getenv ("ZSINK_FS_FAULT"), getenv ("ZSINK_FS_JOURNAL"),
+                             skip && *skip && strcmp (skip, "0") != 0, err, errlen);
+}
+
+int64_t
+zs_fs_ops (void)
+{
+    return s_disk.ops;
+}
+
+//  --------------------------------------------------------------------------
+//  The operations
 
 static void
 s_seterr (char *err, size_t errlen, const char *path, const char *what, int e)
@@ -40,24 +232,60 @@ s_dirname (const char *path, char *dir, size_t dirlen)
     snprintf (dir, dirlen, "%s", dirname (tmp));
 }
 
+//  fsync a file (or, with is_dir, a directory) open on fd.
 static int
-s_fsync (int fd)
+s_fsync (int fd, const char *path, bool is_dir)
 {
     if (zs_failpoint ("fs.fsync") == -1) {
         errno = EIO;
         return -1;
     }
-    return fsync (fd);
+    if (s_op ("fsync", path) != 0)
+        return -1;
+    if (s_disk.skip_fsync)
+        return 0; //  the negative control: nothing becomes durable
+    if (fsync (fd) != 0)
+        return -1;
+    struct stat st;
+    char canon[ZS_PATH_MAX];
+    if (s_disk.journal < 0)
+        ;
+    else if (is_dir && realpath (path, canon))
+        s_journal ("D\t%s\n", canon);
+    else if (!is_dir && fstat (fd, &st) == 0)
+        s_journal ("S\t%llu\t%lld\n", (unsigned long long) st.st_ino, (long long) st.st_size);
+    return 0;
+}
+
+//  unlink(2), counted and journaled. 0 or -1 + errno (ENOENT included).
+static int
+s_unlink (const char *path)
+{
+    char shadow[ZS_PATH_MAX + 64], canon[ZS_PATH_MAX];
+    if (s_op ("unlink", path) != 0 || s_shadow (path, shadow, sizeof shadow) != 0)
+        return -1;
+    if (unlink (path) != 0) {
+        int e = errno;
+        if (strcmp (shadow, "-") != 0)
+            unlink (shadow);
+        errno = e;
+        return -1;
+    }
+    s_canon (path, canon, sizeof canon);
+    s_journal ("U\t%s\t%s\n", canon, shadow);
+    return 0;
 }
 
 //  Write all of data; a short write is retried, EINTR too.
 static int
-s_write_all (int fd, const void *data, size_t len)
+s_write_all (int fd, const char *path, const void *data, size_t len)
 {
     if (zs_failpoint ("fs.write") == -1) {
         errno = ENOSPC;
         return -1;
     }
+    if (s_op ("write", path) != 0)
+        return -1;
     const char *p = data;
     while (len > 0) {
         ssize_t rc = write (fd, p, len);
@@ -70,6 +298,26 @@ s_write_all (int fd, const void *data, size_t len)
         len -= (size_t) rc;
     }
     return 0;
+}
+
+//  mkdir one directory; EEXIST is fine. A new directory's name is made
+//  durable at once (fsync of its parent): files fsynced inside it are no
+//  safer than the name that leads to them.
+static int
+s_mkdir (const char *path)
+{
+    struct stat st;
+    if (stat (path, &st) == 0)
+        return 0; //  the usual case, and no operation counted for it
+    if (s_op ("mkdir", path) != 0)
+        return -1;
+    if (mkdir (path, 0755) != 0)
+        return errno == EEXIST ? 0 : -1;
+    char canon[ZS_PATH_MAX], parent[ZS_PATH_MAX];
+    s_canon (path, canon, sizeof canon);
+    s_journal ("M\t%s\n", canon);
+    s_dirname (path, parent, sizeof parent);
+    return zs_fs_fsync_dir (parent);
 }
 
 int
@@ -86,11 +334,11 @@ zs_fs_mkdirs (const char *path)
         if (*p != '/')
             continue;
         *p = '\0';
-        if (mkdir (buf, 0755) != 0 && errno != EEXIST)
+        if (s_mkdir (buf) != 0)
             return -1;
         *p = '/';
     }
-    if (mkdir (buf, 0755) != 0 && errno != EEXIST)
+    if (s_mkdir (buf) != 0)
         return -1;
     struct stat st;
     if (stat (buf, &st) != 0)
@@ -108,7 +356,7 @@ zs_fs_fsync_dir (const char *dir)
     int fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    int rc = s_fsync (fd);
+    int rc = s_fsync (fd, dir, true);
     int e = errno;
     close (fd);
     errno = e;
@@ -133,6 +381,10 @@ s_write_temp (const char *path, const char *tag, const void *data, size_t len, c
             s_seterr (err, errlen, path, "path too long", ENAMETOOLONG);
             return -1;
         }
+        if (s_op ("create", tmp) != 0) {
+            s_seterr (err, errlen, tmp, "create", errno);
+            return -1;
+        }
         fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd < 0 && errno != EEXIST) {
             s_seterr (err, errlen, tmp, "create", errno);
@@ -143,11 +395,12 @@ s_write_temp (const char *path, const char *tag, const void *data, size_t len, c
         s_seterr (err, errlen, tmp, "create", EEXIST);
         return -1;
     }
-    if (s_write_all (fd, data, len) != 0) {
+    s_journal_create (fd, tmp);
+    if (s_write_all (fd, tmp, data, len) != 0) {
         s_seterr (err, errlen, tmp, "write", errno);
         goto fail;
     }
-    if (s_fsync (fd) != 0) {
+    if (s_fsync (fd, tmp, false) != 0) {
         s_seterr (err, errlen, tmp, "fsync", errno);
         goto fail;
     }
@@ -160,7 +413,7 @@ s_write_temp (const char *path, const char *tag, const void *data, size_t len, c
 fail:
     if (fd >= 0)
         close (fd);
-    unlink (tmp);
+    s_unlink (tmp);
     return -1;
 }
 
@@ -177,15 +430,23 @@ zs_fs_write_atomic_tagged (const char *path, const char *tag, const void *data, 
     char tmp[ZS_PATH_MAX + 64];
     if (s_write_temp (path, tag, data, len, tmp, sizeof tmp, err, errlen) != 0)
         return -1;
+    char shadow[ZS_PATH_MAX + 64];
     if (zs_failpoint ("fs.rename") == -1) {
         s_seterr (err, errlen, path, "rename", EIO);
-        unlink (tmp);
+        s_unlink (tmp);
         return -1;
     }
-    if (rename (tmp, path) != 0) {
+    if (s_op ("rename", path) != 0 || s_shadow (path, shadow, sizeof shadow) != 0
+        || rename (tmp, path) != 0) {
         s_seterr (err, errlen, path, "rename", errno);
-        unlink (tmp);
+        s_unlink (tmp);
         return -1;
+    }
+    if (s_disk.journal >= 0) {
+        char from[ZS_PATH_MAX], to[ZS_PATH_MAX];
+        s_canon (tmp, from, sizeof from);
+        s_canon (path, to, sizeof to);
+        s_journal ("R\t%s\t%s\t%s\n", from, to, shadow);
     }
     //  Without the directory fsync the rename itself may be lost on a crash.
     char dir[ZS_PATH_MAX];
@@ -217,20 +478,28 @@ zs_fs_create_exclusive_tagged (const char *path, const char *tag, const void *da
     if (zs_failpoint ("fs.link") == -1) {
         rc = -1;
         e = EIO;
-    } else if ((rc = link (tmp, path)) != 0)
+    } else if ((rc = s_op ("link", path)) != 0 || (rc = link (tmp, path)) != 0)
         e = errno;
-    unlink (tmp);
+    else if (s_disk.journal >= 0) {
+        char from[ZS_PATH_MAX], to[ZS_PATH_MAX];
+        s_canon (tmp, from, sizeof from);
+        s_canon (path, to, sizeof to);
+        s_journal ("L\t%s\t%s\n", from, to);
+    }
+    s_unlink (tmp);
     if (rc != 0) {
         if (e == EEXIST)
             return ZS_ECONFLICT;
         s_seterr (err, errlen, path, "link", e);
         return -1;
     }
+    //  The name is taken and visible now: a caller must not clean up as if
+    //  nothing happened, only a crash may still take the name away.
     char dir[ZS_PATH_MAX];
     s_dirname (path, dir, sizeof dir);
     if (zs_fs_fsync_dir (dir) != 0) {
         s_seterr (err, errlen, dir, "fsync dir", errno);
-        return -1;
+        return ZS_EUNSURE;
     }
     return 0;
 }
@@ -307,7 +576,7 @@ int
 zs_fs_unlink (const char *path)
 {
     //  Idempotent, so clean-up paths can be re-run after a crash.
-    if (unlink (path) != 0 && errno != ENOENT)
+    if (s_unlink (path) != 0 && errno != ENOENT)
         return -1;
     return 0;
 }
@@ -341,13 +610,16 @@ zs_fs_file_create (const char *path, char *err, size_t errlen)
     self->buf = malloc (S_FILE_BUFSIZE);
     //  O_EXCL: a data file is never overwritten; a name clash is a bug in
     //  the caller's naming and must be loud, not a silent loss of rows.
-    self->fd = self->buf ? open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644) : -1;
+    self->fd = -1;
+    if (self->buf && s_op ("create", path) == 0)
+        self->fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (self->fd < 0) {
         s_seterr (err, errlen, path, "create", self->buf ? errno : ENOMEM);
         free (self->buf);
         free (self);
         return NULL;
     }
+    s_journal_create (self->fd, path);
     return self;
 }
 
@@ -356,7 +628,7 @@ s_file_flush (zs_fs_file_t *self, char *err, size_t errlen)
 {
     if (self->used == 0)
         return 0;
-    if (s_write_all (self->fd, self->buf, self->used) != 0) {
+    if (s_write_all (self->fd, self->path, self->buf, self->used) != 0) {
         s_seterr (err, errlen, self->path, "write", errno);
         return -1;
     }
@@ -372,7 +644,7 @@ zs_fs_file_write (zs_fs_file_t *self, const void *data, size_t len, char *err, s
             return -1;
         //  Larger than the buffer: write through, no point copying.
         if (len > S_FILE_BUFSIZE) {
-            if (s_write_all (self->fd, data, len) != 0) {
+            if (s_write_all (self->fd, self->path, data, len) != 0) {
                 s_seterr (err, errlen, self->path, "write", errno);
                 return -1;
             }
@@ -410,7 +682,7 @@ zs_fs_file_close (zs_fs_file_t **self_p, char *err, size_t errlen)
         return 0;
     zs_fs_file_t *self = *self_p;
     int rc = s_file_flush (self, err, errlen);
-    if (rc == 0 && s_fsync (self->fd) != 0) {
+    if (rc == 0 && s_fsync (self->fd, self->path, false) != 0) {
         s_seterr (err, errlen, self->path, "fsync", errno);
         rc = -1;
     }
@@ -437,6 +709,6 @@ zs_fs_file_abort (zs_fs_file_t **self_p)
 {
     if (!self_p || !*self_p)
         return;
-    unlink ((*self_p)->path);
+    s_unlink ((*self_p)->path);
     s_file_free (self_p);
 }

@@ -30,8 +30,9 @@ int zs_fs_write_atomic_tagged (const char *path, const char *tag, const void *da
                                char *err, size_t errlen);
 
 //  Create path with data only if it does not exist (temp + fsync + link +
-//  fsync dir). 0 on success, ZS_ECONFLICT if the name is taken, -1 on other
-//  errors (err filled).
+//  fsync dir). 0 on success, ZS_ECONFLICT if the name is taken, ZS_EUNSURE
+//  if the file was created but the directory fsync failed (it is there,
+//  and may or may not survive a crash), -1 on other errors (err filled).
 int zs_fs_create_exclusive (const char *path, const void *data, size_t len, char *err,
                             size_t errlen);
 
@@ -60,5 +61,34 @@ int zs_fs_file_write (zs_fs_file_t *self, const void *data, size_t len, char *er
 int64_t zs_fs_file_offset (zs_fs_file_t *self);
 int zs_fs_file_close (zs_fs_file_t **self_p, char *err, size_t errlen); //  durable
 void zs_fs_file_abort (zs_fs_file_t **self_p);                          //  close + unlink
+
+//  --------------------------------------------------------------------------
+//  Disk faults, for tests (docs/reliability.md, "Disk faults").
+//
+//  Operations that change the disk (create, write, fsync, rename, link,
+//  unlink, mkdir) are counted. fault "enospc:K" / "eio:K" makes the K-th
+//  fail with that errno ("…:K+": the K-th and every later one, a disk that
+//  stays full); "crash:K" ends the process (_exit 137) just before it. With
+//  a journal path every operation is appended there, for
+//  zs_fs_lose_unsynced. skip_fsync makes fsync a no-op: the negative
+//  control of the lost-fsync tests. 0 or -1 + err (bad spec).
+int zs_fs_faults_set (const char *fault, const char *journal, bool skip_fsync, char *err,
+                      size_t errlen);
+//  The same from ZSINK_FS_FAULT, ZSINK_FS_JOURNAL and ZSINK_TEST_SKIP_FSYNC
+//  (every role calls it at start; all unset = off).
+int zs_fs_faults_init (char *err, size_t errlen);
+//  Operations counted since the last zs_fs_faults_set/init.
+int64_t zs_fs_ops (void);
+
+//  After every process writing the journal is dead: drop what a power cut
+//  would have dropped (bytes written after a file's last fsync; names
+//  created, renamed or removed in a directory not fsynced since), then
+//  remove the journal and its shadow directory. fsloss.c says how.
+typedef struct {
+    int64_t lines;                                   //  journal lines read
+    int64_t creates, renames, links, unlinks, mkdirs; //  name changes undone
+    int64_t truncated, bytes_dropped;                 //  files cut back
+} zs_fs_loss_t;
+int zs_fs_lose_unsynced (const char *journal, zs_fs_loss_t *loss, char *err, size_t errlen);
 
 #endif

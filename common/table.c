@@ -107,14 +107,12 @@ zs_table_open (const char *path, const zs_schema_t *create, char *err, size_t er
             }
         }
         //  Two processes may create the same table at once: whoever loses
-        //  the race reads the winner's identical schema.
+        //  the race reads the winner's identical schema. An existing table
+        //  is not written to at all (its disk may be full: t_disk_full).
         zs_table_file_path (self, p, sizeof p, "schema/schema-0");
-        char *json = zs_schema_to_json (create, zs_clock_wall_ms ());
-        if (!json) {
-            snprintf (err, errlen, "%s: out of memory", p);
-            goto fail;
-        }
-        int rc = zs_fs_create_exclusive (p, json, strlen (json), err, errlen);
+        struct stat st;
+        char *json = stat (p, &st) == 0 ? NULL : zs_schema_to_json (create, zs_clock_wall_ms ());
+        int rc = json ? zs_fs_create_exclusive (p, json, strlen (json), err, errlen) : 0;
         free (json);
         if (rc != 0 && rc != ZS_ECONFLICT)
             goto fail;
@@ -896,6 +894,17 @@ zs_table_commit (zs_table_t *self, const char *commit_user, int64_t identifier,
         if (rc == 0)
             rc = s_write_base_list (self, have ? &latest : NULL, tag, base_list, merged, err,
                                     errlen);
+    }
+    if (rc == ZS_EUNSURE) {
+        //  The snapshot is visible (readers may use it) though maybe not
+        //  durable: its manifests must stay. The caller fails over; its
+        //  successor finds the identifier committed, or re-commits it if a
+        //  crash took the snapshot away.
+        char why[ZS_ERRLEN];
+        snprintf (why, sizeof why, "%s", err);
+        snprintf (err, errlen, "snapshot %" PRId64 " created but not known to be durable: %s",
+                  snap.id, why);
+        return -1;
     }
     if (rc != 0) {
         //  No snapshot references them: remove now rather than leave orphans.

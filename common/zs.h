@@ -22,6 +22,8 @@ enum {
     ZS_EFINISHED = -7, //  commit user already committed INT64_MAX
     ZS_EFILTERED = -8, //  identifier already committed: nothing to do
     ZS_EMISSING = -9,  //  a data file to commit does not exist / wrong size
+    ZS_EUNSURE = -10,  //  done and visible, but a failed fsync after it
+                       //  leaves unknown whether it survives a crash
 };
 
 //  Exit status of a role process that stopped on a condition that may pass

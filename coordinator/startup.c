@@ -167,6 +167,10 @@ zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
         zs_error ("ZSINK_FAILPOINTS: %s", err);
         return 2;
     }
+    if (zs_fs_faults_init (err, sizeof err) < 0) {
+        zs_error ("%s", err);
+        return 2;
+    }
     self->n = self->cfg.parallelism;
 
     //  The job: resumed from its directory, or new.

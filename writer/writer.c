@@ -1003,6 +1003,11 @@ zs_writer_main (int argc, char **argv)
         free (self);
         return 2;
     }
+    if (zs_fs_faults_init (err, sizeof err) != 0) {
+        zs_error ("%s", err);
+        free (self);
+        return 2;
+    }
     self->part = zs_participant_new (ZSINK__ROLE__ROLE_WRITER, self->index, self->coordinator, err,
                                      sizeof err);
     if (!self->part) {
