@@ -45,6 +45,7 @@
 #include "fs.h"
 #include "lock.h"
 #include "log.h"
+#include "manifest.h"
 #include "net.h"
 #include "participant.h"
 #include "pending.h"
@@ -96,6 +97,7 @@ typedef struct {
     int nwriters;
     int64_t total_rows; //  of the latest snapshot, for heartbeats
     int64_t garbage, foreign, stale;
+    int64_t hostile;        //  committables refused for a path outside the table
     int64_t reported[3];    //  of the above, already handed to the participant
     zhash_t *garbage_peers; //  peers whose garbage we logged already
     bool done;
@@ -446,6 +448,21 @@ s_on_committable (s_committer_t *self, int index, const Zsink__Committable *c)
     if (c->writer != index) {
         s_fail (self, "writer %d sent a committable of writer %d", index, c->writer);
         return;
+    }
+    //  Every file must be a data file inside the table (bucket-N/NAME, no
+    //  "..", not absolute): anything else would make the table point
+    //  outside itself. Refused, counted, and the job fails over at once
+    //  rather than wait for a checkpoint that can never be right.
+    for (size_t i = 0; i < c->n_files; i++) {
+        char why[ZS_ERRLEN];
+        if (zs_data_path_check (c->files[i]->path, why, sizeof why) != 0) {
+            self->hostile++;
+            s_fail (self,
+                    "refused committable of writer %d for checkpoint %lld (%lld refused so "
+                    "far): %s",
+                    index, (long long) c->checkpoint_id, (long long) self->hostile, why);
+            return;
+        }
     }
     if (c->checkpoint_id == ZS_END_INPUT_ID) {
         if (w->ended_at >= 0) {

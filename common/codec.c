@@ -89,8 +89,12 @@ s_no_tag0 (const ProtobufCMessage *m)
     return true;
 }
 
+//  With check_path, also refuse a path that could leave the table. A
+//  Committable message is checked without it: the committer itself judges
+//  its paths, so that a hostile one is refused, counted and fails the job
+//  over instead of vanishing as garbage (docs/reliability.md).
 static bool
-s_valid_file (const Zsink__FileMeta *f)
+s_valid_file (const Zsink__FileMeta *f, bool check_path)
 {
     if (!s_no_tag0 (&f->base))
         return false;
@@ -98,18 +102,18 @@ s_valid_file (const Zsink__FileMeta *f)
         return false;
     if (f->stats && strlen (f->stats) >= ZS_FILE_STATS_MAX)
         return false;
-    if (strstr (f->path, ".."))
+    if (check_path && (f->path[0] == '/' || strstr (f->path, "..")))
         return false;
     return f->rows >= 0 && f->size >= 0;
 }
 
 static bool
-s_valid_committable (const Zsink__Committable *c)
+s_valid_committable (const Zsink__Committable *c, bool check_paths)
 {
     if (!c || c->checkpoint_id < 1 || c->writer < 0 || !s_no_tag0 (&c->base))
         return false;
     for (size_t i = 0; i < c->n_files; i++)
-        if (!s_valid_file (c->files[i]))
+        if (!s_valid_file (c->files[i], check_paths))
             return false;
     return true;
 }

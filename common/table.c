@@ -795,6 +795,13 @@ zs_table_commit (zs_table_t *self, const char *commit_user, int64_t identifier,
                       strerror (errno));
             return ZS_EMISSING;
         }
+        //  A symbolic link (or a directory) where a data file should be
+        //  would make the table read something outside itself.
+        struct stat lst;
+        if (lstat (path, &lst) != 0 || !S_ISREG (lst.st_mode)) {
+            snprintf (err, errlen, "%s: data file to commit is not a regular file", path);
+            return -1;
+        }
         if (size != files[i].size) {
             snprintf (err, errlen,
                       "%s: data file to commit has size %" PRId64 ", recorded %" PRId64, path, size,

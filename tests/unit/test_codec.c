@@ -133,7 +133,9 @@ test_meaning_checked (void **state)
     assert_non_null (strstr (err, "bad checkpoint id"));
     free (buf);
 
-    //  a file path escaping the table
+    //  a file path escaping the table: decodes (the committer refuses it,
+    //  counts it and fails the job over: test_committer_proto), but inside
+    //  a committer state it is refused here
     zs_env_init (&env, &s_writer, 1);
     Zsink__FileMeta f;
     zsink__file_meta__init (&f);
@@ -147,13 +149,32 @@ test_meaning_checked (void **state)
     env.body_case = ZSINK__ENVELOPE__BODY_COMMITTABLE;
     env.committable = &c;
     buf = s_pack (&env, &len);
-    assert_null (zs_env_decode (buf, len, err, sizeof err));
+    zs_env_t *got = zs_env_decode (buf, len, err, sizeof err);
+    assert_non_null (got);
+    assert_string_equal (got->committable->files[0]->path, "bucket-0/../../etc/passwd");
+    zs_env_free (&got);
+    free (buf);
+    f.path = "";
+    buf = s_pack (&env, &len);
+    assert_null (zs_env_decode (buf, len, err, sizeof err)); //  no path at all
     assert_non_null (strstr (err, "bad committable"));
     free (buf);
     f.path = "/etc/passwd";
-    buf = s_pack (&env, &len);
-    assert_null (zs_env_decode (buf, len, err, sizeof err));
-    free (buf);
+    Zsink__ManifestCommittable mc;
+    zsink__manifest_committable__init (&mc);
+    mc.identifier = 1;
+    mc.n_committables = 1;
+    Zsink__Committable *cp = &c;
+    mc.committables = &cp;
+    Zsink__ManifestCommittable *mcp = &mc;
+    Zsink__CommitterState cs;
+    zsink__committer_state__init (&cs);
+    cs.commit_user = "u";
+    cs.n_pending = 1;
+    cs.pending = &mcp;
+    assert_false (zs_codec_valid_state (&cs));
+    f.path = "bucket-0/x.parquet";
+    assert_true (zs_codec_valid_state (&cs));
 
     //  a job id with a character outside [A-Za-z0-9_-]
     zs_sender_t bad = s_writer;

@@ -5,7 +5,8 @@
     Covered: Hello/Welcome/Register, Reset -> Ready(last_committed), markers
     from every writer -> CommitterAck with the state, Notify -> Committed,
     filterCommitted on a Reset to an already committed checkpoint, a
-    sequence gap -> Failure at once, stale epochs dropped, end of input
+    sequence gap -> Failure at once, a hostile committable -> Failure at
+    once, stale epochs dropped, end of input
     with checkpointing off and on (end-input files a writer sent after its
     marker N stay out of checkpoint N), a second committer of the job exits
     3, Shutdown -> exit 0, bad arguments -> exit 2.
@@ -393,6 +394,53 @@ test_checkpoint_ack_notify_commit (void **state)
     assert_int_equal (s_stop (&c), 0);
 }
 
+//  Hostile committables: a file path outside the table (absolute, "..",
+//  not under bucket-N/) or a symbolic link out of it is refused, counted,
+//  and fails the job over at once; nothing of it is committed.
+static void
+test_hostile_committable (void **state)
+{
+    static const char *bad[] = {"/etc/passwd", "bucket-0/../../../etc/passwd",
+                                "schema/schema-0", "bucket-0/link.parquet"};
+    for (int k = 0; k < 4; k++) {
+        s_cluster_t c = {0};
+        s_start (&c, 1000);
+        s_reset (&c, 1, 0, NULL, -1);
+        zs_file_meta_t f = s_datafile (&c, 0, 1, 5);
+        if (k == 3) {
+            char link[ZS_PATH_MAX];
+            snprintf (link, sizeof link, "%s/bucket-0/link.parquet", c.table);
+            assert_int_equal (symlink ("/etc/passwd", link), 0);
+        }
+        snprintf (f.path, sizeof f.path, "%s", bad[k]);
+        s_committable (&c, 0, 1, &f);
+        s_marker (&c, 0, 1, 1);
+        s_marker (&c, 1, 1, 0);
+        if (k < 3) {
+            //  refused on arrival
+            zs_env_t *fail = s_expect (&c, ZSINK__ENVELOPE__BODY_FAILURE);
+            assert_non_null (strstr (fail->failure->reason, "refused committable of writer 0"));
+            assert_non_null (strstr (fail->failure->reason, "(1 refused so far)"));
+            zs_env_free (&fail);
+        } else {
+            //  a well-formed name: refused when the commit looks at it
+            zs_env_t *ack = s_expect (&c, ZSINK__ENVELOPE__BODY_COMMITTER_ACK);
+            zs_env_free (&ack);
+            s_notify (&c, 1);
+            zs_env_t *fail = s_expect (&c, ZSINK__ENVELOPE__BODY_FAILURE);
+            assert_non_null (strstr (fail->failure->reason, "not a regular file"));
+            zs_env_free (&fail);
+        }
+        assert_int_equal (s_stop (&c), 0);
+        char err[ZS_ERRLEN];
+        zs_table_t *t = zs_table_open (c.table, NULL, err, sizeof err);
+        zs_snapshot_t snap;
+        if (t)
+            assert_int_equal (zs_table_latest_snapshot (t, &snap, err, sizeof err), ZS_ENOENT);
+        zs_table_destroy (&t);
+    }
+}
+
 static void
 test_end_of_input_without_checkpoints (void **state)
 {
@@ -519,6 +567,7 @@ main (void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test (test_checkpoint_ack_notify_commit),
+        cmocka_unit_test (test_hostile_committable),
         cmocka_unit_test (test_end_of_input_without_checkpoints),
         cmocka_unit_test (test_end_of_input_with_checkpoints),
         cmocka_unit_test (test_second_committer_refused),
