@@ -7,8 +7,9 @@
 set -e
 PKGS="build-essential cmake pkg-config libzmq3-dev libczmq-dev libprotobuf-c-dev \
 protobuf-c-compiler uuid-dev libjansson-dev libyaml-dev libzstd-dev python3 procps"
-# tests: cmocka; clang (libFuzzer targets); spin (the protocol model)
-[ "$1" = --test ] && PKGS="$PKGS libcmocka-dev clang spin"
+# tests: cmocka; clang (libFuzzer targets); spin (the protocol model);
+# iproute2 and iptables (network namespaces and faults, t_partition_*)
+[ "$1" = --test ] && PKGS="$PKGS libcmocka-dev clang spin iproute2 iptables"
 # Node.js may come from elsewhere (nodesource bundles npm): the commands
 # count, not the package names.
 if [ "$1" = --test ] && ! { command -v node && command -v npm; } >/dev/null 2>&1; then
