@@ -40,9 +40,16 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
         int c = zs_table_commit (table, commit_user, id, files, nfiles, ignore_empty,
                                  opts->max_retries, &snapshot_id, &total_rows, err, errlen);
         free (files);
-        if (c == ZS_EFILTERED || (c == ZS_EFINISHED && opts->recommit)) {
+        //  A checkpoint the coordinator triggered while the job was
+        //  finishing may complete after the end-input snapshot: empty, it
+        //  has nothing to add (the table refuses it: ZS_EFINISHED).
+        bool empty_after_end = c == ZS_EFINISHED && nfiles == 0;
+        if (c == ZS_EFILTERED || (c == ZS_EFINISHED && opts->recommit) || empty_after_end) {
             if (opts->recommit)
                 zs_info ("filtered committed identifier %lld", (long long) id);
+            else if (empty_after_end)
+                zs_info ("checkpoint %lld completed after the end of input: nothing to commit",
+                         (long long) id);
             zs_pending_remove (pending, id);
             continue;
         }

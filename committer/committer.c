@@ -674,6 +674,13 @@ s_drain_control (s_committer_t *self)
             s_drop_state (self);
             continue;
         }
+        if (ev == ZS_PEV_SUPERSEDED) {
+            //  another committer registered for the job after we were cut
+            //  off (the lock did not stop it: another host, say): exit 0
+            s_drop_state (self);
+            self->done = true;
+            return;
+        }
         switch (env->body_case) {
         case ZSINK__ENVELOPE__BODY_RESET:
             s_on_reset (self, env);

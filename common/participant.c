@@ -304,7 +304,12 @@ zs_participant_poll (zs_participant_t *self, zs_env_t **env_p)
         if (self->state == S_HELLO && env->body_case == ZSINK__ENVELOPE__BODY_REFUSED) {
             //  the coordinator will not take us (e.g. index >= parallelism)
             zs_error ("the coordinator refused us: %s", env->refused->reason);
+            bool superseded = strncmp (env->refused->reason, ZS_SUPERSEDED_REASON,
+                                       strlen (ZS_SUPERSEDED_REASON))
+                              == 0;
             zs_env_free (&env);
+            if (superseded)
+                return ZS_PEV_SUPERSEDED;
             continue;
         }
         if (self->state == S_HELLO || strcmp (env->job_id, self->from.job_id) != 0) {

@@ -13,6 +13,9 @@
                         Barrier, Notify, Shutdown, …); the role frees it
         ZS_PEV_LOST     the coordinator is gone or no longer knows us: stop
                         work, drop in-flight state; we say Hello again
+        ZS_PEV_SUPERSEDED  another process has taken our slot (we were cut
+                        off, and replaced): drop everything and exit 0;
+                        there is nothing left for this process to do
 */
 #ifndef ZS_PARTICIPANT_H_INCLUDED
 #define ZS_PARTICIPANT_H_INCLUDED
@@ -20,7 +23,16 @@
 #include "codec.h"
 #include "config.h"
 
-typedef enum { ZS_PEV_NONE = 0, ZS_PEV_WELCOME, ZS_PEV_MESSAGE, ZS_PEV_LOST } zs_pev_t;
+typedef enum {
+    ZS_PEV_NONE = 0,
+    ZS_PEV_WELCOME,
+    ZS_PEV_MESSAGE,
+    ZS_PEV_LOST,
+    ZS_PEV_SUPERSEDED
+} zs_pev_t;
+
+//  How a Refused that means ZS_PEV_SUPERSEDED starts (coordinator.c sends it).
+#define ZS_SUPERSEDED_REASON "superseded:"
 
 typedef struct _zs_participant_t zs_participant_t;
 

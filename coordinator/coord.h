@@ -10,6 +10,8 @@
 #include "codec.h"
 #include "config.h"
 
+#define SUPERSEDED_MAX 64
+
 typedef enum {
     J_CREATED,
     J_RESTORING,
@@ -70,6 +72,14 @@ typedef struct {
     bool ending;
     int64_t end_deadline;
     int exit_code;
+    //  Instances (Hello.instance) whose slot another process took over, a
+    //  ring: newest wins, so a healed zombie is refused for good instead of
+    //  taking its slot back (which would fail the job over, and the
+    //  replacement would do the same: ping-pong until the restart attempts
+    //  are exhausted). Not persisted: after a coordinator restart the first
+    //  takeover sorts it out again.
+    char superseded[SUPERSEDED_MAX][16];
+    int superseded_next;
 } coord_t;
 
 #define COMMITTER 0

@@ -16,6 +16,10 @@
        committer has dropped its in-memory state.
     6. The commit user is made once per job (or carried over by
        --restore-from) and handed to the committer in every Reset.
+    7. Newest wins: once another process has registered in a slot, the
+       process that held it is refused for good (Refused "superseded…", and
+       it exits), so a partitioned old process that heals cannot take its
+       slot back from its replacement.
 
     Job states (docs/protocol.md):
         CREATED → RESTORING → RUNNING → FINISHING → FINISHED
@@ -31,6 +35,7 @@
 #include "fs.h"
 #include "log.h"
 #include "net.h"
+#include "participant.h" //  ZS_SUPERSEDED_REASON
 #include "table.h"
 #include <getopt.h>
 #include <jansson.h>
@@ -528,6 +533,33 @@ s_collect (const char *key, const char *value, void *arg)
     kv->n++;
 }
 
+//  Invariant 7: was this process (its instance tag) replaced in its slot?
+static bool
+s_superseded (coord_t *self, const char *instance)
+{
+    if (!instance || !*instance)
+        return false;
+    for (int i = 0; i < SUPERSEDED_MAX; i++)
+        if (strcmp (self->superseded[i], instance) == 0)
+            return true;
+    return false;
+}
+
+//  Refuse a superseded process (true) with a reason that tells it to exit.
+static bool
+s_refuse_superseded (coord_t *self, const char *rid, int slot, const char *instance)
+{
+    if (!s_superseded (self, instance))
+        return false;
+    char name[32], why[160];
+    s_slot_name (self, slot, name, sizeof name);
+    snprintf (why, sizeof why, ZS_SUPERSEDED_REASON " %s is pid %d now", name,
+              self->slots[slot].pid);
+    self->stale++;
+    s_send_refused (self, rid, why);
+    return true;
+}
+
 static void
 s_on_hello (coord_t *self, const char *rid, Zsink__Hello *hello)
 {
@@ -539,6 +571,8 @@ s_on_hello (coord_t *self, const char *rid, Zsink__Hello *hello)
         s_send_refused (self, rid, why);
         return;
     }
+    if (s_refuse_superseded (self, rid, slot, hello->instance))
+        return;
     zs_env_t env;
     zsink__envelope__init (&env);
     Zsink__Welcome welcome;
@@ -566,9 +600,17 @@ s_on_register (coord_t *self, const char *rid, Zsink__Register *reg)
         s_send_refused (self, rid, "writer index out of range");
         return;
     }
+    if (s_refuse_superseded (self, rid, slot, reg->instance))
+        return;
     slot_t *s = &self->slots[slot];
     char name[32];
     s_slot_name (self, slot, name, sizeof name);
+    if (s->instance[0] && strcmp (s->instance, reg->instance) != 0) {
+        //  invariant 7: the slot's previous process, dead or alive, is done
+        snprintf (self->superseded[self->superseded_next], sizeof self->superseded[0], "%s",
+                  s->instance);
+        self->superseded_next = (self->superseded_next + 1) % SUPERSEDED_MAX;
+    }
     if (s->registered && s_active (self)) {
         //  Either a new process (the old one died) or the same one that
         //  lost us and dropped its state: both are a failure of the job.

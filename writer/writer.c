@@ -29,7 +29,9 @@
        file names carry the last barrier seen (dataname.h), and a Reset(R)
        deletes this writer's files with K >= R. An open file is aborted
        (deleted) on Reset, on losing the coordinator and at shutdown, like
-       Paimon's writer close deletes uncommitted new files.
+       Paimon's writer close deletes uncommitted new files; closed files not
+       yet in a committable are deleted on a failure and on losing the
+       coordinator (a replaced writer gets no Reset to do it).
     6. Data-pipe sequence numbers are 1, 2, … per epoch, restarting after
        each Reset, so the committer can tell a gap from a new attempt.
     7. Nothing stamped with an old epoch is sent after the coordinator has
@@ -215,6 +217,23 @@ s_forget_closed (s_writer_t *self)
     //  K >= the next restore id, so the Reset that follows deletes them.
     self->n_closed = 0;
     self->rows_since_barrier = 0;
+}
+
+//  The attempt is abandoned (failure, coordinator lost): delete the closed
+//  files no committable carries, rather than leave them to our next Reset.
+//  A writer cut off from the others and replaced gets no next Reset (it is
+//  superseded), and what it rolled after its replacement's Reset had
+//  cleaned up would stay behind as orphans (t_partition_zombie).
+static void
+s_drop_closed (s_writer_t *self)
+{
+    for (size_t i = 0; i < self->n_closed; i++) {
+        char path[ZS_PATH_MAX + 260];
+        snprintf (path, sizeof path, "%s/%s", self->cfg.table_path, self->closed[i].path);
+        if (zs_fs_unlink (path) < 0 && errno != ENOENT)
+            zs_warn ("cannot delete %s: %s", path, strerror (errno));
+    }
+    s_forget_closed (self);
 }
 
 static void
@@ -533,7 +552,7 @@ static void
 s_fail (s_writer_t *self, const char *reason, bool fail_at_id)
 {
     s_abort_file (self);
-    s_forget_closed (self);
+    s_drop_closed (self);
     if (self->state != S_FAILED)
         zs_participant_fail (self->part, reason, fail_at_id);
     self->state = S_FAILED;
@@ -912,7 +931,7 @@ s_lost (s_writer_t *self)
     //  attempt that will be failed over. Delete the open file and wait for
     //  the next Welcome and Reset.
     s_abort_file (self);
-    s_forget_closed (self);
+    s_drop_closed (self);
     s_outbox_clear (self);
     self->state = S_JOINING;
 }
@@ -953,6 +972,11 @@ s_control (s_writer_t *self)
             return false;
         if (ev == ZS_PEV_LOST)
             s_lost (self);
+        if (ev == ZS_PEV_SUPERSEDED) {
+            //  another writer has our index now: leave it the table
+            s_lost (self);
+            self->done = true;
+        }
         if (ev == ZS_PEV_MESSAGE) {
             s_message (self, env);
             zs_env_free (&env);
