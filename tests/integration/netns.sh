@@ -149,31 +149,37 @@ net_roles () {
     done
 }
 
+# net_rules -I|-D A [B]: insert or delete the DROP rules that cut A from B
+# (both ends), or without B from every other namespace.
+net_rules () {
+    _op=$1
+    shift
+    if [ $# -eq 2 ]; then
+        nsx "$1" iptables "$_op" INPUT -s "$(net_ip "$2")" -j DROP &&
+            nsx "$2" iptables "$_op" INPUT -s "$(net_ip "$1")" -j DROP ||
+            fail net "iptables $_op failed for $1 <-> $2"
+        return
+    fi
+    nsx "$1" iptables "$_op" INPUT ! -i lo -j DROP || fail net "iptables $_op failed in $1"
+    for _r in $(net_roles) hub; do
+        [ "$_r" = "$1" ] || nsx "$_r" iptables "$_op" INPUT -s "$(net_ip "$1")" -j DROP ||
+            fail net "iptables $_op failed in $_r"
+    done
+}
+
 net_cut () {
-    nsx "$1" iptables -I INPUT -s "$(net_ip "$2")" -j DROP
-    nsx "$2" iptables -I INPUT -s "$(net_ip "$1")" -j DROP
+    net_rules -I "$1" "$2"
     echo "[net] t=$(elapsed)s cut $1 <-> $2"
 }
 
 net_isolate () {
-    nsx "$1" iptables -I INPUT ! -i lo -j DROP
-    for _r in $(net_roles) hub; do
-        [ "$_r" = "$1" ] || nsx "$_r" iptables -I INPUT -s "$(net_ip "$1")" -j DROP
-    done
+    net_rules -I "$1"
     echo "[net] t=$(elapsed)s isolated $1 from every other namespace"
 }
 
 # net_heal A [B]: undo net_cut A B, or net_isolate A.
 net_heal () {
-    if [ $# -eq 2 ]; then
-        nsx "$1" iptables -D INPUT -s "$(net_ip "$2")" -j DROP
-        nsx "$2" iptables -D INPUT -s "$(net_ip "$1")" -j DROP
-    else
-        nsx "$1" iptables -D INPUT ! -i lo -j DROP
-        for _r in $(net_roles) hub; do
-            [ "$_r" = "$1" ] || nsx "$_r" iptables -D INPUT -s "$(net_ip "$1")" -j DROP
-        done
-    fi
+    net_rules -D "$@"
     echo "[net] t=$(elapsed)s healed $*"
 }
 
@@ -234,4 +240,42 @@ wait_gone () {
         [ "$(now)" -lt "$_end" ] || return 1
         sleep 0.1
     done
+}
+
+# zombie_start VARIANT N [yaml lines ...]: a 2-writer job of N rows with one
+# spare namespace, running until two checkpoints have completed; writer 1's
+# pid (the zombie to be) in $ZPID, the time in $T_CUT for the figures.
+zombie_start () {
+    _zv=$1 _zn=$2
+    shift 2
+    net_setup 2 1
+    write_fault_job "$_zv" 2 "datagen.number-of-rows: $_zn" "$@"
+    net_start "$_zv"
+    wait_for_count "$_zv" 'Completed checkpoint [0-9]+ for job' 2 30
+    ZPID=$(role_pid "$_zv" writer-1)
+    [ -n "$ZPID" ] || fail "$_zv" "no writer-1"
+    T_CUT=$(elapsed)
+}
+
+# zombie_end VARIANT N REPLACEMENT_PID FAILOVERS_BEFORE_HEAL: heal writer 1
+# while the zombie is alive; it must be refused as superseded and exit on
+# its own, the heal must cause no failover, the job must finish (by the
+# replacement) exactly once.
+zombie_end () {
+    _zv=$1 _zn=$2 _zr=$3 _zf=$4
+    kill -0 "$ZPID" 2>/dev/null || fail "$_zv" "the zombie (pid $ZPID) is not alive before the heal"
+    net_heal writer-1
+    wait_for_log "$_zv" "\\[writer-1\\] the coordinator refused us: superseded: writer-1 is pid $_zr" 20
+    wait_gone "$ZPID" 20 || fail "$_zv" "the zombie (pid $ZPID) did not exit after it was refused"
+    echo "[$_zv] t=$(elapsed)s the zombie (pid $ZPID) exited"
+    expect_exit "$_zv" 90 0
+    wait_gone "$_zr" 10 || fail "$_zv" "the replacement is still running after the job"
+    [ "$(grep -c "Registered writer-1 (pid $ZPID," "$(clog "$_zv")")" = 1 ] ||
+        fail "$_zv" "the zombie registered again after it was replaced"
+    _za=$(count_log "$_zv" 'switched from state [A-Z]+ to RESTARTING')
+    [ "$_za" = "$_zf" ] || fail "$_zv" "the heal caused $((_za - _zf)) more failover(s)"
+    grep -q "Shutdown: finished" "$(vdir "$_zv")/replacement.log" ||
+        fail "$_zv" "the replacement did not finish the job"
+    oracle "$_zv" "$_zn" --last-max
+    echo "[$_zv] figures: partition at t=${T_CUT}s, failovers $_zf, job done at t=$(elapsed)s"
 }
