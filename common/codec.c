@@ -98,7 +98,7 @@ s_valid_file (const Zsink__FileMeta *f, bool check_path)
 {
     if (!s_no_tag0 (&f->base))
         return false;
-    if (!f->path || !*f->path || f->path[0] == '/' || strlen (f->path) >= 256)
+    if (!f->path || !*f->path || strlen (f->path) >= 256)
         return false;
     if (f->stats && strlen (f->stats) >= ZS_FILE_STATS_MAX)
         return false;
@@ -134,7 +134,7 @@ s_valid_state (const Zsink__CommitterState *s)
         if (i > 0 && s->pending[i - 1]->identifier >= m->identifier)
             return false;
         for (size_t j = 0; j < m->n_committables; j++)
-            if (!s_valid_committable (m->committables[j]))
+            if (!s_valid_committable (m->committables[j], true))
                 return false;
     }
     return true;
@@ -206,7 +206,7 @@ s_check (const zs_env_t *env)
     case ZSINK__ENVELOPE__BODY_FINISHED:
         return s_valid_position (env->finished->position) ? NULL : "bad source position";
     case ZSINK__ENVELOPE__BODY_COMMITTABLE:
-        return s_valid_committable (env->committable) ? NULL : "bad committable";
+        return s_valid_committable (env->committable, false) ? NULL : "bad committable";
     case ZSINK__ENVELOPE__BODY_MARKER:
         if (env->marker->checkpoint_id < 1 || env->marker->count < 0)
             return "bad barrier marker";
