@@ -2,6 +2,7 @@
 #include "client.h"
 #include "cluster.h"
 #include "failpoint.h"
+#include "keys_cmd.h"
 #include "table_cmd.h"
 #include <czmq.h>
 #include <stdio.h>
@@ -21,6 +22,8 @@ s_usage (FILE *out)
              "  table snapshots|count|stats|files|orphans|verify PATH [--json]\n"
              "  table scan PATH [--snapshot ID] [--limit N] [--format csv|jsonl]\n"
              "                           inspect and maintain a table, read its rows\n"
+             "  keys generate|check DIR [--writers N]\n"
+             "                           CURVE keys of a cluster (docs/security.md)\n"
              "  failpoints               the named fail points (ZSINK_FAILPOINTS=name=action)\n");
 }
 
@@ -42,6 +45,13 @@ main (int argc, char **argv)
             return 2;
         }
         return zs_table_cmd (argc - 2, argv + 2);
+    }
+    if (strcmp (cmd, "keys") == 0) {
+        if (argc < 3) {
+            s_usage (stderr);
+            return 2;
+        }
+        return zs_keys_cmd (argc - 2, argv + 2);
     }
     //  czmq's signal handler would swallow SIGINT in the cluster, which
     //  has its own; the client commands use czmq's.

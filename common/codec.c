@@ -255,7 +255,16 @@ int
 zs_env_recv (zsock_t *sock, char *routing_id, size_t idlen, zs_env_t **env_p, char *err,
              size_t errlen)
 {
+    return zs_env_recv_auth (sock, routing_id, idlen, NULL, 0, env_p, err, errlen);
+}
+
+int
+zs_env_recv_auth (zsock_t *sock, char *routing_id, size_t idlen, char *user_id, size_t user_len,
+                  zs_env_t **env_p, char *err, size_t errlen)
+{
     *env_p = NULL;
+    if (user_id && user_len)
+        *user_id = 0;
     void *handle = zsock_resolve (sock);
     zmq_msg_t frames[3];
     int nframes = 0;
@@ -295,6 +304,9 @@ zs_env_recv (zsock_t *sock, char *routing_id, size_t idlen, zs_env_t **env_p, ch
             routing_id[n] = 0;
         }
         zmq_msg_t *body = &frames[expect - 1];
+        const char *user = user_id && user_len ? zmq_msg_gets (body, "User-Id") : NULL;
+        if (user)
+            snprintf (user_id, user_len, "%s", user);
         *env_p = zs_env_decode (zmq_msg_data (body), zmq_msg_size (body), err, errlen);
         rc = *env_p ? 1 : ZS_EPROTO;
     }

@@ -53,6 +53,11 @@ void zs_env_free (zs_env_t **env_p);
 int zs_env_recv (zsock_t *sock, char *routing_id, size_t idlen, zs_env_t **env_p, char *err,
                  size_t errlen);
 
+//  zs_env_recv, and the sender's authenticated key: the message's
+//  "User-Id" (the client's public key, Z85) when CURVE is on, else "".
+int zs_env_recv_auth (zsock_t *sock, char *routing_id, size_t idlen, char *user_id,
+                      size_t user_len, zs_env_t **env_p, char *err, size_t errlen);
+
 //  The committer-state rules of the decoder (ids ascending, safe relative
 //  file paths, …), for states that come off the disk instead of the wire.
 bool zs_codec_valid_state (const Zsink__CommitterState *state);

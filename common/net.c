@@ -5,6 +5,14 @@
 #include <stdlib.h>
 #include <uuid/uuid.h>
 
+static zs_curve_t *s_curve; //  zs_net_use_curve
+
+void
+zs_net_use_curve (zs_curve_t *curve)
+{
+    s_curve = curve;
+}
+
 static void
 s_common_options (zsock_t *sock)
 {
@@ -29,6 +37,10 @@ zs_net_router (const char *endpoint, char *err, size_t errlen)
     s_common_options (sock);
     zsock_set_router_mandatory (sock, 1);
     zsock_set_router_handover (sock, 1);
+    if (s_curve && zs_curve_server (s_curve, sock, err, errlen) < 0) {
+        zsock_destroy (&sock);
+        return NULL;
+    }
     if (zsock_bind (sock, "%s", endpoint) < 0) {
         snprintf (err, errlen, "cannot bind %s: %s", endpoint, zmq_strerror (zmq_errno ()));
         zsock_destroy (&sock);
@@ -50,6 +62,8 @@ zs_net_dealer (const char *endpoint, const char *routing_id, char *err, size_t e
     zsock_set_identity (sock, routing_id);
     zsock_set_reconnect_ivl (sock, 100);
     zsock_set_reconnect_ivl_max (sock, 1000);
+    if (s_curve)
+        zs_curve_client (s_curve, sock);
     if (zsock_connect (sock, "%s", endpoint) < 0) {
         snprintf (err, errlen, "cannot connect to %s: %s", endpoint, zmq_strerror (zmq_errno ()));
         zsock_destroy (&sock);

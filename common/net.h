@@ -12,8 +12,15 @@
 #ifndef ZS_NET_H_INCLUDED
 #define ZS_NET_H_INCLUDED
 
+#include "curve.h"
 #include "zs.h"
 #include <czmq.h>
+
+//  CURVE for every socket this process makes from now on (NULL: none, the
+//  default): a ROUTER becomes a CURVE server, a DEALER a client with this
+//  process's own key. One role per process, so one set of keys; the caller
+//  keeps curve alive while sockets are made.
+void zs_net_use_curve (zs_curve_t *curve);
 
 zsock_t *zs_net_router (const char *endpoint, char *err, size_t errlen);
 zsock_t *zs_net_dealer (const char *endpoint, const char *routing_id, char *err, size_t errlen);
