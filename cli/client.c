@@ -92,7 +92,9 @@ s_usage (FILE *out)
                   "       zsink cancel [--coordinator EP | -c JOB.yaml]\n"
                   "Without --coordinator, the endpoint is read from the cluster.json that\n"
                   "`zsink cluster` writes into state.checkpoints.dir. Env ZSINK_COORDINATOR\n"
-                  "also names the endpoint.\n");
+                  "also names the endpoint.\n"
+                  "With CURVE on (security.curve.enabled in JOB.yaml, or --keys DIR, env\n"
+                  "ZSINK_KEYS_DIR) the request is sent with DIR/client.cert_secret.\n");
 }
 
 int
@@ -100,6 +102,7 @@ zs_client_cmd (int argc, char **argv)
 {
     const char *cmd = argv[0];
     const char *endpoint = getenv ("ZSINK_COORDINATOR");
+    const char *keys = getenv ("ZSINK_KEYS_DIR");
     bool savepoint = false;
     zs_config_t cfg;
     zs_config_defaults (&cfg);
@@ -107,6 +110,7 @@ zs_client_cmd (int argc, char **argv)
     static struct option opts[] = {{"coordinator", required_argument, 0, 'e'},
                                    {"savepoint", no_argument, 0, 's'},
                                    {"config", required_argument, 0, 'c'},
+                                   {"keys", required_argument, 0, 'k'},
                                    {"help", no_argument, 0, 'h'},
                                    {0, 0, 0, 0}};
     optind = 1;
@@ -118,6 +122,9 @@ zs_client_cmd (int argc, char **argv)
             break;
         case 's':
             savepoint = true;
+            break;
+        case 'k':
+            keys = optarg;
             break;
         case 'c':
             if (zs_config_load_yaml (&cfg, optarg, err, sizeof err) < 0) {
@@ -171,11 +178,24 @@ zs_client_cmd (int argc, char **argv)
         }
         endpoint = found;
     }
+    if (cfg.curve_enabled && *cfg.curve_keys_dir)
+        keys = cfg.curve_keys_dir;
+    zs_curve_t *curve = NULL;
+    if (keys && *keys) {
+        curve = zs_curve_load (keys, ZSINK__ROLE__ROLE_CLIENT, -1, err, sizeof err);
+        if (!curve) {
+            fprintf (stderr, "zsink %s: %s\n", cmd, err);
+            return 2;
+        }
+        zs_net_use_curve (curve);
+    }
     bool ok = false;
     char *json = NULL;
     //  a savepoint waits for a checkpoint and its commit
     int timeout = kind == ZSINK__CLIENT_REQUEST__KIND__STOP ? 120000 : 5000;
-    if (zs_client_request (endpoint, kind, savepoint, timeout, &ok, &json, err, sizeof err) < 0) {
+    int rc = zs_client_request (endpoint, kind, savepoint, timeout, &ok, &json, err, sizeof err);
+    zs_curve_destroy (&curve);
+    if (rc < 0) {
         fprintf (stderr, "zsink %s: %s\n", cmd, err);
         return 1;
     }

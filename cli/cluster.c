@@ -528,6 +528,20 @@ zs_cluster_cmd (int argc, char **argv)
         }
         zs_table_destroy (&table);
     }
+    //  CURVE: every role's keys must load now (exit 2 here, rather than
+    //  children failing and being restarted); we are a client ourselves.
+    zs_curve_t *curve = NULL;
+    char keys_arg[ZS_PATH_MAX + 16];
+    snprintf (keys_arg, sizeof keys_arg, "--keys=%s", cfg.curve_enabled ? cfg.curve_keys_dir : "");
+    if (cfg.curve_enabled) {
+        if (zs_curve_check_dir (cfg.curve_keys_dir, cfg.parallelism, err, sizeof err) < 0
+            || !(curve = zs_curve_load (cfg.curve_keys_dir, ZSINK__ROLE__ROLE_CLIENT, -1, err,
+                                        sizeof err))) {
+            fprintf (stderr, "zsink cluster: security.curve.keys-dir: %s\n", err);
+            return 2;
+        }
+        zs_net_use_curve (curve);
+    }
     //  The role binaries live beside this one.
     char self_path[ZS_PATH_MAX];
     ssize_t len = readlink ("/proc/self/exe", self_path, sizeof self_path - 1);
@@ -589,15 +603,17 @@ zs_cluster_cmd (int argc, char **argv)
     }
     child_t *cm = &kids[1];
     snprintf (cm->name, sizeof cm->name, "committer");
-    char *cm_argv[] = {bin[1], "--coordinator", coord_ep, "--bind", commit_ep, NULL};
+    //  --keys= (empty: no CURVE) also overrides a ZSINK_KEYS_DIR of ours
+    char *cm_argv[] = {bin[1], "--coordinator", coord_ep, "--bind", commit_ep, keys_arg, NULL};
     memcpy (cm->argv, cm_argv, sizeof cm_argv);
     char (*index_text)[16] = calloc (n, sizeof *index_text);
     for (int i = 0; i < n; i++) {
         child_t *w = &kids[2 + i];
         snprintf (w->name, sizeof w->name, "writer-%d", i);
         snprintf (index_text[i], sizeof index_text[i], "%d", i);
-        char *w_argv[] = {bin[2],    "--coordinator", coord_ep,      "--committer",
-                          commit_ep, "--index",       index_text[i], NULL};
+        char *w_argv[] = {bin[2],    "--coordinator", coord_ep, "--committer",
+                          commit_ep, keys_arg,        "--index", index_text[i],
+                          NULL};
         memcpy (w->argv, w_argv, sizeof w_argv);
     }
 
@@ -677,6 +693,7 @@ zs_cluster_cmd (int argc, char **argv)
                (long long) run.prog.restarts, run.prog.restarts == 1 ? "" : "s");
     zs_table_destroy (&table);
     zsock_destroy (&run.ctl);
+    zs_curve_destroy (&curve);
     zs_fs_unlink (cluster_json);
     free (index_text);
     free (kids);

@@ -100,6 +100,7 @@ typedef struct {
     int64_t hostile;        //  committables refused for a path outside the table
     int64_t reported[3];    //  of the above, already handed to the participant
     zhash_t *garbage_peers; //  peers whose garbage we logged already
+    zs_curve_t *curve;      //  --keys: CURVE on, else NULL
     bool done;
     int exit_code;
 } s_committer_t;
@@ -568,8 +569,17 @@ s_garbage (s_committer_t *self, const char *rid, const char *err)
 
 //  One data message: filter (invariant 7), sequence, apply.
 static void
-s_on_data (s_committer_t *self, const char *rid, zs_env_t *env)
+s_on_data (s_committer_t *self, const char *rid, const char *user, zs_env_t *env)
 {
+    //  CURVE on: only the key bound to writer i may speak for writer i
+    //  (docs/security.md); checked before anything else is believed.
+    char why[ZS_ERRLEN];
+    if (self->curve
+        && !zs_curve_bound (self->curve, user, env->sender,
+                            env->has_sender_index ? env->sender_index : -1, why, sizeof why)) {
+        zs_curve_refuse (self->curve, user, why);
+        return;
+    }
     if (!self->job_id[0] || strcmp (env->job_id, self->job_id) != 0) {
         self->foreign++;
         return;
@@ -639,17 +649,18 @@ s_drain_data (s_committer_t *self)
 {
     s_report_dropped (self);
     for (int i = 0; i < DATA_BATCH && !self->done; i++) {
-        char rid[256] = "";
+        char rid[256] = "", user[64];
         char err[ZS_ERRLEN];
         zs_env_t *env = NULL;
-        int rc = zs_env_recv (self->data, rid, sizeof rid, &env, err, sizeof err);
+        int rc =
+            zs_env_recv_auth (self->data, rid, sizeof rid, user, sizeof user, &env, err, sizeof err);
         if (rc == 0)
             return;
         if (rc < 0) {
             s_garbage (self, rid, err);
             continue;
         }
-        s_on_data (self, rid, env);
+        s_on_data (self, rid, user, env);
         zs_env_free (&env);
     }
 }
@@ -717,10 +728,13 @@ static void
 s_usage (FILE *out)
 {
     fprintf (out,
-             "usage: zsink-committer --coordinator EP [--bind EP] [--help]\n"
+             "usage: zsink-committer --coordinator EP [--bind EP] [--keys DIR] [--help]\n"
              "  --coordinator EP  the coordinator's control endpoint (env ZSINK_COORDINATOR)\n"
              "  --bind EP         data endpoint writers connect to (env ZSINK_COMMITTER_BIND,\n"
              "                    default " DEFAULT_BIND ")\n"
+             "  --keys DIR        CURVE keys directory (env ZSINK_KEYS_DIR; zsink keys\n"
+             "                    generate): server.cert_secret, committer.cert_secret,\n"
+             "                    public/. Without it the sockets are not authenticated.\n"
              "Fail points: ZSINK_FAILPOINTS=name=action[,…]\n");
 }
 
@@ -731,8 +745,10 @@ zs_committer_main (int argc, char **argv)
     zs_log_set_name ("committer");
     const char *coordinator = getenv ("ZSINK_COORDINATOR");
     const char *bind = getenv ("ZSINK_COMMITTER_BIND");
+    const char *keys = getenv ("ZSINK_KEYS_DIR");
     static const struct option options[] = {{"coordinator", required_argument, NULL, 'c'},
                                             {"bind", required_argument, NULL, 'b'},
+                                            {"keys", required_argument, NULL, 'k'},
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
     optind = 1;
@@ -744,6 +760,9 @@ zs_committer_main (int argc, char **argv)
             break;
         case 'b':
             bind = optarg;
+            break;
+        case 'k':
+            keys = optarg;
             break;
         case 'h':
             s_usage (stdout);
@@ -780,8 +799,19 @@ zs_committer_main (int argc, char **argv)
         zs_error ("out of memory");
         return 1;
     }
+    if (keys && *keys) {
+        self.curve = zs_curve_load (keys, ZSINK__ROLE__ROLE_COMMITTER, -1, err, sizeof err);
+        if (!self.curve) {
+            zs_error ("--keys: %s", err);
+            zs_pending_destroy (&self.pending);
+            zhash_destroy (&self.garbage_peers);
+            return 2;
+        }
+        zs_net_use_curve (self.curve);
+    }
     self.data = zs_net_router (bind, err, sizeof err);
     if (!self.data) {
+        zs_curve_destroy (&self.curve);
         zs_error ("cannot bind the data endpoint: %s", err);
         zs_pending_destroy (&self.pending);
         zhash_destroy (&self.garbage_peers);
@@ -791,6 +821,7 @@ zs_committer_main (int argc, char **argv)
     if (!self.part) {
         zs_error ("cannot connect to the coordinator: %s", err);
         zsock_destroy (&self.data);
+        zs_curve_destroy (&self.curve);
         zs_pending_destroy (&self.pending);
         zhash_destroy (&self.garbage_peers);
         return 1;
@@ -813,6 +844,11 @@ zs_committer_main (int argc, char **argv)
         s_drain_control (&self);
         if (!self.done && (items[1].revents & ZMQ_POLLIN))
             s_drain_data (&self);
+        if (self.curve) {
+            int64_t unauthorized, handshakes;
+            zs_curve_counters (self.curve, &unauthorized, &handshakes);
+            zs_participant_set_security (self.part, unauthorized, handshakes);
+        }
     }
     if (self.garbage || self.foreign || self.stale)
         zs_info ("dropped data messages: %lld garbage, %lld foreign, %lld stale",
@@ -820,6 +856,7 @@ zs_committer_main (int argc, char **argv)
     s_drop_state (&self);
     zs_participant_destroy (&self.part);
     zsock_destroy (&self.data);
+    zs_curve_destroy (&self.curve);
     zs_table_destroy (&self.table);
     zs_committer_unlock (&self.lock_fd);
     zs_pending_destroy (&self.pending);

@@ -96,6 +96,8 @@ static const s_key_t s_keys[] = {
     {"file.compression.zstd-level", S_INT, S_OFF (zstd_level), 1, 19, false, NULL},
     {"parquet.row-group-rows", S_I64, S_OFF (parquet_row_group_rows), 1, 64 * 1024 * 1024, false,
      NULL},
+    {"security.curve.enabled", S_BOOL, S_OFF (curve_enabled), 0, 0, false, NULL},
+    {"security.curve.keys-dir", S_PATH, S_OFF (curve_keys_dir), 0, 0, false, NULL},
 };
 #define S_NKEYS (sizeof s_keys / sizeof s_keys[0])
 
@@ -463,6 +465,11 @@ zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen)
     }
     if (!*cfg->checkpoints_dir) {
         s_err (err, errlen, "state.checkpoints.dir: required key is missing");
+        return -1;
+    }
+    if (cfg->curve_enabled && !*cfg->curve_keys_dir) {
+        s_err (err, errlen, "security.curve.keys-dir: required when security.curve.enabled is "
+                            "true (zsink keys generate DIR makes the keys)");
         return -1;
     }
     if (s_streq (cfg->source_kind, "file") && !*cfg->source_file_path) {

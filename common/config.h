@@ -46,6 +46,8 @@ typedef struct {
     char file_compression[ZS_ENUM_MAX];     //  file.compression: zstd (default) or none
     int zstd_level;                         //  file.compression.zstd-level (1)
     int64_t parquet_row_group_rows;         //  parquet.row-group-rows (131072)
+    bool curve_enabled;                     //  security.curve.enabled (false)
+    char curve_keys_dir[ZS_PATH_MAX];       //  security.curve.keys-dir (docs/security.md)
 } zs_config_t;
 
 //  Defaults (table.path and state.checkpoints.dir left empty).

@@ -36,6 +36,7 @@ struct _zs_participant_t {
     int64_t last_sent;  //  mono ms of our last message (hello or heartbeat)
     int64_t rows_read, rows_committed;
     int64_t garbage, foreign, stale;
+    int64_t unauthorized, handshakes; //  zs_participant_set_security
     bool garbage_logged;
 };
 
@@ -158,6 +159,13 @@ zs_participant_add_dropped (zs_participant_t *self, int64_t garbage, int64_t for
 }
 
 void
+zs_participant_set_security (zs_participant_t *self, int64_t unauthorized, int64_t handshakes)
+{
+    self->unauthorized = unauthorized;
+    self->handshakes = handshakes;
+}
+
+void
 zs_participant_counters (zs_participant_t *self, int64_t *garbage, int64_t *foreign, int64_t *stale)
 {
     *garbage = self->garbage;
@@ -220,6 +228,9 @@ s_send_heartbeat (zs_participant_t *self)
     hb.dropped_garbage = self->garbage;
     hb.dropped_foreign = self->foreign;
     hb.dropped_stale = self->stale;
+    hb.has_dropped_unauthorized = hb.has_refused_handshakes = true;
+    hb.dropped_unauthorized = self->unauthorized;
+    hb.refused_handshakes = self->handshakes;
     env.body_case = ZSINK__ENVELOPE__BODY_HEARTBEAT;
     env.heartbeat = &hb;
     zs_participant_send (self, &env);

@@ -74,6 +74,12 @@ void zs_participant_set_progress (zs_participant_t *self, int64_t rows_read,
 void zs_participant_add_dropped (zs_participant_t *self, int64_t garbage, int64_t foreign,
                                  int64_t stale);
 
+//  CURVE counters of the role's server socket (the committer's data pipe):
+//  messages refused for their key, handshakes refused. Totals, reported in
+//  heartbeats.
+void zs_participant_set_security (zs_participant_t *self, int64_t unauthorized,
+                                  int64_t handshakes);
+
 //  Dropped-message counters (garbage, foreign job, older epoch), ours plus
 //  what the role added.
 void zs_participant_counters (zs_participant_t *self, int64_t *garbage, int64_t *foreign,

@@ -9,6 +9,7 @@
 #include "checkpoint.h"
 #include "codec.h"
 #include "config.h"
+#include "curve.h"
 
 #define SUPERSEDED_MAX 64
 
@@ -36,7 +37,7 @@ typedef struct {
     int64_t last_committed; //  committer's Ready
     int64_t rows_read;
     int64_t rows_committed;
-    int64_t dropped[3];
+    int64_t dropped[5]; //  garbage, foreign, stale, unauthorized, refused handshakes
     Zsink__SourcePosition pos; //  writer's position in the in-flight ack
     char pos_file[256];        //  pos.file points here (or is NULL)
 } slot_t;
@@ -47,6 +48,7 @@ typedef struct {
     zs_job_meta_t meta;
     zs_sender_t from;
     zsock_t *router;
+    zs_curve_t *curve; //  security.curve.enabled: our keys, else NULL
     job_state_t state;
     int n; //  parallelism
     slot_t *slots;

@@ -411,6 +411,9 @@ static char *
 s_status_json (coord_t *self)
 {
     int64_t rows_read = 0, garbage = self->garbage, foreign = self->foreign, stale = self->stale;
+    int64_t unauthorized = 0, handshakes = 0;
+    if (self->curve)
+        zs_curve_counters (self->curve, &unauthorized, &handshakes);
     json_t *parts = json_array ();
     for (int i = 0; i <= self->n; i++) {
         slot_t *s = &self->slots[i];
@@ -421,13 +424,15 @@ s_status_json (coord_t *self)
         garbage += s->dropped[0];
         foreign += s->dropped[1];
         stale += s->dropped[2];
+        unauthorized += s->dropped[3];
+        handshakes += s->dropped[4];
         json_array_append_new (parts, json_pack ("{s:s, s:b, s:i, s:b, s:b}", "name", name,
                                                  "registered", s->registered, "pid", s->pid,
                                                  "ready", s->ready, "finished", s->finished));
     }
     json_t *root = json_pack (
         "{s:s, s:s, s:s, s:I, s:i, s:I, s:I, s:I, s:I, s:I, s:i, s:{s:I, s:I}, s:{s:I, s:I, "
-        "s:I}, s:o}",
+        "s:I, s:I}, s:I, s:o}",
         "job_id", self->meta.job_id, "state", s_state_names[self->state], "commit_user",
         self->meta.commit_user, "epoch", (json_int_t) self->meta.epoch, "parallelism", self->n,
         "last_completed_checkpoint", (json_int_t) self->latest.id, "rows_read",
@@ -436,6 +441,7 @@ s_status_json (coord_t *self)
         (json_int_t) self->last_identifier, "restarts", self->restarts, "checkpoints", "completed",
         (json_int_t) self->completed, "aborted", (json_int_t) self->aborted, "dropped", "garbage",
         (json_int_t) garbage, "foreign", (json_int_t) foreign, "stale", (json_int_t) stale,
+        "unauthorized", (json_int_t) unauthorized, "refused_handshakes", (json_int_t) handshakes,
         "participants", parts);
     char *text = json_dumps (root, JSON_COMPACT);
     json_decref (root);
@@ -681,6 +687,36 @@ s_stop_done (coord_t *self)
     s_end (self, J_FINISHED, "STOPPED", "stopped with savepoint", 0);
 }
 
+//  CURVE on: the sender's authenticated key must be bound to every
+//  identity the message claims (docs/security.md): the envelope's sender,
+//  the role and index a Hello or Register asks for, and the slot its
+//  routing id registered. Otherwise it is dropped, counted and logged.
+static bool
+s_authorized (coord_t *self, const char *rid, const char *user, const zs_env_t *env)
+{
+    Zsink__Role role[3] = {env->sender};
+    int index[3] = {env->sender_index}, n = 1;
+    if (env->body_case == ZSINK__ENVELOPE__BODY_HELLO) {
+        role[n] = env->hello->role;
+        index[n++] = env->hello->index;
+    } else if (env->body_case == ZSINK__ENVELOPE__BODY_REGISTER) {
+        role[n] = env->register_->role;
+        index[n++] = env->register_->index;
+    }
+    int slot = s_slot_by_rid (self, rid);
+    if (slot >= 0) {
+        role[n] = slot == COMMITTER ? ZSINK__ROLE__ROLE_COMMITTER : ZSINK__ROLE__ROLE_WRITER;
+        index[n++] = slot - 1;
+    }
+    char why[ZS_ERRLEN];
+    for (int i = 0; i < n; i++)
+        if (!zs_curve_bound (self->curve, user, role[i], index[i], why, sizeof why)) {
+            zs_curve_refuse (self->curve, user, why);
+            return false;
+        }
+    return true;
+}
+
 static void
 s_on_message (coord_t *self, const char *rid, zs_env_t *env)
 {
@@ -743,6 +779,8 @@ s_on_message (coord_t *self, const char *rid, zs_env_t *env)
         s->dropped[0] = hb->dropped_garbage;
         s->dropped[1] = hb->dropped_foreign;
         s->dropped[2] = hb->dropped_stale;
+        s->dropped[3] = hb->dropped_unauthorized;
+        s->dropped[4] = hb->refused_handshakes;
         break;
     }
     case ZSINK__ENVELOPE__BODY_READY:
@@ -918,6 +956,17 @@ zs_coordinator_main (int argc, char **argv)
     if (code >= 0)
         return code; //  refused, or nothing to do: nothing is allocated yet
     char err[ZS_ERRLEN];
+    if (self->cfg.curve_enabled) {
+        self->curve = zs_curve_load (self->cfg.curve_keys_dir, ZSINK__ROLE__ROLE_COORDINATOR, -1,
+                                     err, sizeof err);
+        if (!self->curve) {
+            zs_error ("security.curve.keys-dir: %s", err);
+            zs_chk_clear (&self->latest);
+            return 2;
+        }
+        zs_net_use_curve (self->curve);
+        zs_info ("CURVE authentication on: keys in %s.", self->cfg.curve_keys_dir);
+    }
     //  allocated only now: every early return above owns nothing
     self->slots = calloc (self->n + 1, sizeof *self->slots);
     self->router = zs_net_router (bind ? bind : "tcp://*:6123", err, sizeof err);
@@ -925,6 +974,7 @@ zs_coordinator_main (int argc, char **argv)
         zs_error ("%s", err);
         free (self->slots);
         zs_chk_clear (&self->latest);
+        zs_curve_destroy (&self->curve);
         return 1;
     }
     zpoller_t *poller = zpoller_new (self->router, NULL);
@@ -932,9 +982,10 @@ zs_coordinator_main (int argc, char **argv)
     while (!zsys_interrupted) {
         zpoller_wait (poller, 20);
         while (1) {
-            char rid[256];
+            char rid[256], user[64];
             zs_env_t *env = NULL;
-            int got = zs_env_recv (self->router, rid, sizeof rid, &env, err, sizeof err);
+            int got = zs_env_recv_auth (self->router, rid, sizeof rid, user, sizeof user, &env,
+                                        err, sizeof err);
             if (got == 0)
                 break;
             if (got < 0) {
@@ -946,10 +997,13 @@ zs_coordinator_main (int argc, char **argv)
                              (long long) self->garbage, err);
                 continue;
             }
-            s_on_message (self, rid, env);
+            if (!self->curve || s_authorized (self, rid, user, env))
+                s_on_message (self, rid, env);
             zs_env_free (&env);
         }
         s_tick (self);
+        if (self->curve)
+            zs_curve_counters (self->curve, NULL, NULL); //  logs refused handshakes
         if (self->ending) {
             bool all_bye = true;
             for (int i = 0; i <= self->n; i++)
@@ -967,6 +1021,7 @@ zs_coordinator_main (int argc, char **argv)
     }
     zpoller_destroy (&poller);
     zsock_destroy (&self->router);
+    zs_curve_destroy (&self->curve);
     zs_chk_clear (&self->latest);
     zs_state_free (&self->inflight_state);
     free (self->slots);

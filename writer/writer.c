@@ -89,6 +89,8 @@ typedef struct {
     //  command line
     char coordinator[ZS_PATH_MAX];
     char committer[ZS_PATH_MAX];
+    char keys[ZS_PATH_MAX]; //  --keys: CURVE keys directory ("" = no CURVE)
+    zs_curve_t *curve;
     int index;
 
     zs_participant_t *part;
@@ -133,12 +135,15 @@ typedef struct {
 static void
 s_usage (FILE *out)
 {
-    fprintf (out, "usage: zsink-writer --coordinator EP --committer EP --index I [--help]\n"
+    fprintf (out, "usage: zsink-writer --coordinator EP --committer EP [--keys DIR] --index I\n"
                   "  --coordinator EP  control endpoint of the coordinator "
                   "(env ZSINK_COORDINATOR)\n"
                   "  --committer EP    data endpoint of the committer (env ZSINK_COMMITTER)\n"
                   "  --index I         this writer's index, 0 … parallelism-1 "
                   "(env ZSINK_INDEX)\n"
+                  "  --keys DIR        CURVE keys directory (env ZSINK_KEYS_DIR; zsink keys\n"
+                  "                    generate): writer-I.cert_secret and server.cert.\n"
+                  "                    Without it the sockets are not authenticated.\n"
                   "Fail points: env ZSINK_FAILPOINTS=\"name=action,…\".\n");
 }
 
@@ -163,6 +168,7 @@ s_parse_args (s_writer_t *self, int argc, char **argv)
     const char *coordinator = getenv ("ZSINK_COORDINATOR");
     const char *committer = getenv ("ZSINK_COMMITTER");
     const char *index = getenv ("ZSINK_INDEX");
+    const char *keys = getenv ("ZSINK_KEYS_DIR");
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp (arg, "--help") == 0 || strcmp (arg, "-h") == 0) {
@@ -177,6 +183,8 @@ s_parse_args (s_writer_t *self, int argc, char **argv)
             slot = &committer, name = "--committer";
         else if (strncmp (arg, "--index", 7) == 0)
             slot = &index, name = "--index";
+        else if (strncmp (arg, "--keys", 6) == 0)
+            slot = &keys, name = "--keys";
         size_t n = name ? strlen (name) : 0;
         if (slot && arg[n] == '=')
             *slot = arg + n + 1;
@@ -198,10 +206,12 @@ s_parse_args (s_writer_t *self, int argc, char **argv)
         return -1;
     }
     if (strlen (coordinator) >= sizeof self->coordinator
-        || strlen (committer) >= sizeof self->committer) {
-        fprintf (stderr, "zsink-writer: endpoint too long\n");
+        || strlen (committer) >= sizeof self->committer
+        || (keys && strlen (keys) >= sizeof self->keys)) {
+        fprintf (stderr, "zsink-writer: endpoint or keys directory too long\n");
         return -1;
     }
+    snprintf (self->keys, sizeof self->keys, "%s", keys ? keys : "");
     snprintf (self->coordinator, sizeof self->coordinator, "%s", coordinator);
     snprintf (self->committer, sizeof self->committer, "%s", committer);
     return 0;
@@ -1032,10 +1042,21 @@ zs_writer_main (int argc, char **argv)
         free (self);
         return 2;
     }
+    if (*self->keys) {
+        self->curve =
+            zs_curve_load (self->keys, ZSINK__ROLE__ROLE_WRITER, self->index, err, sizeof err);
+        if (!self->curve) {
+            zs_error ("--keys: %s", err);
+            free (self);
+            return 2;
+        }
+        zs_net_use_curve (self->curve);
+    }
     self->part = zs_participant_new (ZSINK__ROLE__ROLE_WRITER, self->index, self->coordinator, err,
                                      sizeof err);
     if (!self->part) {
         zs_error ("cannot connect to the coordinator: %s", err);
+        zs_curve_destroy (&self->curve);
         free (self);
         return 2;
     }
@@ -1099,6 +1120,7 @@ zs_writer_main (int argc, char **argv)
     zs_source_file_destroy (&self->src);
     zsock_destroy (&self->data);
     zs_participant_destroy (&self->part);
+    zs_curve_destroy (&self->curve);
     free (self);
     return code;
 }

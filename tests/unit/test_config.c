@@ -74,6 +74,8 @@ s_assert_same (const zs_config_t *a, const zs_config_t *b)
     assert_string_equal (a->file_compression, b->file_compression);
     assert_int_equal (a->zstd_level, b->zstd_level);
     assert_int_equal (a->parquet_row_group_rows, b->parquet_row_group_rows);
+    assert_int_equal (a->curve_enabled, b->curve_enabled);
+    assert_string_equal (a->curve_keys_dir, b->curve_keys_dir);
 }
 
 static void
@@ -513,6 +515,13 @@ test_validate (void **state)
     snprintf (bad.source_kind, sizeof bad.source_kind, "kafka");
     assert_int_equal (zs_config_validate (&bad, err, sizeof err), -1);
     assert_non_null (strstr (err, "source.kind"));
+    //  CURVE on needs its keys
+    bad = cfg;
+    bad.curve_enabled = true;
+    assert_int_equal (zs_config_validate (&bad, err, sizeof err), -1);
+    assert_non_null (strstr (err, "security.curve.keys-dir: required"));
+    snprintf (bad.curve_keys_dir, sizeof bad.curve_keys_dir, "/etc/zsink/keys");
+    assert_int_equal (zs_config_validate (&bad, err, sizeof err), 0);
 }
 
 typedef struct {
@@ -549,7 +558,7 @@ s_round_trip (const zs_config_t *cfg)
     s_copy_t copy = {.cfg = &back};
     int n = zs_config_foreach (cfg, s_copy_key, &copy);
     assert_int_equal (n, copy.count);
-    assert_int_equal (n, 28); //  every key of zs_config_t
+    assert_int_equal (n, 30); //  every key of zs_config_t
     assert_int_equal (copy.failures, 0);
     s_assert_same (cfg, &back);
 }
@@ -588,6 +597,8 @@ test_round_trip (void **state)
     s_set_ok (&cfg, "file.compression", "none");
     s_set_ok (&cfg, "file.compression.zstd-level", "9");
     s_set_ok (&cfg, "parquet.row-group-rows", "1000");
+    s_set_ok (&cfg, "security.curve.enabled", "true");
+    s_set_ok (&cfg, "security.curve.keys-dir", "/etc/zsink/keys");
     s_round_trip (&cfg);
     //  the schema is kept in its canonical spelling
     assert_string_equal (cfg.schema_text, "id BIGINT NOT NULL, d DATE, t TIMESTAMP(6)");
