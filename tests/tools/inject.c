@@ -2,6 +2,7 @@
 
     usage: zsink-inject ENDPOINT JOB_ID [--garbage N] [--foreign N] [--stale N]
                         [--register-stale] [--rid ROUTING_ID] [--seed S]
+                        [--cert SECRET_CERT --server-cert PUBLIC_CERT]
 
     Connects a DEALER (routing id writer-0-deadbeef unless --rid) to ENDPOINT,
     the coordinator's control ROUTER or the committer's data ROUTER, and
@@ -17,14 +18,77 @@
     Every well-formed message names sender writer 0. The socket lingers up
     to 3 s at the end so that everything queued is delivered. Prints what
     it sent; exit 0, or 2 on bad usage, 1 if it could not connect.
+
+    CURVE (docs/security.md): without --cert the socket speaks plain ZMTP,
+    which a CURVE server refuses at the handshake. With --cert (a
+    *.cert_secret: writer-1's, or one of keys the servers do not know) and
+    --server-cert (the servers' public server.cert) it is a CURVE client.
+    Either way it first waits up to 3 s for the handshake's outcome and
+    prints "handshake: succeeded" or "handshake: failed (…)"; then it sends
+    all the same (into a queue that dies with it, when it failed).
 */
 #include "codec.h"
 #include <czmq.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int s_sent;
+static int s_sent, s_unqueued;
+
+//  Never block: after a refused handshake libzmq may drop the pipe, and a
+//  DEALER without one would block forever. What cannot be queued is counted.
+static void
+s_send_frame (zsock_t *sock, const void *data, size_t len)
+{
+    if (zmq_send (zsock_resolve (sock), data, len, ZMQ_DONTWAIT) < 0)
+        s_unqueued++;
+    else
+        s_sent++;
+}
+
+//  Wait up to 3 s for the first handshake event of sock; print it.
+static void
+s_handshake_outcome (zsock_t *mon)
+{
+    zpoller_t *poller = zpoller_new (mon, NULL);
+    const char *what = "no outcome within 3 s";
+    int64_t end = zclock_mono () + 3000;
+    while (zclock_mono () < end && zpoller_wait (poller, 100)) {
+        zmsg_t *msg = zmsg_recv (mon);
+        zframe_t *f = msg ? zmsg_first (msg) : NULL;
+        uint16_t event = 0;
+        if (f && zframe_size (f) >= 2)
+            memcpy (&event, zframe_data (f), 2);
+        zmsg_destroy (&msg);
+        if (event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED)
+            what = "succeeded";
+        else if (event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH)
+            what = "failed (authentication: the server refused our key)";
+        else if (event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL)
+            what = "failed (protocol: e.g. no CURVE, or not the server's key)";
+        else if (event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL)
+            what = "failed";
+        else
+            continue;
+        break;
+    }
+    zpoller_destroy (&poller);
+    printf ("zsink-inject: handshake: %s\n", what);
+    fflush (stdout);
+}
+
+//  Load a cert file for the tool; zcert_load prefers FILE_secret, so a
+//  public cert is read as given.
+static zcert_t *
+s_cert (const char *path)
+{
+    struct stat st;
+    zcert_t *cert = stat (path, &st) == 0 ? zcert_load (path) : NULL;
+    if (!cert)
+        fprintf (stderr, "zsink-inject: cannot load certificate %s\n", path);
+    return cert;
+}
 
 static void
 s_send (zsock_t *sock, const char *job_id, int64_t epoch, uint64_t seq, int kind)
@@ -80,9 +144,8 @@ s_send (zsock_t *sock, const char *job_id, int64_t epoch, uint64_t seq, int kind
     size_t len = zsink__envelope__get_packed_size (&env);
     uint8_t *buf = malloc (len);
     zsink__envelope__pack (&env, buf);
-    zmq_send (zsock_resolve (sock), buf, len, 0);
+    s_send_frame (sock, buf, len);
     free (buf);
-    s_sent++;
 }
 
 int
@@ -90,10 +153,12 @@ main (int argc, char **argv)
 {
     if (argc < 3) {
         fprintf (stderr, "usage: zsink-inject ENDPOINT JOB_ID [--garbage N] [--foreign N] "
-                         "[--stale N] [--register-stale] [--rid ID] [--seed S]\n");
+                         "[--stale N] [--register-stale] [--rid ID] [--seed S]\n"
+                         "                    [--cert SECRET_CERT --server-cert PUBLIC_CERT]\n");
         return 2;
     }
     const char *endpoint = argv[1], *job_id = argv[2], *rid = "writer-0-deadbeef";
+    const char *cert_path = NULL, *server_path = NULL;
     int garbage = 0, foreign = 0, stale = 0;
     bool register_stale = false;
     unsigned seed = 1;
@@ -109,6 +174,10 @@ main (int argc, char **argv)
             rid = argv[++i];
         else if (strcmp (argv[i], "--seed") == 0 && next)
             seed = (unsigned) strtoul (argv[++i], NULL, 10);
+        else if (strcmp (argv[i], "--cert") == 0 && next)
+            cert_path = argv[++i];
+        else if (strcmp (argv[i], "--server-cert") == 0 && next)
+            server_path = argv[++i];
         else if (strcmp (argv[i], "--register-stale") == 0)
             register_stale = true;
         else {
@@ -123,11 +192,36 @@ main (int argc, char **argv)
     zsock_set_identity (sock, rid);
     zsock_set_linger (sock, 3000);
     zsock_set_sndhwm (sock, 100000);
+    if (!cert_path != !server_path) {
+        fprintf (stderr, "zsink-inject: --cert and --server-cert go together\n");
+        zsock_destroy (&sock);
+        return 2;
+    }
+    if (cert_path) {
+        zcert_t *cert = s_cert (cert_path), *server = s_cert (server_path);
+        if (!cert || !server) {
+            zcert_destroy (&cert);
+            zcert_destroy (&server);
+            zsock_destroy (&sock);
+            return 2;
+        }
+        zcert_apply (cert, sock);
+        zsock_set_curve_serverkey (sock, zcert_public_txt (server));
+        zcert_destroy (&cert);
+        zcert_destroy (&server);
+    }
+    zmq_socket_monitor (zsock_resolve (sock), "inproc://inject-monitor",
+                        ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL
+                            | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL
+                            | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH);
+    zsock_t *mon = zsock_new_pair (">inproc://inject-monitor");
     if (zsock_connect (sock, "%s", endpoint) < 0) {
         fprintf (stderr, "zsink-inject: cannot connect to %s\n", endpoint);
         zsock_destroy (&sock);
         return 1;
     }
+    if (mon)
+        s_handshake_outcome (mon);
     srand (seed);
     //  first, so that a later message on the same pipe proves it was handled
     if (register_stale)
@@ -139,8 +233,7 @@ main (int argc, char **argv)
             junk[j] = (uint8_t) rand ();
         //  a leading 0xff byte is never a valid protobuf tag: always garbage
         junk[0] = 0xff;
-        zmq_send (zsock_resolve (sock), junk, len, 0);
-        s_sent++;
+        s_send_frame (sock, junk, len);
     }
     for (int i = 0; i < foreign; i++)
         for (int kind = 0; kind < 3; kind++)
@@ -148,9 +241,12 @@ main (int argc, char **argv)
     for (int i = 0; i < stale; i++)
         for (int kind = 0; kind < 3; kind++)
             s_send (sock, job_id, 0, (uint64_t) (3 * i + kind + 1), kind);
+    zsock_destroy (&mon);
     zsock_destroy (&sock); //  lingers until delivered (or 3 s)
     printf (
-        "zsink-inject: sent %d messages to %s as %s (garbage %d, foreign %d x3, stale %d x3%s)\n",
-        s_sent, endpoint, rid, garbage, foreign, stale, register_stale ? ", a stale Register" : "");
+        "zsink-inject: sent %d messages to %s as %s (garbage %d, foreign %d x3, stale %d x3%s)%s; "
+        "%d not queued (no connection)\n",
+        s_sent, endpoint, rid, garbage, foreign, stale, register_stale ? ", a stale Register" : "",
+        cert_path ? ", with CURVE" : "", s_unqueued);
     return 0;
 }
