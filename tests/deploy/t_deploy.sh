@@ -1,0 +1,300 @@
+#!/bin/sh
+# t_deploy.sh - the docker-compose deployment (deploy/), for real.
+#
+#   sh tests/deploy/t_deploy.sh BUILD_DIR SCRATCH_DIR      (ctest: deploy.compose)
+#
+# 1. Images: the base without a registry (deploy/build-base-image, cached
+#    under zsink-base:bookworm) and the runtime image from BUILD_DIR/bin
+#    (deploy/build-image, a tag of this run's own).
+# 2. deploy/docker-compose.yml under a project of this run's own: 3 writers,
+#    2 s checkpoints, ids 1..200000 at 10000 rows/s. While it runs, kill -9
+#    from the host, each time after the job recovered from the last and
+#    completed a checkpoint: writer-1's process, the committer container's
+#    main process (its init: everything in the container dies), writer-1's
+#    process again (a restarted container killed again), the coordinator's
+#    process. `docker kill` would not do: Docker counts it as a manual stop
+#    and the restart policy leaves the container down.
+# 3. The job finishes (every container exited 0) and the table, read from
+#    the volume on the host, holds ids 1..200000 exactly once: count =
+#    distinct = 200000, min 1, max 200000, no orphan, verify clean, one
+#    commit user, identifiers increasing and the last INT64_MAX (oracle.py),
+#    and DuckDB agrees when it is installed (tests/duckdb).
+# 4. `down` of a running (unbounded) job is prompt (init: true forwards
+#    SIGTERM) and keeps only the volume; `up` resumes the job from it (same
+#    job id); `down -v` is prompt too and leaves no container, network or
+#    volume of the project.
+#
+# Containers, networks, volumes and the image are removed by name on every
+# exit, pass or fail. Exit 77 (skipped) when not root, when no docker engine
+# answers, or for a sanitizer build (the image takes plain binaries); with
+# ZSINK_DEPLOY_REQUIRED=1 (.ci/run sets it) a missing engine is a failure,
+# not a skip.
+set -u
+
+BUILD=$(cd "${1:?usage: t_deploy.sh BUILD_DIR SCRATCH_DIR}" && pwd)
+SCRATCH=${2:?usage: t_deploy.sh BUILD_DIR SCRATCH_DIR}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+ZSINK=$BUILD/bin/zsink
+ROWS=200000
+PROJECT=zsinkdeploy$$
+IMAGE=zsink-deploy-test:$$
+JOB_ID=deploy-test-$$
+T0=$(date +%s)
+
+say () { echo "[t=$(($(date +%s) - T0))s] $*"; }
+skip () {
+    if [ "${ZSINK_DEPLOY_REQUIRED:-}" = 1 ]; then
+        echo "FAIL t_deploy: $* (in CI the deploy test must run: .ci/run sets docker up)"
+        exit 1
+    fi
+    echo "SKIP t_deploy: $*"
+    exit 77
+}
+
+# --- can it run here? ---------------------------------------------------------
+
+[ "$(id -u)" = 0 ] || skip "needs root (the docker engine, debootstrap, the volume on the host)"
+for b in zsink zsink-coordinator zsink-committer zsink-writer; do
+    [ -x "$BUILD/bin/$b" ] || { echo "FAIL t_deploy: $BUILD/bin/$b not built"; exit 1; }
+done
+if ldd "$ZSINK" | grep -q 'libasan\|libubsan'; then
+    echo "SKIP t_deploy: $BUILD is a sanitizer build; the image takes plain binaries"
+    exit 77
+fi
+# Debian's client when there is one (a newer `docker` first on PATH may lack buildx)
+DOCKER=docker
+[ -x /usr/bin/docker ] && DOCKER=/usr/bin/docker
+export DOCKER
+command -v "$DOCKER" >/dev/null || skip "no docker client (apt-get install docker.io)"
+"$DOCKER" info >/dev/null 2>&1 || skip "no docker engine answers (start dockerd; .ci/run does)"
+if [ -n "${ZSINK_COMPOSE:-}" ]; then
+    COMPOSE=$ZSINK_COMPOSE
+elif command -v docker-compose >/dev/null; then
+    COMPOSE=docker-compose
+elif "$DOCKER" compose version >/dev/null 2>&1; then
+    COMPOSE="$DOCKER compose"
+else
+    skip "neither docker-compose nor docker compose (apt-get install docker-compose)"
+fi
+
+rm -rf "$SCRATCH"
+mkdir -p "$SCRATCH"
+say "project $PROJECT, image $IMAGE, job $JOB_ID, compose: $($COMPOSE version --short 2>/dev/null || $COMPOSE version | head -n 1)"
+
+dc () { $COMPOSE -p "$PROJECT" -f "$ROOT/deploy/docker-compose.yml" "$@"; }
+export ZSINK_IMAGE=$IMAGE ZSINK_JOB_ID=$JOB_ID ZSINK_JOB_CONFIG=$SCRATCH/job.yaml
+
+# Everything of this project, by label and by name, whatever state it is in.
+cleanup () {
+    dc down -v --remove-orphans -t 2 >/dev/null 2>&1
+    _ids=$("$DOCKER" ps -aq --filter "label=com.docker.compose.project=$PROJECT" 2>/dev/null)
+    [ -n "$_ids" ] && "$DOCKER" rm -f $_ids >/dev/null 2>&1
+    for _n in $("$DOCKER" network ls -q --filter "name=${PROJECT}_" 2>/dev/null); do
+        "$DOCKER" network rm "$_n" >/dev/null 2>&1
+    done
+    for _v in $("$DOCKER" volume ls -q --filter "name=${PROJECT}_" 2>/dev/null); do
+        "$DOCKER" volume rm -f "$_v" >/dev/null 2>&1
+    done
+    "$DOCKER" image rm -f "$IMAGE" >/dev/null 2>&1
+    return 0
+}
+trap 'cleanup' EXIT
+trap 'exit 1' INT TERM
+
+fail () {
+    echo "FAIL t_deploy: $*"
+    echo "---- containers ----"
+    "$DOCKER" ps -a --filter "label=com.docker.compose.project=$PROJECT" \
+        --format '{{.Names}} {{.Status}}' 2>/dev/null
+    echo "---- last lines of the logs ----"
+    dc logs --no-color --tail 40 2>&1 | tail -n 120
+    exit 1
+}
+
+now_ms () { date +%s%3N; }
+secs () { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b - a) / 1000 }'; }
+
+# --- 1. images ------------------------------------------------------------------
+
+t=$(now_ms)
+sh "$ROOT/deploy/build-base-image" || skip "cannot build the base image (debootstrap, the Debian archive)"
+BASE_S=$(secs "$t" "$(now_ms)")
+t=$(now_ms)
+sh "$ROOT/deploy/build-image" --bin "$BUILD/bin" --tag "$IMAGE" || fail "deploy/build-image failed"
+IMAGE_S=$(secs "$t" "$(now_ms)")
+BASE_MB=$("$DOCKER" image inspect -f '{{.Size}}' zsink-base:bookworm | awk '{ printf "%.1f", $1 / 1e6 }')
+IMAGE_MB=$("$DOCKER" image inspect -f '{{.Size}}' "$IMAGE" | awk '{ printf "%.1f", $1 / 1e6 }')
+say "base image ${BASE_MB} MB (${BASE_S} s, cached after the first run), image ${IMAGE_MB} MB (${IMAGE_S} s)"
+
+# --- 2. the job, and the kills ------------------------------------------------------
+
+cat >"$SCRATCH/job.yaml" <<EOF
+parallelism: 3
+execution.checkpointing.interval: 2s
+source.kind: datagen
+datagen.rows-per-second: 10000
+datagen.number-of-rows: $ROWS
+restart-strategy.fixed-delay.attempts: 20
+restart-strategy.fixed-delay.delay: 1s
+table.path: /data/table
+state.checkpoints.dir: /data/checkpoints
+EOF
+
+cid () {
+    "$DOCKER" ps -aq --filter "label=com.docker.compose.project=$PROJECT" \
+        --filter "label=com.docker.compose.service=$1" | head -n 1
+}
+coord_log () { "$DOCKER" logs "$(cid coordinator)" 2>&1; }
+count_coord () { coord_log | grep -cE -- "$1"; }
+restarts () { "$DOCKER" inspect -f '{{.RestartCount}}' "$(cid "$1")"; }
+
+# wait_coord PATTERN N DEADLINE_S: the coordinator's log has N lines matching
+wait_coord () {
+    _end=$(($(date +%s) + $3))
+    while [ "$(count_coord "$1")" -lt "$2" ]; do
+        [ "$(date +%s)" -ge "$_end" ] && fail "timeout waiting for $2 x '$1' in the coordinator's log"
+        sleep 0.2
+    done
+}
+
+# kill_role SERVICE role|init: kill -9 from the host the role's process (the
+# child of the container's init) or the container's main process (the init).
+KILLS=0
+kill_role () {
+    _c=$(cid "$1")
+    [ -n "$_c" ] || fail "no container for $1"
+    _init=$("$DOCKER" inspect -f '{{.State.Pid}}' "$_c")
+    [ "${_init:-0}" -gt 0 ] || fail "$1 is not running"
+    if coord_log | grep -q "reached end of input"; then
+        fail "the job reached end of input before kill $((KILLS + 1)): the kills came too late"
+    fi
+    if [ "$2" = init ]; then _pid=$_init; else _pid=$(pgrep -P "$_init" | head -n 1); fi
+    [ -n "$_pid" ] || fail "no process under $1's init ($_init)"
+    _before=$(restarts "$1")
+    _comm=$(cat "/proc/$_pid/comm" 2>/dev/null)
+    _recovered=$(count_coord "from state RESTORING to RUNNING")
+    _resumed=$(count_coord "Resuming job")
+    kill -9 "$_pid" || fail "kill -9 $_pid ($1) failed"
+    KILLS=$((KILLS + 1))
+    say "kill -9 $1's $2 process: host pid $_pid ($_comm)"
+    # the restart policy brings it back ...
+    _end=$(($(date +%s) + 60))
+    while :; do
+        _st=$("$DOCKER" inspect -f '{{.State.Status}} {{.RestartCount}}' "$_c")
+        [ "$_st" = "running $((_before + 1))" ] && break
+        [ "$(date +%s)" -ge "$_end" ] && fail "$1 not restarted within 60 s (state: $_st)"
+        sleep 0.2
+    done
+    say "$1 restarted by the restart policy (restart count $((_before + 1)))"
+    # ... the job recovers (a failover, or a coordinator resuming its job) ...
+    if [ "$1" = coordinator ]; then
+        wait_coord "Resuming job $JOB_ID" $((_resumed + 1)) 60
+    fi
+    wait_coord "from state RESTORING to RUNNING" $((_recovered + 1)) 60
+    # ... and completes a checkpoint before the next kill
+    _done=$(count_coord "Completed checkpoint")
+    wait_coord "Completed checkpoint" $((_done + 1)) 60
+    say "job recovered and completed a checkpoint"
+}
+
+t=$(now_ms)
+dc up -d >"$SCRATCH/up.log" 2>&1 || { cat "$SCRATCH/up.log"; fail "docker-compose up failed"; }
+UP_S=$(secs "$t" "$(now_ms)")
+say "up -d returned in ${UP_S} s (it waits for the coordinator's healthcheck)"
+T_UP=$t
+wait_coord "Completed checkpoint" 1 60
+kill_role writer-1 role
+kill_role committer init
+kill_role writer-1 role
+kill_role coordinator role
+
+# --- 3. the end, and the table --------------------------------------------------------
+
+end=$(($(date +%s) + 300))
+while :; do
+    st=$("$DOCKER" inspect -f '{{.State.Status}} {{.State.ExitCode}}' "$(cid coordinator)")
+    [ "$st" = "exited 0" ] && break
+    case $st in exited*) fail "the coordinator exited: $st" ;; esac
+    [ "$(date +%s)" -ge "$end" ] && fail "the job did not finish within 300 s (coordinator: $st)"
+    sleep 0.5
+done
+RUN_S=$(secs "$T_UP" "$(now_ms)")
+say "job finished ${RUN_S} s after up: $(coord_log | grep -m 1 -o 'Job [^ ]* switched from state FINISHING to FINISHED')"
+for s in committer writer-0 writer-1 writer-2; do
+    end=$(($(date +%s) + 30))
+    while :; do
+        st=$("$DOCKER" inspect -f '{{.State.Status}} {{.State.ExitCode}}' "$(cid "$s")")
+        [ "$st" = "exited 0" ] && break
+        case $st in exited*) fail "$s exited: $st" ;; esac
+        [ "$(date +%s)" -ge "$end" ] && fail "$s did not exit 0 after the job finished (state: $st)"
+        sleep 0.2
+    done
+done
+for s in coordinator committer writer-0 writer-1 writer-2; do
+    echo "  $s: exited 0, restarted $(restarts "$s") time(s)"
+done
+[ "$(restarts writer-1)" = 2 ] && [ "$(restarts committer)" = 1 ] \
+    && [ "$(restarts coordinator)" = 1 ] || fail "restart counts differ from the kills"
+say "failovers: $(count_coord 'switched from state RUNNING to RESTARTING'), coordinator resumes: $(count_coord 'Resuming job')"
+
+VOL=$("$DOCKER" volume inspect -f '{{.Mountpoint}}' "${PROJECT}_data") || fail "no volume ${PROJECT}_data"
+TABLE=$VOL/table
+dc logs --no-color >"$SCRATCH/compose.log" 2>&1
+if ! out=$(python3 "$ROOT/tests/integration/oracle.py" --zsink "$ZSINK" --table "$TABLE" \
+    --expect "$ROWS" --last-max 2>&1); then
+    echo "$out"
+    fail "the table is not exactly ids 1..$ROWS"
+fi
+echo "  $out"
+echo "  stats: $("$ZSINK" table stats "$TABLE" --json)"
+echo "  orphans: $("$ZSINK" table orphans "$TABLE" --older-than 0s --json)"
+echo "  verify: $("$ZSINK" table verify "$TABLE")"
+DUCK=$ROOT/tests/duckdb
+if command -v node >/dev/null && [ -d "$DUCK/node_modules/@duckdb/node-api" ]; then
+    out=$(node "$DUCK/oracle.mjs" table --zsink "$ZSINK" --table "$TABLE" --expect "$ROWS" 2>&1) \
+        || { echo "$out"; fail "DuckDB disagrees"; }
+    echo "  duckdb: $out"
+else
+    echo "  duckdb: not installed (scripts/setup.sh --test), skipped"
+fi
+
+# --- 4. down while a job runs, up resumes it, down -v -----------------------------------
+
+# An unbounded job (a new job id; its own table) so that every container is
+# running when `down` stops them.
+sed -e '/number-of-rows/d' -e 's#/data/table#/data/table-down#' "$SCRATCH/job.yaml" \
+    >"$SCRATCH/job-down.yaml"
+export ZSINK_JOB_CONFIG=$SCRATCH/job-down.yaml ZSINK_JOB_ID=$JOB_ID-down
+running () { "$DOCKER" ps -q --filter "label=com.docker.compose.project=$PROJECT" | wc -l; }
+left () {
+    echo "$("$DOCKER" ps -aq --filter "label=com.docker.compose.project=$PROJECT" | wc -l)" \
+        "$("$DOCKER" network ls -q --filter "name=${PROJECT}_" | wc -l)" \
+        "$("$DOCKER" volume ls -q --filter "name=${PROJECT}_" | wc -l)"
+}
+# timed_down ARGS...: `down ARGS` of 5 running containers; its time in $DOWN_S
+timed_down () {
+    n=$(count_coord "Completed checkpoint")
+    wait_coord "Completed checkpoint" $((n + 1)) 60
+    [ "$(running)" = 5 ] || fail "$(running) containers running before down, expected 5"
+    t=$(now_ms)
+    dc down "$@" >"$SCRATCH/down.log" 2>&1 || { cat "$SCRATCH/down.log"; fail "down $* failed"; }
+    DOWN_S=$(secs "$t" "$(now_ms)")
+    say "down${*:+ $*} of 5 running containers took ${DOWN_S} s"
+    awk -v s="$DOWN_S" 'BEGIN { exit !(s <= 8) }' \
+        || fail "down took ${DOWN_S} s: a role did not stop on SIGTERM (init: true?)"
+}
+dc up -d >"$SCRATCH/up2.log" 2>&1 || { cat "$SCRATCH/up2.log"; fail "second up failed"; }
+timed_down
+DOWN1_S=$DOWN_S
+# containers and network gone, the volume kept: the job is RUNNING on it
+[ "$(left)" = "0 0 1" ] || fail "after down: containers, networks, volumes left: $(left), expected 0 0 1"
+dc up -d >"$SCRATCH/up3.log" 2>&1 || { cat "$SCRATCH/up3.log"; fail "third up failed"; }
+wait_coord "Resuming job $ZSINK_JOB_ID" 1 60
+say "up after down: $(coord_log | grep -o 'Resuming job .*')"
+timed_down -v
+[ "$(left)" = "0 0 0" ] || fail "after down -v: containers, networks, volumes left: $(left)"
+
+echo "figures: base image ${BASE_MB} MB (build ${BASE_S} s), image ${IMAGE_MB} MB (build ${IMAGE_S} s), up ${UP_S} s, up -> finished ${RUN_S} s with $KILLS kills, down ${DOWN1_S} s, down -v ${DOWN_S} s"
+echo "PASS t_deploy ($(($(date +%s) - T0)) s)"
+exit 0
