@@ -3,6 +3,10 @@
 # real cluster, side by side with a no-coordination baseline, in one run.
 #
 #   bench/run.sh [SECONDS]      (default 10 s of measurement per case)
+#   bench/run.sh SECONDS --curve   only the cost of CURVE: 1 writer, 1 s
+#                                  checkpoints, without, with, with and
+#                                  without CURVE authentication
+#                                  (docs/security.md)
 #
 # For 1 and 2 writers, an unbounded datagen at full speed
 # (datagen.rows-per-second: 0):
@@ -22,7 +26,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 SECS=${1:-10}
-BIN=build/bin
+CURVE_ONLY=${2:-}
+BIN=${ZSINK_BIN:-build/bin} # another build: ZSINK_BIN=DIR/bin
 WORK=$(mktemp -d /tmp/zsink-bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -46,8 +51,8 @@ wait_log() { # file pattern deadline-seconds
     done
 }
 
-run_case() { # parallelism interval
-    local p=$1 ival=$2 dir="$WORK/p$1-$2"
+run_case() { # parallelism interval [curve]
+    local p=$1 ival=$2 dir="$WORK/p$1-$2${3:+-curve}"
     mkdir -p "$dir"
     cat > "$dir/job.yaml" <<YAML
 parallelism: $p
@@ -56,6 +61,10 @@ datagen.rows-per-second: 0
 table.path: $dir/table
 state.checkpoints.dir: $dir/chk
 YAML
+    if [ -n "${3:-}" ]; then
+        $BIN/zsink keys generate "$WORK/keys" --writers "$p" > /dev/null
+        printf 'security.curve.enabled: true\nsecurity.curve.keys-dir: %s\n' "$WORK/keys" >> "$dir/job.yaml"
+    fi
     $BIN/zsink cluster -c "$dir/job.yaml" > "$dir/log" 2>&1 &
     local pid=$!
     wait_log "$dir/log" "to RUNNING" 30
@@ -68,9 +77,9 @@ YAML
     while [ "$(now_ms)" -lt "$end" ]; do sleep 0.1; done
     t1=$(now_ms); r1=$(status_field "$dir/job.yaml" rows_read); c1=$(table_rows "$dir/table")
     kill -TERM $pid; wait $pid || true
-    python3 - "$dir/log" "$p" "$ival" "$t0" "$t1" "$r0" "$r1" "$c0" "$c1" <<'PY'
+    python3 - "$dir/log" "$p" "$ival" "$t0" "$t1" "$r0" "$r1" "$c0" "$c1" "${3:+ curve}" <<'PY'
 import re, sys, datetime
-log, p, ival, t0, t1, r0, r1, c0, c1 = sys.argv[1:]
+log, p, ival, t0, t1, r0, r1, c0, c1, curve = sys.argv[1:]
 secs = (int(t1) - int(t0)) / 1000.0
 def ts(line):
     m = re.search(r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3})", line)
@@ -88,7 +97,7 @@ def pct(xs, q):
     xs = sorted(xs); return "%.0f" % xs[min(len(xs) - 1, int(q * len(xs)))]
 w = (int(r1) - int(r0)) / secs
 c = (int(c1) - int(c0)) / secs
-print("%-8s %-10s %14.0f %14s %12s %12s %12s %12s" % (p, ival, w, "%.0f" % c if ival != "0" else "-",
+print("%-8s %-10s %14.0f %14s %12s %12s %12s %12s" % (p, ival + curve, w, "%.0f" % c if ival != "0" else "-",
       pct(dur, .5), pct(dur, .99), pct(lat, .5), pct(lat, .99)))
 PY
 }
@@ -97,6 +106,15 @@ echo "zsink benchmark, $(nproc) cores, ${SECS}s per case, $(date -u +%Y-%m-%dT%H
 echo
 printf "%-8s %-10s %14s %14s %12s %12s %12s %12s\n" writers checkpoint "written rows/s" "committed/s" \
     "ckpt p50 ms" "ckpt p99 ms" "commit p50" "commit p99"
+if [ "$CURVE_ONLY" = --curve ]; then
+    # A B B A: the second case of a pair meets the write-back of the
+    # first's files, so each side gets a turn at going first
+    run_case 1 1s
+    run_case 1 1s curve
+    run_case 1 1s curve
+    run_case 1 1s
+    exit 0
+fi
 for p in 1 2; do
     for ival in 1s 0; do run_case $p $ival; done
 done
