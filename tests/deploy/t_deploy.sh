@@ -85,20 +85,32 @@ say "project $PROJECT, image $IMAGE, job $JOB_ID, compose: $($COMPOSE version --
 dc () { $COMPOSE -p "$PROJECT" -f "$ROOT/deploy/docker-compose.yml" "$@"; }
 export ZSINK_IMAGE=$IMAGE ZSINK_JOB_ID=$JOB_ID ZSINK_JOB_CONFIG=$SCRATCH/job.yaml
 
-# Everything of this project, by label and by name, whatever state it is in.
-cleanup () {
-    dc down -v --remove-orphans -t 2 >/dev/null 2>&1
-    _ids=$("$DOCKER" ps -aq --filter "label=com.docker.compose.project=$PROJECT" 2>/dev/null)
+# cleanup_project P: everything of compose project P (and its test image),
+# by label and by name, whatever state it is in.
+cleanup_project () {
+    $COMPOSE -p "$1" -f "$ROOT/deploy/docker-compose.yml" down -v --remove-orphans -t 2 \
+        >/dev/null 2>&1
+    _ids=$("$DOCKER" ps -aq --filter "label=com.docker.compose.project=$1" 2>/dev/null)
     [ -n "$_ids" ] && "$DOCKER" rm -f $_ids >/dev/null 2>&1
-    for _n in $("$DOCKER" network ls -q --filter "name=${PROJECT}_" 2>/dev/null); do
+    for _n in $("$DOCKER" network ls -q --filter "name=${1}_" 2>/dev/null); do
         "$DOCKER" network rm "$_n" >/dev/null 2>&1
     done
-    for _v in $("$DOCKER" volume ls -q --filter "name=${PROJECT}_" 2>/dev/null); do
+    for _v in $("$DOCKER" volume ls -q --filter "name=${1}_" 2>/dev/null); do
         "$DOCKER" volume rm -f "$_v" >/dev/null 2>&1
     done
-    "$DOCKER" image rm -f "$IMAGE" >/dev/null 2>&1
+    "$DOCKER" image rm -f "zsink-deploy-test:${1#zsinkdeploy}" >/dev/null 2>&1
     return 0
 }
+cleanup () { cleanup_project "$PROJECT"; }
+# A run killed outright (ctest's timeout sends SIGKILL: no trap runs) left
+# its project behind: remove those of runs whose shell is gone.
+for _p in $({ "$DOCKER" ps -a --format '{{.Label "com.docker.compose.project"}}'
+    "$DOCKER" volume ls -q; "$DOCKER" network ls --format '{{.Name}}'; } 2>/dev/null \
+    | sed -n 's/^\(zsinkdeploy[0-9][0-9]*\).*/\1/p' | sort -u); do
+    kill -0 "${_p#zsinkdeploy}" 2>/dev/null && continue
+    say "removing $_p, left by an earlier run"
+    cleanup_project "$_p"
+done
 trap 'cleanup' EXIT
 trap 'exit 1' INT TERM
 
