@@ -17,6 +17,7 @@
 */
 #include "codec.h"
 #include "fuzz_common.h"
+#include "manifest.h"
 
 static void
 s_touch_files (Zsink__FileMeta **files, size_t n)
@@ -103,8 +104,15 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     case ZSINK__ENVELOPE__BODY_COMMITTABLE: {
         s_touch_files (env->committable->files, env->committable->n_files);
         //  The committer keeps committables in its state, which travels
-        //  packed in its CommitterAck.
+        //  packed in its CommitterAck; one naming a file outside the table
+        //  it refuses first (committer.c: s_on_committable).
         Zsink__Committable *c = env->committable;
+        char why[ZS_ERRLEN];
+        bool inside = true;
+        for (size_t i = 0; i < c->n_files; i++)
+            inside = inside && zs_data_path_check (c->files[i]->path, why, sizeof why) == 0;
+        if (!inside)
+            break;
         Zsink__ManifestCommittable m;
         zsink__manifest_committable__init (&m);
         m.identifier = c->checkpoint_id;
