@@ -341,7 +341,10 @@ s_reap (run_t *run)
                            (int) pid, WTERMSIG (status), (long long) delay);
                 else
                     s_say ("%s (pid %d) %s (exit %d); restarting in %lld ms.", c->name, (int) pid,
-                           crashed ? "crashed" : "failed", code, (long long) delay);
+                           code == ZS_EXIT_RESTART ? "stopped to be restarted"
+                           : crashed              ? "crashed"
+                                                  : "failed",
+                           code, (long long) delay);
                 c->restart_at = zs_clock_mono_ms () + delay;
             }
         }

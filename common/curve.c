@@ -11,6 +11,7 @@
        the client only proves it holds the secret of that key.
 */
 #include "curve.h"
+#include "fs.h"
 #include "log.h"
 #include <dirent.h>
 #include <errno.h>
@@ -107,7 +108,16 @@ s_cert_load (const char *path, bool secret, zconfig_t **root_p, char *err, size_
                   path, (unsigned) (st.st_mode & 07777), path);
         return NULL;
     }
-    zconfig_t *root = zconfig_load (path);
+    //  read it ourselves: czmq's zconfig_load leaks its zfile when the text
+    //  does not parse, and a certificate is small
+    char ferr[ZS_PATH_MAX + 64];
+    char *text = zs_fs_read_file (path, 64 * 1024, NULL, ferr, sizeof ferr);
+    if (!text) {
+        snprintf (err, errlen, "%s", ferr);
+        return NULL;
+    }
+    zconfig_t *root = zconfig_str_load (text);
+    free (text);
     if (!root) {
         snprintf (err, errlen, "%s: cannot read or parse as a ZeroMQ certificate", path);
         return NULL;

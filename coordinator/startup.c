@@ -10,6 +10,7 @@
        --restore-from, the commit user of the checkpoint it continues.
 */
 #include "coord.h"
+#include <errno.h>
 #include "fs.h"
 #include "failpoint.h"
 #include "log.h"
@@ -187,8 +188,14 @@ zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
     }
     snprintf (self->job_dir, sizeof self->job_dir, "%s/%s", self->cfg.checkpoints_dir, job_id);
     if (zs_fs_mkdirs (self->job_dir) < 0) {
-        zs_error ("cannot create checkpoint directory %s: %m", self->job_dir);
-        return 1;
+        //  A full disk or an I/O error may pass: ask to be restarted, as a
+        //  failed job.json write does. A path that cannot be a directory
+        //  (no permission, a file in the way, read-only) will not.
+        int e = errno;
+        bool may_pass = e == EIO || e == ENOSPC || e == EDQUOT || e == ENOMEM || e == EAGAIN;
+        zs_error ("cannot create checkpoint directory %s: %s%s", self->job_dir, strerror (e),
+                  may_pass ? " (stopping to be restarted)" : "");
+        return may_pass ? ZS_EXIT_RESTART : 1;
     }
     //  a coordinator killed while writing job.json or chk-N left a temp file
     zs_chk_clean_temp (self->job_dir);

@@ -5,6 +5,7 @@
 # once, verify clean, no orphans, identifiers strictly increasing (lib.sh's
 # oracle, DuckDB included). An fs.* error is a full disk or an I/O error at
 # the K-th write/fsync/rename/link of every process.
+# Every fs.* point also gets error:1, whatever the seed.
 # Four trials run at a time. ZSINK_FP_SEEDS=3 runs every combination with
 # 3 different K's (by hand; the default run uses one).
 . "$(dirname "$0")/lib.sh"
@@ -59,5 +60,18 @@ for seed in $(seq 1 "$SEEDS"); do
     done
 done
 [ -n "$batch" ] && run_variants trial $batch
+# Always, whatever the seed: an I/O error at the very first write, fsync,
+# rename or link of every process (the coordinator's first fsync is its
+# checkpoint directory's; such a start once ended the job for good).
+batch=
+for p in $(echo "$POINTS" | grep '^fs\.'); do
+    n=$((n + 1))
+    v="t$n-$(echo "$p" | tr '.' '-')-error-first"
+    mkdir -p "$(vdir "$v")"
+    echo "$p=error:1" >"$(vdir "$v")/spec"
+    echo "$p" >"$(vdir "$v")/point"
+    batch="$batch $v"
+done
+run_variants trial $batch
 echo "$n trials, every one exact"
 pass

@@ -205,7 +205,9 @@ test_over_sockets (void **state)
     zsock_t *router = zs_net_router ("tcp://127.0.0.1:*", err, sizeof err);
     assert_non_null (router);
     char ep[64];
-    snprintf (ep, sizeof ep, "%s", zsock_last_endpoint (router));
+    char *last = zsock_last_endpoint (router); //  the caller owns it
+    snprintf (ep, sizeof ep, "%s", last);
+    zstr_free (&last);
 
     //  writer-1's key: delivered, with its key as User-Id
     zs_curve_t *w1_keys = zs_curve_load (s_keys, ZSINK__ROLE__ROLE_WRITER, 1, err, sizeof err);
