@@ -88,23 +88,11 @@ zs_pq_buf_reserve (zs_pq_buf_t *self, size_t n)
 {
     if (!self->ok)
         return false;
-    if (self->cap - self->len >= n)
-        return true;
-    size_t cap = self->cap ? self->cap : 4096;
-    while (cap - self->len < n) {
-        if (cap > SIZE_MAX / 2) {
-            self->ok = false;
-            return false;
-        }
-        cap *= 2;
-    }
-    uint8_t *data = realloc (self->data, cap);
-    if (!data) {
-        self->ok = false;
-        return false;
-    }
+    uint8_t *data =
+        n <= SIZE_MAX - self->len ? zs_grow (self->data, &self->cap, self->len + n, 4096) : NULL;
+    if (!data)
+        return self->ok = false;
     self->data = data;
-    self->cap = cap;
     return true;
 }
 

@@ -17,18 +17,13 @@ zs_strbuf_append (zs_strbuf_t *self, const void *data, size_t len)
 {
     if (self->oom)
         return;
-    if (self->len + len + 1 > self->cap) {
-        size_t cap = self->cap ? self->cap : 256;
-        while (cap < self->len + len + 1)
-            cap *= 2;
-        char *p = realloc (self->data, cap);
-        if (!p) {
-            self->oom = true;
-            return;
-        }
-        self->data = p;
-        self->cap = cap;
+    char *p = len < SIZE_MAX - self->len ? zs_grow (self->data, &self->cap, self->len + len + 1, 256)
+                                         : NULL;
+    if (!p) {
+        self->oom = true;
+        return;
     }
+    self->data = p;
     memcpy (self->data + self->len, data, len);
     self->len += len;
     self->data[self->len] = '\0';

@@ -39,31 +39,18 @@ zs_thrift_enc_fini (zs_thrift_enc_t *self)
     memset (self, 0, sizeof *self);
 }
 
-//  Room for n more bytes; false (and ok = false) when out of memory.
-//  Doubling keeps appends amortised O(1): a footer is built by many small
-//  writes.
+//  Room for n more bytes; false (and ok = false from then on) when out of
+//  memory.
 static bool
 s_reserve (zs_thrift_enc_t *self, size_t n)
 {
     if (!self->ok)
         return false;
-    if (self->cap - self->len >= n)
-        return true;
-    size_t cap = self->cap ? self->cap : 256;
-    while (cap - self->len < n) {
-        if (cap > SIZE_MAX / 2) {
-            self->ok = false;
-            return false;
-        }
-        cap *= 2;
-    }
-    uint8_t *data = realloc (self->data, cap);
-    if (!data) {
-        self->ok = false;
-        return false;
-    }
+    uint8_t *data =
+        n <= SIZE_MAX - self->len ? zs_grow (self->data, &self->cap, self->len + n, 256) : NULL;
+    if (!data)
+        return self->ok = false;
     self->data = data;
-    self->cap = cap;
     return true;
 }
 

@@ -1,5 +1,7 @@
 /*  util.c - clocks and UUIDs (zs.h). */
 #include "zs.h"
+#include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 #include <uuid/uuid.h>
 
@@ -37,4 +39,21 @@ zs_new_job_id (char *buf)
         if (uuid[i] != '-')
             buf[j++] = uuid[i];
     buf[j] = 0;
+}
+
+void *
+zs_grow (void *data, size_t *cap_p, size_t need, size_t first)
+{
+    if (need <= *cap_p)
+        return data;
+    size_t cap = *cap_p ? *cap_p : first;
+    while (cap < need) {
+        if (cap > SIZE_MAX / 2)
+            return NULL;
+        cap *= 2;
+    }
+    void *grown = realloc (data, cap);
+    if (grown)
+        *cap_p = cap;
+    return grown;
 }
