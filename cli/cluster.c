@@ -12,7 +12,11 @@
        for good (restart attempts exhausted, bad configuration): exit 1;
     3. a child killed by a signal, or exiting with 137 (a crash fail
        point), is restarted after restart-strategy.fixed-delay.delay; the
-       coordinator fails the job over when it notices;
+       coordinator fails the job over when it notices. A child exiting 75
+       (ZS_EXIT_RESTART: a full disk, an I/O error) is restarted too, the
+       delay doubling with each such exit in a row up to 10 s, so a disk
+       that stays full is retried calmly rather than several times a
+       second;
     4. SIGINT/SIGTERM or --run-for: cancel (no commit); SIGUSR1: stop with
        a savepoint. A request the coordinator could not carry out because it
        died is asked again of its successor.
@@ -52,6 +56,9 @@
 #define MAX_CHILDREN 130
 #define MAX_ARGS 300
 
+//  Longest delay before restarting a child that keeps exiting 75.
+#define S_WAIT_MAX_MS 10000
+
 typedef struct {
     char name[32];
     char *argv[MAX_ARGS];
@@ -61,6 +68,7 @@ typedef struct {
     size_t line_len;
     int64_t restart_at; //  0: no restart pending
     int starts;
+    int waits; //  exits 75 in a row: each doubles the restart delay
     bool done; //  exited 0: not to be restarted
 } child_t;
 
@@ -324,6 +332,15 @@ s_reap (run_t *run)
                     && (WEXITSTATUS (status) == 137 || WEXITSTATUS (status) == ZS_EXIT_RESTART));
             int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
             int64_t delay = run->cfg->restart_delay_ms;
+            if (WIFEXITED (status) && WEXITSTATUS (status) == ZS_EXIT_RESTART) {
+                for (int k = 0; k < c->waits && delay < S_WAIT_MAX_MS; k++)
+                    delay *= 2;
+                if (delay > S_WAIT_MAX_MS)
+                    delay = S_WAIT_MAX_MS > run->cfg->restart_delay_ms ? S_WAIT_MAX_MS
+                                                                       : run->cfg->restart_delay_ms;
+                c->waits++;
+            } else
+                c->waits = 0;
             if (i == 0 && !crashed) {
                 //  the coordinator decided: the job is over
                 run->job_over = true;

@@ -36,13 +36,14 @@ write_fault_job "$v" 2 "datagen.rows-per-second: 4000" "datagen.number-of-rows: 
     "restart-strategy.fixed-delay.attempts: 200" "restart-strategy.fixed-delay.delay: 300ms"
 start_cluster "$v"
 
-# full_phase DIR WHAT: fill DIR until WHAT has failed on it a few times
-# (each time saying "No space left on device" and the file), check the
-# committed table meanwhile, then give the space back.
+# full_phase DIR [CHECK]: fill DIR until roles have failed on it a few
+# times (each time saying "No space left on device" and the file), run
+# CHECK, check the committed table meanwhile, then give the space back.
 full_phase () {
     _seen=$(count_log "$v" 'No space left on device')
     fill "$1"
     wait_for_count "$v" 'No space left on device' $((_seen + 3)) 60
+    [ -z "${2:-}" ] || "$2"
     grep 'No space left on device' "$(clog "$v")" | tail -n 2
     "$ZSINK" table verify "$(table_of "$v")" >/dev/null || fail "$v" "verify failed while $1 was full"
     _rows=$("$ZSINK" table count "$(table_of "$v")") || fail "$v" "count failed while $1 was full"
@@ -57,7 +58,19 @@ full_phase "$d/table"
 # The checkpoint disk: the coordinator cannot persist job.json or chk-N
 # and stops to be restarted (exit 75) until space returns.
 wait_for_count "$v" 'Successfully commit snapshot' 6 60
-full_phase "$d/chk"
+# While the disk stays full, each exit 75 in a row doubles the delay before
+# the next start (300, 600, 1200 ms … up to 10 s): a calm retry, not a
+# restart loop.
+calm_retries () {
+    wait_for_count "$v" 'coordinator \(pid [0-9]*\) stopped to be restarted' 3 60
+    _delays=$(grep -o 'coordinator (pid [0-9]*) stopped to be restarted (exit 75); restarting in [0-9]* ms' \
+        "$(clog "$v")" | awk '{ print $(NF - 1) }' | tail -n 3 | tr '\n' ' ')
+    echo "[$v] coordinator restart delays while the disk is full: $_delays ms"
+    set -- $_delays
+    [ "$1" -ge 300 ] && [ "$2" = $(($1 * 2)) ] && [ "$3" = $(($2 * 2)) ] ||
+        fail "$v" "restart delays $_delays ms: expected each to double (from the configured 300 ms)"
+}
+full_phase "$d/chk" calm_retries
 expect_exit "$v" 120 0
 echo "[$v] ENOSPC errors logged: $(count_log "$v" 'No space left on device'), job failovers: $(count_log "$v" 'to RESTARTING'), coordinator restarts: $(count_log "$v" 'stopping to be restarted')"
 oracle "$v" 60000 --last-max
