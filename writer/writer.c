@@ -28,10 +28,10 @@
     5. A file that no restored state can reference is deleted on Reset: the
        file names carry the last barrier seen (dataname.h), and a Reset(R)
        deletes this writer's files with K >= R. An open file is aborted
-       (deleted) on Reset, on losing the coordinator and at shutdown, like
+       (deleted) on Reset, on losing the coordinator and at exit, like
        Paimon's writer close deletes uncommitted new files; closed files not
-       yet in a committable are deleted on a failure and on losing the
-       coordinator (a replaced writer gets no Reset to do it).
+       yet in a committable are deleted on a failure, on losing the
+       coordinator (a replaced writer gets no Reset to do it) and at exit.
     6. Data-pipe sequence numbers are 1, 2, … per epoch, restarting after
        each Reset, so the committer can tell a gap from a new attempt.
     7. Nothing stamped with an old epoch is sent after the coordinator has
@@ -1100,8 +1100,11 @@ zs_writer_main (int argc, char **argv)
         }
     }
 
-    //  Paimon's writer close deletes the uncommitted new file; so do we.
+    //  Paimon's writer close deletes the uncommitted new files; so do we:
+    //  the open one, and those closed since the last barrier (rolled by
+    //  size), which no committable carries and so no checkpoint can name.
     s_abort_file (self);
+    s_drop_closed (self);
     if (self->done) {
         zs_env_t env;
         zsink__envelope__init (&env);
