@@ -334,15 +334,10 @@ s_reap (run_t *run)
                     && (WEXITSTATUS (status) == 137 || WEXITSTATUS (status) == ZS_EXIT_RESTART));
             int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
             int64_t delay = run->cfg->restart_delay_ms;
-            if (WIFEXITED (status) && WEXITSTATUS (status) == ZS_EXIT_RESTART) {
-                for (int k = 0; k < c->waits && delay < S_WAIT_MAX_MS; k++)
-                    delay *= 2;
-                if (delay > S_WAIT_MAX_MS)
-                    delay = S_WAIT_MAX_MS > run->cfg->restart_delay_ms ? S_WAIT_MAX_MS
-                                                                       : run->cfg->restart_delay_ms;
-                c->waits++;
-            } else
-                c->waits = 0;
+            //  a delay configured above the cap is kept as it is
+            for (int k = 0; code == ZS_EXIT_RESTART && k < c->waits && delay < S_WAIT_MAX_MS; k++)
+                delay = delay * 2 < S_WAIT_MAX_MS ? delay * 2 : S_WAIT_MAX_MS;
+            c->waits = code == ZS_EXIT_RESTART ? c->waits + 1 : 0;
             if (i == 0 && !crashed) {
                 //  the coordinator decided: the job is over
                 run->job_over = true;

@@ -110,12 +110,9 @@ s_cert_load (const char *path, bool secret, zconfig_t **root_p, char *err, size_
     }
     //  read it ourselves: czmq's zconfig_load leaks its zfile when the text
     //  does not parse, and a certificate is small
-    char ferr[ZS_PATH_MAX + 64];
-    char *text = zs_fs_read_file (path, 64 * 1024, NULL, ferr, sizeof ferr);
-    if (!text) {
-        snprintf (err, errlen, "%s", ferr);
+    char *text = zs_fs_read_file (path, 64 * 1024, NULL, err, errlen);
+    if (!text)
         return NULL;
-    }
     zconfig_t *root = zconfig_str_load (text);
     free (text);
     if (!root) {

@@ -88,8 +88,7 @@ zs_pq_buf_reserve (zs_pq_buf_t *self, size_t n)
 {
     if (!self->ok)
         return false;
-    uint8_t *data =
-        n <= SIZE_MAX - self->len ? zs_grow (self->data, &self->cap, self->len + n, 4096) : NULL;
+    uint8_t *data = zs_grow (self->data, &self->cap, self->len, n, 4096);
     if (!data)
         return self->ok = false;
     self->data = data;

@@ -17,8 +17,8 @@ zs_strbuf_append (zs_strbuf_t *self, const void *data, size_t len)
 {
     if (self->oom)
         return;
-    char *p = len < SIZE_MAX - self->len ? zs_grow (self->data, &self->cap, self->len + len + 1, 256)
-                                         : NULL;
+    //  + 1 for the NUL (len + 1 cannot wrap: no object is SIZE_MAX long)
+    char *p = zs_grow (self->data, &self->cap, self->len, len + 1, 256);
     if (!p) {
         self->oom = true;
         return;

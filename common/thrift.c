@@ -46,8 +46,7 @@ s_reserve (zs_thrift_enc_t *self, size_t n)
 {
     if (!self->ok)
         return false;
-    uint8_t *data =
-        n <= SIZE_MAX - self->len ? zs_grow (self->data, &self->cap, self->len + n, 256) : NULL;
+    uint8_t *data = zs_grow (self->data, &self->cap, self->len, n, 256);
     if (!data)
         return self->ok = false;
     self->data = data;

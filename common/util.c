@@ -42,8 +42,11 @@ zs_new_job_id (char *buf)
 }
 
 void *
-zs_grow (void *data, size_t *cap_p, size_t need, size_t first)
+zs_grow (void *data, size_t *cap_p, size_t len, size_t more, size_t first)
 {
+    if (more > SIZE_MAX - len)
+        return NULL;
+    size_t need = len + more;
     if (need <= *cap_p)
         return data;
     size_t cap = *cap_p ? *cap_p : first;

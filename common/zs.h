@@ -51,12 +51,13 @@ void zs_uuid (char *buf);
 //  Fill buf (>= 33 bytes) with a new job id: 32 hex digits, as Flink's JobID.
 void zs_new_job_id (char *buf);
 
-//  Room for `need` bytes in a growable buffer: returns data itself when
-//  *cap_p already holds them, else a buffer realloc'd to the next doubling
-//  of *cap_p (first: the capacity of an empty one) with *cap_p updated; NULL
-//  when out of memory or the size would overflow, data then untouched.
+//  Room for `more` bytes after the `len` in use of a growable buffer:
+//  returns data itself when *cap_p already holds them, else a buffer
+//  realloc'd to the next doubling of *cap_p (first: the capacity of an
+//  empty one) with *cap_p updated; NULL when out of memory or the size
+//  would overflow, data then untouched.
 //  Doubling keeps appends amortised O(1). The byte buffers of the Parquet
 //  writer, the Thrift encoder and zs_strbuf_t all grow through it.
-void *zs_grow (void *data, size_t *cap_p, size_t need, size_t first);
+void *zs_grow (void *data, size_t *cap_p, size_t len, size_t more, size_t first);
 
 #endif

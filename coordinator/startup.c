@@ -10,11 +10,11 @@
        --restore-from, the commit user of the checkpoint it continues.
 */
 #include "coord.h"
-#include <errno.h>
 #include "fs.h"
 #include "failpoint.h"
 #include "log.h"
 #include "table.h"
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 #include <getopt.h>

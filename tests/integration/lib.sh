@@ -91,7 +91,9 @@ write_fault_job () {
 # start_cluster VARIANT [JOB_ID] [extra cluster args ...]
 # Runs `zsink cluster` in the background; its output goes to cluster.log,
 # its pid to cluster.pid, its exit status (when it ends) to cluster.rc.
-# $FAILPOINTS, if set, is passed as ZSINK_FAILPOINTS.
+# $FAILPOINTS, if set, is passed as ZSINK_FAILPOINTS. With SESSION=setsid
+# the cluster gets a session of its own and leads its process group, as a
+# shell's foreground job does (for Ctrl-C to the whole group).
 start_cluster () {
     _v=$1
     shift
@@ -102,7 +104,7 @@ start_cluster () {
     echo "$_id" >"$_d/job_id"
     (
         if [ -n "$FAILPOINTS" ]; then export ZSINK_FAILPOINTS="$FAILPOINTS"; fi
-        sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$_d/cluster.pid" \
+        $SESSION sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$_d/cluster.pid" \
             "$ZSINK" cluster -c "$_d/job.yaml" --job-id "$_id" "$@" >>"$_d/cluster.log" 2>&1
         echo $? >"$_d/cluster.rc.tmp"
         mv "$_d/cluster.rc.tmp" "$_d/cluster.rc"
@@ -117,6 +119,7 @@ start_cluster () {
 }
 
 cluster_pid () { cat "$(vdir "$1")/cluster.pid"; }
+SESSION=
 
 # --- failing ---------------------------------------------------------------
 

@@ -13,21 +13,10 @@ cancel () {
     write_job $v 1 "execution.checkpointing.interval: 1s" "$@"
     d=$(vdir $v)
     id=$(job_id $v)
-    (
-        # a session of its own: the cluster leads its process group, as a
-        # shell's foreground job does
-        setsid sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$d/cluster.pid" \
-            "$ZSINK" cluster -c "$d/job.yaml" --job-id "$id" >>"$d/cluster.log" 2>&1
-        echo $? >"$d/cluster.rc.tmp"
-        mv "$d/cluster.rc.tmp" "$d/cluster.rc"
-    ) &
-    n=0
-    while [ ! -s "$d/cluster.pid" ]; do
-        n=$((n + 1))
-        [ $n -gt 100 ] && fail $v "cluster did not start"
-        sleep 0.05
-    done
-    pid=$(cat "$d/cluster.pid")
+    SESSION=setsid
+    start_cluster $v
+    SESSION=
+    pid=$(cluster_pid $v)
     wait_for_log $v 'Completed checkpoint 2 for job' 30
     kill -INT "-$pid" || fail $v "cannot signal process group $pid"
     expect_exit $v 30 0
