@@ -11,7 +11,8 @@
       files --json      {"files":[{"path","rows","size","stats"}]} (path relative
                         to the table; stats as in the manifest, when known)
       orphans --json    {"count","files":[…]} (with --delete: those deleted)
-      verify            "OK" and exit 0, else one problem a line and exit 1
+      verify            "OK" and exit 0, else one problem a line, "<path>: <what>",
+                        and exit 1
 
     count and stats read every live data file of the latest snapshot rather
     than trusting the manifests' row counts: they are how tests check that
@@ -50,10 +51,11 @@ s_usage (const char *why)
     if (why)
         fprintf (stderr, "zsink table: %s\n", why);
     fprintf (stderr,
-             "usage: zsink table snapshots|count|stats|files|verify PATH [--json]\n"
+             "usage: zsink table snapshots|count|stats|files PATH [--json]\n"
              "       zsink table count|stats PATH [--snapshot ID] [--json]\n"
              "       zsink table scan PATH [--snapshot ID] [--limit N] [--format csv|jsonl]\n"
-             "       zsink table orphans PATH [--delete] [--older-than DURATION] [--json]\n");
+             "       zsink table orphans PATH [--delete] [--older-than DURATION] [--json]\n"
+             "       zsink table verify PATH [--orphans-older-than DURATION] [--json]\n");
     return 2;
 }
 
@@ -416,7 +418,7 @@ s_cmd_verify (zs_table_t *table, const s_args_t *args)
 {
     char err[ZS_ERRLEN];
     char *report = NULL;
-    int rc = zs_table_verify (table, &report, err, sizeof err);
+    int rc = zs_table_verify (table, args->older_than_ms, &report, err, sizeof err);
     if (args->json) {
         json_t *problems = json_array ();
         for (char *line = report ? strtok (report, "\n") : NULL; line; line = strtok (NULL, "\n"))
@@ -448,10 +450,11 @@ zs_table_cmd (int argc, char **argv)
     if (argc < 1)
         return s_usage ("missing subcommand");
     if (strcmp (argv[0], "--help") == 0 || strcmp (argv[0], "-h") == 0) {
-        printf ("usage: zsink table snapshots|count|stats|files|verify PATH [--json]\n"
+        printf ("usage: zsink table snapshots|count|stats|files PATH [--json]\n"
                 "       zsink table count|stats PATH [--snapshot ID] [--json]\n"
                 "       zsink table scan PATH [--snapshot ID] [--limit N] [--format csv|jsonl]\n"
                 "       zsink table orphans PATH [--delete] [--older-than DURATION] [--json]\n"
+                "       zsink table verify PATH [--orphans-older-than DURATION] [--json]\n"
                 "  snapshots  the $snapshots system table: id, commit user, identifier, kind,\n"
                 "             time, delta and total rows\n"
                 "  count      rows in the latest snapshot (reads the data files)\n"
@@ -462,8 +465,11 @@ zs_table_cmd (int argc, char **argv)
                 "  files      live data files of the latest snapshot\n"
                 "  orphans    files no snapshot references; --delete removes those older\n"
                 "             than --older-than (default 1h)\n"
-                "  verify     snapshots and manifests decode, no snapshot id gap, every live\n"
-                "             file exists with its recorded size; exit 1 naming each problem\n");
+                "  verify     snapshots and manifests decode, no snapshot id gap; every live\n"
+                "             file listed once, on disk with its recorded size and rows; no\n"
+                "             data file in no snapshot (of any age, or older than\n"
+                "             --orphans-older-than: a running job's checkpoint in flight is\n"
+                "             young); exit 1 naming each problem\n");
         return 0;
     }
     //  The age guard is on by default: deleting a file a running job is
@@ -479,6 +485,8 @@ zs_table_cmd (int argc, char **argv)
         return s_usage (why);
     }
     bool orphans = fn == s_cmd_orphans;
+    if (fn == s_cmd_verify)
+        args.older_than_ms = 0; //  every orphan data file, unless told otherwise
     bool reads = fn == s_cmd_count || fn == s_cmd_stats || fn == s_cmd_scan;
     bool scan = fn == s_cmd_scan;
     for (int i = 1; i < argc; i++) {
@@ -504,12 +512,16 @@ zs_table_cmd (int argc, char **argv)
             args.csv = strcmp (f, "csv") == 0;
         } else if (orphans && strcmp (argv[i], "--delete") == 0)
             args.delete = true;
-        else if (orphans && strcmp (argv[i], "--older-than") == 0) {
-            if (i + 1 >= argc)
-                return s_usage ("--older-than needs a duration (e.g. 10s, 5m, 1h)");
+        else if ((orphans && strcmp (argv[i], "--older-than") == 0)
+                 || (fn == s_cmd_verify && strcmp (argv[i], "--orphans-older-than") == 0)) {
+            const char *opt = argv[i];
+            if (i + 1 >= argc) {
+                snprintf (why, sizeof why, "%s needs a duration (e.g. 10s, 5m, 1h)", opt);
+                return s_usage (why);
+            }
             if (zs_parse_duration_ms (argv[++i], &args.older_than_ms) != 0
                 || args.older_than_ms < 0) {
-                snprintf (why, sizeof why, "--older-than: bad duration '%.64s'", argv[i]);
+                snprintf (why, sizeof why, "%s: bad duration '%.64s'", opt, argv[i]);
                 return s_usage (why);
             }
         } else if (argv[i][0] == '-' || args.path) {

@@ -25,8 +25,15 @@
        a completed checkpoint), and at end of input with checkpointing off.
     6. One committer per job: the flock on <table>/.locks/committer-<job>
        is taken before Register and kept for the life of the process.
-    7. Data is applied only from writers of this job and of the epoch of
-       our last Reset, in sequence; a gap fails the job over at once.
+    7. Data is applied only from the connection each writer registered
+       with in the epoch of our last Reset (its routing id, named in that
+       Reset), of this job and epoch, in sequence; a gap fails the job over
+       at once. Anything else is dropped and counted, never applied, so no
+       peer that did not register can fail the job over.
+    8. A committable is validated as it arrives, before any checkpoint can
+       hold it: every file inside the table, a regular file of the recorded
+       size, not live in the table, not pending already. One that is not
+       fails checkpoint N (Failure, no ack), never the restore of N.
 
     State machine
         IDLE    no usable state: before the first Reset, after losing the
@@ -34,13 +41,15 @@
           --Reset(R)--> re-commit restored state --ok--> ACTIVE, Ready
                                                  --error--> FAILED, Failure
         ACTIVE  data accepted, checkpoints acked, Notify commits.
-          --gap / count mismatch / commit error--> FAILED, Failure
+          --gap / count mismatch / bad committable / commit error-->
+                                                   FAILED, Failure
         FAILED  nothing accepted, nothing committed until the next Reset.
         any --coordinator lost--> IDLE;  any --Shutdown--> Bye, exit 0
 */
 #include "committer.h"
 #include "codec.h"
 #include "commit.h"
+#include "drops.h"
 #include "failpoint.h"
 #include "fs.h"
 #include "lock.h"
@@ -62,7 +71,6 @@
 #define DEFAULT_BIND "tcp://*:6124"
 #define POLL_MS 50
 #define DATA_BATCH 1000 //  data messages per loop turn: control stays responsive
-#define GARBAGE_PEERS 1024
 
 typedef enum { S_IDLE, S_ACTIVE, S_FAILED } s_phase_t;
 
@@ -73,11 +81,12 @@ typedef struct {
 
 //  What we know of one writer in the current epoch.
 typedef struct {
-    uint64_t seq;        //  last data sequence number applied
-    int64_t last_marker; //  highest BarrierMarker id, 0 before any
-    int64_t ended_at;    //  -1: no EndOfInput; else last_marker when it came
-    int end_count;       //  end-input committables received
-    s_count_t *counts;   //  committables per checkpoint id awaiting a marker
+    char rid[ZS_RID_MAX]; //  the connection it registered with (Reset)
+    uint64_t seq;         //  last data sequence number applied
+    int64_t last_marker;  //  highest BarrierMarker id, 0 before any
+    int64_t ended_at;     //  -1: no EndOfInput; else last_marker when it came
+    int end_count;        //  end-input committables received
+    s_count_t *counts;    //  committables per checkpoint id awaiting a marker
     size_t n_counts;
 } s_writer_t;
 
@@ -96,11 +105,9 @@ typedef struct {
     s_writer_t *writers;
     int nwriters;
     int64_t total_rows; //  of the latest snapshot, for heartbeats
-    int64_t garbage, foreign, stale;
-    int64_t hostile;        //  committables refused for a path outside the table
-    int64_t reported[3];    //  of the above, already handed to the participant
-    zhash_t *garbage_peers; //  peers whose garbage we logged already
-    zs_curve_t *curve;      //  --keys: CURVE on, else NULL
+    zs_drops_t *drops;  //  on the data pipe
+    int64_t refused;    //  committables refused (invariant 8)
+    zs_curve_t *curve;  //  --keys: CURVE on, else NULL
     bool done;
     int exit_code;
 } s_committer_t;
@@ -316,6 +323,14 @@ s_on_reset (s_committer_t *self, zs_env_t *env)
     }
     for (int i = 0; i < self->nwriters; i++)
         self->writers[i].ended_at = -1;
+    //  Invariant 7: the connections of this epoch's writers.
+    if (reset->n_writer_ids != (size_t) self->nwriters) {
+        s_fail (self, "Reset names %zu writer connections, parallelism is %d", reset->n_writer_ids,
+                self->nwriters);
+        return;
+    }
+    for (int i = 0; i < self->nwriters; i++)
+        snprintf (self->writers[i].rid, sizeof self->writers[i].rid, "%s", reset->writer_ids[i]);
 
     const Zsink__CommitterState *state = reset->state;
     if (state) {
@@ -442,6 +457,37 @@ s_complete (s_committer_t *self, int64_t n)
         s_fail (self, "failpoint committer.after-state-ack");
 }
 
+//  Invariant 8, for each file: a data file inside the table (bucket-N/NAME,
+//  no "..", not absolute), not listed twice, not pending already, not live
+//  in the table, a regular file of the recorded size. The table checks
+//  again when it commits; this is so that no checkpoint ever holds a file
+//  that its restore would refuse. 0, or -1 with why filled.
+static int
+s_check_committable (s_committer_t *self, const Zsink__Committable *c, char *why, size_t len)
+{
+    for (size_t i = 0; i < c->n_files; i++) {
+        zs_file_meta_t meta;
+        if (strlen (c->files[i]->path) >= sizeof meta.path
+            || (c->files[i]->stats && strlen (c->files[i]->stats) >= sizeof meta.stats)) {
+            snprintf (why, len, "file %zu: path or statistics too long", i);
+            return -1;
+        }
+        zs_file_meta_from_proto (c->files[i], &meta);
+        if (zs_pending_holds_file (self->pending, meta.path)) {
+            snprintf (why, len, "%s is in a committable already", meta.path);
+            return -1;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (strcmp (c->files[j]->path, meta.path) == 0) {
+                snprintf (why, len, "%s is listed twice", meta.path);
+                return -1;
+            }
+        if (zs_table_check_new_file (self->table, &meta, why, len) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static void
 s_on_committable (s_committer_t *self, int index, const Zsink__Committable *c)
 {
@@ -450,20 +496,15 @@ s_on_committable (s_committer_t *self, int index, const Zsink__Committable *c)
         s_fail (self, "writer %d sent a committable of writer %d", index, c->writer);
         return;
     }
-    //  Every file must be a data file inside the table (bucket-N/NAME, no
-    //  "..", not absolute): anything else would make the table point
-    //  outside itself. Refused, counted, and the job fails over at once
-    //  rather than wait for a checkpoint that can never be right.
-    for (size_t i = 0; i < c->n_files; i++) {
-        char why[ZS_ERRLEN];
-        if (zs_data_path_check (c->files[i]->path, why, sizeof why) != 0) {
-            self->hostile++;
-            s_fail (self,
-                    "refused committable of writer %d for checkpoint %lld (%lld refused so "
-                    "far): %s",
-                    index, (long long) c->checkpoint_id, (long long) self->hostile, why);
-            return;
-        }
+    //  Invariant 8: refused now, and the job fails over at once, rather
+    //  than held in a checkpoint that could then never be restored.
+    char why[ZS_ERRLEN];
+    if (s_check_committable (self, c, why, sizeof why) != 0) {
+        self->refused++;
+        s_fail (self,
+                "refused committable of writer %d for checkpoint %lld (%lld refused so far): %s",
+                index, (long long) c->checkpoint_id, (long long) self->refused, why);
+        return;
     }
     if (c->checkpoint_id == ZS_END_INPUT_ID) {
         if (w->ended_at >= 0) {
@@ -535,41 +576,21 @@ s_on_end_of_input (s_committer_t *self, int index, int count)
     }
 }
 
-//  Routing ids are text for our own peers; anything else is shown in hex.
-static void
-s_printable (const char *rid, size_t len, char *out, size_t outlen)
+//  The writer whose registered connection this is (invariant 7), or -1.
+static int
+s_writer_by_rid (s_committer_t *self, const char *rid)
 {
-    bool text = len > 0;
-    for (size_t i = 0; i < len; i++)
-        if (rid[i] < 0x20 || rid[i] > 0x7e)
-            text = false;
-    if (text) {
-        snprintf (out, outlen, "%.*s", (int) len, rid);
-        return;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < len && k + 3 < outlen; i++)
-        k += (size_t) snprintf (out + k, outlen - k, "%02x", (unsigned char) rid[i]);
-    if (k == 0)
-        snprintf (out, outlen, "(empty)");
+    for (int i = 0; i < self->nwriters; i++)
+        if (self->writers[i].rid[0] && strcmp (self->writers[i].rid, rid) == 0)
+            return i;
+    return -1;
 }
 
-static void
-s_garbage (s_committer_t *self, const char *rid, const char *err)
-{
-    self->garbage++;
-    char peer[300];
-    s_printable (rid, strlen (rid), peer, sizeof peer);
-    if (zhash_lookup (self->garbage_peers, peer))
-        return;
-    if (zhash_size (self->garbage_peers) < GARBAGE_PEERS)
-        zhash_insert (self->garbage_peers, peer, (void *) 1);
-    zs_warn ("dropped a data message from %s: %s", peer, err);
-}
-
-//  One data message: filter (invariant 7), sequence, apply.
-static void
-s_on_data (s_committer_t *self, const char *rid, const char *user, zs_env_t *env)
+//  Is this message from a writer of the job and epoch we were reset to,
+//  on the connection that writer registered with? Counts the drop if not.
+//  Returns the writer index, or -1.
+static int
+s_sender (s_committer_t *self, const char *rid, const char *user, zs_env_t *env)
 {
     //  CURVE on: only the key bound to writer i may speak for writer i
     //  (docs/security.md); checked before anything else is believed.
@@ -578,31 +599,48 @@ s_on_data (s_committer_t *self, const char *rid, const char *user, zs_env_t *env
         && !zs_curve_bound (self->curve, user, env->sender,
                             env->has_sender_index ? env->sender_index : -1, why, sizeof why)) {
         zs_curve_refuse (self->curve, user, why);
-        return;
+        return -1;
     }
     if (!self->job_id[0] || strcmp (env->job_id, self->job_id) != 0) {
-        self->foreign++;
-        return;
+        zs_drops_add (self->drops, ZS_DROP_FOREIGN, rid, NULL);
+        return -1;
     }
     //  Older: a previous attempt. Newer, or ours while we have no usable
     //  state: cannot be applied before our Reset.
     if (self->phase == S_IDLE || env->epoch != self->epoch
         || zs_participant_epoch (self->part) != self->epoch) {
-        self->stale++;
-        return;
+        zs_drops_add (self->drops, ZS_DROP_STALE, rid, NULL);
+        return -1;
     }
-    int index = env->has_sender_index ? env->sender_index : -1;
-    char prefix[32];
-    snprintf (prefix, sizeof prefix, "writer-%d-", index);
-    if (env->sender != ZSINK__ROLE__ROLE_WRITER || index < 0 || index >= self->nwriters
-        || strncmp (rid, prefix, strlen (prefix)) != 0) {
-        self->foreign++;
-        return;
+    //  The connection decides who speaks, never the envelope: a peer that
+    //  did not register is no writer, whatever it claims.
+    int index = s_writer_by_rid (self, rid);
+    int claims = env->has_sender_index ? env->sender_index : -1;
+    if (index < 0 || env->sender != ZSINK__ROLE__ROLE_WRITER || claims != index) {
+        char detail[128];
+        if (index < 0)
+            snprintf (detail, sizeof detail, "claims writer %d, not a registered connection",
+                      claims);
+        else
+            snprintf (detail, sizeof detail, "writer %d's connection claims writer %d", index,
+                      claims);
+        zs_drops_add (self->drops, ZS_DROP_UNREGISTERED, rid, detail);
+        return -1;
     }
     if (self->phase == S_FAILED) {
-        self->stale++;
-        return;
+        zs_drops_add (self->drops, ZS_DROP_STALE, rid, NULL);
+        return -1;
     }
+    return index;
+}
+
+//  One data message: filter (invariant 7), sequence, apply.
+static void
+s_on_data (s_committer_t *self, const char *rid, const char *user, zs_env_t *env)
+{
+    int index = s_sender (self, rid, user, env);
+    if (index < 0)
+        return;
     switch (env->body_case) {
     case ZSINK__ENVELOPE__BODY_COMMITTABLE:
     case ZSINK__ENVELOPE__BODY_MARKER:
@@ -611,12 +649,12 @@ s_on_data (s_committer_t *self, const char *rid, const char *user, zs_env_t *env
     default: {
         char why[128];
         snprintf (why, sizeof why, "%s message on the data pipe", zs_env_kind (env));
-        s_garbage (self, rid, why);
+        zs_drops_add (self->drops, ZS_DROP_GARBAGE, rid, why);
         return;
     }
     }
-    //  Sequence after identity: a stranger's message must not be able to
-    //  fail the job over by looking like a gap.
+    //  Sequence after identity: only the registered writer's own messages
+    //  can look like a gap.
     s_writer_t *w = &self->writers[index];
     if (env->seq != w->seq + 1) {
         s_fail (self, "sequence gap from writer %d: expected %llu, got %llu", index,
@@ -632,32 +670,19 @@ s_on_data (s_committer_t *self, const char *rid, const char *user, zs_env_t *env
         s_on_end_of_input (self, index, env->end_of_input->count);
 }
 
-//  Hand what the data pipe dropped to the participant, whose heartbeats
-//  carry the counters to `zsink status`.
-static void
-s_report_dropped (s_committer_t *self)
-{
-    zs_participant_add_dropped (self->part, self->garbage - self->reported[0],
-                                self->foreign - self->reported[1], self->stale - self->reported[2]);
-    self->reported[0] = self->garbage;
-    self->reported[1] = self->foreign;
-    self->reported[2] = self->stale;
-}
-
 static void
 s_drain_data (s_committer_t *self)
 {
-    s_report_dropped (self);
     for (int i = 0; i < DATA_BATCH && !self->done; i++) {
-        char rid[256] = "", user[64];
+        char rid[ZS_RID_MAX] = "", user[64];
         char err[ZS_ERRLEN];
         zs_env_t *env = NULL;
-        int rc =
-            zs_env_recv_auth (self->data, rid, sizeof rid, user, sizeof user, &env, err, sizeof err);
+        int rc = zs_env_recv_auth (self->data, rid, sizeof rid, user, sizeof user, &env, err,
+                                   sizeof err);
         if (rc == 0)
             return;
         if (rc < 0) {
-            s_garbage (self, rid, err);
+            zs_drops_add (self->drops, zs_drop_of (rc), rid, err);
             continue;
         }
         s_on_data (self, rid, user, env);
@@ -794,8 +819,8 @@ zs_committer_main (int argc, char **argv)
     }
     s_committer_t self = {.lock_fd = -1, .phase = S_IDLE};
     self.pending = zs_pending_new ();
-    self.garbage_peers = zhash_new ();
-    if (!self.pending || !self.garbage_peers) {
+    self.drops = zs_drops_new ("data message");
+    if (!self.pending || !self.drops) {
         zs_error ("out of memory");
         return 1;
     }
@@ -804,7 +829,7 @@ zs_committer_main (int argc, char **argv)
         if (!self.curve) {
             zs_error ("--keys: %s", err);
             zs_pending_destroy (&self.pending);
-            zhash_destroy (&self.garbage_peers);
+            zs_drops_destroy (&self.drops);
             return 2;
         }
         zs_net_use_curve (self.curve);
@@ -814,7 +839,7 @@ zs_committer_main (int argc, char **argv)
         zs_curve_destroy (&self.curve);
         zs_error ("cannot bind the data endpoint: %s", err);
         zs_pending_destroy (&self.pending);
-        zhash_destroy (&self.garbage_peers);
+        zs_drops_destroy (&self.drops);
         return 1;
     }
     self.part = zs_participant_new (ZSINK__ROLE__ROLE_COMMITTER, -1, coordinator, err, sizeof err);
@@ -823,9 +848,10 @@ zs_committer_main (int argc, char **argv)
         zsock_destroy (&self.data);
         zs_curve_destroy (&self.curve);
         zs_pending_destroy (&self.pending);
-        zhash_destroy (&self.garbage_peers);
+        zs_drops_destroy (&self.drops);
         return 1;
     }
+    zs_participant_report_drops (self.part, self.drops);
     zs_info ("committer %s started (data %s, coordinator %s)", zs_participant_id (self.part), bind,
              coordinator);
 
@@ -850,9 +876,11 @@ zs_committer_main (int argc, char **argv)
             zs_participant_set_security (self.part, unauthorized, handshakes);
         }
     }
-    if (self.garbage || self.foreign || self.stale)
-        zs_info ("dropped data messages: %lld garbage, %lld foreign, %lld stale",
-                 (long long) self.garbage, (long long) self.foreign, (long long) self.stale);
+    if (zs_drops_total (self.drops)) {
+        char line[256];
+        zs_drops_format (self.drops, line, sizeof line);
+        zs_info ("dropped data messages: %s", line);
+    }
     s_drop_state (&self);
     zs_participant_destroy (&self.part);
     zsock_destroy (&self.data);
@@ -860,6 +888,6 @@ zs_committer_main (int argc, char **argv)
     zs_table_destroy (&self.table);
     zs_committer_unlock (&self.lock_fd);
     zs_pending_destroy (&self.pending);
-    zhash_destroy (&self.garbage_peers);
+    zs_drops_destroy (&self.drops);
     return self.exit_code;
 }

@@ -7,6 +7,7 @@
 */
 #include "pending.h"
 #include "codec.h"
+#include <czmq.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,19 +28,28 @@ typedef struct {
 struct _zs_pending_t {
     s_entry_t *entries; //  ascending id
     size_t n, cap;
+    zhash_t *paths; //  every file of every item: a file is never pending twice
 };
 
 zs_pending_t *
 zs_pending_new (void)
 {
-    return calloc (1, sizeof (zs_pending_t));
+    zs_pending_t *self = calloc (1, sizeof (zs_pending_t));
+    if (self && !(self->paths = zhash_new ())) {
+        free (self);
+        self = NULL;
+    }
+    return self;
 }
 
 static void
-s_entry_free (s_entry_t *e)
+s_entry_free (zs_pending_t *self, s_entry_t *e)
 {
-    for (size_t i = 0; i < e->n_items; i++)
+    for (size_t i = 0; i < e->n_items; i++) {
+        for (size_t j = 0; j < e->items[i].n_files; j++)
+            zhash_delete (self->paths, e->items[i].files[j].path);
         free (e->items[i].files);
+    }
     free (e->items);
     e->items = NULL;
     e->n_items = 0;
@@ -49,7 +59,7 @@ void
 zs_pending_clear (zs_pending_t *self)
 {
     for (size_t i = 0; i < self->n; i++)
-        s_entry_free (&self->entries[i]);
+        s_entry_free (self, &self->entries[i]);
     self->n = 0;
 }
 
@@ -58,6 +68,7 @@ zs_pending_destroy (zs_pending_t **self_p)
 {
     if (self_p && *self_p) {
         zs_pending_clear (*self_p);
+        zhash_destroy (&(*self_p)->paths);
         free ((*self_p)->entries);
         free (*self_p);
         *self_p = NULL;
@@ -158,7 +169,7 @@ s_copy_files (s_item_t *item, Zsink__FileMeta *const *files, size_t n)
 }
 
 static int
-s_add (s_entry_t *e, const Zsink__Committable *c, int64_t tag)
+s_add (zs_pending_t *self, s_entry_t *e, const Zsink__Committable *c, int64_t tag)
 {
     s_item_t *grown = realloc (e->items, (e->n_items + 1) * sizeof *grown);
     if (!grown)
@@ -168,6 +179,14 @@ s_add (s_entry_t *e, const Zsink__Committable *c, int64_t tag)
     *item = (s_item_t){.writer = c->writer, .bucket = c->has_bucket ? c->bucket : 0, .tag = tag};
     if (s_copy_files (item, c->files, c->n_files) < 0)
         return -1;
+    for (size_t i = 0; i < item->n_files; i++)
+        if (zhash_insert (self->paths, item->files[i].path, (void *) 1) != 0) {
+            //  a duplicate (or out of memory): take back what went in
+            while (i-- > 0)
+                zhash_delete (self->paths, item->files[i].path);
+            free (item->files);
+            return -1;
+        }
     e->n_items++;
     return 0;
 }
@@ -176,7 +195,13 @@ int
 zs_pending_add (zs_pending_t *self, const Zsink__Committable *c, int64_t tag)
 {
     s_entry_t *e = s_touch (self, c->checkpoint_id);
-    return e ? s_add (e, c, tag) : -1;
+    return e ? s_add (self, e, c, tag) : -1;
+}
+
+bool
+zs_pending_holds_file (zs_pending_t *self, const char *path)
+{
+    return zhash_lookup (self->paths, path) != NULL;
 }
 
 void
@@ -184,7 +209,7 @@ zs_pending_remove (zs_pending_t *self, int64_t id)
 {
     size_t i = s_lower_bound (self, id);
     if (i < self->n && self->entries[i].id == id) {
-        s_entry_free (&self->entries[i]);
+        s_entry_free (self, &self->entries[i]);
         memmove (&self->entries[i], &self->entries[i + 1], (self->n - i - 1) * sizeof (s_entry_t));
         self->n--;
     }
@@ -267,7 +292,7 @@ zs_pending_load (zs_pending_t *self, const Zsink__CommitterState *state)
             //  grouping is what the checkpoint recorded.
             Zsink__Committable c = *m->committables[j];
             c.checkpoint_id = m->identifier;
-            if (s_add (e, &c, 0) < 0)
+            if (s_add (self, e, &c, 0) < 0)
                 return -1;
         }
     }

@@ -35,8 +35,13 @@ int64_t zs_pending_first (zs_pending_t *self);
 //  Make sure an entry exists for id (possibly without items). 0 or -1 (OOM).
 int zs_pending_touch (zs_pending_t *self, int64_t id);
 
-//  Store a copy of c under c->checkpoint_id with the given tag. 0 or -1.
+//  Store a copy of c under c->checkpoint_id with the given tag. 0, or -1
+//  when out of memory or a file of c is pending already (the caller checks
+//  with zs_pending_holds_file first: a file is never pending twice).
 int zs_pending_add (zs_pending_t *self, const Zsink__Committable *c, int64_t tag);
+
+//  Is this data file (table-relative path) in any pending committable?
+bool zs_pending_holds_file (zs_pending_t *self, const char *path);
 
 //  Remove the entry of id (no-op when absent).
 void zs_pending_remove (zs_pending_t *self, int64_t id);
@@ -56,7 +61,8 @@ int zs_pending_files (zs_pending_t *self, int64_t id, zs_file_meta_t **files_p, 
 size_t zs_pending_items (zs_pending_t *self, int64_t id);
 
 //  Replace the contents with a restored CommitterState's pending list
-//  (items tagged 0). 0 or -1 (OOM, or a file path too long).
+//  (items tagged 0). 0 or -1 (OOM, a file path too long, a file listed
+//  twice).
 int zs_pending_load (zs_pending_t *self, const Zsink__CommitterState *state);
 
 //  The state as of checkpoint n: commit user, the entries <= n ascending,

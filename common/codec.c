@@ -51,9 +51,15 @@ zs_env_send (zsock_t *sock, const char *routing_id, const zs_env_t *env)
     int rc = 0;
     //  DONTWAIT on both frames: an event loop must never block in a send
     //  (PUSH/DEALER block for ever at the high-water mark by default)
-    if (routing_id
-        && zmq_send (handle, routing_id, strlen (routing_id), ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
-        rc = -1;
+    if (routing_id) {
+        uint8_t raw[255];
+        int rawlen = zs_rid_parse (routing_id, raw, sizeof raw);
+        if (rawlen < 0) {
+            errno = EHOSTUNREACH; //  no peer can have that id
+            rc = -1;
+        } else if (zmq_send (handle, raw, (size_t) rawlen, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
+            rc = -1;
+    }
     if (rc == 0 && zmq_send (handle, buf, len, ZMQ_DONTWAIT) < 0)
         rc = -1;
     int saved = errno;
@@ -265,6 +271,8 @@ zs_env_recv_auth (zsock_t *sock, char *routing_id, size_t idlen, char *user_id, 
     *env_p = NULL;
     if (user_id && user_len)
         *user_id = 0;
+    if (routing_id && idlen)
+        *routing_id = 0;
     void *handle = zsock_resolve (sock);
     zmq_msg_t frames[3];
     int nframes = 0;
@@ -292,18 +300,20 @@ zs_env_recv_auth (zsock_t *sock, char *routing_id, size_t idlen, char *user_id, 
     }
     int expect = routing_id ? 2 : 1;
     int kept = nframes < 3 ? nframes : 3;
+    //  A ROUTER always puts the peer's id first: name the peer whatever
+    //  else is wrong with the message, so drops are logged per peer.
+    if (routing_id && idlen)
+        zs_rid_print (zmq_msg_data (&frames[0]), zmq_msg_size (&frames[0]), routing_id, idlen);
     int rc = ZS_EPROTO;
-    if (nframes != expect)
+    zmq_msg_t *body = &frames[expect - 1];
+    if (nframes != expect) {
         snprintf (err, errlen, "message of %d frames (expected %d)", nframes, expect);
-    else {
-        if (routing_id) {
-            size_t n = zmq_msg_size (&frames[0]);
-            if (n >= idlen)
-                n = idlen - 1;
-            memcpy (routing_id, zmq_msg_data (&frames[0]), n);
-            routing_id[n] = 0;
-        }
-        zmq_msg_t *body = &frames[expect - 1];
+        rc = ZS_EFRAMES;
+    } else if (zmq_msg_size (body) > ZS_MAX_MSG_SIZE) {
+        snprintf (err, errlen, "message of %zu bytes (at most %d)", zmq_msg_size (body),
+                  ZS_MAX_MSG_SIZE);
+        rc = ZS_ETOOBIG;
+    } else {
         const char *user = user_id && user_len ? zmq_msg_gets (body, "User-Id") : NULL;
         if (user)
             snprintf (user_id, user_len, "%s", user);
@@ -313,6 +323,79 @@ zs_env_recv_auth (zsock_t *sock, char *routing_id, size_t idlen, char *user_id, 
     for (int i = 0; i < kept; i++)
         zmq_msg_close (&frames[i]);
     return rc;
+}
+
+void
+zs_rid_print (const void *raw, size_t len, char *out, size_t outlen)
+{
+    const uint8_t *b = raw;
+    if (len > 255)
+        len = 255; //  ZMTP caps routing ids at 255 bytes
+    bool text = len > 0 && b[0] != '~';
+    for (size_t i = 0; i < len && text; i++)
+        text = b[i] >= 0x20 && b[i] <= 0x7e;
+    if (text) {
+        snprintf (out, outlen, "%.*s", (int) len, (const char *) b);
+        return;
+    }
+    size_t k = 0;
+    if (outlen > 1)
+        out[k++] = '~';
+    for (size_t i = 0; i < len && k + 2 < outlen; i++) {
+        static const char hex[] = "0123456789abcdef";
+        out[k++] = hex[b[i] >> 4];
+        out[k++] = hex[b[i] & 15];
+    }
+    if (outlen)
+        out[k] = 0;
+}
+
+static int
+s_hexval (char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1;
+}
+
+int
+zs_rid_parse (const char *text, uint8_t *raw, size_t rawlen)
+{
+    size_t len = strlen (text);
+    if (text[0] != '~') {
+        if (len == 0 || len > rawlen)
+            return -1;
+        memcpy (raw, text, len);
+        return (int) len;
+    }
+    if ((len - 1) % 2 || (len - 1) / 2 > rawlen)
+        return -1;
+    size_t n = (len - 1) / 2;
+    for (size_t i = 0; i < n; i++) {
+        int hi = s_hexval (text[1 + 2 * i]), lo = s_hexval (text[2 + 2 * i]);
+        if (hi < 0 || lo < 0)
+            return -1;
+        raw[i] = (uint8_t) (hi << 4 | lo);
+    }
+    return (int) n;
+}
+
+const char *
+zs_drop_name (zs_drop_t why)
+{
+    static const char *names[ZS_DROP_NREASONS] = {
+        "garbage", "foreign", "stale", "unauthorized", "unregistered", "oversize", "bad_frames"};
+    return why >= 0 && why < ZS_DROP_NREASONS ? names[why] : "?";
+}
+
+zs_drop_t
+zs_drop_of (int rc)
+{
+    return rc == ZS_ETOOBIG   ? ZS_DROP_OVERSIZE
+           : rc == ZS_EFRAMES ? ZS_DROP_FRAMES
+                              : ZS_DROP_GARBAGE;
 }
 
 const char *

@@ -15,8 +15,39 @@
 #include "zsink.pb-c.h"
 #include <czmq.h>
 
-//  Largest envelope we accept (also ZMQ_MAXMSGSIZE on every socket).
+//  Largest envelope we accept. Larger ones are read, dropped and counted
+//  (ZS_DROP_OVERSIZE) with the peer named; libzmq itself cuts a connection
+//  that sends a frame over ZS_MAX_FRAME_SIZE (its ZMQ_MAXMSGSIZE), so
+//  nothing bigger than that is ever held in memory.
 #define ZS_MAX_MSG_SIZE (16 * 1024 * 1024)
+#define ZS_MAX_FRAME_SIZE (4 * ZS_MAX_MSG_SIZE)
+
+//  A routing id as text: the id itself when every byte is printable ASCII
+//  and the first is not '~', else '~' and the bytes in hex ("~00a1b2c3d4"
+//  for libzmq's generated ids). The mapping is one to one, so two peers
+//  never share a name, and the text is safe to log. 255 bytes at most.
+#define ZS_RID_MAX (2 * 255 + 2)
+void zs_rid_print (const void *raw, size_t len, char *out, size_t outlen);
+//  Back to bytes (for sending); the length, or -1 when text is no such name.
+int zs_rid_parse (const char *text, uint8_t *raw, size_t rawlen);
+
+//  Why a message was dropped, for counters (`zsink status`, heartbeats)
+//  and the one log line per peer and reason.
+typedef enum {
+    ZS_DROP_GARBAGE = 0,  //  does not decode, or means nothing here
+    ZS_DROP_FOREIGN,      //  another job
+    ZS_DROP_STALE,        //  an older epoch (or none of ours yet)
+    ZS_DROP_UNAUTHORIZED, //  CURVE: the key is not bound to the sender
+    ZS_DROP_UNREGISTERED, //  not the connection registered for that slot
+    ZS_DROP_OVERSIZE,     //  larger than ZS_MAX_MSG_SIZE
+    ZS_DROP_FRAMES,       //  the wrong number of frames
+    ZS_DROP_NREASONS
+} zs_drop_t;
+
+//  "garbage", "foreign", …: the key in `zsink status` and the metrics.
+const char *zs_drop_name (zs_drop_t why);
+//  The reason for a negative zs_env_recv result.
+zs_drop_t zs_drop_of (int rc);
 
 typedef Zsink__Envelope zs_env_t;
 
@@ -37,8 +68,8 @@ void zs_env_init (zs_env_t *env, const zs_sender_t *from, uint64_t seq);
 //  sequence number, sender role and index, from `from`.
 void zs_env_stamp (zs_env_t *env, const zs_sender_t *from, uint64_t seq);
 
-//  Send env, after an optional routing-id frame, without blocking
-//  (ZMQ_DONTWAIT). 0 = queued; -1 with errno (EAGAIN = backpressure,
+//  Send env, after an optional routing-id frame (zs_rid_print text),
+//  without blocking (ZMQ_DONTWAIT). 0 = queued; -1 with errno (EAGAIN = backpressure,
 //  EHOSTUNREACH = unknown peer on a ROUTER_MANDATORY socket).
 int zs_env_send (zsock_t *sock, const char *routing_id, const zs_env_t *env);
 
@@ -47,16 +78,18 @@ zs_env_t *zs_env_decode (const void *data, size_t len, char *err, size_t errlen)
 void zs_env_free (zs_env_t **env_p);
 
 //  Receive one message (non-blocking). On a ROUTER the first frame is the
-//  routing id, copied into routing_id (size idlen, may be NULL on DEALER).
-//  Returns 1 with *env_p set; 0 when nothing was waiting; ZS_EPROTO when
-//  a message arrived that does not decode (err filled, message consumed).
+//  routing id, written into routing_id as zs_rid_print text (idlen >=
+//  ZS_RID_MAX; NULL on a DEALER), also when the message is refused.
+//  Returns 1 with *env_p set; 0 when nothing was waiting; when a message
+//  arrived but is refused (err filled, message consumed): ZS_EPROTO (does
+//  not decode), ZS_ETOOBIG (over ZS_MAX_MSG_SIZE) or ZS_EFRAMES.
 int zs_env_recv (zsock_t *sock, char *routing_id, size_t idlen, zs_env_t **env_p, char *err,
                  size_t errlen);
 
 //  zs_env_recv, and the sender's authenticated key: the message's
 //  "User-Id" (the client's public key, Z85) when CURVE is on, else "".
-int zs_env_recv_auth (zsock_t *sock, char *routing_id, size_t idlen, char *user_id,
-                      size_t user_len, zs_env_t **env_p, char *err, size_t errlen);
+int zs_env_recv_auth (zsock_t *sock, char *routing_id, size_t idlen, char *user_id, size_t user_len,
+                      zs_env_t **env_p, char *err, size_t errlen);
 
 //  The committer-state rules of the decoder (ids ascending, safe relative
 //  file paths, …), for states that come off the disk instead of the wire.

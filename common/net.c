@@ -17,7 +17,7 @@ static void
 s_common_options (zsock_t *sock)
 {
     zsock_set_linger (sock, 0);
-    zsock_set_maxmsgsize (sock, ZS_MAX_MSG_SIZE);
+    zsock_set_maxmsgsize (sock, ZS_MAX_FRAME_SIZE);
     zsock_set_sndhwm (sock, 100000);
     zsock_set_rcvhwm (sock, 100000);
     //  ZMTP heartbeats: ~0.7 s to notice a hung peer (NOTES-zeromq.md)

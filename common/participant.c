@@ -10,6 +10,7 @@
     is stale and dropped.
 */
 #include "participant.h"
+#include "drops.h"
 #include "log.h"
 #include "net.h"
 #include <errno.h>
@@ -32,12 +33,13 @@ struct _zs_participant_t {
     zs_sender_t from; //  job id, epoch, role, index
     uint64_t seq;
     zs_config_t config;
-    int64_t last_heard; //  mono ms of the last message from the coordinator
-    int64_t last_sent;  //  mono ms of our last message (hello or heartbeat)
+    int64_t last_heard;     //  mono ms of the last message from the coordinator
+    int64_t last_sent;      //  mono ms of our last message (hello or heartbeat)
+    int64_t last_heartbeat; //  mono ms of our last heartbeat
     int64_t rows_read, rows_committed;
-    int64_t garbage, foreign, stale;
+    zs_drops_t *drops;                //  on our control socket
+    const zs_drops_t *role_drops;     //  the role's own sockets, reported with ours
     int64_t unauthorized, handshakes; //  zs_participant_set_security
-    bool garbage_logged;
 };
 
 zs_participant_t *
@@ -55,8 +57,12 @@ zs_participant_new (Zsink__Role role, int index, const char *coordinator, char *
         snprintf (self->id, sizeof self->id, "writer-%d-%s", index, self->instance);
     else
         snprintf (self->id, sizeof self->id, "committer-%s", self->instance);
-    self->sock = zs_net_dealer (coordinator, self->id, err, errlen);
+    self->drops = zs_drops_new ("message from the coordinator");
+    self->sock = self->drops ? zs_net_dealer (coordinator, self->id, err, errlen) : NULL;
     if (!self->sock) {
+        if (!self->drops)
+            snprintf (err, errlen, "out of memory");
+        zs_drops_destroy (&self->drops);
         free (self);
         return NULL;
     }
@@ -73,6 +79,7 @@ zs_participant_destroy (zs_participant_t **self_p)
 {
     if (self_p && *self_p) {
         zsock_destroy (&(*self_p)->sock);
+        zs_drops_destroy (&(*self_p)->drops);
         free (*self_p);
         *self_p = NULL;
     }
@@ -151,11 +158,9 @@ zs_participant_set_progress (zs_participant_t *self, int64_t rows_read, int64_t 
 }
 
 void
-zs_participant_add_dropped (zs_participant_t *self, int64_t garbage, int64_t foreign, int64_t stale)
+zs_participant_report_drops (zs_participant_t *self, const zs_drops_t *drops)
 {
-    self->garbage += garbage;
-    self->foreign += foreign;
-    self->stale += stale;
+    self->role_drops = drops;
 }
 
 void
@@ -163,14 +168,6 @@ zs_participant_set_security (zs_participant_t *self, int64_t unauthorized, int64
 {
     self->unauthorized = unauthorized;
     self->handshakes = handshakes;
-}
-
-void
-zs_participant_counters (zs_participant_t *self, int64_t *garbage, int64_t *foreign, int64_t *stale)
-{
-    *garbage = self->garbage;
-    *foreign = self->foreign;
-    *stale = self->stale;
 }
 
 static void
@@ -224,16 +221,19 @@ s_send_heartbeat (zs_participant_t *self)
     hb.rows_read = self->rows_read;
     hb.has_rows_committed = true;
     hb.rows_committed = self->rows_committed;
-    hb.has_dropped_garbage = hb.has_dropped_foreign = hb.has_dropped_stale = true;
-    hb.dropped_garbage = self->garbage;
-    hb.dropped_foreign = self->foreign;
-    hb.dropped_stale = self->stale;
-    hb.has_dropped_unauthorized = hb.has_refused_handshakes = true;
-    hb.dropped_unauthorized = self->unauthorized;
+    int64_t dropped[ZS_DROP_NREASONS];
+    for (int i = 0; i < ZS_DROP_NREASONS; i++)
+        dropped[i] = zs_drops_count (self->drops, i)
+                     + (self->role_drops ? zs_drops_count (self->role_drops, i) : 0);
+    dropped[ZS_DROP_UNAUTHORIZED] += self->unauthorized;
+    hb.n_dropped = ZS_DROP_NREASONS;
+    hb.dropped = dropped;
+    hb.has_refused_handshakes = true;
     hb.refused_handshakes = self->handshakes;
     env.body_case = ZSINK__ENVELOPE__BODY_HEARTBEAT;
     env.heartbeat = &hb;
     zs_participant_send (self, &env);
+    self->last_heartbeat = self->last_sent;
 }
 
 static zs_pev_t
@@ -282,7 +282,9 @@ zs_participant_poll (zs_participant_t *self, zs_env_t **env_p)
     if (self->state == S_REGISTERED) {
         if (now - self->last_heard > self->config.heartbeat_timeout_ms)
             return s_lost (self, "no heartbeat within heartbeat.timeout");
-        if (now - self->last_sent >= self->config.heartbeat_interval_ms)
+        //  Every interval, even while other messages flow: heartbeats also
+        //  carry the progress and drop counters `zsink status` shows.
+        if (now - self->last_heartbeat >= self->config.heartbeat_interval_ms)
             s_send_heartbeat (self);
     }
     while (1) {
@@ -292,14 +294,11 @@ zs_participant_poll (zs_participant_t *self, zs_env_t **env_p)
         if (rc == 0)
             return ZS_PEV_NONE;
         if (rc < 0) {
-            if (!self->garbage_logged)
-                zs_warn ("dropped a message from the coordinator: %s", err);
-            self->garbage_logged = true;
-            self->garbage++;
+            zs_drops_add (self->drops, zs_drop_of (rc), NULL, err);
             continue;
         }
         if (env->sender != ZSINK__ROLE__ROLE_COORDINATOR) {
-            self->foreign++;
+            zs_drops_add (self->drops, ZS_DROP_FOREIGN, NULL, "not sent by a coordinator");
             zs_env_free (&env);
             continue;
         }
@@ -315,21 +314,21 @@ zs_participant_poll (zs_participant_t *self, zs_env_t **env_p)
         if (self->state == S_HELLO && env->body_case == ZSINK__ENVELOPE__BODY_REFUSED) {
             //  the coordinator will not take us (e.g. index >= parallelism)
             zs_error ("the coordinator refused us: %s", env->refused->reason);
-            bool superseded = strncmp (env->refused->reason, ZS_SUPERSEDED_REASON,
-                                       strlen (ZS_SUPERSEDED_REASON))
-                              == 0;
+            bool superseded =
+                strncmp (env->refused->reason, ZS_SUPERSEDED_REASON, strlen (ZS_SUPERSEDED_REASON))
+                == 0;
             zs_env_free (&env);
             if (superseded)
                 return ZS_PEV_SUPERSEDED;
             continue;
         }
         if (self->state == S_HELLO || strcmp (env->job_id, self->from.job_id) != 0) {
-            self->foreign++;
+            zs_drops_add (self->drops, ZS_DROP_FOREIGN, NULL, NULL);
             zs_env_free (&env);
             continue;
         }
         if (env->epoch < self->from.epoch) {
-            self->stale++;
+            zs_drops_add (self->drops, ZS_DROP_STALE, NULL, NULL);
             zs_env_free (&env);
             continue;
         }

@@ -22,6 +22,7 @@
 
 #include "codec.h"
 #include "config.h"
+#include "drops.h"
 
 typedef enum {
     ZS_PEV_NONE = 0,
@@ -69,20 +70,13 @@ int zs_participant_fail (zs_participant_t *self, const char *reason, bool fail_a
 void zs_participant_set_progress (zs_participant_t *self, int64_t rows_read,
                                   int64_t rows_committed);
 
-//  Count messages the role dropped on its own sockets (the committer's data
-//  pipe); they are added to ours and reported in heartbeats.
-void zs_participant_add_dropped (zs_participant_t *self, int64_t garbage, int64_t foreign,
-                                 int64_t stale);
+//  The role's own drop counters (the committer's data pipe): reported in
+//  our heartbeats together with ours. drops must outlive the participant.
+void zs_participant_report_drops (zs_participant_t *self, const zs_drops_t *drops);
 
 //  CURVE counters of the role's server socket (the committer's data pipe):
 //  messages refused for their key, handshakes refused. Totals, reported in
 //  heartbeats.
-void zs_participant_set_security (zs_participant_t *self, int64_t unauthorized,
-                                  int64_t handshakes);
-
-//  Dropped-message counters (garbage, foreign job, older epoch), ours plus
-//  what the role added.
-void zs_participant_counters (zs_participant_t *self, int64_t *garbage, int64_t *foreign,
-                              int64_t *stale);
+void zs_participant_set_security (zs_participant_t *self, int64_t unauthorized, int64_t handshakes);
 
 #endif

@@ -81,10 +81,18 @@ int64_t zs_snapshot_last_identifier (const zs_snapshot_t *snap, const char *comm
 int zs_table_last_committed (zs_table_t *self, const char *commit_user, int64_t *out, char *err,
                              size_t errlen);
 
+//  Would the table take this file in a commit now? Inside the table, not
+//  live in the latest snapshot as last seen (ZS_EDUPLICATE), a regular
+//  file of the recorded size (ZS_EMISSING). The committer asks before it
+//  acks a checkpoint; zs_table_commit checks again against the snapshot it
+//  builds on. 0, or the code + err.
+int zs_table_check_new_file (zs_table_t *self, const zs_file_meta_t *f, char *err, size_t errlen);
+
 //  Commit files as one snapshot with this identifier, kind APPEND.
 //  - identifier <= last committed by this user: ZS_EFILTERED (nothing done)
 //  - user already committed ZS_END_INPUT_ID: ZS_EFINISHED
 //  - a file missing or of another size: ZS_EMISSING (err names it)
+//  - a file live in the table already, or listed twice: ZS_EDUPLICATE
 //  - n == 0 and ignore_empty: returns ZS_EFILTERED without a snapshot
 //  - snapshot id taken: re-read latest, re-check filter, retry with
 //    backoff up to max_retries, then ZS_ECONFLICT
@@ -118,9 +126,14 @@ int zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_u
                                           size_t errlen);
 
 //  Check the table: every snapshot and manifest decodes, no gap in snapshot
-//  ids between EARLIEST and LATEST, every live file exists with the recorded
-//  size. 0 = clean; -1 with one line per problem appended to report
-//  (malloc'd, caller frees) and the first problem in err.
-int zs_table_verify (zs_table_t *self, char **report, char *err, size_t errlen);
+//  ids between EARLIEST and LATEST; every live file of the latest snapshot
+//  is listed once ("duplicate entry"), exists as a regular file
+//  ("missing", "not a regular file") of the recorded size ("size") and,
+//  for Parquet, row count ("rows"); no data file at least
+//  orphan_min_age_ms old (0: any) is in no snapshot ("orphan data file").
+//  0 = clean; -1 with one line per problem, "<path>: <what>…", appended
+//  to report (malloc'd, caller frees) and the first problem in err.
+int zs_table_verify (zs_table_t *self, int64_t orphan_min_age_ms, char **report, char *err,
+                     size_t errlen);
 
 #endif

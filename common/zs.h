@@ -13,17 +13,20 @@
 
 enum {
     ZS_OK = 0,
-    ZS_ERR = -1,       //  plain failure; the message says why
-    ZS_ESTALE = -2,    //  message of another job or an older epoch
-    ZS_EPROTO = -3,    //  undecodable or meaningless message
-    ZS_ECONFLICT = -4, //  snapshot id taken by another committer
-    ZS_ENOENT = -5,    //  no such thing (no snapshot yet, no checkpoint)
-    ZS_ECORRUPT = -6,  //  a file on disk does not decode
-    ZS_EFINISHED = -7, //  commit user already committed INT64_MAX
-    ZS_EFILTERED = -8, //  identifier already committed: nothing to do
-    ZS_EMISSING = -9,  //  a data file to commit does not exist / wrong size
-    ZS_EUNSURE = -10,  //  done and visible, but a failed fsync after it
-                       //  leaves unknown whether it survives a crash
+    ZS_ERR = -1,         //  plain failure; the message says why
+    ZS_ESTALE = -2,      //  message of another job or an older epoch
+    ZS_EPROTO = -3,      //  undecodable or meaningless message
+    ZS_ECONFLICT = -4,   //  snapshot id taken by another committer
+    ZS_ENOENT = -5,      //  no such thing (no snapshot yet, no checkpoint)
+    ZS_ECORRUPT = -6,    //  a file on disk does not decode
+    ZS_EFINISHED = -7,   //  commit user already committed INT64_MAX
+    ZS_EFILTERED = -8,   //  identifier already committed: nothing to do
+    ZS_EMISSING = -9,    //  a data file to commit does not exist / wrong size
+    ZS_EUNSURE = -10,    //  done and visible, but a failed fsync after it
+                         //  leaves unknown whether it survives a crash
+    ZS_ETOOBIG = -11,    //  message larger than ZS_MAX_MSG_SIZE
+    ZS_EFRAMES = -12,    //  message of the wrong number of frames
+    ZS_EDUPLICATE = -13, //  a data file already in the table (or pending)
 };
 
 //  Exit status of a role process that stopped on a condition that may pass

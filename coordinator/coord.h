@@ -10,6 +10,7 @@
 #include "codec.h"
 #include "config.h"
 #include "curve.h"
+#include "drops.h"
 
 #define SUPERSEDED_MAX 64
 
@@ -28,7 +29,7 @@ typedef enum {
 //  One participant slot: [0] the committer, [1 + i] writer i.
 typedef struct {
     bool registered;
-    char rid[64];
+    char rid[ZS_RID_MAX];
     char instance[16];
     int pid;
     int64_t last_heard;
@@ -37,7 +38,8 @@ typedef struct {
     int64_t last_committed; //  committer's Ready
     int64_t rows_read;
     int64_t rows_committed;
-    int64_t dropped[5]; //  garbage, foreign, stale, unauthorized, refused handshakes
+    int64_t dropped[ZS_DROP_NREASONS]; //  its heartbeats' counters (zs_drop_t)
+    int64_t refused_handshakes;
     Zsink__SourcePosition pos; //  writer's position in the in-flight ack
     char pos_file[256];        //  pos.file points here (or is NULL)
 } slot_t;
@@ -64,10 +66,10 @@ typedef struct {
     int64_t restore_at, restoring_since;
     //  progress
     int64_t last_snapshot, last_identifier, rows_committed, completed, aborted;
-    int64_t garbage, foreign, stale;
+    zs_drops_t *drops; //  on our ROUTER
     //  stop with savepoint
     bool stop_requested;
-    char stop_client[64];
+    char stop_client[ZS_RID_MAX];
     int64_t stop_checkpoint;
     int64_t stop_deadline; //  stop even if no Committed comes (ignore-empty)
     //  ending

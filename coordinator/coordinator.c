@@ -13,7 +13,13 @@
     5. Restore resets the committer first and the writers only after the
        committer is Ready: a writer deletes its files written after the
        restored checkpoint, and none of those can be committed once the
-       committer has dropped its in-memory state.
+       committer has dropped its in-memory state. The committer is reset
+       only once every slot is registered, and its Reset names each
+       writer's routing id: the committer takes data from those
+       connections alone, and any change of a slot fails the epoch over.
+    8. Messages are believed only from the connection (routing id) that
+       registered a slot; from any other they are dropped and counted
+       (unregistered), whatever job, epoch or sender they claim.
     6. The commit user is made once per job (or carried over by
        --restore-from) and handed to the committer in every Reset.
     7. Newest wins: once another process has registered in a slot, the
@@ -361,16 +367,43 @@ s_send_reset (coord_t *self, int slot)
     reset.has_fail_at_id_armed = true;
     reset.fail_at_id_armed = !self->meta.fail_at_id_fired;
     Zsink__CommitterState empty;
+    char **writer_ids = NULL;
     if (slot == COMMITTER) {
         zsink__committer_state__init (&empty);
         empty.commit_user = self->meta.commit_user;
         reset.state = self->latest.id ? self->latest.state : &empty;
+        //  invariant 5: the writers' connections of this epoch
+        writer_ids = calloc ((size_t) self->n, sizeof *writer_ids);
+        if (!writer_ids) {
+            s_fail (self, "out of memory building the committer's Reset");
+            return;
+        }
+        for (int i = 0; i < self->n; i++)
+            writer_ids[i] = self->slots[WRITER (i)].rid;
+        reset.n_writer_ids = (size_t) self->n;
+        reset.writer_ids = writer_ids;
     } else if (self->latest.id)
         reset.position = &self->latest.positions[slot - 1];
     env.body_case = ZSINK__ENVELOPE__BODY_RESET;
     env.reset = &reset;
     s_send (self, slot, &env);
+    free (writer_ids);
     s->reset_sent = true;
+}
+
+//  The next step of a restore (invariant 5): the committer's Reset once
+//  every slot is registered, the writers' once the committer is Ready.
+static void
+s_restore_step (coord_t *self)
+{
+    for (int i = 0; i <= self->n; i++)
+        if (!self->slots[i].registered)
+            return; //  the missing ones register (restarted), then we go on
+    if (!self->slots[COMMITTER].reset_sent)
+        s_send_reset (self, COMMITTER);
+    else if (self->slots[COMMITTER].ready)
+        for (int i = 0; i < self->n; i++)
+            s_send_reset (self, WRITER (i));
 }
 
 static void
@@ -384,8 +417,7 @@ s_restore (coord_t *self)
     else
         zs_info ("No checkpoint found during restore: job %s starts from scratch.",
                  self->meta.job_id);
-    //  Invariant 5: the committer first; writers once it is Ready.
-    s_send_reset (self, COMMITTER);
+    s_restore_step (self);
 }
 
 static void
@@ -410,10 +442,12 @@ s_start (coord_t *self)
 static char *
 s_status_json (coord_t *self)
 {
-    int64_t rows_read = 0, garbage = self->garbage, foreign = self->foreign, stale = self->stale;
-    int64_t unauthorized = 0, handshakes = 0;
+    int64_t rows_read = 0, handshakes = 0;
+    int64_t dropped[ZS_DROP_NREASONS];
+    for (int i = 0; i < ZS_DROP_NREASONS; i++)
+        dropped[i] = zs_drops_count (self->drops, i);
     if (self->curve)
-        zs_curve_counters (self->curve, &unauthorized, &handshakes);
+        zs_curve_counters (self->curve, &dropped[ZS_DROP_UNAUTHORIZED], &handshakes);
     json_t *parts = json_array ();
     for (int i = 0; i <= self->n; i++) {
         slot_t *s = &self->slots[i];
@@ -421,28 +455,26 @@ s_status_json (coord_t *self)
         s_slot_name (self, i, name, sizeof name);
         if (i > 0)
             rows_read += s->rows_read;
-        garbage += s->dropped[0];
-        foreign += s->dropped[1];
-        stale += s->dropped[2];
-        unauthorized += s->dropped[3];
-        handshakes += s->dropped[4];
+        for (int r = 0; r < ZS_DROP_NREASONS; r++)
+            dropped[r] += s->dropped[r];
+        handshakes += s->refused_handshakes;
         json_array_append_new (parts, json_pack ("{s:s, s:b, s:i, s:b, s:b}", "name", name,
                                                  "registered", s->registered, "pid", s->pid,
                                                  "ready", s->ready, "finished", s->finished));
     }
+    json_t *drops = json_object ();
+    for (int r = 0; r < ZS_DROP_NREASONS; r++)
+        json_object_set_new (drops, zs_drop_name (r), json_integer (dropped[r]));
     json_t *root = json_pack (
-        "{s:s, s:s, s:s, s:I, s:i, s:I, s:I, s:I, s:I, s:I, s:i, s:{s:I, s:I}, s:{s:I, s:I, "
-        "s:I, s:I}, s:I, s:o}",
+        "{s:s, s:s, s:s, s:I, s:i, s:I, s:I, s:I, s:I, s:I, s:i, s:{s:I, s:I}, s:o, s:I, s:o}",
         "job_id", self->meta.job_id, "state", s_state_names[self->state], "commit_user",
         self->meta.commit_user, "epoch", (json_int_t) self->meta.epoch, "parallelism", self->n,
         "last_completed_checkpoint", (json_int_t) self->latest.id, "rows_read",
         (json_int_t) rows_read, "rows_committed", (json_int_t) self->rows_committed,
         "last_snapshot", (json_int_t) self->last_snapshot, "last_committed_identifier",
         (json_int_t) self->last_identifier, "restarts", self->restarts, "checkpoints", "completed",
-        (json_int_t) self->completed, "aborted", (json_int_t) self->aborted, "dropped", "garbage",
-        (json_int_t) garbage, "foreign", (json_int_t) foreign, "stale", (json_int_t) stale,
-        "unauthorized", (json_int_t) unauthorized, "refused_handshakes", (json_int_t) handshakes,
-        "participants", parts);
+        (json_int_t) self->completed, "aborted", (json_int_t) self->aborted, "dropped", drops,
+        "refused_handshakes", (json_int_t) handshakes, "participants", parts);
     char *text = json_dumps (root, JSON_COMPACT);
     json_decref (root);
     return text;
@@ -561,7 +593,7 @@ s_refuse_superseded (coord_t *self, const char *rid, int slot, const char *insta
     s_slot_name (self, slot, name, sizeof name);
     snprintf (why, sizeof why, ZS_SUPERSEDED_REASON " %s is pid %d now", name,
               self->slots[slot].pid);
-    self->stale++;
+    zs_drops_add (self->drops, ZS_DROP_STALE, rid, "superseded in its slot");
     s_send_refused (self, rid, why);
     return true;
 }
@@ -637,12 +669,8 @@ s_on_register (coord_t *self, const char *rid, Zsink__Register *reg)
             if (!self->slots[i].registered)
                 return;
         s_restore (self);
-    } else if (self->state == J_RESTORING) {
-        if (slot == COMMITTER)
-            s_send_reset (self, COMMITTER);
-        else if (self->slots[COMMITTER].ready)
-            s_send_reset (self, slot);
-    }
+    } else if (self->state == J_RESTORING)
+        s_restore_step (self);
 }
 
 static void
@@ -661,8 +689,7 @@ s_on_ready (coord_t *self, int slot, Zsink__Ready *ready)
             s_end (self, J_FINISHED, "FINISHED", "finished", 0);
             return;
         }
-        for (int i = 0; i < self->n; i++)
-            s_send_reset (self, WRITER (i));
+        s_restore_step (self);
     }
     for (int i = 0; i <= self->n; i++)
         if (!self->slots[i].ready)
@@ -722,7 +749,7 @@ s_on_message (coord_t *self, const char *rid, zs_env_t *env)
 {
     if (env->body_case == ZSINK__ENVELOPE__BODY_CLIENT_REQUEST) {
         if (*env->job_id && strcmp (env->job_id, self->meta.job_id) != 0) {
-            self->foreign++;
+            zs_drops_add (self->drops, ZS_DROP_FOREIGN, rid, NULL);
             return;
         }
         s_on_client (self, rid, env->client_request);
@@ -734,7 +761,7 @@ s_on_message (coord_t *self, const char *rid, zs_env_t *env)
         return;
     }
     if (strcmp (env->job_id, self->meta.job_id) != 0) {
-        self->foreign++;
+        zs_drops_add (self->drops, ZS_DROP_FOREIGN, rid, NULL);
         return;
     }
     if (env->body_case == ZSINK__ENVELOPE__BODY_REGISTER) {
@@ -742,7 +769,7 @@ s_on_message (coord_t *self, const char *rid, zs_env_t *env)
             //  a Register follows a Welcome of the current epoch: an older
             //  one is stale and must not take over a live slot. Refused
             //  sends a participant that registered late back to Hello.
-            self->stale++;
+            zs_drops_add (self->drops, ZS_DROP_STALE, rid, "Register of an older epoch");
             if (!self->ending)
                 s_send_refused (self, rid, "stale epoch");
             return;
@@ -753,11 +780,15 @@ s_on_message (coord_t *self, const char *rid, zs_env_t *env)
     }
     int slot = s_slot_by_rid (self, rid);
     if (slot < 0) {
-        //  Dropped either way. An older epoch is also counted stale; the
-        //  Refused sends a participant of a previous coordinator run (or of
-        //  a slot since taken over) back to Hello at once.
-        if (env->epoch < self->meta.epoch)
-            self->stale++;
+        //  Not a registered connection: never applied, whatever it claims.
+        //  An older epoch is a previous process of ours (stale), anything
+        //  else a stranger. The Refused sends a participant of a previous
+        //  coordinator run (or of a slot since taken over) back to Hello.
+        char detail[64];
+        snprintf (detail, sizeof detail, "%s, not a registered connection", zs_env_kind (env));
+        zs_drops_add (self->drops,
+                      env->epoch < self->meta.epoch ? ZS_DROP_STALE : ZS_DROP_UNREGISTERED, rid,
+                      detail);
         if (!self->ending)
             s_send_refused (self, rid, "unknown participant");
         return;
@@ -766,7 +797,7 @@ s_on_message (coord_t *self, const char *rid, zs_env_t *env)
     if (env->epoch != self->meta.epoch) {
         //  an older epoch is stale; a newer one cannot come from a peer we
         //  reset, and is counted the same way
-        self->stale++;
+        zs_drops_add (self->drops, ZS_DROP_STALE, rid, zs_env_kind (env));
         return;
     }
     s->last_heard = zs_clock_mono_ms ();
@@ -776,11 +807,9 @@ s_on_message (coord_t *self, const char *rid, zs_env_t *env)
         s->rows_read = hb->rows_read;
         if (slot == COMMITTER && hb->has_rows_committed)
             self->rows_committed = hb->rows_committed;
-        s->dropped[0] = hb->dropped_garbage;
-        s->dropped[1] = hb->dropped_foreign;
-        s->dropped[2] = hb->dropped_stale;
-        s->dropped[3] = hb->dropped_unauthorized;
-        s->dropped[4] = hb->refused_handshakes;
+        for (size_t r = 0; r < ZS_DROP_NREASONS; r++)
+            s->dropped[r] = r < hb->n_dropped ? hb->dropped[r] : 0;
+        s->refused_handshakes = hb->refused_handshakes;
         break;
     }
     case ZSINK__ENVELOPE__BODY_READY:
@@ -862,7 +891,8 @@ s_on_message (coord_t *self, const char *rid, zs_env_t *env)
         s->bye = true;
         break;
     default:
-        self->garbage++; //  a well-formed message no coordinator expects
+        //  a well-formed message no coordinator expects
+        zs_drops_add (self->drops, ZS_DROP_GARBAGE, rid, zs_env_kind (env));
         break;
     }
 }
@@ -969,32 +999,30 @@ zs_coordinator_main (int argc, char **argv)
     }
     //  allocated only now: every early return above owns nothing
     self->slots = calloc (self->n + 1, sizeof *self->slots);
-    self->router = zs_net_router (bind ? bind : "tcp://*:6123", err, sizeof err);
+    self->drops = zs_drops_new ("message");
+    self->router = self->slots && self->drops
+                       ? zs_net_router (bind ? bind : "tcp://*:6123", err, sizeof err)
+                       : NULL;
     if (!self->router) {
-        zs_error ("%s", err);
+        zs_error ("%s", self->slots && self->drops ? err : "out of memory");
+        zs_drops_destroy (&self->drops);
         free (self->slots);
         zs_chk_clear (&self->latest);
         zs_curve_destroy (&self->curve);
         return 1;
     }
     zpoller_t *poller = zpoller_new (self->router, NULL);
-    int64_t garbage_logged = 0;
     while (!zsys_interrupted) {
         zpoller_wait (poller, 20);
         while (1) {
-            char rid[256], user[64];
+            char rid[ZS_RID_MAX], user[64];
             zs_env_t *env = NULL;
-            int got = zs_env_recv_auth (self->router, rid, sizeof rid, user, sizeof user, &env,
-                                        err, sizeof err);
+            int got = zs_env_recv_auth (self->router, rid, sizeof rid, user, sizeof user, &env, err,
+                                        sizeof err);
             if (got == 0)
                 break;
             if (got < 0) {
-                self->garbage++;
-                //  log the first and then every 1000th: a flood must not
-                //  become a log flood
-                if (garbage_logged++ % 1000 == 0)
-                    zs_warn ("dropped an undecodable message (%lld so far): %s",
-                             (long long) self->garbage, err);
+                zs_drops_add (self->drops, zs_drop_of (got), rid, err);
                 continue;
             }
             if (!self->curve || s_authorized (self, rid, user, env))
@@ -1025,5 +1053,6 @@ zs_coordinator_main (int argc, char **argv)
     zs_chk_clear (&self->latest);
     zs_state_free (&self->inflight_state);
     free (self->slots);
+    zs_drops_destroy (&self->drops);
     return self->exit_code;
 }

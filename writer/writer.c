@@ -118,8 +118,9 @@ typedef struct {
     zs_file_meta_t *closed; //  closed since the last barrier, not yet sent
     size_t n_closed, cap_closed;
     int64_t rows_since_barrier;
-    int64_t file_epoch; //  epoch of file_n
-    int64_t file_n;     //  per-epoch file counter (never reused in a process)
+    int64_t file_epoch;       //  epoch of file_n
+    int64_t file_n;           //  per-epoch file counter (never reused in a process)
+    zs_file_meta_t last_sent; //  first file of the last committable (fail points)
 
     //  data pipe
     zs_sender_t from; //  job id + epoch of the last Reset
@@ -495,12 +496,42 @@ s_send_after_data (s_writer_t *self, s_out_kind_t kind, int64_t checkpoint_id, i
     return s_outbox_push (self, o);
 }
 
+//  The forging fail points (docs/reliability.md): a writer that names a
+//  file the committer must refuse, as a buggy writer, or a stranger who
+//  took over a writer's connection, would. "error" on the K-th committable
+//  adds to it a file of the previous committable (already committed or
+//  pending), a file that does not exist, or reports its first file one
+//  byte larger than it is. Returns how many files it adds (0 or 1).
+static size_t
+s_forge (s_writer_t *self, Zsink__FileMeta *metas, size_t n, zs_file_meta_t *extra)
+{
+    if (zs_failpoint ("writer.forge-size") == -1 && n > 0) {
+        metas[0].size += 1;
+        zs_warn ("failpoint writer.forge-size: %s recorded 1 byte larger", metas[0].path);
+    }
+    if (zs_failpoint ("writer.forge-duplicate") == -1 && self->last_sent.path[0]) {
+        *extra = self->last_sent;
+        zs_warn ("failpoint writer.forge-duplicate: naming %s again", extra->path);
+        return 1;
+    }
+    if (zs_failpoint ("writer.forge-missing") == -1) {
+        memset (extra, 0, sizeof *extra);
+        snprintf (extra->path, sizeof extra->path, "bucket-0/data-forged-w%d-%" PRId64 ".parquet",
+                  self->index, self->last_barrier);
+        extra->rows = 1;
+        extra->size = 1;
+        zs_warn ("failpoint writer.forge-missing: naming %s, which does not exist", extra->path);
+        return 1;
+    }
+    return 0;
+}
+
 //  Committable(checkpoint_id, closed files) on the data pipe. 0 or -1.
 static int
 s_send_committable (s_writer_t *self, int64_t checkpoint_id)
 {
-    Zsink__FileMeta *metas = calloc (self->n_closed, sizeof *metas);
-    Zsink__FileMeta **ptrs = calloc (self->n_closed, sizeof *ptrs);
+    Zsink__FileMeta *metas = calloc (self->n_closed + 1, sizeof *metas);
+    Zsink__FileMeta **ptrs = calloc (self->n_closed + 1, sizeof *ptrs);
     if (!metas || !ptrs) {
         free (metas);
         free (ptrs);
@@ -511,13 +542,22 @@ s_send_committable (s_writer_t *self, int64_t checkpoint_id)
         zs_file_meta_to_proto (&self->closed[i], &metas[i]);
         ptrs[i] = &metas[i];
     }
+    zs_file_meta_t extra;
+    size_t n = self->n_closed;
+    if (s_forge (self, metas, n, &extra)) {
+        zs_file_meta_to_proto (&extra, &metas[n]);
+        ptrs[n] = &metas[n];
+        n++;
+    }
+    if (self->n_closed)
+        self->last_sent = self->closed[0];
     Zsink__Committable c;
     zsink__committable__init (&c);
     c.checkpoint_id = checkpoint_id;
     c.writer = self->index;
     c.has_bucket = true;
     c.bucket = 0;
-    c.n_files = self->n_closed;
+    c.n_files = n;
     c.files = ptrs;
     zs_env_t env;
     zsink__envelope__init (&env);

@@ -45,7 +45,9 @@ full_phase () {
     wait_for_count "$v" 'No space left on device' $((_seen + 3)) 60
     [ -z "${2:-}" ] || "$2"
     grep 'No space left on device' "$(clog "$v")" | tail -n 2
-    "$ZSINK" table verify "$(table_of "$v")" >/dev/null || fail "$v" "verify failed while $1 was full"
+    # the job is running: its checkpoint in flight has young data files
+    "$ZSINK" table verify "$(table_of "$v")" --orphans-older-than 1h >/dev/null ||
+        fail "$v" "verify failed while $1 was full"
     _rows=$("$ZSINK" table count "$(table_of "$v")") || fail "$v" "count failed while $1 was full"
     echo "[$v] t=$(elapsed)s $1 full: $_rows rows committed and readable; freeing space"
     rm -f "$1/filler" "$1/filler-small"

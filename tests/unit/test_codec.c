@@ -238,7 +238,7 @@ test_recv_over_sockets (void **state)
     env.body_case = ZSINK__ENVELOPE__BODY_BYE;
     env.bye = &bye;
     assert_int_equal (zs_env_send (dealer, NULL, &env), 0);
-    char rid[64];
+    char rid[ZS_RID_MAX];
     zs_env_t *got = NULL;
     int rc = 0, seen_bad = 0;
     zpoller_t *poller = zpoller_new (router, NULL);
@@ -246,8 +246,12 @@ test_recv_over_sockets (void **state)
     while (zs_clock_mono_ms () < deadline) {
         zpoller_wait (poller, 100);
         rc = zs_env_recv (router, rid, sizeof rid, &got, err, sizeof err);
-        if (rc == ZS_EPROTO)
+        if (rc == ZS_EFRAMES) {
+            //  the peer is named even when the message is refused
+            assert_string_equal (rid, "writer-0-test");
+            assert_int_equal (zs_drop_of (rc), ZS_DROP_FRAMES);
             seen_bad++;
+        }
         if (rc == 1)
             break;
     }
@@ -261,6 +265,80 @@ test_recv_over_sockets (void **state)
     zsock_destroy (&router);
 }
 
+//  A message over ZS_MAX_MSG_SIZE (but under libzmq's cut-off) is read,
+//  refused as oversize, and its sender named; a peer without an identity
+//  (libzmq makes one up, starting with a zero byte) gets its own name.
+static void
+test_oversize_and_anonymous_peers (void **state)
+{
+    char err[ZS_ERRLEN];
+    zsock_t *router = zs_net_router ("inproc://codec-big", err, sizeof err);
+    zsock_t *big = zs_net_dealer ("inproc://codec-big", "writer-1-big", err, sizeof err);
+    zsock_t *anon = zsock_new_dealer ("inproc://codec-big");
+    assert_true (router && big && anon);
+    size_t len = (size_t) ZS_MAX_MSG_SIZE + 1;
+    char *junk = calloc (1, len);
+    assert_non_null (junk);
+    assert_int_equal (zmq_send (zsock_resolve (big), junk, len, 0), (int) len);
+    free (junk);
+    zstr_send (anon, "x");
+    zstr_send (anon, "y");
+    char rid[ZS_RID_MAX], anon_rid[2][ZS_RID_MAX];
+    int oversize = 0, anonymous = 0;
+    zs_env_t *got = NULL;
+    zpoller_t *poller = zpoller_new (router, NULL);
+    int64_t deadline = zs_clock_mono_ms () + 5000;
+    while ((oversize < 1 || anonymous < 2) && zs_clock_mono_ms () < deadline) {
+        zpoller_wait (poller, 100);
+        int rc = zs_env_recv (router, rid, sizeof rid, &got, err, sizeof err);
+        assert_true (rc <= 0);
+        if (rc == ZS_ETOOBIG) {
+            assert_string_equal (rid, "writer-1-big");
+            assert_int_equal (zs_drop_of (rc), ZS_DROP_OVERSIZE);
+            oversize++;
+        } else if (rc == ZS_EPROTO) {
+            assert_true (rid[0] == '~' && strlen (rid) == 11); //  5 bytes in hex
+            strcpy (anon_rid[anonymous++], rid);
+        }
+    }
+    zpoller_destroy (&poller);
+    assert_int_equal (oversize, 1);
+    assert_int_equal (anonymous, 2);
+    assert_string_equal (anon_rid[0], anon_rid[1]);
+    zsock_destroy (&anon);
+    zsock_destroy (&big);
+    zsock_destroy (&router);
+}
+
+//  Routing ids as text: one to one, printable, and back to the same bytes.
+static void
+test_routing_id_text (void **state)
+{
+    char text[ZS_RID_MAX];
+    uint8_t raw[255];
+    zs_rid_print ("writer-0-1a2b3c4d", 17, text, sizeof text);
+    assert_string_equal (text, "writer-0-1a2b3c4d");
+    assert_int_equal (zs_rid_parse (text, raw, sizeof raw), 17);
+    //  a zero byte inside must not make two ids compare equal as C strings
+    zs_rid_print ("writer-0-1a2b3c4d\0evil", 22, text, sizeof text);
+    assert_true (text[0] == '~' && strlen (text) == 45);
+    assert_int_equal (zs_rid_parse (text, raw, sizeof raw), 22);
+    assert_memory_equal (raw, "writer-0-1a2b3c4d\0evil", 22);
+    //  '~' first is hex too, so no text id reads as another's hex
+    zs_rid_print ("~00", 3, text, sizeof text);
+    assert_string_equal (text, "~7e3030");
+    uint8_t all[255];
+    for (int i = 0; i < 255; i++)
+        all[i] = (uint8_t) i;
+    zs_rid_print (all, 255, text, sizeof text);
+    assert_int_equal (strlen (text), 511);
+    assert_int_equal (zs_rid_parse (text, raw, sizeof raw), 255);
+    assert_memory_equal (raw, all, 255);
+    assert_int_equal (zs_rid_parse ("~0", raw, sizeof raw), -1);
+    assert_int_equal (zs_rid_parse ("~zz", raw, sizeof raw), -1);
+    assert_int_equal (zs_rid_parse ("", raw, sizeof raw), -1);
+}
+
 int
 main (void)
 {
@@ -270,6 +348,8 @@ main (void)
         cmocka_unit_test (test_garbage_refused),
         cmocka_unit_test (test_meaning_checked),
         cmocka_unit_test (test_recv_over_sockets),
+        cmocka_unit_test (test_oversize_and_anonymous_peers),
+        cmocka_unit_test (test_routing_id_text),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -6,7 +6,9 @@
     from every writer -> CommitterAck with the state, Notify -> Committed,
     filterCommitted on a Reset to an already committed checkpoint, a
     sequence gap -> Failure at once, a hostile committable -> Failure at
-    once, stale epochs dropped, end of input
+    once, a peer on an unregistered connection dropped whatever it claims,
+    a file absent/resized/live/pending refused before the ack, stale epochs
+    dropped, end of input
     with checkpointing off and on (end-input files a writer sent after its
     marker N stay out of checkpoint N), a second committer of the job exits
     3, Shutdown -> exit 0, bad arguments -> exit 2.
@@ -74,6 +76,7 @@ typedef struct {
     zs_sender_t from; //  the coordinator's stamp
     uint64_t seq;
     zsock_t *writer[2];
+    char writer_id[2][64]; //  the routing ids the Reset names
     zs_sender_t wfrom[2];
     uint64_t wseq[2];
 } s_cluster_t;
@@ -187,9 +190,8 @@ s_start (s_cluster_t *c, int64_t interval_ms)
     zs_env_t *reg = s_expect (c, ZSINK__ENVELOPE__BODY_REGISTER);
     zs_env_free (&reg);
     for (int i = 0; i < 2; i++) {
-        char id[64];
-        snprintf (id, sizeof id, "writer-%d-test%04d", i, s_run);
-        c->writer[i] = zs_net_dealer (c->data, id, err, sizeof err);
+        snprintf (c->writer_id[i], sizeof c->writer_id[i], "writer-%d-test%04d", i, s_run);
+        c->writer[i] = zs_net_dealer (c->data, c->writer_id[i], err, sizeof err);
         assert_non_null (c->writer[i]);
         snprintf (c->wfrom[i].job_id, sizeof c->wfrom[i].job_id, JOB);
         c->wfrom[i].role = ZSINK__ROLE__ROLE_WRITER;
@@ -217,8 +219,8 @@ s_stop (s_cluster_t *c)
 }
 
 static void
-s_reset (s_cluster_t *c, int64_t epoch, int64_t restore_id, Zsink__CommitterState *state,
-         int64_t expect_last)
+s_send_reset (s_cluster_t *c, int64_t epoch, int64_t restore_id, Zsink__CommitterState *state,
+              size_t n_ids)
 {
     c->from.epoch = epoch;
     for (int i = 0; i < 2; i++) {
@@ -232,9 +234,19 @@ s_reset (s_cluster_t *c, int64_t epoch, int64_t restore_id, Zsink__CommitterStat
     r.restore_id = restore_id;
     r.commit_user = "user-proto";
     r.state = state;
+    char *ids[2] = {c->writer_id[0], c->writer_id[1]};
+    r.n_writer_ids = n_ids;
+    r.writer_ids = ids;
     env.body_case = ZSINK__ENVELOPE__BODY_RESET;
     env.reset = &r;
     s_to_committer (c, &env);
+}
+
+static void
+s_reset (s_cluster_t *c, int64_t epoch, int64_t restore_id, Zsink__CommitterState *state,
+         int64_t expect_last)
+{
+    s_send_reset (c, epoch, restore_id, state, 2);
     zs_env_t *ready = s_expect (c, ZSINK__ENVELOPE__BODY_READY);
     assert_true (ready->ready->last_committed == expect_last);
     zs_env_free (&ready);
@@ -252,28 +264,64 @@ s_wsend (s_cluster_t *c, int i, zs_env_t *env, uint64_t seq)
     }
 }
 
+//  Committable(id, files) as writer i, on sock (NULL: writer i's own).
 static void
-s_committable (s_cluster_t *c, int i, int64_t id, const zs_file_meta_t *f)
+s_committable_on (s_cluster_t *c, zsock_t *sock, int i, int64_t id, const zs_file_meta_t *f,
+                  size_t n)
 {
-    Zsink__FileMeta fm;
-    zsink__file_meta__init (&fm);
-    Zsink__FileMeta *fms[] = {&fm};
+    Zsink__FileMeta fm[4];
+    Zsink__FileMeta *fms[4];
+    assert_true (n <= 4);
     Zsink__Committable cm;
     zsink__committable__init (&cm);
     cm.checkpoint_id = id;
     cm.writer = i;
-    if (f) {
-        fm.path = (char *) f->path;
-        fm.rows = f->rows;
-        fm.size = f->size;
-        cm.n_files = 1;
-        cm.files = fms;
+    for (size_t k = 0; k < n; k++) {
+        zsink__file_meta__init (&fm[k]);
+        fm[k].path = (char *) f[k].path;
+        fm[k].rows = f[k].rows;
+        fm[k].size = f[k].size;
+        fms[k] = &fm[k];
     }
+    cm.n_files = n;
+    cm.files = fms;
     zs_env_t env;
     zsink__envelope__init (&env);
     env.body_case = ZSINK__ENVELOPE__BODY_COMMITTABLE;
     env.committable = &cm;
+    zsock_t *own = c->writer[i];
+    if (sock)
+        c->writer[i] = sock;
     s_wsend (c, i, &env, ++c->wseq[i]);
+    c->writer[i] = own;
+}
+
+static void
+s_committable (s_cluster_t *c, int i, int64_t id, const zs_file_meta_t *f)
+{
+    s_committable_on (c, NULL, i, id, f, f ? 1 : 0);
+}
+
+//  Wait until the committer's heartbeat reports at least n drops of why.
+static void
+s_wait_drops (s_cluster_t *c, zs_drop_t why, int64_t n)
+{
+    int64_t deadline = zs_clock_mono_ms () + DEADLINE_MS;
+    while (zs_clock_mono_ms () < deadline) {
+        zmq_pollitem_t item = {zsock_resolve (c->coord), 0, ZMQ_POLLIN, 0};
+        zmq_poll (&item, 1, 50);
+        char id[ZS_RID_MAX], err[ZS_ERRLEN];
+        zs_env_t *env = NULL;
+        if (zs_env_recv (c->coord, id, sizeof id, &env, err, sizeof err) <= 0)
+            continue;
+        if (env->body_case != ZSINK__ENVELOPE__BODY_HEARTBEAT)
+            fail_msg ("expected a heartbeat, got %s", zs_env_kind (env));
+        bool enough = env->heartbeat->n_dropped > (size_t) why && env->heartbeat->dropped[why] >= n;
+        zs_env_free (&env);
+        if (enough)
+            return;
+    }
+    fail_msg ("the committer did not report %lld %s drops", (long long) n, zs_drop_name (why));
 }
 
 static void
@@ -400,8 +448,8 @@ test_checkpoint_ack_notify_commit (void **state)
 static void
 test_hostile_committable (void **state)
 {
-    static const char *bad[] = {"/etc/passwd", "bucket-0/../../../etc/passwd",
-                                "schema/schema-0", "bucket-0/link.parquet"};
+    static const char *bad[] = {"/etc/passwd", "bucket-0/../../../etc/passwd", "schema/schema-0",
+                                "bucket-0/link.parquet"};
     for (int k = 0; k < 4; k++) {
         s_cluster_t c = {0};
         s_start (&c, 1000);
@@ -416,21 +464,13 @@ test_hostile_committable (void **state)
         s_committable (&c, 0, 1, &f);
         s_marker (&c, 0, 1, 1);
         s_marker (&c, 1, 1, 0);
-        if (k < 3) {
-            //  refused on arrival
-            zs_env_t *fail = s_expect (&c, ZSINK__ENVELOPE__BODY_FAILURE);
-            assert_non_null (strstr (fail->failure->reason, "refused committable of writer 0"));
-            assert_non_null (strstr (fail->failure->reason, "(1 refused so far)"));
-            zs_env_free (&fail);
-        } else {
-            //  a well-formed name: refused when the commit looks at it
-            zs_env_t *ack = s_expect (&c, ZSINK__ENVELOPE__BODY_COMMITTER_ACK);
-            zs_env_free (&ack);
-            s_notify (&c, 1);
-            zs_env_t *fail = s_expect (&c, ZSINK__ENVELOPE__BODY_FAILURE);
+        //  refused on arrival, never acked
+        zs_env_t *fail = s_expect (&c, ZSINK__ENVELOPE__BODY_FAILURE);
+        assert_non_null (strstr (fail->failure->reason, "refused committable of writer 0"));
+        assert_non_null (strstr (fail->failure->reason, "(1 refused so far)"));
+        if (k == 3)
             assert_non_null (strstr (fail->failure->reason, "not a regular file"));
-            zs_env_free (&fail);
-        }
+        zs_env_free (&fail);
         assert_int_equal (s_stop (&c), 0);
         char err[ZS_ERRLEN];
         zs_table_t *t = zs_table_open (c.table, NULL, err, sizeof err);
@@ -438,6 +478,104 @@ test_hostile_committable (void **state)
         if (t)
             assert_int_equal (zs_table_latest_snapshot (t, &snap, err, sizeof err), ZS_ENOENT);
         zs_table_destroy (&t);
+    }
+}
+
+//  A peer on a connection the Reset did not name is no writer, whatever its
+//  envelope says: its committables and markers are dropped and counted
+//  (unregistered), never applied, and its sequence numbers cannot fake a
+//  gap. A writer's own connection cannot speak for another writer either.
+static void
+test_unregistered_peer (void **state)
+{
+    s_cluster_t c = {0};
+    s_start (&c, 1000);
+    s_reset (&c, 1, 0, NULL, -1);
+    zs_file_meta_t forged = s_datafile (&c, 0, 100, 5);
+    zs_file_meta_t a = s_datafile (&c, 0, 1, 5);
+    char err[ZS_ERRLEN], id[64];
+    //  "writer-0-evil…": the prefix of writer 0 (the old check took it)
+    snprintf (id, sizeof id, "writer-0-evil%04d", s_run);
+    zsock_t *evil0 = zs_net_dealer (c.data, id, err, sizeof err);
+    snprintf (id, sizeof id, "writer-1-evil%04d", s_run);
+    zsock_t *evil1 = zs_net_dealer (c.data, id, err, sizeof err);
+    assert_true (evil0 && evil1);
+    //  the next sequence numbers of both writers, job and epoch right
+    s_committable_on (&c, evil0, 0, 1, &forged, 1);
+    zsock_t *own0 = c.writer[0], *own1 = c.writer[1];
+    c.writer[0] = evil0;
+    s_marker (&c, 0, 1, 1);
+    c.writer[1] = evil1;
+    s_marker (&c, 1, 1, 0);
+    //  and writer 1's real connection claiming to be writer 0
+    c.writer[0] = own1;
+    s_marker (&c, 0, 1, 0);
+    c.writer[0] = own0;
+    c.writer[1] = own1;
+    s_wait_drops (&c, ZS_DROP_UNREGISTERED, 4);
+    //  None of that counted: the real writers still start at seq 1.
+    c.wseq[0] = c.wseq[1] = 0;
+    s_committable (&c, 0, 1, &a);
+    s_marker (&c, 0, 1, 1);
+    s_marker (&c, 1, 1, 0);
+    zs_env_t *ack = s_expect (&c, ZSINK__ENVELOPE__BODY_COMMITTER_ACK);
+    Zsink__CommitterState *st = ack->committer_ack->state;
+    assert_int_equal (st->n_pending, 1);
+    assert_int_equal (st->pending[0]->n_committables, 1);
+    assert_int_equal (st->pending[0]->committables[0]->n_files, 1);
+    assert_string_equal (st->pending[0]->committables[0]->files[0]->path, a.path);
+    zs_env_free (&ack);
+    zsock_destroy (&evil0);
+    zsock_destroy (&evil1);
+    assert_int_equal (s_stop (&c), 0);
+}
+
+//  A committable the table would refuse is refused as it arrives, so it
+//  fails checkpoint N (Failure, no ack) instead of sitting in a completed
+//  checkpoint whose every restore would then fail: a file that is absent,
+//  of another size, already live in the table, pending already, or listed
+//  twice.
+static void
+test_bad_file_refused_before_ack (void **state)
+{
+    static const char *expect[] = {
+        "data file to commit is missing", "has size",        "which is already added",
+        "is in a committable already",    "is listed twice", "Reset names 1 writer connections"};
+    for (int k = 0; k < 6; k++) {
+        s_cluster_t c = {0};
+        s_start (&c, 1000);
+        if (k == 5) {
+            s_send_reset (&c, 1, 0, NULL, 1);
+        } else {
+            s_reset (&c, 1, 0, NULL, -1);
+            zs_file_meta_t a = s_datafile (&c, 0, 1, 5);
+            zs_file_meta_t two[2] = {a, a};
+            if (k == 2 || k == 3) {
+                //  a is committed (2) or pending (3) under checkpoint 1
+                s_committable (&c, 0, 1, &a);
+                s_marker (&c, 0, 1, 1);
+                s_marker (&c, 1, 1, 0);
+                zs_env_t *ack = s_expect (&c, ZSINK__ENVELOPE__BODY_COMMITTER_ACK);
+                zs_env_free (&ack);
+                if (k == 2) {
+                    s_notify (&c, 1);
+                    zs_env_t *done = s_expect (&c, ZSINK__ENVELOPE__BODY_COMMITTED);
+                    zs_env_free (&done);
+                }
+            }
+            if (k == 0)
+                snprintf (two[0].path, sizeof two[0].path, "bucket-0/data-never-written.parquet");
+            if (k == 1)
+                two[0].size += 1;
+            s_committable_on (&c, NULL, 0, 2, two, k == 4 ? 2 : 1);
+            s_marker (&c, 0, 2, 1);
+            s_marker (&c, 1, 2, 0);
+        }
+        zs_env_t *fail = s_expect (&c, ZSINK__ENVELOPE__BODY_FAILURE);
+        if (!strstr (fail->failure->reason, expect[k]))
+            fail_msg ("case %d: '%s' does not say '%s'", k, fail->failure->reason, expect[k]);
+        zs_env_free (&fail);
+        assert_int_equal (s_stop (&c), 0);
     }
 }
 
@@ -568,6 +706,8 @@ main (void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test (test_checkpoint_ack_notify_commit),
         cmocka_unit_test (test_hostile_committable),
+        cmocka_unit_test (test_unregistered_peer),
+        cmocka_unit_test (test_bad_file_refused_before_ack),
         cmocka_unit_test (test_end_of_input_without_checkpoints),
         cmocka_unit_test (test_end_of_input_with_checkpoints),
         cmocka_unit_test (test_second_committer_refused),

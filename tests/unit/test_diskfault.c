@@ -224,9 +224,20 @@ s_check_commit (const s_report_t *r, const char *what)
     char err[ZS_ERRLEN];
     char *report = NULL;
     zs_table_t *t = s_open (s_work);
-    if (zs_table_verify (t, &report, err, sizeof err) != 0) {
-        print_message ("%s: verify after the fault: %s\n", what, err);
-        bad++;
+    //  Before recovery the new data file may be in no snapshot yet (the
+    //  checkpoint in flight): verify's only allowed complaint.
+    char allowed[300];
+    snprintf (allowed, sizeof allowed, "%s: orphan data file", s_new.path);
+    if (zs_table_verify (t, 0, &report, err, sizeof err) != 0) {
+        for (char *line = report; line && *line;) {
+            char *end = strchr (line, '\n');
+            if (strncmp (line, allowed, strlen (allowed)) != 0) {
+                print_message ("%s: verify after the fault: %.*s\n", what,
+                               (int) (end ? end - line : (long) strlen (line)), line);
+                bad++;
+            }
+            line = end ? end + 1 : NULL;
+        }
     }
     free (report);
     zs_snapshot_t snap;
@@ -259,6 +270,12 @@ s_check_commit (const s_report_t *r, const char *what)
                        (long long) rows, s_live_count (t, s_new.path, &rows));
         bad++;
     }
+    report = NULL;
+    if (zs_table_verify (t, 0, &report, err, sizeof err) != 0) {
+        print_message ("%s: verify after recovery: %s\n", what, err);
+        bad++;
+    }
+    free (report);
     char **orphans = NULL;
     size_t n_orphans = 0;
     if (zs_table_orphans (t, 0, &orphans, &n_orphans, err, sizeof err) == 0 && n_orphans) {

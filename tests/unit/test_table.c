@@ -402,7 +402,7 @@ test_commit_and_filter (void **state)
     free (hint);
 
     char *report = NULL;
-    assert_int_equal (zs_table_verify (s_table, &report, err, sizeof err), 0);
+    assert_int_equal (zs_table_verify (s_table, 0, &report, err, sizeof err), 0);
     free (report);
 }
 
@@ -551,7 +551,7 @@ test_racing_committers (void **state)
     assert_int_equal (n, 2 * PER);
     free (live);
     char *report = NULL;
-    if (zs_table_verify (s_table, &report, err, sizeof err) != 0)
+    if (zs_table_verify (s_table, 0, &report, err, sizeof err) != 0)
         fail_msg ("verify: %s", report);
     //  Base lists of lost races were removed, not left as orphans.
     char **orphans;
@@ -816,7 +816,7 @@ test_manifests_merged (void **state)
     assert_int_equal (rows, 2 * commits);
     assert_int_equal (latest.total_record_count, 2 * commits);
     char *report = NULL;
-    if (zs_table_verify (s_table, &report, err, sizeof err) != 0)
+    if (zs_table_verify (s_table, 0, &report, err, sizeof err) != 0)
         fail_msg ("verify: %s", report);
     free (report);
     char **paths = NULL;
@@ -860,9 +860,9 @@ static void
 test_clean_uncommitted_manifests (void **state)
 {
     char err[ZS_ERRLEN];
-    zs_file_meta_t f = s_data_file (1, 3);
+    zs_file_meta_t f = s_data_file (1, 3), g = s_data_file (4, 3);
     assert_int_equal (s_commit (USER_A, 1, &f, 1, NULL), 0);
-    assert_int_equal (s_commit (USER_B, 1, &f, 1, NULL), 0);
+    assert_int_equal (s_commit (USER_B, 1, &g, 1, NULL), 0);
     int before = s_count ("manifest", NULL);
     s_write ("manifest/manifest-aaaaaaaa-left1", "{\"entries\":[]}");
     s_write ("manifest/manifest-list-aaaaaaaa-left2", "{\"manifests\":[]}");
@@ -881,11 +881,11 @@ test_clean_uncommitted_manifests (void **state)
     assert_int_equal (s_count ("manifest", "bbbbbbbb-other"), 1);
     assert_int_equal (zs_table_clean_uncommitted_manifests (s_table, USER_A, err, sizeof err), 0);
     char *report = NULL;
-    if (zs_table_verify (s_table, &report, err, sizeof err) != 0)
+    if (zs_table_verify (s_table, 0, &report, err, sizeof err) != 0)
         fail_msg ("verify after clean: %s", report);
     assert_int_equal (zs_table_clean_uncommitted_manifests (s_table, USER_B, err, sizeof err), 2);
     assert_int_equal (s_count ("snapshot", "tmp-"), 0);
-    assert_int_equal (zs_table_verify (s_table, &report, err, sizeof err), 0);
+    assert_int_equal (zs_table_verify (s_table, 0, &report, err, sizeof err), 0);
 }
 
 static void
@@ -898,7 +898,7 @@ test_verify_reports_each_problem (void **state)
         assert_int_equal (s_commit (USER_A, i + 1, &files[i], 1, NULL), 0);
     }
     char *report = NULL;
-    assert_int_equal (zs_table_verify (s_table, &report, err, sizeof err), 0);
+    assert_int_equal (zs_table_verify (s_table, 0, &report, err, sizeof err), 0);
     free (report);
 
     char p[512];
@@ -912,7 +912,7 @@ test_verify_reports_each_problem (void **state)
     assert_int_equal (unlink (p), 0);
     s_write ("snapshot/LATEST", "9\n");
     report = NULL;
-    assert_int_equal (zs_table_verify (s_table, &report, err, sizeof err), -1);
+    assert_int_equal (zs_table_verify (s_table, 0, &report, err, sizeof err), -1);
     assert_non_null (report);
     static const char *expect[] = {"snapshot/snapshot-2: missing", "snapshot/LATEST", "size 3"};
     for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++)
@@ -930,9 +930,62 @@ test_verify_reports_each_problem (void **state)
     s_write (p, "[");
     s_write ("snapshot/snapshot-1", "{}");
     report = NULL;
-    assert_int_equal (zs_table_verify (s_table, &report, err, sizeof err), -1);
+    assert_int_equal (zs_table_verify (s_table, 0, &report, err, sizeof err), -1);
     if (!strstr (report, snap.delta_manifest_list) || !strstr (report, "snapshot-1"))
         fail_msg ("report does not name the corrupt files:\n%s", report);
+    free (report);
+}
+
+//  Each a distinct problem: a live file listed twice, a row count that is
+//  not the file's, a data file in no snapshot (however young), and the
+//  commit refuses a file already live.
+static void
+test_verify_duplicates_rows_orphans (void **state)
+{
+    char err[ZS_ERRLEN];
+    zs_file_meta_t f = s_data_file (1, 5), g = s_data_file (6, 5);
+    assert_int_equal (s_commit (USER_A, 1, &f, 1, NULL), 0);
+    //  the commit refuses a file that is live already, in Paimon's words
+    int rc = zs_table_commit (s_table, USER_A, 2, &f, 1, false, 10, NULL, NULL, err, sizeof err);
+    assert_int_equal (rc, ZS_EDUPLICATE);
+    assert_non_null (strstr (err, "which is already added"));
+    zs_file_meta_t twice[2] = {g, g};
+    rc = zs_table_commit (s_table, USER_A, 2, twice, 2, false, 10, NULL, NULL, err, sizeof err);
+    assert_int_equal (rc, ZS_EDUPLICATE);
+    //  and takes a wrong row count (only verify opens the files)
+    g.rows = 7;
+    assert_int_equal (s_commit (USER_A, 2, &g, 1, NULL), 0);
+    char *report = NULL;
+    assert_int_equal (zs_table_verify (s_table, 0, &report, err, sizeof err), -1);
+    if (!report || !strstr (report, "rows 5 in the file, recorded 7"))
+        fail_msg ("report lacks the row count:\n%s", report ? report : "");
+    free (report);
+
+    //  Snapshot 3, written by hand: its base and delta lists are snapshot
+    //  1's delta list, so f is listed twice among its live files.
+    zs_snapshot_t s1, s2;
+    assert_int_equal (zs_table_read_snapshot (s_table, 1, &s1, err, sizeof err), 0);
+    assert_int_equal (zs_table_read_snapshot (s_table, 2, &s2, err, sizeof err), 0);
+    zs_snapshot_t s3 = s2;
+    s3.id = 3;
+    snprintf (s3.base_manifest_list, sizeof s3.base_manifest_list, "%s", s1.delta_manifest_list);
+    snprintf (s3.delta_manifest_list, sizeof s3.delta_manifest_list, "%s", s1.delta_manifest_list);
+    char *text = zs_snapshot_encode (&s3);
+    s_write ("snapshot/snapshot-3", text);
+    free (text);
+    //  and a stray data file, just written
+    zs_file_meta_t stray = s_data_file (100, 1);
+    report = NULL;
+    assert_int_equal (zs_table_verify (s_table, 0, &report, err, sizeof err), -1);
+    char dup[256], orphan[256];
+    snprintf (dup, sizeof dup, "%s: duplicate entry, listed 2 times", f.path);
+    snprintf (orphan, sizeof orphan, "%s: orphan data file, in no snapshot", stray.path);
+    if (!report || !strstr (report, dup) || !strstr (report, orphan))
+        fail_msg ("report lacks the duplicate or the orphan:\n%s", report ? report : "");
+    //  g is live in snapshot 2 (not the latest): referenced, not an orphan
+    char g_orphan[256];
+    snprintf (g_orphan, sizeof g_orphan, "%s: orphan", g.path);
+    assert_null (strstr (report, g_orphan));
     free (report);
 }
 
@@ -961,6 +1014,7 @@ main (void)
         T (test_manifests_merged),
         T (test_latest_hint),
         T (test_verify_reports_each_problem),
+        T (test_verify_duplicates_rows_orphans),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
