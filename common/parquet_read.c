@@ -20,6 +20,7 @@
        its chunk: a short page or chunk is an error, not a shorter file.
 */
 #include "parquet_priv.h"
+#include "snappy.h"
 #include "thrift.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -896,80 +897,6 @@ zs_parquet_reader_destroy (zs_parquet_reader_t **self_p)
 //  --------------------------------------------------------------------------
 //  Decompression
 
-//  Snappy's raw block format: varint uncompressed length, then elements:
-//  a literal (tag & 3 == 0) or a copy of earlier output (1: 1-byte offset,
-//  2: 2-byte, 3: 4-byte). Output must come out exactly dst_len long.
-static int
-s_snappy (const uint8_t *src, size_t n, uint8_t *dst, size_t dst_len)
-{
-    const uint8_t *p = src, *end = src + n;
-    uint64_t len = 0;
-    for (int shift = 0;; shift += 7) {
-        if (p >= end || shift > 28)
-            return -1;
-        uint8_t b = *p++;
-        len |= (uint64_t) (b & 0x7F) << shift;
-        if (!(b & 0x80))
-            break;
-    }
-    if (len != dst_len)
-        return -1;
-    size_t o = 0;
-    while (p < end) {
-        uint8_t tag = *p++;
-        size_t l, off;
-        switch (tag & 3) {
-        case 0:
-            l = tag >> 2;
-            if (l >= 60) {
-                size_t nb = l - 59;
-                if ((size_t) (end - p) < nb)
-                    return -1;
-                l = 0;
-                for (size_t i = 0; i < nb; i++)
-                    l |= (size_t) p[i] << (8 * i);
-                p += nb;
-            }
-            l += 1;
-            if (l > (size_t) (end - p) || l > dst_len - o)
-                return -1;
-            memcpy (dst + o, p, l);
-            o += l;
-            p += l;
-            continue;
-        case 1:
-            if (p >= end)
-                return -1;
-            l = 4 + ((tag >> 2) & 7);
-            off = (size_t) (tag >> 5) << 8 | *p++;
-            break;
-        case 2:
-            if (end - p < 2)
-                return -1;
-            l = (size_t) (tag >> 2) + 1;
-            off = (size_t) p[0] | (size_t) p[1] << 8;
-            p += 2;
-            break;
-        default:
-            if (end - p < 4)
-                return -1;
-            l = (size_t) (tag >> 2) + 1;
-            off = (size_t) p[0] | (size_t) p[1] << 8 | (size_t) p[2] << 16 | (size_t) p[3] << 24;
-            p += 4;
-            break;
-        }
-        if (off == 0 || off > o || l > dst_len - o)
-            return -1;
-        if (off >= l)
-            memcpy (dst + o, dst + o - off, l);
-        else //  overlapping: a repeating pattern, byte by byte
-            for (size_t i = 0; i < l; i++)
-                dst[o + i] = dst[o - off + i];
-        o += l;
-    }
-    return o == dst_len ? 0 : -1;
-}
-
 //  Make *data (len bytes, compressed with codec) unc_len plain bytes,
 //  decompressing into *buf when needed. 0, or -1 with why.
 static int
@@ -1002,7 +929,7 @@ s_decompress (zs_parquet_reader_t *self, int codec, const uint8_t **data, size_t
         *cap = unc_len;
     }
     if (codec == ZS_PQ_SNAPPY) {
-        if (s_snappy (*data, len, *buf, unc_len) != 0) {
+        if (zs_snappy_decompress (*data, len, *buf, unc_len) != 0) {
             *why = "snappy data corrupt";
             return -1;
         }

@@ -1,6 +1,7 @@
 /*  gen_corpus.c - writes the seeds that are easier made by code than by
     hand: one valid envelope of each body kind (corpus/codec), a few
-    Thrift structs (corpus/thrift) and RLE runs (corpus/rle).
+    Thrift structs (corpus/thrift), RLE runs (corpus/rle), and Avro
+    container files and BinaryRows (corpus/avro).
 
         cmake --build build-fuzz --target gen_corpus
         build-fuzz/gen_corpus tests/fuzz/corpus
@@ -8,6 +9,8 @@
     The table files (snapshot, manifest, schema) and Parquet files come
     from real runs instead; README.md says how.
 */
+#include "avro.h"
+#include "binrow.h"
 #include "codec.h"
 #include "parquet_priv.h"
 #include "thrift.h"
@@ -103,9 +106,11 @@ s_envelopes (void)
 
     Zsink__Heartbeat hb;
     zsink__heartbeat__init (&hb);
-    hb.has_rows_read = hb.has_dropped_garbage = true;
+    int64_t dropped[ZS_DROP_NREASONS] = {3, 0, 1, 0, 7};
+    hb.has_rows_read = true;
     hb.rows_read = 123456;
-    hb.dropped_garbage = 3;
+    hb.n_dropped = ZS_DROP_NREASONS;
+    hb.dropped = dropped;
     zs_env_init (&env, &writer, 9);
     env.body_case = ZSINK__ENVELOPE__BODY_HEARTBEAT;
     env.heartbeat = &hb;
@@ -402,6 +407,157 @@ s_rle (void)
     }
 }
 
+//  A manifest-like schema: the shapes Paimon's manifests use (nested
+//  records, ["null", T] unions, arrays, BinaryRows as bytes, a
+//  timestamp-millis), plus the kinds they do not (enum, fixed, map).
+static const char *s_avro_schema =
+    "{\"type\":\"record\",\"name\":\"Entry\",\"namespace\":\"zsink.fuzz\",\"fields\":["
+    "{\"name\":\"_KIND\",\"type\":\"int\"},"
+    "{\"name\":\"_PARTITION\",\"type\":\"bytes\"},"
+    "{\"name\":\"_FILE\",\"type\":{\"type\":\"record\",\"name\":\"File\",\"fields\":["
+    "{\"name\":\"_FILE_NAME\",\"type\":\"string\"},"
+    "{\"name\":\"_ROW_COUNT\",\"type\":\"long\"},"
+    "{\"name\":\"_STATS\",\"type\":{\"type\":\"record\",\"name\":\"Stats\",\"fields\":["
+    "{\"name\":\"_MIN_VALUES\",\"type\":\"bytes\"},"
+    "{\"name\":\"_NULL_COUNTS\",\"type\":[\"null\",{\"type\":\"array\",\"items\":"
+    "[\"null\",\"long\"]}]}]}},"
+    "{\"name\":\"_EXTRA_FILES\",\"type\":{\"type\":\"array\",\"items\":\"string\"}},"
+    "{\"name\":\"_CREATION_TIME\",\"type\":[\"null\",{\"type\":\"long\","
+    "\"logicalType\":\"timestamp-millis\"}]}]}},"
+    "{\"name\":\"kind\",\"type\":{\"type\":\"enum\",\"name\":\"K\",\"symbols\":[\"A\",\"B\"]}},"
+    "{\"name\":\"id\",\"type\":{\"type\":\"fixed\",\"name\":\"Id\",\"size\":4}},"
+    "{\"name\":\"props\",\"type\":{\"type\":\"map\",\"values\":\"double\"}},"
+    "{\"name\":\"f\",\"type\":\"float\"},{\"name\":\"ok\",\"type\":\"boolean\"}]}";
+
+static void
+s_avro_entry (zs_avro_enc_t *e, int i)
+{
+    const zs_type_t types[] = {ZS_TYPE_INT, ZS_TYPE_STRING};
+    zs_value_t min[2] = {{.null = false}, {.null = false}};
+    min[0].v.i32 = i;
+    min[1].v.bin.ptr = (const uint8_t *) "a longer string";
+    min[1].v.bin.len = 15;
+    char err[ZS_ERRLEN], name[64];
+    size_t len;
+    uint8_t *row = zs_binrow_encode (NULL, NULL, 0, &len, err, sizeof err);
+    zs_avro_enc_int (e, i % 2);
+    zs_avro_enc_bytes (e, row, len);
+    free (row);
+    snprintf (name, sizeof name, "data-%d.parquet", i);
+    zs_avro_enc_string (e, name);
+    zs_avro_enc_long (e, 1000 + i);
+    row = zs_binrow_encode (types, min, 2, &len, err, sizeof err);
+    zs_avro_enc_bytes (e, row, len);
+    free (row);
+    zs_avro_enc_union (e, 1);
+    zs_avro_enc_array_start (e, 2);
+    zs_avro_enc_union (e, 1);
+    zs_avro_enc_long (e, 0);
+    zs_avro_enc_union (e, 0);
+    zs_avro_enc_array_end (e);
+    zs_avro_enc_array_start (e, (size_t) (i % 2));
+    if (i % 2)
+        zs_avro_enc_string (e, "index-0");
+    zs_avro_enc_array_end (e);
+    zs_avro_enc_union (e, 1);
+    zs_avro_enc_long (e, 1700000000000 + i);
+    zs_avro_enc_enum (e, i % 2);
+    zs_avro_enc_fixed (e, "\x00\x01\x02\x03", 4);
+    zs_avro_enc_map_start (e, 1);
+    zs_avro_enc_string (e, "x");
+    zs_avro_enc_double (e, i / 2.0);
+    zs_avro_enc_map_end (e);
+    zs_avro_enc_float (e, 0.5f);
+    zs_avro_enc_bool (e, i % 3 == 0);
+}
+
+static void
+s_avro_file (const char *name, zs_avro_codec_t codec, int n, size_t block_size)
+{
+    char err[ZS_ERRLEN];
+    zs_avro_writer_t *w = zs_avro_writer_new (s_avro_schema, codec, 0, err, sizeof err);
+    if (!w) {
+        fprintf (stderr, "avro seed %s: %s\n", name, err);
+        exit (1);
+    }
+    static const uint8_t sync[16] = "zsink-fuzz-sync";
+    zs_avro_writer_set_sync (w, sync);
+    zs_avro_writer_set_block_size (w, block_size);
+    for (int i = 0; i < n; i++) {
+        s_avro_entry (zs_avro_writer_object (w), i);
+        zs_avro_writer_object_end (w);
+    }
+    size_t len;
+    const uint8_t *data = zs_avro_writer_finish (w, &len);
+    s_write ("avro", name, data, len);
+    zs_avro_writer_destroy (&w);
+}
+
+static void
+s_avro (void)
+{
+    s_avro_file ("entries-zstd", ZS_AVRO_CODEC_ZSTANDARD, 6, 300);
+    s_avro_file ("entries-deflate", ZS_AVRO_CODEC_DEFLATE, 3, 64000);
+    s_avro_file ("entries-null", ZS_AVRO_CODEC_NULL, 2, 64000);
+
+    //  Arrays in sized blocks (negative counts), which zsink never writes:
+    //  schema array<long>, one object [1, 2] + [3].
+    zs_avro_enc_t e;
+    zs_avro_enc_init (&e);
+    zs_avro_enc_fixed (&e, "Obj\1", 4);
+    zs_avro_enc_map_start (&e, 1);
+    zs_avro_enc_string (&e, "avro.schema");
+    zs_avro_enc_string (&e, "{\"type\":\"array\",\"items\":\"long\"}");
+    zs_avro_enc_map_end (&e);
+    zs_avro_enc_fixed (&e, "0123456789abcdef", 16);
+    const uint8_t block[] = {0x03, 0x04, 0x02, 0x04, 0x02, 0x06, 0x00};
+    zs_avro_enc_long (&e, 1);
+    zs_avro_enc_long (&e, sizeof block);
+    zs_avro_enc_fixed (&e, block, sizeof block);
+    zs_avro_enc_fixed (&e, "0123456789abcdef", 16);
+    s_write ("avro", "sized-blocks", e.data, e.len);
+    zs_avro_enc_fini (&e);
+
+    //  BinaryRows: byte 0 the field count, then a type byte per field
+    //  (zs_type_t - 1), then the row.
+    const zs_type_t golden_t[] = {ZS_TYPE_INT, ZS_TYPE_STRING, ZS_TYPE_STRING};
+    zs_value_t golden[3] = {{.null = false}, {.null = false}, {.null = false}};
+    golden[0].v.i32 = 5;
+    golden[1].v.bin.ptr = (const uint8_t *) "name-5";
+    golden[1].v.bin.len = 6;
+    golden[2].v.bin.ptr = (const uint8_t *) "a string of 20 bytes";
+    golden[2].v.bin.len = 20;
+    const zs_type_t all_t[] = {ZS_TYPE_BOOLEAN,    ZS_TYPE_INT,       ZS_TYPE_BIGINT, ZS_TYPE_FLOAT,
+                               ZS_TYPE_DOUBLE,     ZS_TYPE_STRING,    ZS_TYPE_BYTES,  ZS_TYPE_DATE,
+                               ZS_TYPE_TIMESTAMP3, ZS_TYPE_TIMESTAMP6};
+    zs_value_t all[10];
+    memset (all, 0, sizeof all);
+    all[1].null = true;
+    all[2].v.i64 = -1;
+    all[5].v.bin.ptr = (const uint8_t *) "hello, paimon!";
+    all[5].v.bin.len = 14;
+    all[9].v.i64 = 1700000000123456;
+    struct {
+        const char *name;
+        const zs_type_t *types;
+        zs_value_t *values;
+        int n;
+    } rows[] = {{"binrow-3", golden_t, golden, 3}, {"binrow-all-types", all_t, all, 10}};
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        char err[ZS_ERRLEN];
+        size_t len;
+        uint8_t *row =
+            zs_binrow_encode (rows[r].types, rows[r].values, rows[r].n, &len, err, sizeof err);
+        uint8_t seed[512];
+        seed[0] = (uint8_t) rows[r].n;
+        for (int i = 0; i < rows[r].n; i++)
+            seed[1 + i] = (uint8_t) (rows[r].types[i] - ZS_TYPE_BOOLEAN);
+        memcpy (seed + 1 + rows[r].n, row, len);
+        s_write ("avro", rows[r].name, seed, 1 + (size_t) rows[r].n + len);
+        free (row);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -413,5 +569,6 @@ main (int argc, char **argv)
     s_envelopes ();
     s_thrift ();
     s_rle ();
+    s_avro ();
     return 0;
 }
