@@ -1,0 +1,1187 @@
+/*  ZsinkInterop - Paimon Java (Maven Central) as a test oracle for Paimon tables.
+
+    java @BUILD_DIR/interop/java/java.args ZsinkInterop COMMAND ...
+    java -cp "$(cat BUILD_DIR/interop/java/cp.txt)" ZsinkInterop COMMAND ...   (no CDS: slower)
+
+    (scripts/setup-interop.sh builds it; see tests/interop/README.md.) Every
+    command prints one JSON value on stdout; a failure prints
+    {"ok":false,"error":…} and exits 1, a usage error exits 2. Paimon's own
+    log lines (WARN and up) go to stderr.
+
+      summary TABLE [--snapshot ID]          count, distinct_ids, min_id, max_id,
+                                             digest (tests/duckdb/oracle.mjs's)
+      rows TABLE [--snapshot ID]             the canonical lines, sorted
+      files TABLE [--snapshot ID]            the data files the scan plans
+      snapshots TABLE                        the snapshot list
+      filter-committed TABLE USER ID...      FileStoreCommit.filterCommitted
+      count-where TABLE PREDICATE [--snapshot ID]
+                                             a read with the predicate pushed down
+      create TABLE SCHEMA_SPEC [--option K=V]...
+      append TABLE --ids A..B [--commit-user U] [--identifier N] [--files K]
+      expire TABLE --retain-max N --retain-min M [--time-retain-ms T] [--max-deletes D]
+      remove-orphans TABLE [--older-than-ms N] [--dry-run]
+      spell-doubles                          stdin numbers -> digest spellings
+      train SCRATCH_DIR                      every command once (setup's CDS archive)
+
+    The digest: every row's values spelt canonically (NULL \N, BOOLEAN
+    true/false, integers decimal, FLOAT/DOUBLE as JavaScript's String() of the
+    double, STRING as JSON.stringify, BYTES lowercase hex, DATE days since
+    1970-01-01, TIMESTAMP epoch microseconds), joined by tabs, the lines sorted
+    by UTF-16 code units (String.compareTo, as JavaScript sorts), sha256 over
+    each line's UTF-8 + "\n".
+*/
+
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.fs.local.LocalFileIO;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.manifest.ManifestCommittable;
+import org.apache.paimon.operation.CleanOrphanFilesResult;
+import org.apache.paimon.operation.FileStoreCommit;
+import org.apache.paimon.operation.LocalOrphanFilesClean;
+import org.apache.paimon.options.ExpireConfig;
+import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.predicate.PredicateBuilder;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaManager;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.FileStoreTableFactory;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchTableWrite;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.StreamTableCommit;
+import org.apache.paimon.table.sink.StreamTableWrite;
+import org.apache.paimon.table.sink.StreamWriteBuilder;
+import org.apache.paimon.table.source.DataSplit;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.source.Split;
+import org.apache.paimon.table.source.TableScan;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypeChecks;
+import org.apache.paimon.types.DataTypeJsonParser;
+import org.apache.paimon.types.DataTypeRoot;
+import org.apache.paimon.types.RowType;
+
+import java.io.BufferedReader;
+import java.io.BufferedOutputStream;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+public class ZsinkInterop {
+
+    static final String NULL = "\\N";
+    static long mainStartNanos;
+    static long jvmToMainMs;
+    static PrintStream out;
+
+    static final class UsageError extends RuntimeException {
+        UsageError(String m) {
+            super(m);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        mainStartNanos = System.nanoTime();
+        // before any Paimon class loads its logger: WARN and up, to stderr
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+        jvmToMainMs = System.currentTimeMillis() - ManagementFactory.getRuntimeMXBean().getStartTime();
+        out = new PrintStream(new BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), 1 << 16), false, "UTF-8");
+        int code = 0;
+        try {
+            code = run(args);
+        } catch (UsageError e) {
+            System.err.println("ZsinkInterop: " + e.getMessage());
+            out.println(toJson(obj("ok", false, "error", e.getMessage())));
+            code = 2;
+        } catch (Throwable e) {
+            e.printStackTrace();
+            out.println(toJson(obj("ok", false, "error", e.toString())));
+            code = 1;
+        }
+        out.flush();
+        System.exit(code);
+    }
+
+    static int run(String[] argv) throws Exception {
+        if (argv.length < 1)
+            throw new UsageError("usage: ZsinkInterop summary|rows|files|snapshots|filter-committed|"
+                    + "count-where|create|append|expire|remove-orphans|spell-doubles ...");
+        Args a = new Args(Arrays.copyOfRange(argv, 1, argv.length));
+        switch (argv[0]) {
+            case "summary": return summary(a);
+            case "rows": return rows(a);
+            case "files": return files(a);
+            case "snapshots": return snapshots(a);
+            case "filter-committed": return filterCommitted(a);
+            case "count-where": return countWhere(a);
+            case "create": return create(a);
+            case "append": return append(a);
+            case "expire": return expire(a);
+            case "remove-orphans": return removeOrphans(a);
+            case "spell-doubles": return spellDoubles();
+            case "train": return train(a);
+            default: throw new UsageError("unknown command " + argv[0]);
+        }
+    }
+
+    // ---- arguments ------------------------------------------------------------
+
+    static final class Args {
+        final List<String> pos = new ArrayList<>();
+        final Map<String, List<String>> opt = new HashMap<>();
+        final java.util.Set<String> flags = new java.util.HashSet<>();
+        static final java.util.Set<String> FLAGS = java.util.Set.of("--dry-run");
+
+        Args(String[] a) {
+            for (int i = 0; i < a.length; i++) {
+                if (a[i].startsWith("--") && a[i].length() > 2) {
+                    if (FLAGS.contains(a[i])) {
+                        flags.add(a[i]);
+                        continue;
+                    }
+                    if (i + 1 >= a.length)
+                        throw new UsageError(a[i] + " wants a value");
+                    opt.computeIfAbsent(a[i], k -> new ArrayList<>()).add(a[++i]);
+                } else
+                    pos.add(a[i]);
+            }
+        }
+
+        String pos(int i, String what) {
+            if (i >= pos.size())
+                throw new UsageError("missing " + what);
+            return pos.get(i);
+        }
+
+        String opt(String k) {
+            List<String> v = opt.get(k);
+            return v == null ? null : v.get(v.size() - 1);
+        }
+
+        Long optLong(String k) {
+            String v = opt(k);
+            if (v == null)
+                return null;
+            try {
+                return Long.parseLong(v);
+            } catch (NumberFormatException e) {
+                throw new UsageError(k + " wants an integer, not '" + v + "'");
+            }
+        }
+    }
+
+    // ---- tables -----------------------------------------------------------------
+
+    static String absPath(String p) {
+        return new File(p).getAbsoluteFile().toPath().normalize().toString();
+    }
+
+    static FileStoreTable open(String path, Long snapshot) {
+        String abs = absPath(path);
+        if (!new File(abs, "schema").isDirectory())
+            throw new IllegalArgumentException("no Paimon table (no schema/) at " + abs);
+        FileStoreTable t = FileStoreTableFactory.create(LocalFileIO.create(), new Path(abs));
+        if (snapshot != null)
+            t = t.copy(Collections.singletonMap("scan.snapshot-id", String.valueOf(snapshot)));
+        return t;
+    }
+
+    static long sinceMainMs() {
+        return (System.nanoTime() - mainStartNanos) / 1_000_000;
+    }
+
+    static Map<String, Object> timing(long readMs) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("jvm_start_ms", jvmToMainMs);
+        m.put("read_ms", readMs);
+        m.put("total_ms", jvmToMainMs + sinceMainMs());
+        return m;
+    }
+
+    // The scan plan: splits, the number of data files, the snapshot read.
+    static final class Planned {
+        TableScan.Plan plan;
+        int files;
+        Long snapshot;
+        List<DataSplit> dataSplits = new ArrayList<>();
+    }
+
+    static Planned plan(FileStoreTable t, ReadBuilder rb) {
+        Planned p = new Planned();
+        p.plan = rb.newScan().plan();
+        for (Split s : p.plan.splits()) {
+            if (!(s instanceof DataSplit))
+                throw new IllegalStateException("unexpected split " + s.getClass());
+            DataSplit d = (DataSplit) s;
+            p.dataSplits.add(d);
+            p.files += d.dataFiles().size();
+            p.snapshot = d.snapshotId();
+        }
+        if (p.snapshot == null) {
+            Long sid = t.coreOptions().scanSnapshotId();
+            p.snapshot = sid != null ? sid : t.snapshotManager().latestSnapshotId();
+        }
+        return p;
+    }
+
+    static void readRows(ReadBuilder rb, Planned p, Consumer<InternalRow> f) throws Exception {
+        if (p.plan.splits().isEmpty())
+            return;
+        try (RecordReader<InternalRow> r = rb.newRead().createReader(p.plan)) {
+            r.forEachRemaining(f);
+        }
+    }
+
+    // ---- canonical spelling -------------------------------------------------------
+
+    interface Speller {
+        String spell(InternalRow row);
+    }
+
+    static Speller[] spellers(RowType rt) {
+        List<DataField> fs = rt.getFields();
+        Speller[] sp = new Speller[fs.size()];
+        for (int i = 0; i < sp.length; i++) {
+            final int pos = i;
+            DataType t = fs.get(i).type();
+            Speller s;
+            switch (t.getTypeRoot()) {
+                case BOOLEAN: s = r -> r.getBoolean(pos) ? "true" : "false"; break;
+                case TINYINT: s = r -> Byte.toString(r.getByte(pos)); break;
+                case SMALLINT: s = r -> Short.toString(r.getShort(pos)); break;
+                case INTEGER: s = r -> Integer.toString(r.getInt(pos)); break;
+                case DATE: s = r -> Integer.toString(r.getInt(pos)); break;
+                case BIGINT: s = r -> Long.toString(r.getLong(pos)); break;
+                case FLOAT: s = r -> jsNumber((double) r.getFloat(pos)); break;
+                case DOUBLE: s = r -> jsNumber(r.getDouble(pos)); break;
+                case CHAR:
+                case VARCHAR: s = r -> jsonString(r.getString(pos).toString()); break;
+                case BINARY:
+                case VARBINARY: s = r -> hex(r.getBinary(pos)); break;
+                case TIMESTAMP_WITHOUT_TIME_ZONE: {
+                    int prec = DataTypeChecks.getPrecision(t);
+                    if (prec > 6)
+                        throw new IllegalArgumentException("column " + fs.get(i).name() + " " + t
+                                + ": only precision <= 6 has a canonical spelling");
+                    s = r -> Long.toString(r.getTimestamp(pos, prec).toMicros());
+                    break;
+                }
+                default:
+                    throw new IllegalArgumentException("column " + fs.get(i).name() + " has type " + t
+                            + ", which has no canonical spelling (zsink's types only)");
+            }
+            final Speller inner = s;
+            sp[i] = r -> r.isNullAt(pos) ? NULL : inner.spell(r);
+        }
+        return sp;
+    }
+
+    static String line(Speller[] sp, InternalRow r) {
+        StringBuilder b = new StringBuilder(64);
+        for (int i = 0; i < sp.length; i++) {
+            if (i > 0)
+                b.append('\t');
+            b.append(sp[i].spell(r));
+        }
+        return b.toString();
+    }
+
+    static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    static String hex(byte[] b) {
+        char[] c = new char[b.length * 2];
+        for (int i = 0; i < b.length; i++) {
+            c[2 * i] = HEX[(b[i] >> 4) & 15];
+            c[2 * i + 1] = HEX[b[i] & 15];
+        }
+        return new String(c);
+    }
+
+    // JSON.stringify of a string
+    static String jsonString(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"': b.append("\\\""); break;
+                case '\\': b.append("\\\\"); break;
+                case '\b': b.append("\\b"); break;
+                case '\f': b.append("\\f"); break;
+                case '\n': b.append("\\n"); break;
+                case '\r': b.append("\\r"); break;
+                case '\t': b.append("\\t"); break;
+                default:
+                    if (c < 0x20)
+                        b.append(String.format("\\u%04x", (int) c));
+                    else if (Character.isHighSurrogate(c) && i + 1 < s.length()
+                            && Character.isLowSurrogate(s.charAt(i + 1))) {
+                        b.append(c).append(s.charAt(++i));
+                    } else if (Character.isSurrogate(c))
+                        b.append(String.format("\\u%04x", (int) c)); // lone surrogate
+                    else
+                        b.append(c);
+            }
+        }
+        return b.append('"').toString();
+    }
+
+    // ECMAScript Number::toString (String(x)), but -0 is "-0" as oracle.mjs has it.
+    // The digits are the shortest that read back as x and, of those, the closest
+    // to x (ties: even). JDK 17's Double.toString reads back as x but is not
+    // always the shortest (e.g. 2e23 -> 1.9999999999999998E23): it is only where
+    // the search starts. The set of k-digit decimals that read back as x is a run
+    // of consecutive k-digit numbers inside x's rounding interval, so: a shorter
+    // one exists iff the floor or ceiling of the current digits at k-1 digits
+    // reads back; at the final length, when a neighbour of the digits also reads
+    // back, the exact value decides (BigDecimal, rare).
+    static String jsNumber(double x) {
+        if (Double.isNaN(x))
+            return "NaN";
+        if (x == Double.POSITIVE_INFINITY)
+            return "Infinity";
+        if (x == Double.NEGATIVE_INFINITY)
+            return "-Infinity";
+        if (x == 0)
+            return Double.doubleToRawLongBits(x) < 0 ? "-0" : "0";
+        if (x < 0)
+            return "-" + jsNumber(-x);
+        String t = Double.toString(x); // d.dddE[-]n or ddd.ddd
+        int ePos = t.indexOf('E');
+        String mant = ePos < 0 ? t : t.substring(0, ePos);
+        int dot = mant.indexOf('.');
+        long d = Long.parseLong(mant.substring(0, dot) + mant.substring(dot + 1));
+        int scale = (ePos < 0 ? 0 : Integer.parseInt(t.substring(ePos + 1))) - (mant.length() - dot - 1);
+        while (d % 10 == 0) { // value = d * 10^scale
+            d /= 10;
+            scale++;
+        }
+        while (d >= 10) {
+            long f = d / 10, c = f + 1;
+            boolean okF = readsBack(f, scale + 1, x), okC = readsBack(c, scale + 1, x);
+            if (!okF && !okC)
+                break;
+            d = okF ? f : c;
+            scale++;
+            while (d % 10 == 0) {
+                d /= 10;
+                scale++;
+            }
+        }
+        // Up to 15 digits, k-digit decimals lie more than 1e-15 * x apart, farther
+        // than the width of a normal double's rounding interval (2^-52 * x): the
+        // digits are the only k-digit decimal that reads back.
+        boolean unique = d < 1_000_000_000_000_000L && x >= Double.MIN_NORMAL;
+        if (!unique && (x < Double.MIN_NORMAL || readsBack(d - 1, scale, x) || readsBack(d + 1, scale, x))) {
+            BigDecimal b = closestAt(new BigDecimal(x), x, Long.toString(d).length()).stripTrailingZeros();
+            d = b.unscaledValue().longValueExact();
+            scale = -b.scale();
+        }
+        String s = Long.toString(d);
+        int k = s.length();
+        int n = k + scale;
+        if (k <= n && n <= 21)
+            return s + "0".repeat(n - k);
+        if (0 < n && n <= 21)
+            return s.substring(0, n) + "." + s.substring(n);
+        if (-6 < n && n <= 0)
+            return "0." + "0".repeat(-n) + s;
+        int e = n - 1;
+        String exp = (e >= 0 ? "e+" : "e-") + Math.abs(e);
+        return k == 1 ? s + exp : s.charAt(0) + "." + s.substring(1) + exp;
+    }
+
+    static boolean readsBack(long digits, int scale, double x) {
+        return digits > 0 && Double.parseDouble(digits + "E" + scale) == x;
+    }
+
+    // the p-digit decimal closest to x that reads back as x (ties: even)
+    static BigDecimal closestAt(BigDecimal exact, double x, int p) {
+        BigDecimal lo = exact.round(new MathContext(p, RoundingMode.FLOOR));
+        BigDecimal hi = exact.round(new MathContext(p, RoundingMode.CEILING));
+        boolean okLo = Double.parseDouble(lo.toString()) == x;
+        boolean okHi = Double.parseDouble(hi.toString()) == x;
+        if (okLo && okHi) {
+            int c = exact.subtract(lo).compareTo(hi.subtract(exact));
+            if (c != 0)
+                return c < 0 ? lo : hi;
+            return lo.unscaledValue().testBit(0) ? hi : lo; // tie: the even one
+        }
+        if (!okLo && !okHi)
+            throw new IllegalStateException("no " + p + "-digit decimal reads back as " + x);
+        return okLo ? lo : hi;
+    }
+
+    static float fround(double x) {
+        return (float) x;
+    }
+
+    // ---- summary / rows / files -----------------------------------------------------
+
+    static final class Canon {
+        List<String> lines = new ArrayList<>();
+        List<Long> ids = new ArrayList<>();
+        boolean hasId;
+        Planned planned;
+        long readMs;
+    }
+
+    static Canon canonical(FileStoreTable t) throws Exception {
+        long t0 = System.nanoTime();
+        RowType rt = t.rowType();
+        Speller[] sp = spellers(rt);
+        int idIdx = -1;
+        for (int i = 0; i < rt.getFieldCount(); i++)
+            if (rt.getFields().get(i).name().equals("id")
+                    && rt.getTypeAt(i).getTypeRoot() == DataTypeRoot.BIGINT) {
+                idIdx = i;
+                break;
+            }
+        Canon c = new Canon();
+        c.hasId = idIdx >= 0;
+        final int id = idIdx;
+        ReadBuilder rb = t.newReadBuilder();
+        c.planned = plan(t, rb);
+        readRows(rb, c.planned, r -> {
+            c.lines.add(line(sp, r));
+            if (id >= 0 && !r.isNullAt(id))
+                c.ids.add(r.getLong(id));
+        });
+        c.readMs = (System.nanoTime() - t0) / 1_000_000;
+        Collections.sort(c.lines);
+        return c;
+    }
+
+    static String digest(List<String> lines) throws Exception {
+        MessageDigest md = MessageDigest.getInstance("SHA-256");
+        for (String l : lines) {
+            md.update(l.getBytes(StandardCharsets.UTF_8));
+            md.update((byte) '\n');
+        }
+        return hex(md.digest());
+    }
+
+    static int summary(Args a) throws Exception {
+        FileStoreTable t = open(a.pos(0, "TABLE"), a.optLong("--snapshot"));
+        Canon c = canonical(t);
+        Map<String, Object> m = obj("ok", true, "reader", "paimon-java", "snapshot", c.planned.snapshot,
+                "files", c.planned.files, "count", c.lines.size());
+        if (c.hasId) {
+            long[] ids = c.ids.stream().mapToLong(Long::longValue).sorted().toArray();
+            long distinct = ids.length == 0 ? 0 : 1;
+            for (int i = 1; i < ids.length; i++)
+                if (ids[i] != ids[i - 1])
+                    distinct++;
+            m.put("distinct_ids", distinct);
+            m.put("min_id", ids.length == 0 ? null : ids[0]);
+            m.put("max_id", ids.length == 0 ? null : ids[ids.length - 1]);
+        } else {
+            m.put("distinct_ids", null);
+            m.put("min_id", null);
+            m.put("max_id", null);
+        }
+        m.put("digest", digest(c.lines));
+        m.putAll(timing(c.readMs));
+        out.println(toJson(m));
+        return 0;
+    }
+
+    static int rows(Args a) throws Exception {
+        FileStoreTable t = open(a.pos(0, "TABLE"), a.optLong("--snapshot"));
+        Canon c = canonical(t);
+        for (String l : c.lines) {
+            out.print(l);
+            out.print('\n');
+        }
+        return 0;
+    }
+
+    static String relPath(String root, DataSplit d, DataFileMeta f) {
+        String full = f.externalPath().orElse(d.bucketPath() + "/" + f.fileName());
+        full = full.replaceFirst("^file:", "");
+        return full.startsWith(root + "/") ? full.substring(root.length() + 1) : full;
+    }
+
+    static List<Object> filePaths(String root, Planned p) {
+        List<Object> l = new ArrayList<>();
+        for (DataSplit d : p.dataSplits)
+            for (DataFileMeta f : d.dataFiles())
+                l.add(relPath(root, d, f));
+        return l;
+    }
+
+    static int files(Args a) throws Exception {
+        String root = absPath(a.pos(0, "TABLE"));
+        FileStoreTable t = open(root, a.optLong("--snapshot"));
+        ReadBuilder rb = t.newReadBuilder();
+        Planned p = plan(t, rb);
+        List<Object> list = new ArrayList<>();
+        for (DataSplit d : p.dataSplits)
+            for (DataFileMeta f : d.dataFiles())
+                list.add(obj("path", relPath(root, d, f), "rows", f.rowCount(), "size", f.fileSize(),
+                        "value_stats_cols", f.valueStatsCols(), "min_seq", f.minSequenceNumber()));
+        out.println(toJson(obj("ok", true, "snapshot", p.snapshot, "files", list)));
+        return 0;
+    }
+
+    // ---- snapshots / filter-committed ------------------------------------------------
+
+    static int snapshots(Args a) throws Exception {
+        FileStoreTable t = open(a.pos(0, "TABLE"), null);
+        List<Object> list = new ArrayList<>();
+        Iterator<Snapshot> it = t.snapshotManager().snapshots();
+        while (it.hasNext()) {
+            Snapshot s = it.next();
+            list.add(obj("id", s.id(), "commit_user", s.commitUser(), "commit_identifier", s.commitIdentifier(),
+                    "commit_kind", s.commitKind().name(), "time_millis", s.timeMillis(),
+                    "delta_record_count", s.deltaRecordCount(), "total_record_count", s.totalRecordCount()));
+        }
+        out.println(toJson(list));
+        return 0;
+    }
+
+    static int filterCommitted(Args a) throws Exception {
+        FileStoreTable t = open(a.pos(0, "TABLE"), null);
+        String user = a.pos(1, "USER");
+        List<ManifestCommittable> in = new ArrayList<>();
+        for (int i = 2; i < a.pos.size(); i++) {
+            try {
+                in.add(new ManifestCommittable(Long.parseLong(a.pos.get(i))));
+            } catch (NumberFormatException e) {
+                throw new UsageError("identifier '" + a.pos.get(i) + "' is not an integer");
+            }
+        }
+        if (in.isEmpty())
+            throw new UsageError("filter-committed TABLE USER ID...");
+        List<Long> uncommitted = new ArrayList<>();
+        try (FileStoreCommit commit = t.store().newCommit(user, t)) {
+            for (ManifestCommittable m : commit.filterCommitted(in))
+                uncommitted.add(m.identifier());
+        }
+        List<Long> committed = new ArrayList<>();
+        for (ManifestCommittable m : in)
+            if (!uncommitted.contains(m.identifier()))
+                committed.add(m.identifier());
+        Long latest = t.snapshotManager().latestSnapshotOfUser(user).map(Snapshot::commitIdentifier).orElse(null);
+        out.println(toJson(obj("ok", true, "commit_user", user, "uncommitted", uncommitted, "committed", committed,
+                "latest_identifier_of_user", latest)));
+        return 0;
+    }
+
+    // ---- count-where ----------------------------------------------------------------
+
+    static int countWhere(Args a) throws Exception {
+        FileStoreTable t = open(a.pos(0, "TABLE"), a.optLong("--snapshot"));
+        String text = a.pos(1, "PREDICATE");
+        RowType rt = t.rowType();
+        Predicate pred = new PredicateParser(text, rt).parse();
+        long t0 = System.nanoTime();
+        // without the filter: how many files there are to plan
+        Planned all = plan(t, t.newReadBuilder());
+        ReadBuilder rb = t.newReadBuilder().withFilter(pred);
+        Planned p = plan(t, rb);
+        long[] n = new long[2]; // rows the read returned, rows that match
+        readRows(rb, p, r -> {
+            n[0]++;
+            if (pred.test(r))
+                n[1]++;
+        });
+        long readMs = (System.nanoTime() - t0) / 1_000_000;
+        String root = absPath(a.pos(0, "TABLE"));
+        Map<String, Object> m = obj("ok", true, "predicate", pred.toString(), "snapshot", p.snapshot,
+                "count", n[1], "rows_read", n[0], "files_planned", p.files, "files_total", all.files,
+                "planned", filePaths(root, p));
+        m.putAll(timing(readMs));
+        out.println(toJson(m));
+        return 0;
+    }
+
+    // expr := and (OR and)* ; and := unary (AND unary)* ; unary := '(' expr ')' | cmp
+    // cmp := col IS [NOT] NULL | col op literal | col BETWEEN lit AND lit | col IN (lit, ...)
+    // op := = | != | <> | < | <= | > | >= ; literal: integer, decimal, 'text' ('' quotes),
+    // TRUE, FALSE; DATE columns take 'YYYY-MM-DD' or days, TIMESTAMP columns
+    // 'YYYY-MM-DD HH:MM:SS[.ffffff]' or epoch microseconds, BYTES columns 'hex'.
+    static final class PredicateParser {
+        final List<String> tok = new ArrayList<>();
+        final List<Boolean> quoted = new ArrayList<>();
+        final RowType rt;
+        final PredicateBuilder pb;
+        int i;
+
+        PredicateParser(String s, RowType rt) {
+            this.rt = rt;
+            this.pb = new PredicateBuilder(rt);
+            int j = 0;
+            while (j < s.length()) {
+                char c = s.charAt(j);
+                if (Character.isWhitespace(c)) {
+                    j++;
+                } else if (c == '\'') {
+                    StringBuilder b = new StringBuilder();
+                    j++;
+                    while (true) {
+                        if (j >= s.length())
+                            throw new UsageError("unterminated string in predicate");
+                        char d = s.charAt(j++);
+                        if (d == '\'') {
+                            if (j < s.length() && s.charAt(j) == '\'') {
+                                b.append('\'');
+                                j++;
+                            } else
+                                break;
+                        } else
+                            b.append(d);
+                    }
+                    tok.add(b.toString());
+                    quoted.add(true);
+                } else if ("()=,".indexOf(c) >= 0) {
+                    tok.add(String.valueOf(c));
+                    quoted.add(false);
+                    j++;
+                } else if (c == '<' || c == '>' || c == '!') {
+                    String two = j + 1 < s.length() ? s.substring(j, j + 2) : "";
+                    if (two.equals("<=") || two.equals(">=") || two.equals("<>") || two.equals("!=")) {
+                        tok.add(two);
+                        j += 2;
+                    } else {
+                        tok.add(String.valueOf(c));
+                        j++;
+                    }
+                    quoted.add(false);
+                } else {
+                    int k = j;
+                    while (k < s.length() && (Character.isLetterOrDigit(s.charAt(k)) || "_.-+".indexOf(s.charAt(k)) >= 0))
+                        k++;
+                    if (k == j)
+                        throw new UsageError("unexpected '" + c + "' in predicate");
+                    tok.add(s.substring(j, k));
+                    quoted.add(false);
+                    j = k;
+                }
+            }
+        }
+
+        boolean kw(String w) {
+            if (i < tok.size() && !quoted.get(i) && tok.get(i).equalsIgnoreCase(w)) {
+                i++;
+                return true;
+            }
+            return false;
+        }
+
+        String next(String what) {
+            if (i >= tok.size())
+                throw new UsageError("predicate ends where " + what + " was expected");
+            return tok.get(i++);
+        }
+
+        void expect(String w) {
+            if (!kw(w))
+                throw new UsageError("expected " + w + " at '" + (i < tok.size() ? tok.get(i) : "end") + "'");
+        }
+
+        Predicate parse() {
+            Predicate p = or();
+            if (i != tok.size())
+                throw new UsageError("unexpected '" + tok.get(i) + "' in predicate");
+            return p;
+        }
+
+        Predicate or() {
+            List<Predicate> l = new ArrayList<>();
+            l.add(and());
+            while (kw("OR"))
+                l.add(and());
+            return l.size() == 1 ? l.get(0) : PredicateBuilder.or(l);
+        }
+
+        Predicate and() {
+            List<Predicate> l = new ArrayList<>();
+            l.add(unary());
+            while (kw("AND"))
+                l.add(unary());
+            return l.size() == 1 ? l.get(0) : PredicateBuilder.and(l);
+        }
+
+        Predicate unary() {
+            if (kw("(")) {
+                Predicate p = or();
+                expect(")");
+                return p;
+            }
+            String col = next("a column");
+            int idx = rt.getFieldIndex(col);
+            if (idx < 0)
+                throw new UsageError("no column '" + col + "'");
+            DataType type = rt.getTypeAt(idx);
+            if (kw("IS")) {
+                boolean not = kw("NOT");
+                expect("NULL");
+                return not ? pb.isNotNull(idx) : pb.isNull(idx);
+            }
+            if (kw("BETWEEN")) {
+                Object lo = literal(type);
+                expect("AND");
+                Object hi = literal(type);
+                return PredicateBuilder.and(pb.greaterOrEqual(idx, lo), pb.lessOrEqual(idx, hi));
+            }
+            if (kw("IN")) {
+                expect("(");
+                List<Object> vals = new ArrayList<>();
+                do {
+                    vals.add(literal(type));
+                } while (kw(","));
+                expect(")");
+                return pb.in(idx, vals);
+            }
+            String op = next("an operator");
+            Object v = literal(type);
+            switch (op) {
+                case "=": return pb.equal(idx, v);
+                case "!=":
+                case "<>": return pb.notEqual(idx, v);
+                case "<": return pb.lessThan(idx, v);
+                case "<=": return pb.lessOrEqual(idx, v);
+                case ">": return pb.greaterThan(idx, v);
+                case ">=": return pb.greaterOrEqual(idx, v);
+                default: throw new UsageError("unknown operator '" + op + "'");
+            }
+        }
+
+        Object literal(DataType type) {
+            boolean q = i < tok.size() && quoted.get(i);
+            String s = next("a literal");
+            try {
+                switch (type.getTypeRoot()) {
+                    case BOOLEAN:
+                        if (s.equalsIgnoreCase("true")) return true;
+                        if (s.equalsIgnoreCase("false")) return false;
+                        throw new UsageError("'" + s + "' is not a BOOLEAN");
+                    case TINYINT: return Byte.parseByte(s);
+                    case SMALLINT: return Short.parseShort(s);
+                    case INTEGER: return Integer.parseInt(s);
+                    case BIGINT: return Long.parseLong(s);
+                    case FLOAT: return Float.parseFloat(s);
+                    case DOUBLE: return Double.parseDouble(s);
+                    case CHAR:
+                    case VARCHAR: return BinaryString.fromString(s);
+                    case BINARY:
+                    case VARBINARY: {
+                        if (s.length() % 2 != 0)
+                            throw new UsageError("bytes literal '" + s + "' wants hex digit pairs");
+                        byte[] b = new byte[s.length() / 2];
+                        for (int k = 0; k < b.length; k++)
+                            b[k] = (byte) Integer.parseInt(s.substring(2 * k, 2 * k + 2), 16);
+                        return b;
+                    }
+                    case DATE:
+                        return q ? (int) LocalDate.parse(s).toEpochDay() : Integer.parseInt(s);
+                    case TIMESTAMP_WITHOUT_TIME_ZONE:
+                        return q ? Timestamp.fromLocalDateTime(LocalDateTime.parse(s.replace(' ', 'T')))
+                                : Timestamp.fromMicros(Long.parseLong(s));
+                    default:
+                        throw new UsageError("no literals for type " + type);
+                }
+            } catch (NumberFormatException | java.time.format.DateTimeParseException e) {
+                throw new UsageError("'" + s + "' is not a literal of type " + type);
+            }
+        }
+    }
+
+    // ---- create / append ----------------------------------------------------------------
+
+    static List<String[]> splitSpec(String spec) {
+        List<String> parts = new ArrayList<>();
+        int depth = 0;
+        StringBuilder cur = new StringBuilder();
+        for (char ch : spec.toCharArray()) {
+            if (ch == '(')
+                depth++;
+            else if (ch == ')')
+                depth--;
+            if (ch == ',' && depth == 0) {
+                parts.add(cur.toString());
+                cur.setLength(0);
+            } else
+                cur.append(ch);
+        }
+        parts.add(cur.toString());
+        List<String[]> out = new ArrayList<>();
+        for (String p : parts) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*([A-Za-z_][A-Za-z0-9_]*)\\s+(.+?)\\s*")
+                    .matcher(p);
+            if (!m.matches())
+                throw new UsageError("bad column '" + p.trim() + "' in schema spec");
+            out.add(new String[] {m.group(1), m.group(2)});
+        }
+        return out;
+    }
+
+    static int create(Args a) throws Exception {
+        String path = absPath(a.pos(0, "TABLE"));
+        Schema.Builder b = Schema.newBuilder();
+        for (String[] c : splitSpec(a.pos(1, "SCHEMA_SPEC"))) {
+            DataType t = DataTypeJsonParser.parseAtomicTypeSQLString(c[1].toUpperCase(Locale.ROOT));
+            b.column(c[0], t);
+        }
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("bucket", "-1");
+        options.put("file.format", "parquet");
+        List<String> extra = a.opt.getOrDefault("--option", Collections.emptyList());
+        for (String kv : extra) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0)
+                throw new UsageError("--option wants K=V, not '" + kv + "'");
+            options.put(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        b.options(options);
+        Schema schema = b.build();
+        // check every column has a canonical spelling before creating anything
+        spellers(new RowType(schema.fields()));
+        new SchemaManager(LocalFileIO.create(), new Path(path)).createTable(schema);
+        out.println(toJson(obj("ok", true, "table", path, "columns", schema.fields().size(), "options", options)));
+        return 0;
+    }
+
+    static final long GOLDEN = 0x9E3779B97F4A7C15L;
+
+    // The value of column k (name, type) in the row of id i (i >= 0): the same as
+    // derive() in paimon_py.py, see README "Row derivation".
+    static Object derive(String name, DataType t, int k, long i) {
+        DataTypeRoot r = t.getTypeRoot();
+        boolean isInt = r == DataTypeRoot.TINYINT || r == DataTypeRoot.SMALLINT || r == DataTypeRoot.INTEGER
+                || r == DataTypeRoot.BIGINT;
+        if (name.equals("id") && isInt)
+            return intOf(r, i, name);
+        if (t.isNullable() && (i + k) % 7 == 0)
+            return null;
+        long sign = i % 2 == 0 ? 1 : -1;
+        switch (r) {
+            case BOOLEAN: return i % 3 == 0;
+            case TINYINT: return intOf(r, (i * 31) % 201 - 100, name);
+            case SMALLINT:
+            case INTEGER:
+            case BIGINT: return intOf(r, (i * 31) % 2001 - 1000, name);
+            case FLOAT: return i % 2 == 0 ? (float) (i * 0.1) : (float) (i * 1.5e21);
+            case DOUBLE: return i % 2 == 0 ? i / 3.0 : -(i * 1e-7);
+            case CHAR:
+            case VARCHAR: {
+                String s = "s" + (i % 13);
+                if (i % 4 == 3)
+                    s += "\t\"\\\u00e9\u4e2d\uD83D\uDE00";
+                return BinaryString.fromString(s);
+            }
+            case BINARY:
+            case VARBINARY: {
+                long h = i * GOLDEN;
+                byte[] b = new byte[8];
+                for (int j = 0; j < 8; j++)
+                    b[j] = (byte) (h >>> (56 - 8 * j));
+                return Arrays.copyOf(b, (int) (i % 9));
+            }
+            case DATE: return (int) (i % 40000 - 10000);
+            case TIMESTAMP_WITHOUT_TIME_ZONE: {
+                int prec = DataTypeChecks.getPrecision(t);
+                if (prec <= 3)
+                    return Timestamp.fromEpochMillis(sign * i * 86400123L);
+                if (prec <= 6)
+                    return Timestamp.fromMicros(sign * i * 86400123457L);
+                throw new IllegalArgumentException("TIMESTAMP(" + prec + ") is not derived");
+            }
+            default:
+                throw new IllegalArgumentException("column " + name + ": no derivation for " + t);
+        }
+    }
+
+    static Object intOf(DataTypeRoot r, long v, String name) {
+        switch (r) {
+            case TINYINT:
+                if (v != (byte) v) throw new IllegalArgumentException(name + ": " + v + " does not fit TINYINT");
+                return (byte) v;
+            case SMALLINT:
+                if (v != (short) v) throw new IllegalArgumentException(name + ": " + v + " does not fit SMALLINT");
+                return (short) v;
+            case INTEGER:
+                if (v != (int) v) throw new IllegalArgumentException(name + ": " + v + " does not fit INT");
+                return (int) v;
+            default:
+                return v;
+        }
+    }
+
+    static InternalRow rowOf(RowType rt, long i) {
+        List<DataField> fs = rt.getFields();
+        GenericRow row = new GenericRow(fs.size());
+        for (int k = 0; k < fs.size(); k++)
+            row.setField(k, derive(fs.get(k).name(), fs.get(k).type(), k, i));
+        return row;
+    }
+
+    static long[][] slices(long lo, long hi, long k) {
+        long n = hi - lo + 1;
+        k = Math.max(1, Math.min(k, n));
+        long[][] out = new long[(int) k][];
+        long start = lo;
+        for (int j = 0; j < k; j++) {
+            long size = n / k + (j < n % k ? 1 : 0);
+            out[j] = new long[] {start, start + size - 1};
+            start += size;
+        }
+        return out;
+    }
+
+    static int append(Args a) throws Exception {
+        FileStoreTable t = open(a.pos(0, "TABLE"), null);
+        String ids = a.opt("--ids");
+        java.util.regex.Matcher m = ids == null ? null : java.util.regex.Pattern.compile("(\\d+)\\.\\.(\\d+)").matcher(ids);
+        if (m == null || !m.matches() || Long.parseLong(m.group(1)) > Long.parseLong(m.group(2)))
+            throw new UsageError("--ids wants A..B with 0 <= A <= B");
+        long lo = Long.parseLong(m.group(1)), hi = Long.parseLong(m.group(2));
+        String user = a.opt("--commit-user");
+        Long ident = a.optLong("--identifier");
+        Long nFiles = a.optLong("--files");
+        long[][] parts = slices(lo, hi, nFiles == null ? 1 : nFiles);
+        RowType rt = t.rowType();
+        long t0 = System.nanoTime();
+        boolean stream = user != null || ident != null;
+        List<CommitMessage> msgs = new ArrayList<>();
+        List<AutoCloseable> writers = new ArrayList<>();
+        String commitUser;
+        long identifier;
+        try {
+            if (stream) {
+                StreamWriteBuilder wb = t.newStreamWriteBuilder();
+                if (user != null)
+                    wb.withCommitUser(user);
+                commitUser = wb.commitUser();
+                identifier = ident != null ? ident : 1;
+                for (long[] s : parts) {
+                    StreamTableWrite w = wb.newWrite();
+                    writers.add(w);
+                    for (long i = s[0]; i <= s[1]; i++)
+                        w.write(rowOf(rt, i));
+                    msgs.addAll(w.prepareCommit(false, identifier));
+                }
+                try (StreamTableCommit c = wb.newCommit()) {
+                    c.commit(identifier, msgs);
+                }
+            } else {
+                BatchWriteBuilder wb = t.newBatchWriteBuilder();
+                commitUser = null;
+                identifier = BatchWriteBuilder.COMMIT_IDENTIFIER;
+                for (long[] s : parts) {
+                    BatchTableWrite w = wb.newWrite();
+                    writers.add(w);
+                    for (long i = s[0]; i <= s[1]; i++)
+                        w.write(rowOf(rt, i));
+                    msgs.addAll(w.prepareCommit());
+                }
+                try (BatchTableCommit c = wb.newCommit()) {
+                    c.commit(msgs);
+                }
+            }
+        } finally {
+            for (AutoCloseable w : writers)
+                w.close();
+        }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        Snapshot latest = t.snapshotManager().latestSnapshot();
+        if (commitUser == null && latest != null)
+            commitUser = latest.commitUser();
+        Map<String, Object> out0 = obj("ok", true, "rows", hi - lo + 1, "commit_user", commitUser, "identifier",
+                identifier, "snapshot", latest == null ? null : latest.id(), "write_ms", ms);
+        out0.put("jvm_start_ms", jvmToMainMs);
+        out.println(toJson(out0));
+        return 0;
+    }
+
+    // ---- expire / remove-orphans --------------------------------------------------------
+
+    static List<Long> snapshotIds(FileStoreTable t) throws Exception {
+        List<Long> ids = new ArrayList<>();
+        t.snapshotManager().snapshotIdStream().sorted().forEach(ids::add);
+        return ids;
+    }
+
+    static int expire(Args a) throws Exception {
+        FileStoreTable t = open(a.pos(0, "TABLE"), null);
+        Long max = a.optLong("--retain-max"), min = a.optLong("--retain-min");
+        if (max == null || min == null)
+            throw new UsageError("expire TABLE --retain-max N --retain-min M [--time-retain-ms T]");
+        Long timeMs = a.optLong("--time-retain-ms");
+        Long maxDeletes = a.optLong("--max-deletes");
+        List<Long> before = snapshotIds(t);
+        ExpireConfig cfg = ExpireConfig.builder()
+                .snapshotRetainMax(max.intValue())
+                .snapshotRetainMin(min.intValue())
+                .snapshotTimeRetain(timeMs != null ? Duration.ofMillis(timeMs) : t.coreOptions().snapshotTimeRetain())
+                .snapshotMaxDeletes(maxDeletes != null ? maxDeletes.intValue() : t.coreOptions().snapshotExpireLimit())
+                .build();
+        long t0 = System.nanoTime();
+        int n = t.newExpireSnapshots().config(cfg).expire();
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        List<Long> after = snapshotIds(open(a.pos(0, "TABLE"), null));
+        out.println(toJson(obj("ok", true, "expired", n, "before", before, "after", after,
+                "time_retain_ms", cfg.getSnapshotTimeRetain().toMillis(), "ms", ms)));
+        return 0;
+    }
+
+    static int removeOrphans(Args a) throws Exception {
+        String root = absPath(a.pos(0, "TABLE"));
+        FileStoreTable t = open(root, null);
+        Long olderMs = a.optLong("--older-than-ms");
+        boolean dry = a.flags.contains("--dry-run");
+        long t0 = System.nanoTime();
+        LocalOrphanFilesClean clean = olderMs == null && !dry
+                ? new LocalOrphanFilesClean(t) // Paimon's default margin: older than 1 day
+                : new LocalOrphanFilesClean(t, System.currentTimeMillis()
+                        - (olderMs != null ? olderMs : Duration.ofDays(1).toMillis()), dry);
+        CleanOrphanFilesResult r = clean.clean();
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        List<String> paths = new ArrayList<>();
+        if (r.getDeletedFilesPath() != null)
+            for (Path p : r.getDeletedFilesPath()) {
+                String s = p.toUri().getPath();
+                paths.add(s.startsWith(root + "/") ? s.substring(root.length() + 1) : s);
+            }
+        Collections.sort(paths);
+        out.println(toJson(obj("ok", true, "dry_run", dry, "deleted", r.getDeletedFileCount(), "bytes",
+                r.getDeletedFileTotalLenInBytes(), "files", paths, "older_than_ms",
+                olderMs != null ? olderMs : Duration.ofDays(1).toMillis(), "ms", ms)));
+        return 0;
+    }
+
+    // ---- train: one JVM that runs every command on a scratch table, so that
+    // -XX:ArchiveClassesAtExit (setup-interop.sh) archives the classes they load
+    // (AppCDS: JVM start and first read about twice as fast) -------------------------
+
+    static int train(Args a) throws Exception {
+        String dir = absPath(a.pos(0, "SCRATCH_DIR"));
+        String t = dir + "/t";
+        PrintStream real = out;
+        out = new PrintStream(OutputStream.nullOutputStream(), false, "UTF-8");
+        String spec = "id BIGINT NOT NULL, name STRING, price DOUBLE, f FLOAT, ok BOOLEAN, n INT, b BYTES, "
+                + "d DATE, ts TIMESTAMP(3), ts6 TIMESTAMP(6), si SMALLINT, ti TINYINT";
+        String[][] cmds = {
+            {"create", t, spec},
+            {"append", t, "--ids", "1..300", "--commit-user", "train", "--identifier", "1", "--files", "2"},
+            {"append", t, "--ids", "301..600", "--commit-user", "train", "--identifier", "2"},
+            {"append", t, "--ids", "601..700"},
+            {"summary", t}, {"summary", t, "--snapshot", "1"}, {"rows", t}, {"files", t}, {"snapshots", t},
+            {"count-where", t, "id >= 10 AND id <= 20"}, {"count-where", t, "name = 's3' OR b IS NULL"},
+            {"count-where", t, "d < '1960-01-01' AND ts IS NOT NULL AND price > 1.5 AND f <= 2"},
+            {"filter-committed", t, "train", "1", "2", "3"},
+            {"expire", t, "--retain-max", "2", "--retain-min", "1"},
+            {"remove-orphans", t, "--dry-run"},
+        };
+        int n = 0;
+        try {
+            for (String[] c : cmds) {
+                if (run(c) != 0)
+                    throw new IllegalStateException("train: " + String.join(" ", c) + " failed");
+                n++;
+            }
+            for (double x : new double[] {0.1, 1e21, 1e-7, 2e23, 5e-324, 1.0 / 3})
+                jsNumber(x);
+        } finally {
+            out = real;
+        }
+        out.println(toJson(obj("ok", true, "commands", n, "scratch", dir)));
+        return 0;
+    }
+
+    // ---- spell-doubles ---------------------------------------------------------------------
+
+    static int spellDoubles() throws Exception {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String l;
+        while ((l = in.readLine()) != null) {
+            l = l.trim();
+            if (l.isEmpty())
+                continue;
+            double x = l.startsWith("0x") ? Double.longBitsToDouble(Long.parseUnsignedLong(l.substring(2), 16))
+                    : Double.parseDouble(l);
+            out.print(jsNumber(x) + "\t" + jsNumber((double) fround(x)) + "\n");
+        }
+        return 0;
+    }
+
+    // ---- JSON out ----------------------------------------------------------------------------
+
+    static Map<String, Object> obj(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2)
+            m.put((String) kv[i], kv[i + 1]);
+        return m;
+    }
+
+    static String toJson(Object v) {
+        StringBuilder b = new StringBuilder();
+        json(b, v);
+        return b.toString();
+    }
+
+    @SuppressWarnings("unchecked")
+    static void json(StringBuilder b, Object v) {
+        if (v == null)
+            b.append("null");
+        else if (v instanceof String)
+            b.append(jsonString((String) v));
+        else if (v instanceof Double || v instanceof Float) {
+            double d = ((Number) v).doubleValue();
+            b.append(Double.isFinite(d) ? jsNumber(d) : "null");
+        } else if (v instanceof Number || v instanceof Boolean)
+            b.append(v);
+        else if (v instanceof Map) {
+            b.append('{');
+            boolean first = true;
+            for (Map.Entry<String, Object> e : ((Map<String, Object>) v).entrySet()) {
+                if (!first)
+                    b.append(',');
+                first = false;
+                b.append(jsonString(e.getKey())).append(':');
+                json(b, e.getValue());
+            }
+            b.append('}');
+        } else if (v instanceof List) {
+            b.append('[');
+            boolean first = true;
+            for (Object o : (List<Object>) v) {
+                if (!first)
+                    b.append(',');
+                first = false;
+                json(b, o);
+            }
+            b.append(']');
+        } else
+            b.append(jsonString(v.toString()));
+    }
+}
