@@ -356,8 +356,8 @@ s_reap (run_t *run)
                 else
                     s_say ("%s (pid %d) %s (exit %d); restarting in %lld ms.", c->name, (int) pid,
                            code == ZS_EXIT_RESTART ? "stopped to be restarted"
-                           : crashed              ? "crashed"
-                                                  : "failed",
+                           : crashed               ? "crashed"
+                                                   : "failed",
                            code, (long long) delay);
                 c->restart_at = zs_clock_mono_ms () + delay;
             }
@@ -628,9 +628,8 @@ zs_cluster_cmd (int argc, char **argv)
         child_t *w = &kids[2 + i];
         snprintf (w->name, sizeof w->name, "writer-%d", i);
         snprintf (index_text[i], sizeof index_text[i], "%d", i);
-        char *w_argv[] = {bin[2],    "--coordinator", coord_ep, "--committer",
-                          commit_ep, keys_arg,        "--index", index_text[i],
-                          NULL};
+        char *w_argv[] = {bin[2],   "--coordinator", coord_ep,      "--committer", commit_ep,
+                          keys_arg, "--index",       index_text[i], NULL};
         memcpy (w->argv, w_argv, sizeof w_argv);
     }
 

@@ -1,4 +1,4 @@
-/*  keys_cmd.c - see keys_cmd.h. The work is in common/curve.c. */
+/*  keys_cmd.c - see keys_cmd.h. The work is in common/wire/curve.c. */
 #include "keys_cmd.h"
 #include "curve.h"
 #include <czmq.h>
@@ -10,18 +10,17 @@
 static void
 s_usage (FILE *out)
 {
-    fprintf (out,
-             "usage: zsink keys generate DIR [--writers N]\n"
-             "       zsink keys check DIR [--writers N]\n"
-             "generate makes the CURVE keys of a cluster of up to N writers (default 1) in\n"
-             "DIR (made 0700): server.cert (public) and server.cert_secret for the\n"
-             "coordinator and the committer; committer.cert_secret, client.cert_secret\n"
-             "(zsink cluster/status/stop/cancel) and writer-<i>.cert_secret, i < N, each\n"
-             "0600; and their public certs in DIR/public, which the servers load: the\n"
-             "metadata of writer-<i>.cert binds that key to writer index i. Keys already\n"
-             "in DIR are kept, so a larger N adds writers. check loads every key a\n"
-             "cluster of N writers needs, as the processes will. Turn CURVE on with\n"
-             "security.curve.enabled: true and security.curve.keys-dir: DIR.\n");
+    fprintf (out, "usage: zsink keys generate DIR [--writers N]\n"
+                  "       zsink keys check DIR [--writers N]\n"
+                  "generate makes the CURVE keys of a cluster of up to N writers (default 1) in\n"
+                  "DIR (made 0700): server.cert (public) and server.cert_secret for the\n"
+                  "coordinator and the committer; committer.cert_secret, client.cert_secret\n"
+                  "(zsink cluster/status/stop/cancel) and writer-<i>.cert_secret, i < N, each\n"
+                  "0600; and their public certs in DIR/public, which the servers load: the\n"
+                  "metadata of writer-<i>.cert binds that key to writer index i. Keys already\n"
+                  "in DIR are kept, so a larger N adds writers. check loads every key a\n"
+                  "cluster of N writers needs, as the processes will. Turn CURVE on with\n"
+                  "security.curve.enabled: true and security.curve.keys-dir: DIR.\n");
 }
 
 int
@@ -50,8 +49,7 @@ zs_keys_cmd (int argc, char **argv)
         case 'w':
             v = strtol (optarg, &end, 10);
             if (!*optarg || *end || v < 1 || v > 1024) {
-                fprintf (stderr, "zsink keys: --writers: '%s' is not a number 1 … 1024\n",
-                         optarg);
+                fprintf (stderr, "zsink keys: --writers: '%s' is not a number 1 … 1024\n", optarg);
                 return 2;
             }
             writers = (int) v;

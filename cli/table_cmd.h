@@ -1,5 +1,5 @@
 /*  table_cmd.h - `zsink table …`: what a Flink SQL user asks of a Paimon
-    table (DESIGN §4).
+    table (docs/architecture.md, design 4).
 
         zsink table snapshots|count|stats|files|orphans|verify PATH [--json]
         zsink table orphans PATH [--delete] [--older-than 1h] [--json]

@@ -14,7 +14,7 @@
 #ifndef ZS_PENDING_H_INCLUDED
 #define ZS_PENDING_H_INCLUDED
 
-#include "datafile.h"
+#include "filemeta.h"
 #include "zs.h"
 #include "zsink.pb-c.h"
 

@@ -260,3 +260,18 @@ zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
 
     return -1;
 }
+
+void
+zs_coord_persist_meta (coord_t *self)
+{
+    char err[ZS_ERRLEN];
+    if (zs_job_meta_write (self->job_dir, &self->meta, err, sizeof err) < 0) {
+        //  Without a durable counter and epoch, invariants 1 and 2 cannot
+        //  be kept: stop rather than risk reusing an id. A full disk or an
+        //  I/O error may pass, so this is not the job's end: the exit
+        //  status asks to be restarted (after the restart delay), and the
+        //  restarted coordinator resumes from job.json and chk-N.
+        zs_error ("cannot persist job state, stopping to be restarted: %s", err);
+        exit (ZS_EXIT_RESTART);
+    }
+}

@@ -1,4 +1,5 @@
-/*  datagen.h - the datagen source split across N writers (DESIGN §5).
+/*  datagen.h - the datagen source split across N writers (docs/architecture.md,
+    design 5).
 
     The job's ids are 1, 2, 3 …; writer i of N emits i+1, i+1+N, i+1+2N, …
     Its position is the number of rows it has emitted (its offset): the next
@@ -15,7 +16,7 @@
 #ifndef ZS_DATAGEN_H_INCLUDED
 #define ZS_DATAGEN_H_INCLUDED
 
-#include "schema.h"
+#include "rowtype.h"
 #include "zs.h"
 
 typedef struct {

@@ -21,6 +21,7 @@
 */
 #include "source_file.h"
 #include "log.h"
+#include "rowfmt.h"
 
 #include <assert.h>
 #include <dirent.h>
@@ -38,7 +39,6 @@
 #include <unistd.h>
 
 #define S_CHUNK_DEFAULT (256 * 1024)
-#define S_SHOW_MAX 40 //  bytes of a bad value quoted in an error
 
 typedef enum { S_JSONL, S_CSV } s_format_t;
 
@@ -111,355 +111,25 @@ struct _zs_source_file_t {
 };
 
 // --------------------------------------------------------------------------
-//  Small helpers
-
-static const char *
-s_type_name (zs_type_t type)
-{
-    switch (type) {
-    case ZS_TYPE_BOOLEAN:
-        return "BOOLEAN";
-    case ZS_TYPE_INT:
-        return "INT";
-    case ZS_TYPE_BIGINT:
-        return "BIGINT";
-    case ZS_TYPE_FLOAT:
-        return "FLOAT";
-    case ZS_TYPE_DOUBLE:
-        return "DOUBLE";
-    case ZS_TYPE_STRING:
-        return "STRING";
-    case ZS_TYPE_BYTES:
-        return "BYTES";
-    case ZS_TYPE_DATE:
-        return "DATE";
-    case ZS_TYPE_TIMESTAMP3:
-        return "TIMESTAMP(3)";
-    case ZS_TYPE_TIMESTAMP6:
-        return "TIMESTAMP(6)";
-    }
-    return "?";
-}
-
-//  "an INT", "a BIGINT"
-static const char *
-s_article (zs_type_t type)
-{
-    return type == ZS_TYPE_INT ? "an" : "a";
-}
-
-static bool s_utf8_valid (const uint8_t *p, size_t len);
-
-//  A bad value as an error shows it: at most S_SHOW_MAX bytes, cut on a
-//  UTF-8 boundary, control characters as '?' so a log line stays one line,
-//  and bytes of a value that is not UTF-8 as \xHH.
-static void
-s_show (char *dst, size_t size, const uint8_t *p, size_t len)
-{
-    size_t n = len;
-    bool cut = false;
-    if (n > S_SHOW_MAX) {
-        n = S_SHOW_MAX;
-        while (n > 0 && (p[n] & 0xC0) == 0x80)
-            n--;
-        cut = true;
-    }
-    bool utf8 = s_utf8_valid (p, n);
-    size_t o = 0;
-    for (size_t i = 0; i < n && o + 8 < size; i++) {
-        if (p[i] >= 0x80 && !utf8)
-            o += (size_t) snprintf (dst + o, size - o, "\\x%02X", p[i]);
-        else
-            dst[o++] = (p[i] < 0x20 || p[i] == 0x7F) ? '?' : (char) p[i];
-    }
-    if (cut && o + 4 < size) {
-        memcpy (dst + o, "...", 3);
-        o += 3;
-    }
-    dst[o < size ? o : size - 1] = '\0';
-}
-
-static bool
-s_utf8_valid (const uint8_t *p, size_t len)
-{
-    size_t i = 0;
-    while (i < len) {
-        uint8_t c = p[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t n;
-        uint32_t cp;
-        if (c >= 0xC2 && c <= 0xDF) {
-            n = 1;
-            cp = c & 0x1F;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            n = 2;
-            cp = c & 0x0F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            n = 3;
-            cp = c & 0x07;
-        } else
-            return false;
-        if (len - i <= n)
-            return false;
-        for (size_t k = 1; k <= n; k++) {
-            if ((p[i + k] & 0xC0) != 0x80)
-                return false;
-            cp = (cp << 6) | (p[i + k] & 0x3F);
-        }
-        //  overlong forms, surrogates, beyond U+10FFFF
-        if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10FFFF
-            || (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
-        i += n + 1;
-    }
-    return true;
-}
-
-// --------------------------------------------------------------------------
-//  Dates and timestamps
-
-static bool
-s_digits (const char *s, int n, int *out)
-{
-    int v = 0;
-    for (int i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return false;
-        v = v * 10 + (s[i] - '0');
-    }
-    *out = v;
-    return true;
-}
-
-//  Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
-//  days_from_civil).
-static int64_t
-s_days_from_civil (int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-//  "YYYY-MM-DD" at s (exactly 10 bytes). 0 or -1.
-static int
-s_parse_ymd (const char *s, int64_t *days)
-{
-    static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    int y, m, d;
-    if (!s_digits (s, 4, &y) || s[4] != '-' || !s_digits (s + 5, 2, &m) || s[7] != '-'
-        || !s_digits (s + 8, 2, &d))
-        return -1;
-    if (y < 1 || m < 1 || m > 12 || d < 1)
-        return -1;
-    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    if (d > mdays[m - 1] + (m == 2 && leap))
-        return -1;
-    *days = s_days_from_civil (y, m, d);
-    return 0;
-}
-
-static int
-s_parse_date (const uint8_t *p, size_t len, int32_t *out)
-{
-    int64_t days;
-    if (len != 10 || s_parse_ymd ((const char *) p, &days) != 0)
-        return -1;
-    *out = (int32_t) days;
-    return 0;
-}
-
-//  "YYYY-MM-DD[ T]HH:MM:SS[.f{1,9}]" in millis (precision 3) or micros (6).
-//  0, or -1 with *reason set when there is more to say than "not a …".
-static int
-s_parse_timestamp (const uint8_t *p, size_t len, int precision, int64_t *out, const char **reason)
-{
-    const char *s = (const char *) p;
-    *reason = NULL;
-    int64_t days;
-    int hh, mi, ss;
-    if (len < 19 || s_parse_ymd (s, &days) != 0 || (s[10] != ' ' && s[10] != 'T')
-        || !s_digits (s + 11, 2, &hh) || s[13] != ':' || !s_digits (s + 14, 2, &mi) || s[16] != ':'
-        || !s_digits (s + 17, 2, &ss) || hh > 23 || mi > 59 || ss > 59)
-        return -1;
-    size_t i = 19;
-    int64_t frac = 0;
-    if (i < len && s[i] == '.') {
-        i++;
-        size_t first = i;
-        while (i < len && s[i] >= '0' && s[i] <= '9') {
-            size_t k = i - first; //  0-based digit index
-            if (k >= 9)
-                return -1;
-            if ((int) k < precision)
-                frac = frac * 10 + (s[i] - '0');
-            else if (s[i] != '0') {
-                *reason = precision == 3 ? "more fractional digits than TIMESTAMP(3) keeps"
-                                         : "more fractional digits than TIMESTAMP(6) keeps";
-                return -1;
-            }
-            i++;
-        }
-        if (i == first)
-            return -1;
-        for (size_t k = i - first; k < (size_t) precision; k++)
-            frac *= 10;
-    }
-    if (i < len) {
-        if (s[i] == 'Z' || s[i] == 'z' || s[i] == '+' || s[i] == '-')
-            *reason = "time zones are not supported";
-        return -1;
-    }
-    int64_t scale = precision == 3 ? 1000 : 1000000;
-    *out = ((days * 86400) + hh * 3600 + mi * 60 + ss) * scale + frac;
-    return 0;
-}
-
-// --------------------------------------------------------------------------
-//  Values
-//
-//  Conversions return 0 or the kind of failure; the message, which quotes
-//  the bad value, is only built on failure.
-
-enum { S_BAD_TYPE = -1, S_BAD_RANGE = -2, S_BAD_UTF8 = -3 };
-
-static int
-s_fail (const zs_column_t *col, int kind, const char *shown, const char *reason, char *why,
-        size_t whylen)
-{
-    if (kind == S_BAD_RANGE)
-        snprintf (why, whylen, "column '%s': %s is out of range for %s", col->name, shown,
-                  s_type_name (col->type));
-    else if (kind == S_BAD_UTF8)
-        snprintf (why, whylen, "column '%s': %s is not valid UTF-8", col->name, shown);
-    else
-        snprintf (why, whylen, "column '%s': %s is not %s %s%s%s", col->name, shown,
-                  s_article (col->type), s_type_name (col->type), reason ? ": " : "",
-                  reason ? reason : "");
-    return -1;
-}
-
-//  A null value: refused in a NOT NULL column.
-static int
-s_null (const zs_column_t *col, zs_value_t *out, char *why, size_t whylen)
-{
-    out->null = true;
-    if (col->nullable)
-        return 0;
-    snprintf (why, whylen, "column '%s': NULL in a NOT NULL column", col->name);
-    return -1;
-}
-
-//  DATE and TIMESTAMP from text, shared by both formats.
-static int
-s_time_from_text (const zs_column_t *col, const uint8_t *p, size_t len, zs_value_t *out,
-                  const char **reason)
-{
-    if (col->type == ZS_TYPE_DATE)
-        return s_parse_date (p, len, &out->v.i32) == 0 ? 0 : S_BAD_TYPE;
-    int precision = col->type == ZS_TYPE_TIMESTAMP3 ? 3 : 6;
-    return s_parse_timestamp (p, len, precision, &out->v.i64, reason) == 0 ? 0 : S_BAD_TYPE;
-}
-
-//  A CSV field's text as a value. The field is not NUL-terminated (it sits
-//  in the read buffer, which must stay untouched: invariant 2), so numbers
-//  are copied out; no decimal spelling of a number needs 320 bytes, and a
-//  longer field is simply "not a number".
-static int
-s_text_value (const zs_column_t *col, const s_field_t *f, zs_value_t *out, const char **reason)
-{
-    char tmp[320];
-    switch (col->type) {
-    case ZS_TYPE_BOOLEAN:
-        if (f->len == 4 && strncasecmp ((const char *) f->ptr, "true", 4) == 0)
-            out->v.b = true;
-        else if (f->len == 5 && strncasecmp ((const char *) f->ptr, "false", 5) == 0)
-            out->v.b = false;
-        else
-            return S_BAD_TYPE;
-        return 0;
-    case ZS_TYPE_INT:
-    case ZS_TYPE_BIGINT: {
-        //  sign and digits only: strtoll alone would take spaces and "0x"
-        if (f->len == 0 || f->len >= sizeof tmp)
-            return S_BAD_TYPE;
-        size_t i = (f->ptr[0] == '-' || f->ptr[0] == '+') ? 1 : 0;
-        if (i == f->len)
-            return S_BAD_TYPE;
-        for (size_t k = i; k < f->len; k++)
-            if (f->ptr[k] < '0' || f->ptr[k] > '9')
-                return S_BAD_TYPE;
-        memcpy (tmp, f->ptr, f->len);
-        tmp[f->len] = '\0';
-        errno = 0;
-        long long v = strtoll (tmp, NULL, 10);
-        if (errno == ERANGE || (col->type == ZS_TYPE_INT && (v < INT32_MIN || v > INT32_MAX)))
-            return S_BAD_RANGE;
-        if (col->type == ZS_TYPE_INT)
-            out->v.i32 = (int32_t) v;
-        else
-            out->v.i64 = (int64_t) v;
-        return 0;
-    }
-    case ZS_TYPE_FLOAT:
-    case ZS_TYPE_DOUBLE: {
-        //  strtod would skip leading white space; the field must be all number
-        if (f->len == 0 || f->len >= sizeof tmp || strchr (" \t\n\r\f\v", f->ptr[0]))
-            return S_BAD_TYPE;
-        memcpy (tmp, f->ptr, f->len);
-        tmp[f->len] = '\0';
-        char *end;
-        bool overflow;
-        errno = 0;
-        if (col->type == ZS_TYPE_FLOAT) {
-            out->v.f32 = strtof (tmp, &end);
-            overflow = errno == ERANGE && isinf (out->v.f32);
-        } else {
-            out->v.f64 = strtod (tmp, &end);
-            overflow = errno == ERANGE && isinf (out->v.f64);
-        }
-        if (end != tmp + f->len)
-            return S_BAD_TYPE;
-        return overflow ? S_BAD_RANGE : 0; //  underflow to a tiny value is fine
-    }
-    case ZS_TYPE_STRING:
-        if (!s_utf8_valid (f->ptr, f->len))
-            return S_BAD_UTF8;
-        //  fall through
-    case ZS_TYPE_BYTES:
-        out->v.bin.ptr = f->ptr;
-        out->v.bin.len = (uint32_t) f->len;
-        return 0;
-    case ZS_TYPE_DATE:
-    case ZS_TYPE_TIMESTAMP3:
-    case ZS_TYPE_TIMESTAMP6:
-        return s_time_from_text (col, f->ptr, f->len, out, reason);
-    }
-    return S_BAD_TYPE;
-}
+//  Values: text (CSV) and JSON into values. Text is rowparse.c's (the
+//  inverse of rowfmt.c); JSON numbers and booleans are taken here.
 
 //  A CSV field into a value. 0, or -1 with why.
 static int
 s_from_text (const zs_column_t *col, const s_field_t *f, zs_value_t *out, char *why, size_t whylen)
 {
     if (f->len == 0 && !f->quoted)
-        return s_null (col, out, why, whylen);
+        return zs_value_null (col, out, why, whylen);
     out->null = false;
     const char *reason = NULL;
-    int kind = s_text_value (col, f, out, &reason);
+    int kind = zs_value_parse (col->type, f->ptr, f->len, out, &reason);
     if (kind == 0)
         return 0;
-    char shown[S_SHOW_MAX * 4 + 8];
-    char quoted[S_SHOW_MAX * 4 + 12];
-    s_show (shown, sizeof shown, f->ptr, f->len);
+    char shown[ZS_SHOW_MAX * 4 + 8];
+    char quoted[ZS_SHOW_MAX * 4 + 12];
+    zs_value_show (shown, sizeof shown, f->ptr, f->len);
     snprintf (quoted, sizeof quoted, "'%s'", shown);
-    return s_fail (col, kind, quoted, reason, why, whylen);
+    return zs_value_refused (col, kind, quoted, reason, why, whylen);
 }
 
 static int
@@ -468,41 +138,41 @@ s_json_value (const zs_column_t *col, json_t *v, zs_value_t *out, const char **r
     switch (col->type) {
     case ZS_TYPE_BOOLEAN:
         if (!json_is_boolean (v))
-            return S_BAD_TYPE;
+            return ZS_PARSE_TYPE;
         out->v.b = json_is_true (v);
         return 0;
     case ZS_TYPE_INT:
     case ZS_TYPE_BIGINT: {
         if (!json_is_integer (v))
-            return S_BAD_TYPE;
+            return ZS_PARSE_TYPE;
         json_int_t x = json_integer_value (v);
         if (col->type == ZS_TYPE_BIGINT) {
             out->v.i64 = (int64_t) x;
             return 0;
         }
         if (x < INT32_MIN || x > INT32_MAX)
-            return S_BAD_RANGE;
+            return ZS_PARSE_RANGE;
         out->v.i32 = (int32_t) x;
         return 0;
     }
     case ZS_TYPE_FLOAT:
     case ZS_TYPE_DOUBLE: {
         if (!json_is_number (v))
-            return S_BAD_TYPE;
+            return ZS_PARSE_TYPE;
         double d = json_number_value (v);
         if (col->type == ZS_TYPE_DOUBLE) {
             out->v.f64 = d;
             return 0;
         }
         if (fabs (d) > FLT_MAX)
-            return S_BAD_RANGE;
+            return ZS_PARSE_RANGE;
         out->v.f32 = (float) d;
         return 0;
     }
     case ZS_TYPE_STRING:
     case ZS_TYPE_BYTES:
         if (!json_is_string (v))
-            return S_BAD_TYPE;
+            return ZS_PARSE_TYPE;
         //  jansson has checked the UTF-8 already
         out->v.bin.ptr = (const uint8_t *) json_string_value (v);
         out->v.bin.len = (uint32_t) json_string_length (v);
@@ -511,11 +181,11 @@ s_json_value (const zs_column_t *col, json_t *v, zs_value_t *out, const char **r
     case ZS_TYPE_TIMESTAMP3:
     case ZS_TYPE_TIMESTAMP6:
         if (!json_is_string (v))
-            return S_BAD_TYPE;
-        return s_time_from_text (col, (const uint8_t *) json_string_value (v),
-                                 json_string_length (v), out, reason);
+            return ZS_PARSE_TYPE;
+        return zs_value_parse (col->type, (const uint8_t *) json_string_value (v),
+                               json_string_length (v), out, reason);
     }
-    return S_BAD_TYPE;
+    return ZS_PARSE_TYPE;
 }
 
 //  A JSON value (not null) into a value. 0, or -1 with why.
@@ -528,11 +198,12 @@ s_from_json (const zs_column_t *col, json_t *v, zs_value_t *out, char *why, size
     if (kind == 0)
         return 0;
     //  the value as JSON spells it: "abc" for a string, 1.5 for a number
-    char shown[S_SHOW_MAX * 4 + 8];
+    char shown[ZS_SHOW_MAX * 4 + 8];
     char *dump = json_dumps (v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION (15));
-    s_show (shown, sizeof shown, (const uint8_t *) (dump ? dump : "?"), dump ? strlen (dump) : 1);
+    zs_value_show (shown, sizeof shown, (const uint8_t *) (dump ? dump : "?"),
+                   dump ? strlen (dump) : 1);
     free (dump);
-    return s_fail (col, kind, shown, reason, why, whylen);
+    return zs_value_refused (col, kind, shown, reason, why, whylen);
 }
 
 // --------------------------------------------------------------------------
@@ -912,7 +583,7 @@ s_parse_jsonl (zs_source_file_t *self, const s_record_t *rec, zs_value_t *row, c
                 if ((col->type == ZS_TYPE_INT || col->type == ZS_TYPE_BIGINT) && json_is_real (v)
                     && fabs (json_real_value (v)) >= 9223372036854775807.0) {
                     snprintf (why, whylen, "column '%s': integer out of range for %s", col->name,
-                              s_type_name (col->type));
+                              zs_type_name (col->type));
                     json_decref (o2);
                     return -1;
                 }
@@ -933,7 +604,7 @@ s_parse_jsonl (zs_source_file_t *self, const s_record_t *rec, zs_value_t *row, c
     for (int c = 0; c < self->schema.n; c++) {
         const zs_column_t *col = &self->schema.cols[c];
         json_t *v = json_object_get (obj, col->name);
-        int rc = (!v || json_is_null (v)) ? s_null (col, &row[c], why, whylen)
+        int rc = (!v || json_is_null (v)) ? zs_value_null (col, &row[c], why, whylen)
                                           : s_from_json (col, v, &row[c], why, whylen);
         if (rc != 0) {
             json_decref (obj);

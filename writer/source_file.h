@@ -79,7 +79,7 @@
 #ifndef ZS_SOURCE_FILE_H_INCLUDED
 #define ZS_SOURCE_FILE_H_INCLUDED
 
-#include "schema.h"
+#include "rowtype.h"
 
 //  Longest record (one JSONL line, one CSV record with its quoted newlines).
 #define ZS_SOURCE_FILE_MAX_RECORD (64 * 1024 * 1024)

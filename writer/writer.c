@@ -1,6 +1,6 @@
 /*  writer.c - the zsink writer: reads its split of the source, writes data
     files, and on each barrier hands the new files to the committer before
-    it acknowledges the barrier (DESIGN §2, docs/protocol.md).
+    it acknowledges the barrier (docs/architecture.md, design 2; docs/protocol.md).
 
     State machine (s_state_t):
 

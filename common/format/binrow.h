@@ -37,7 +37,7 @@
 #ifndef ZS_BINROW_H_INCLUDED
 #define ZS_BINROW_H_INCLUDED
 
-#include "schema.h"
+#include "rowtype.h"
 
 //  Serialize n values of the given types (NULL for both when n is 0).
 //  A TIMESTAMP(6) value is microseconds, as everywhere in zsink. malloc'd,

@@ -1,6 +1,6 @@
 # Scenario 12, continued: a Register of this job with an OLD epoch (0) from a
 # routing id the coordinator does not know is stale and must be dropped and
-# counted, never applied (DESIGN.md §1, docs/protocol.md "Envelope rules").
+# counted, never applied (docs/protocol.md "Envelope rules").
 # It must not replace the live writer-0 and fail the job over.
 . "$(dirname "$0")/lib.sh"
 INJECT=$BIN/zsink-inject

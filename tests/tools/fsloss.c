@@ -5,11 +5,12 @@
     Once every process that ran with ZSINK_FS_JOURNAL=JOURNAL is dead, drops
     what the disk would have lost had the machine lost power at that moment:
     bytes written after a file's last fsync, and names created, renamed or
-    removed in a directory that was not fsynced since (common/fsloss.c).
+    removed in a directory that was not fsynced since (tests/tools/fsloss_lib.c).
     Then removes the journal. Prints what it undid; exit 0, 1 on error,
     2 on bad usage.
 */
 #include "fs.h"
+#include "fsloss.h"
 #include <stdio.h>
 
 int

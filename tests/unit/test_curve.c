@@ -84,8 +84,7 @@ static void
 test_binding (void **state)
 {
     char err[ZS_ERRLEN], why[ZS_ERRLEN], w0[41], w1[41], cm[41];
-    zs_curve_t *server =
-        zs_curve_load (s_keys, ZSINK__ROLE__ROLE_COORDINATOR, -1, err, sizeof err);
+    zs_curve_t *server = zs_curve_load (s_keys, ZSINK__ROLE__ROLE_COORDINATOR, -1, err, sizeof err);
     assert_non_null (server);
     s_public_of ("writer-0", w0);
     s_public_of ("writer-1", w1);

@@ -32,6 +32,7 @@
 #include "checkpoint.h"
 #include "datafiles.h"
 #include "fs.h"
+#include "fsloss.h"
 #include "parquet.h"
 #include "table.h"
 #include <errno.h>
@@ -123,10 +124,10 @@ s_teardown (void **state)
 
 //  What the child reports through the pipe.
 typedef struct {
-    int acks;         //  steps acknowledged (the commit: 1; a checkpoint: 1..3)
-    int failed;       //  an operation returned an error
-    int64_t ops;      //  disk operations performed
-    int64_t size;     //  the checkpoint's data file as its writer closed it
+    int acks;     //  steps acknowledged (the commit: 1; a checkpoint: 1..3)
+    int failed;   //  an operation returned an error
+    int64_t ops;  //  disk operations performed
+    int64_t size; //  the checkpoint's data file as its writer closed it
     char err[ZS_ERRLEN];
 } s_report_t;
 
@@ -314,9 +315,8 @@ s_step_checkpoint (s_report_t *r)
     zs_schema_default (&schema);
     zs_parquet_options_t opts;
     zs_parquet_options_defaults (&opts);
-    zs_datafile_writer_t *w =
-        zs_datafile_writer_new (table, "bucket-0/data-d.parquet", &schema, &opts, r->err,
-                                sizeof r->err);
+    zs_datafile_writer_t *w = zs_datafile_writer_new (table, "bucket-0/data-d.parquet", &schema,
+                                                      &opts, r->err, sizeof r->err);
     if (!w)
         return -1;
     static zs_datagen_buf_t buf;
@@ -390,8 +390,8 @@ s_base_checkpoints (void)
     zsink__source_position__init (&pos);
     for (int64_t id = 1; id <= 2; id++) {
         pos.offset = id * ROWS;
-        zs_chk_t chk = {.id = id, .time_millis = 1, .parallelism = 1, .positions = &pos,
-                        .state = &st};
+        zs_chk_t chk = {
+            .id = id, .time_millis = 1, .parallelism = 1, .positions = &pos, .state = &st};
         snprintf (chk.job_id, sizeof chk.job_id, "job-disk");
         assert_int_equal (zs_chk_write (job, &chk, NULL, err, sizeof err), 0);
     }
@@ -516,8 +516,8 @@ test_checkpoint_every_operation (void **state)
     s_base_checkpoints ();
     int64_t n;
     int bad = s_all_faults (s_step_checkpoint, s_check_checkpoint, false, &n);
-    print_message ("checkpoint: %lld disk operations, %lld trials, %d violations\n",
-                   (long long) n, (long long) (3 * n + 1), bad);
+    print_message ("checkpoint: %lld disk operations, %lld trials, %d violations\n", (long long) n,
+                   (long long) (3 * n + 1), bad);
     assert_int_equal (bad, 0);
 }
 
@@ -562,7 +562,7 @@ test_lose_unsynced (void **state)
     snprintf (d, sizeof d, "%s/d", s_work);
     f = zs_fs_file_create (d, err, sizeof err);
     assert_int_equal (zs_fs_file_write (f, "dddd", 4, err, sizeof err), 0);
-    zs_fs_file_abort (&f); //  created and removed, nothing synced
+    zs_fs_file_abort (&f);                  //  created and removed, nothing synced
     assert_int_equal (zs_fs_unlink (b), 0); //  unlink not followed by a dir fsync
     zs_fs_loss_t loss;
     zs_fs_faults_set (NULL, NULL, false, NULL, 0);
@@ -576,7 +576,7 @@ test_lose_unsynced (void **state)
     assert_string_equal (text, "cc");
     free (text);
     assert_int_equal (zs_fs_file_size (d), -1); //  its name was never durable
-    assert_int_equal (loss.unlinks, 2);          //  b's and d's (d's then uncreated)
+    assert_int_equal (loss.unlinks, 2);         //  b's and d's (d's then uncreated)
     assert_int_equal (loss.creates, 1);
 
     //  A rename never followed by a directory fsync is undone and the

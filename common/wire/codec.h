@@ -10,7 +10,7 @@
 #ifndef ZS_CODEC_H_INCLUDED
 #define ZS_CODEC_H_INCLUDED
 
-#include "datafile.h"
+#include "filemeta.h"
 #include "zs.h"
 #include "zsink.pb-c.h"
 #include <czmq.h>

@@ -10,7 +10,7 @@
 #ifndef ZS_CONFIG_H_INCLUDED
 #define ZS_CONFIG_H_INCLUDED
 
-#include "schema.h"
+#include "rowtype.h"
 #include "zs.h"
 
 #define ZS_ENUM_MAX 16          //  bytes of an enumerated value, with NUL

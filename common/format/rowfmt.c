@@ -168,9 +168,8 @@ zs_value_text (zs_strbuf_t *out, zs_type_t type, const zs_value_t *value)
     }
 }
 
-//  Length of the valid UTF-8 sequence at p (1-4), or 0 if invalid.
-static size_t
-s_utf8_len (const uint8_t *p, size_t left)
+size_t
+zs_utf8_len (const uint8_t *p, size_t left)
 {
     uint8_t c = p[0];
     size_t n;
@@ -206,7 +205,7 @@ s_json_string (zs_strbuf_t *out, const uint8_t *p, size_t len)
     size_t start = 0, i = 0;
     while (i < len) {
         uint8_t c = p[i];
-        size_t n = c < 0x80 ? 1 : s_utf8_len (p + i, len - i);
+        size_t n = c < 0x80 ? 1 : zs_utf8_len (p + i, len - i);
         if (n == 1 && c >= 0x20 && c != '"' && c != '\\') {
             i++;
             continue;

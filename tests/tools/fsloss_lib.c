@@ -1,4 +1,4 @@
-/*  fsloss.c - put a directory tree back the way a power cut would have left
+/*  fsloss_lib.c - put a directory tree back the way a power cut would have left
     it, from the journal fs.c keeps (ZSINK_FS_JOURNAL; lines described in
     fs.c's header comment).
 
@@ -21,7 +21,7 @@
 
     Only valid once every process that wrote the journal is dead.
 */
-#include "fs.h"
+#include "fsloss.h"
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>

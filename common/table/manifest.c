@@ -159,14 +159,14 @@ zs_manifest_decode (const char *text, zs_manifest_entry_t **entries_p, size_t *n
         e->file.has_id = has_min;
         json_t *stats = json_object_get (item, "stats");
         if (stats) {
-            char *text = json_is_object (stats) ? json_dumps (stats, JSON_COMPACT) : NULL;
-            if (!text || strlen (text) >= sizeof e->file.stats) {
-                free (text);
+            char *json = json_is_object (stats) ? json_dumps (stats, JSON_COMPACT) : NULL;
+            if (!json || strlen (json) >= sizeof e->file.stats) {
+                free (json);
                 snprintf (err, errlen, "entries[%zu]: bad stats", i);
                 goto fail;
             }
-            memcpy (e->file.stats, text, strlen (text) + 1);
-            free (text);
+            memcpy (e->file.stats, json, strlen (json) + 1);
+            free (json);
         }
     }
     json_decref (root);

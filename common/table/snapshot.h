@@ -3,12 +3,35 @@
 
     Field names follow Paimon's snapshot JSON (version 3), plus zsink's
     "committedIdentifiers": the last identifier of each recent commit user,
-    carried forward from snapshot to snapshot (DESIGN §4).
+    carried forward from snapshot to snapshot (docs/architecture.md, design 4).
 */
 #ifndef ZS_SNAPSHOT_H_INCLUDED
 #define ZS_SNAPSHOT_H_INCLUDED
 
-#include "table.h"
+#include "zs.h"
+
+#define ZS_MAX_USER_IDS 64 //  commit users remembered per snapshot
+
+typedef struct {
+    char user[40];
+    int64_t identifier;
+    int64_t time_millis; //  when that user last committed (for LRU trimming)
+} zs_user_id_t;
+
+typedef struct {
+    int64_t id;
+    int64_t schema_id;
+    char base_manifest_list[128]; //  file name inside manifest/
+    char delta_manifest_list[128];
+    char commit_user[40];
+    int64_t commit_identifier;
+    char commit_kind[16]; //  "APPEND"
+    int64_t time_millis;
+    int64_t total_record_count;
+    int64_t delta_record_count;
+    int n_user_ids;
+    zs_user_id_t user_ids[ZS_MAX_USER_IDS];
+} zs_snapshot_t;
 
 //  JSON text of a snapshot, malloc'd; NULL only when out of memory.
 char *zs_snapshot_encode (const zs_snapshot_t *snap);
@@ -16,6 +39,9 @@ char *zs_snapshot_encode (const zs_snapshot_t *snap);
 //  Decode JSON text. 0, or ZS_ECORRUPT with err saying which field is
 //  missing or wrong (the caller prefixes the file name).
 int zs_snapshot_decode (const char *text, zs_snapshot_t *out, char *err, size_t errlen);
+
+//  Last identifier the user committed according to a snapshot, -1 if none.
+int64_t zs_snapshot_last_identifier (const zs_snapshot_t *snap, const char *commit_user);
 
 //  Record that user committed identifier at time_millis: update its entry
 //  or add one, dropping the least recently committing user when all

@@ -468,8 +468,9 @@ zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen)
         return -1;
     }
     if (cfg->curve_enabled && !*cfg->curve_keys_dir) {
-        s_err (err, errlen, "security.curve.keys-dir: required when security.curve.enabled is "
-                            "true (zsink keys generate DIR makes the keys)");
+        s_err (err, errlen,
+               "security.curve.keys-dir: required when security.curve.enabled is "
+               "true (zsink keys generate DIR makes the keys)");
         return -1;
     }
     if (s_streq (cfg->source_kind, "file") && !*cfg->source_file_path) {

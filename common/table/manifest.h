@@ -17,7 +17,7 @@
 #ifndef ZS_MANIFEST_H_INCLUDED
 #define ZS_MANIFEST_H_INCLUDED
 
-#include "datafile.h"
+#include "filemeta.h"
 #include "zs.h"
 
 typedef struct {

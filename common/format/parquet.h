@@ -31,7 +31,7 @@
 #ifndef ZS_PARQUET_H_INCLUDED
 #define ZS_PARQUET_H_INCLUDED
 
-#include "schema.h"
+#include "rowtype.h"
 
 typedef enum {
     ZS_COMPRESSION_NONE = 0,

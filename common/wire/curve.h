@@ -33,8 +33,7 @@ typedef struct _zs_curve_t zs_curve_t;
 //  public/), COMMITTER (server secret, its client secret, public/), WRITER
 //  index (its secret, server public), CLIENT (its secret, server public).
 //  NULL with err naming the file and what is wrong.
-zs_curve_t *zs_curve_load (const char *dir, Zsink__Role role, int index, char *err,
-                           size_t errlen);
+zs_curve_t *zs_curve_load (const char *dir, Zsink__Role role, int index, char *err, size_t errlen);
 void zs_curve_destroy (zs_curve_t **self_p);
 
 //  Make sock a CURVE server, before it binds: starts zauth (once per
@@ -49,8 +48,8 @@ void zs_curve_client (zs_curve_t *self, zsock_t *sock);
 //  counts only for writers. False with why filled (which key, which cert,
 //  what it claimed). A key not known yet rereads public/ (at most once a
 //  second): zauth reloads it too, so a cert added there is used by both.
-bool zs_curve_bound (zs_curve_t *self, const char *user_id, Zsink__Role role, int index,
-                     char *why, size_t whylen);
+bool zs_curve_bound (zs_curve_t *self, const char *user_id, Zsink__Role role, int index, char *why,
+                     size_t whylen);
 
 //  Count a message dropped because zs_curve_bound said no; the first one
 //  of each key is logged with why.

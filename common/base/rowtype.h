@@ -1,7 +1,7 @@
-/*  schema.h - a table's row type: columns, their types and nullability,
+/*  rowtype.h - a table's row type: columns, their types and nullability,
     the text form a job config gives ("id BIGINT NOT NULL, name STRING"),
-    the JSON form stored as <table>/schema/schema-0, and the value cell every
-    module passes rows around in.
+    and the value cell every module passes rows around in. (The table's
+    schema file, schema-0, is table/schema.h.)
 
     Types and their in-memory values (zs_value_t.v):
         BOOLEAN       b     (Parquet BOOLEAN)
@@ -20,8 +20,8 @@
     STRING/BYTES value points at belong to whoever made the row and stay
     valid only until that producer makes its next row: consumers copy.
 */
-#ifndef ZS_SCHEMA_H_INCLUDED
-#define ZS_SCHEMA_H_INCLUDED
+#ifndef ZS_ROWTYPE_H_INCLUDED
+#define ZS_ROWTYPE_H_INCLUDED
 
 #include "zs.h"
 
@@ -93,15 +93,6 @@ const char *zs_type_name (zs_type_t type);
 
 //  Is the type stored as a byte array (STRING, BYTES)?
 bool zs_type_is_binary (zs_type_t type);
-
-//  schema-0 JSON, Paimon's shape: {"version":1,"id":0,"fields":[{"id":0,
-//  "name":"id","type":"BIGINT NOT NULL"},…],"highestFieldId":…,
-//  "partitionKeys":[],"primaryKeys":[],"options":{},"timeMillis":…}.
-//  malloc'd, NULL when out of memory.
-char *zs_schema_to_json (const zs_schema_t *self, int64_t time_millis);
-
-//  Decode schema-0 JSON. 0, or ZS_ECORRUPT with err saying what is wrong.
-int zs_schema_from_json (zs_schema_t *self, const char *text, char *err, size_t errlen);
 
 //  Compare a job's schema with a table's. 0 when equal; -1 with why naming
 //  the first differing column ("column 3 'qty': job has INT, table has

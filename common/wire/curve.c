@@ -21,9 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define S_KEY_LEN 40             //  a Z85 key's text
-#define S_RELOAD_MS 1000         //  public/ reread at most this often
-#define S_LOGGED_MAX 1024        //  keys whose refusal we remember having logged
+#define S_KEY_LEN 40      //  a Z85 key's text
+#define S_RELOAD_MS 1000  //  public/ reread at most this often
+#define S_LOGGED_MAX 1024 //  keys whose refusal we remember having logged
 #define S_HANDSHAKE_FAILED                                                                         \
     (ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL                    \
      | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH)
@@ -31,8 +31,8 @@
 typedef struct {
     char key[S_KEY_LEN + 1];
     Zsink__Role role;
-    int index;       //  writers only, else -1
-    char file[256];  //  name in public/, for messages
+    int index;      //  writers only, else -1
+    char file[256]; //  name in public/, for messages
 } s_binding_t;
 
 struct _zs_curve_t {
@@ -276,8 +276,8 @@ zs_curve_load (const char *dir, Zsink__Role role, int index, char *err, size_t e
     struct stat st;
     int found = stat (dir, &st);
     if (found != 0 || !S_ISDIR (st.st_mode)) {
-        snprintf (err, errlen, "%s: not a keys directory: %s (zsink keys generate makes one)",
-                  dir, found != 0 ? strerror (errno) : "not a directory");
+        snprintf (err, errlen, "%s: not a keys directory: %s (zsink keys generate makes one)", dir,
+                  found != 0 ? strerror (errno) : "not a directory");
         return NULL;
     }
     zs_curve_t *self = calloc (1, sizeof *self);
@@ -437,7 +437,7 @@ zs_curve_counters (zs_curve_t *self, int64_t *unauthorized, int64_t *handshakes)
             zmq_msg_init (&msg);
             if (zmq_msg_recv (&msg, mon, ZMQ_DONTWAIT) >= 0) {
                 size_t n = zmq_msg_size (&msg) < sizeof endpoint - 1 ? zmq_msg_size (&msg)
-                                                                      : sizeof endpoint - 1;
+                                                                     : sizeof endpoint - 1;
                 memcpy (endpoint, zmq_msg_data (&msg), n);
                 endpoint[n] = 0;
             }

@@ -1,4 +1,4 @@
-/*  table.h - the table store (DESIGN §4): schema, snapshots, manifests,
+/*  table.h - the table store (docs/architecture.md): schema, snapshots, manifests,
     commit with atomic create-if-absent, and the read side used by
     `zsink table …`.
 
@@ -23,32 +23,10 @@
 #ifndef ZS_TABLE_H_INCLUDED
 #define ZS_TABLE_H_INCLUDED
 
-#include "datafile.h"
+#include "filemeta.h"
 #include "schema.h"
+#include "snapshot.h"
 #include "zs.h"
-
-#define ZS_MAX_USER_IDS 64 //  commit users remembered per snapshot
-
-typedef struct {
-    char user[40];
-    int64_t identifier;
-    int64_t time_millis; //  when that user last committed (for LRU trimming)
-} zs_user_id_t;
-
-typedef struct {
-    int64_t id;
-    int64_t schema_id;
-    char base_manifest_list[128]; //  file name inside manifest/
-    char delta_manifest_list[128];
-    char commit_user[40];
-    int64_t commit_identifier;
-    char commit_kind[16]; //  "APPEND"
-    int64_t time_millis;
-    int64_t total_record_count;
-    int64_t delta_record_count;
-    int n_user_ids;
-    zs_user_id_t user_ids[ZS_MAX_USER_IDS];
-} zs_snapshot_t;
 
 typedef struct _zs_table_t zs_table_t;
 
@@ -71,9 +49,6 @@ int zs_table_read_snapshot (zs_table_t *self, int64_t id, zs_snapshot_t *out, ch
 //  Earliest and latest snapshot ids present (0,0 when none). 0 or -1.
 int zs_table_snapshot_range (zs_table_t *self, int64_t *earliest, int64_t *latest, char *err,
                              size_t errlen);
-
-//  Last identifier the user committed according to a snapshot, -1 if none.
-int64_t zs_snapshot_last_identifier (const zs_snapshot_t *snap, const char *commit_user);
 
 //  Last identifier commit_user committed to the table (one read of the
 //  latest snapshot), -1 if none or no snapshot. ZS_ECORRUPT/-1 as int

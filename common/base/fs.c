@@ -154,8 +154,7 @@ s_shadow (const char *path, char *shadow, size_t len)
 }
 
 int
-zs_fs_faults_set (const char *fault, const char *journal, bool skip_fsync, char *err,
-                  size_t errlen)
+zs_fs_faults_set (const char *fault, const char *journal, bool skip_fsync, char *err, size_t errlen)
 {
     if (s_disk.journal >= 0)
         close (s_disk.journal);

@@ -21,7 +21,7 @@
 #ifndef ZS_ROWFMT_H_INCLUDED
 #define ZS_ROWFMT_H_INCLUDED
 
-#include "schema.h"
+#include "rowtype.h"
 
 //  A growable text buffer.
 typedef struct {
@@ -45,6 +45,39 @@ void zs_row_jsonl (zs_strbuf_t *out, const zs_schema_t *schema, const zs_value_t
 void zs_row_csv (zs_strbuf_t *out, const zs_schema_t *schema, const zs_value_t *row);
 //  The CSV header line naming the columns.
 void zs_row_csv_header (zs_strbuf_t *out, const zs_schema_t *schema);
+
+//  --------------------------------------------------------------------------
+//  Text to values, the inverse (rowparse.c): what the file source reads.
+
+//  Why a text was refused as a value.
+enum { ZS_PARSE_TYPE = -1, ZS_PARSE_RANGE = -2, ZS_PARSE_UTF8 = -3 };
+
+//  The value of type spelt by p[0..len) (not NUL-terminated): the spellings
+//  above, booleans in any case, DATE and TIMESTAMP with a space or 'T' and
+//  1 to 9 fractional digits (none lost), STRING checked as UTF-8, BYTES
+//  as they are. STRING/BYTES point into p. 0, or a ZS_PARSE_ kind with
+//  *reason when there is more to say than "not a …".
+int zs_value_parse (zs_type_t type, const uint8_t *p, size_t len, zs_value_t *out,
+                    const char **reason);
+
+//  A null for column col; -1 with why in a NOT NULL column.
+int zs_value_null (const zs_column_t *col, zs_value_t *out, char *why, size_t whylen);
+
+//  The message for a refused value, quoting shown ("column 'qty': 'x' is
+//  not an INT"). Returns -1.
+int zs_value_refused (const zs_column_t *col, int kind, const char *shown, const char *reason,
+                      char *why, size_t whylen);
+
+//  A bad value as a message quotes it: at most ZS_SHOW_MAX bytes cut on a
+//  UTF-8 boundary, control characters as '?' so a log line stays one line,
+//  the bytes of a value that is not UTF-8 as \xHH.
+#define ZS_SHOW_MAX 40
+void zs_value_show (char *dst, size_t size, const uint8_t *p, size_t len);
+
+//  Length of the valid UTF-8 sequence at p (1-4), or 0 if it is not one
+//  (overlong forms, surrogates, beyond U+10FFFF); is all of p UTF-8?
+size_t zs_utf8_len (const uint8_t *p, size_t left);
+bool zs_utf8_valid (const uint8_t *p, size_t len);
 
 //  Calendar helpers: days since 1970-01-01 <-> civil date.
 int32_t zs_days_from_civil (int64_t y, unsigned m, unsigned d);

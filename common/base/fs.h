@@ -70,7 +70,7 @@ void zs_fs_file_abort (zs_fs_file_t **self_p);                          //  clos
 //  fail with that errno ("…:K+": the K-th and every later one, a disk that
 //  stays full); "crash:K" ends the process (_exit 137) just before it. With
 //  a journal path every operation is appended there, for
-//  zs_fs_lose_unsynced. skip_fsync makes fsync a no-op: the negative
+//  zs_fs_lose_unsynced (tests/tools/fsloss.h). skip_fsync makes fsync a no-op: the negative
 //  control of the lost-fsync tests. 0 or -1 + err (bad spec).
 int zs_fs_faults_set (const char *fault, const char *journal, bool skip_fsync, char *err,
                       size_t errlen);
@@ -79,16 +79,5 @@ int zs_fs_faults_set (const char *fault, const char *journal, bool skip_fsync, c
 int zs_fs_faults_init (char *err, size_t errlen);
 //  Operations counted since the last zs_fs_faults_set/init.
 int64_t zs_fs_ops (void);
-
-//  After every process writing the journal is dead: drop what a power cut
-//  would have dropped (bytes written after a file's last fsync; names
-//  created, renamed or removed in a directory not fsynced since), then
-//  remove the journal and its shadow directory. fsloss.c says how.
-typedef struct {
-    int64_t lines;                                   //  journal lines read
-    int64_t creates, renames, links, unlinks, mkdirs; //  name changes undone
-    int64_t truncated, bytes_dropped;                 //  files cut back
-} zs_fs_loss_t;
-int zs_fs_lose_unsynced (const char *journal, zs_fs_loss_t *loss, char *err, size_t errlen);
 
 #endif
