@@ -55,9 +55,8 @@ main (int argc, char **argv)
         }
         //  only the commit is timed
         int64_t c0 = zs_clock_mono_ms ();
-        int64_t sid;
-        if (zs_table_commit (table, user, i, &meta, 1, false, 3, &sid, NULL, err, sizeof err)
-            != 0) {
+        zs_commit_t req = {.user = user, .identifier = i, .files = &meta, .n = 1, .max_retries = 3};
+        if (zs_table_commit (table, &req, NULL, err, sizeof err) != 0) {
             fprintf (stderr, "commit %d: %s\n", i, err);
             return 1;
         }

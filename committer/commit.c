@@ -36,9 +36,14 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
         //  The end-input snapshot is made even when empty: it is how the
         //  table (and the coordinator) learn that the job has finished.
         bool ignore_empty = opts->ignore_empty && id != ZS_END_INPUT_ID;
-        int64_t snapshot_id = 0, total_rows = 0;
-        int c = zs_table_commit (table, commit_user, id, files, nfiles, ignore_empty,
-                                 opts->max_retries, &snapshot_id, &total_rows, err, errlen);
+        zs_commit_t req = {.user = commit_user,
+                           .identifier = id,
+                           .files = files,
+                           .n = nfiles,
+                           .ignore_empty = ignore_empty,
+                           .max_retries = opts->max_retries};
+        zs_committed_t made_one = {0};
+        int c = zs_table_commit (table, &req, &made_one, err, errlen);
         free (files);
         //  A checkpoint the coordinator triggered while the job was
         //  finishing may complete after the end-input snapshot: empty, it
@@ -60,7 +65,7 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
         zs_pending_remove (pending, id);
         made++;
         if (opts->on_commit)
-            opts->on_commit (id, snapshot_id, total_rows, opts->arg);
+            opts->on_commit (id, made_one.snapshot_id, made_one.total_rows, opts->arg);
         if (opts->recommit && made == 1 && zs_failpoint ("committer.mid-recommit") < 0) {
             snprintf (err, errlen, "failpoint committer.mid-recommit");
             rc = ZS_ERR;

@@ -763,14 +763,18 @@ s_usage (FILE *out)
              "Fail points: ZSINK_FAILPOINTS=name=action[,…]\n");
 }
 
-int
-zs_committer_main (int argc, char **argv)
+//  The command line (and its environment defaults). 0 = go on; else the
+//  exit status (0 after --help, 2 after an error).
+typedef struct {
+    const char *coordinator, *bind, *keys;
+} s_args_t;
+
+static int
+s_parse_args (int argc, char **argv, s_args_t *a)
 {
-    zsys_init ();
-    zs_log_set_name ("committer");
-    const char *coordinator = getenv ("ZSINK_COORDINATOR");
-    const char *bind = getenv ("ZSINK_COMMITTER_BIND");
-    const char *keys = getenv ("ZSINK_KEYS_DIR");
+    a->coordinator = getenv ("ZSINK_COORDINATOR");
+    a->bind = getenv ("ZSINK_COMMITTER_BIND");
+    a->keys = getenv ("ZSINK_KEYS_DIR");
     static const struct option options[] = {{"coordinator", required_argument, NULL, 'c'},
                                             {"bind", required_argument, NULL, 'b'},
                                             {"keys", required_argument, NULL, 'k'},
@@ -779,25 +783,18 @@ zs_committer_main (int argc, char **argv)
     optind = 1;
     int opt;
     while ((opt = getopt_long (argc, argv, "c:b:h", options, NULL)) != -1) {
-        switch (opt) {
-        case 'c':
-            coordinator = optarg;
-            break;
-        case 'b':
-            bind = optarg;
-            break;
-        case 'k':
-            keys = optarg;
-            break;
-        case 'h':
-            s_usage (stdout);
-            return 0;
-        default:
-            s_usage (stderr);
-            return 2;
+        if (opt == 'c')
+            a->coordinator = optarg;
+        else if (opt == 'b')
+            a->bind = optarg;
+        else if (opt == 'k')
+            a->keys = optarg;
+        else {
+            s_usage (opt == 'h' ? stdout : stderr);
+            return opt == 'h' ? -1 : 2;
         }
     }
-    if (optind < argc || !coordinator || !*coordinator) {
+    if (optind < argc || !a->coordinator || !*a->coordinator) {
         if (optind < argc)
             fprintf (stderr, "zsink-committer: unexpected argument '%s'\n", argv[optind]);
         else
@@ -805,9 +802,30 @@ zs_committer_main (int argc, char **argv)
         s_usage (stderr);
         return 2;
     }
-    if (!bind || !*bind)
-        bind = DEFAULT_BIND;
+    if (!a->bind || !*a->bind)
+        a->bind = DEFAULT_BIND;
+    return 0;
+}
 
+static void
+s_committer_fini (s_committer_t *self)
+{
+    if (self->pending)
+        s_drop_state (self);
+    zs_participant_destroy (&self->part);
+    zsock_destroy (&self->data);
+    zs_curve_destroy (&self->curve);
+    zs_table_destroy (&self->table);
+    zs_committer_unlock (&self->lock_fd);
+    zs_pending_destroy (&self->pending);
+    zs_drops_destroy (&self->drops);
+}
+
+//  Fail points, disk faults, keys, the data socket, the coordinator
+//  connection. 0, or the exit status (having logged why).
+static int
+s_committer_init (s_committer_t *self, const s_args_t *a)
+{
     char err[ZS_ERRLEN];
     if (zs_failpoint_init (NULL, err, sizeof err) < 0) {
         zs_error ("bad ZSINK_FAILPOINTS: %s", err);
@@ -817,77 +835,83 @@ zs_committer_main (int argc, char **argv)
         zs_error ("%s", err);
         return 2;
     }
-    s_committer_t self = {.lock_fd = -1, .phase = S_IDLE};
-    self.pending = zs_pending_new ();
-    self.drops = zs_drops_new ("data message");
-    if (!self.pending || !self.drops) {
+    self->pending = zs_pending_new ();
+    self->drops = zs_drops_new ("data message");
+    if (!self->pending || !self->drops) {
         zs_error ("out of memory");
         return 1;
     }
-    if (keys && *keys) {
-        self.curve = zs_curve_load (keys, ZSINK__ROLE__ROLE_COMMITTER, -1, err, sizeof err);
-        if (!self.curve) {
+    if (a->keys && *a->keys) {
+        self->curve = zs_curve_load (a->keys, ZSINK__ROLE__ROLE_COMMITTER, -1, err, sizeof err);
+        if (!self->curve) {
             zs_error ("--keys: %s", err);
-            zs_pending_destroy (&self.pending);
-            zs_drops_destroy (&self.drops);
             return 2;
         }
-        zs_net_use_curve (self.curve);
+        zs_net_use_curve (self->curve);
     }
-    self.data = zs_net_router (bind, err, sizeof err);
-    if (!self.data) {
-        zs_curve_destroy (&self.curve);
+    self->data = zs_net_router (a->bind, err, sizeof err);
+    if (!self->data) {
         zs_error ("cannot bind the data endpoint: %s", err);
-        zs_pending_destroy (&self.pending);
-        zs_drops_destroy (&self.drops);
         return 1;
     }
-    self.part = zs_participant_new (ZSINK__ROLE__ROLE_COMMITTER, -1, coordinator, err, sizeof err);
-    if (!self.part) {
+    self->part =
+        zs_participant_new (ZSINK__ROLE__ROLE_COMMITTER, -1, a->coordinator, err, sizeof err);
+    if (!self->part) {
         zs_error ("cannot connect to the coordinator: %s", err);
-        zsock_destroy (&self.data);
-        zs_curve_destroy (&self.curve);
-        zs_pending_destroy (&self.pending);
-        zs_drops_destroy (&self.drops);
         return 1;
     }
-    zs_participant_report_drops (self.part, self.drops);
-    zs_info ("committer %s started (data %s, coordinator %s)", zs_participant_id (self.part), bind,
-             coordinator);
+    zs_participant_report_drops (self->part, self->drops);
+    zs_info ("committer %s started (data %s, coordinator %s)", zs_participant_id (self->part),
+             a->bind, a->coordinator);
+    return 0;
+}
 
-    while (!self.done && !zsys_interrupted) {
+//  The event loop: control first (a Reset must be applied before the data
+//  of its epoch, and the participant's timers run on every turn), then data.
+static void
+s_committer_run (s_committer_t *self)
+{
+    while (!self->done && !zsys_interrupted) {
         zmq_pollitem_t items[] = {
-            {zsock_resolve (zs_participant_sock (self.part)), 0, ZMQ_POLLIN, 0},
-            {zsock_resolve (self.data), 0, ZMQ_POLLIN, 0},
+            {zsock_resolve (zs_participant_sock (self->part)), 0, ZMQ_POLLIN, 0},
+            {zsock_resolve (self->data), 0, ZMQ_POLLIN, 0},
         };
         if (zmq_poll (items, 2, POLL_MS) < 0 && errno != EINTR) {
             zs_error ("poll failed: %s", zmq_strerror (zmq_errno ()));
-            self.exit_code = 1;
+            self->exit_code = 1;
             break;
         }
-        //  Control first: a Reset must be applied before the data of its
-        //  epoch, and the participant's timers run on every turn.
-        s_drain_control (&self);
-        if (!self.done && (items[1].revents & ZMQ_POLLIN))
-            s_drain_data (&self);
-        if (self.curve) {
+        s_drain_control (self);
+        if (!self->done && (items[1].revents & ZMQ_POLLIN))
+            s_drain_data (self);
+        if (self->curve) {
             int64_t unauthorized, handshakes;
-            zs_curve_counters (self.curve, &unauthorized, &handshakes);
-            zs_participant_set_security (self.part, unauthorized, handshakes);
+            zs_curve_counters (self->curve, &unauthorized, &handshakes);
+            zs_participant_set_security (self->part, unauthorized, handshakes);
         }
     }
-    if (zs_drops_total (self.drops)) {
+    if (zs_drops_total (self->drops)) {
         char line[256];
-        zs_drops_format (self.drops, line, sizeof line);
+        zs_drops_format (self->drops, line, sizeof line);
         zs_info ("dropped data messages: %s", line);
     }
-    s_drop_state (&self);
-    zs_participant_destroy (&self.part);
-    zsock_destroy (&self.data);
-    zs_curve_destroy (&self.curve);
-    zs_table_destroy (&self.table);
-    zs_committer_unlock (&self.lock_fd);
-    zs_pending_destroy (&self.pending);
-    zs_drops_destroy (&self.drops);
-    return self.exit_code;
+}
+
+int
+zs_committer_main (int argc, char **argv)
+{
+    zsys_init ();
+    zs_log_set_name ("committer");
+    s_args_t args;
+    int code = s_parse_args (argc, argv, &args);
+    if (code)
+        return code < 0 ? 0 : code;
+    s_committer_t self = {.lock_fd = -1, .phase = S_IDLE};
+    code = s_committer_init (&self, &args);
+    if (code == 0) {
+        s_committer_run (&self);
+        code = self.exit_code;
+    }
+    s_committer_fini (&self);
+    return code;
 }

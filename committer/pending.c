@@ -380,6 +380,75 @@ s_in_state (int64_t id, const s_item_t *item, int64_t n)
     return id != ZS_END_INPUT_ID || item->tag < n;
 }
 
+//  The ManifestCommittable of entry e in the state of checkpoint n: its
+//  items that belong there (s_in_state), copied. NULL when out of memory.
+static Zsink__ManifestCommittable *
+s_state_entry (const s_entry_t *e, int64_t n)
+{
+    size_t count = 0;
+    for (size_t j = 0; j < e->n_items; j++)
+        count += s_in_state (e->id, &e->items[j], n);
+    Zsink__ManifestCommittable *m = calloc (1, sizeof *m);
+    if (!m)
+        return NULL;
+    zsink__manifest_committable__init (m);
+    m->identifier = e->id;
+    m->committables = count ? calloc (count, sizeof *m->committables) : NULL;
+    bool ok = !count || m->committables;
+    for (size_t j = 0; ok && j < e->n_items; j++) {
+        if (!s_in_state (e->id, &e->items[j], n))
+            continue;
+        Zsink__Committable *c = s_item_to_msg (&e->items[j], e->id);
+        if (c)
+            m->committables[m->n_committables++] = c;
+        //  a short copy (out of memory half-way) is no copy at all
+        ok = c && c->n_files == e->items[j].n_files;
+    }
+    if (!ok) {
+        for (size_t j = 0; j < m->n_committables; j++)
+            s_committable_free (m->committables[j]);
+        free (m->committables);
+        free (m);
+        return NULL;
+    }
+    return m;
+}
+
+//  Does entry e go in the state of checkpoint n? ids after n belong to
+//  later checkpoints; an end-input entry goes when some item of it does,
+//  or always with end_entry.
+static bool
+s_entry_in_state (const s_entry_t *e, int64_t n, bool end_entry)
+{
+    if (e->id != ZS_END_INPUT_ID)
+        return e->id <= n;
+    if (end_entry)
+        return true;
+    for (size_t j = 0; j < e->n_items; j++)
+        if (s_in_state (e->id, &e->items[j], n))
+            return true;
+    return false;
+}
+
+//  An end-input entry asked for but not held: add it, empty. 0 or -1.
+static int
+s_state_add_end (Zsink__CommitterState *s)
+{
+    if (s->n_pending && s->pending[s->n_pending - 1]->identifier == ZS_END_INPUT_ID)
+        return 0;
+    Zsink__ManifestCommittable **grown = realloc (s->pending, (s->n_pending + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    s->pending = grown;
+    Zsink__ManifestCommittable *m = calloc (1, sizeof *m);
+    if (!m)
+        return -1;
+    zsink__manifest_committable__init (m);
+    m->identifier = ZS_END_INPUT_ID;
+    s->pending[s->n_pending++] = m;
+    return 0;
+}
+
 Zsink__CommitterState *
 zs_pending_state (zs_pending_t *self, const char *commit_user, int64_t n, bool end_entry,
                   const int *ended, size_t n_ended)
@@ -391,62 +460,21 @@ zs_pending_state (zs_pending_t *self, const char *commit_user, int64_t n, bool e
     s->commit_user = strdup (commit_user);
     s->pending = self->n ? calloc (self->n, sizeof *s->pending) : NULL;
     s->ended_writers = n_ended ? calloc (n_ended, sizeof *s->ended_writers) : NULL;
-    if (!s->commit_user || (self->n && !s->pending) || (n_ended && !s->ended_writers))
-        goto oom;
-    for (size_t i = 0; i < n_ended; i++)
+    bool ok = s->commit_user && (!self->n || s->pending) && (!n_ended || s->ended_writers);
+    for (size_t i = 0; ok && i < n_ended; i++)
         s->ended_writers[i] = ended[i];
-    s->n_ended_writers = n_ended;
-
-    for (size_t i = 0; i < self->n; i++) {
-        const s_entry_t *e = &self->entries[i];
-        //  ids after n belong to later checkpoints; end-input items are
-        //  sorted out one by one by their tag
-        if (e->id > n && e->id != ZS_END_INPUT_ID)
+    s->n_ended_writers = ok ? n_ended : 0;
+    for (size_t i = 0; ok && i < self->n; i++) {
+        if (!s_entry_in_state (&self->entries[i], n, end_entry))
             continue;
-        size_t count = 0;
-        for (size_t j = 0; j < e->n_items; j++)
-            count += s_in_state (e->id, &e->items[j], n);
-        if (e->id == ZS_END_INPUT_ID && count == 0 && !end_entry)
-            continue;
-        Zsink__ManifestCommittable *m = calloc (1, sizeof *m);
-        if (!m)
-            goto oom;
-        zsink__manifest_committable__init (m);
-        m->identifier = e->id;
-        s->pending[s->n_pending++] = m;
-        m->committables = count ? calloc (count, sizeof *m->committables) : NULL;
-        if (count && !m->committables)
-            goto oom;
-        for (size_t j = 0; j < e->n_items; j++) {
-            if (!s_in_state (e->id, &e->items[j], n))
-                continue;
-            Zsink__Committable *c = s_item_to_msg (&e->items[j], e->id);
-            if (!c)
-                goto oom;
-            m->committables[m->n_committables++] = c;
-            if (c->n_files != e->items[j].n_files)
-                goto oom;
-        }
+        Zsink__ManifestCommittable *m = s_state_entry (&self->entries[i], n);
+        if (m)
+            s->pending[s->n_pending++] = m;
+        ok = m != NULL;
     }
-    //  An end-input entry asked for but not held yet: add it, empty.
-    if (end_entry
-        && (s->n_pending == 0 || s->pending[s->n_pending - 1]->identifier != ZS_END_INPUT_ID)) {
-        Zsink__ManifestCommittable **grown =
-            realloc (s->pending, (s->n_pending + 1) * sizeof *grown);
-        Zsink__ManifestCommittable *m = calloc (1, sizeof *m);
-        if (!grown || !m) {
-            if (grown)
-                s->pending = grown;
-            free (m);
-            goto oom;
-        }
-        s->pending = grown;
-        zsink__manifest_committable__init (m);
-        m->identifier = ZS_END_INPUT_ID;
-        s->pending[s->n_pending++] = m;
-    }
+    if (ok && end_entry)
+        ok = s_state_add_end (s) == 0;
+    if (!ok)
+        zs_pending_state_free (&s);
     return s;
-oom:
-    zs_pending_state_free (&s);
-    return NULL;
 }

@@ -136,81 +136,103 @@ s_fmt_u64 (uint8_t *p, uint64_t v)
     return n;
 }
 
+//  Each column's role, worked out once per schema, not per row.
+static void
+s_roles (const zs_schema_t *schema, zs_datagen_buf_t *buf)
+{
+    for (int c = 0; c < schema->n; c++) {
+        const zs_column_t *col = &schema->cols[c];
+        buf->role[c] = col->type == ZS_TYPE_STRING && !strcmp (col->name, "name")     ? S_NAME
+                       : col->type == ZS_TYPE_DOUBLE && !strcmp (col->name, "price")  ? S_PRICE
+                       : col->type == ZS_TYPE_TIMESTAMP3 && !strcmp (col->name, "ts") ? S_TS
+                                                                                      : S_PLAIN;
+    }
+    buf->fingerprint = schema->fingerprint;
+}
+
+//  A STRING: "name-<id>" for the default schema's name, else one of the
+//  words, alone or with the id. Its bytes go to text.
+static inline void
+s_string (zs_value_t *v, int role, int64_t id, uint64_t h, uint8_t *text)
+{
+    int n;
+    if (role == S_NAME && id >= 0) {
+        memcpy (text, "name-", 5); //  "name-<id>" without snprintf's cost
+        n = 5 + s_fmt_u64 (text + 5, (uint64_t) id);
+    } else if (role == S_NAME)
+        n = snprintf ((char *) text, ZS_DATAGEN_TEXT_MAX, "name-%" PRId64, id);
+    else if ((h >> 4) % 4 == 0)
+        n = snprintf ((char *) text, ZS_DATAGEN_TEXT_MAX, "%s", s_words[(h >> 8) % S_NWORDS]);
+    else
+        n = snprintf ((char *) text, ZS_DATAGEN_TEXT_MAX, "%s-%" PRId64,
+                      s_words[(h >> 8) % S_NWORDS], id);
+    v->v.bin.ptr = text;
+    v->v.bin.len = (uint32_t) n;
+}
+
+//  BYTES: 0 … 16 bytes, zero bytes included.
+static inline void
+s_bytes (zs_value_t *v, int64_t id, int c, uint64_t h, uint8_t *text)
+{
+    int n = (int) ((h >> 4) % 17);
+    for (int k = 0; k < n; k++)
+        text[k] = (uint8_t) (s_mix (id, c + 64 + k) >> 24) & (k % 3 ? 0xff : 0x0f);
+    v->v.bin.ptr = text;
+    v->v.bin.len = (uint32_t) n;
+}
+
+//  The non-null value of column c for id (h = s_mix (id, c)).
+static inline void
+s_value (const zs_schema_t *schema, int c, int role, int64_t id, uint64_t h, zs_value_t *v,
+         uint8_t *text)
+{
+    switch (schema->cols[c].type) {
+    case ZS_TYPE_BOOLEAN:
+        v->v.b = (h >> 8) & 1;
+        break;
+    case ZS_TYPE_INT:
+        v->v.i32 = (int32_t) (uint32_t) (h >> 16);
+        break;
+    case ZS_TYPE_BIGINT:
+        v->v.i64 = c == schema->id_col ? id : (int64_t) (h >> 1) - (int64_t) (h >> 2) * 3;
+        break;
+    case ZS_TYPE_FLOAT:
+        v->v.f32 = (float) ((int64_t) (h % 2000001) - 1000000) / 8.0f;
+        break;
+    case ZS_TYPE_DOUBLE:
+        //  price in the default schema: cents, as the first releases had
+        v->v.f64 = role == S_PRICE ? (double) (id % 100000) / 100.0
+                                   : (double) ((int64_t) (h % 20000001) - 10000000) / 1024.0;
+        break;
+    case ZS_TYPE_STRING:
+        s_string (v, role, id, h, text);
+        break;
+    case ZS_TYPE_BYTES:
+        s_bytes (v, id, c, h, text);
+        break;
+    case ZS_TYPE_DATE:
+        //  1900 … 2100, before the epoch included
+        v->v.i32 = (int32_t) (h % 73049) - 25567;
+        break;
+    case ZS_TYPE_TIMESTAMP3:
+        v->v.i64 = role == S_TS ? INT64_C (1700000000000) + id * 1000
+                                : (int64_t) (h % INT64_C (6311390400000)) - INT64_C (2208988800000);
+        break;
+    case ZS_TYPE_TIMESTAMP6:
+        v->v.i64 = (int64_t) (h % INT64_C (6311390400000000)) - INT64_C (2208988800000000);
+        break;
+    }
+}
+
 void
 zs_datagen_row (const zs_schema_t *schema, int64_t id, zs_value_t *row, zs_datagen_buf_t *buf)
 {
-    if (buf->fingerprint != schema->fingerprint || !schema->fingerprint) {
-        for (int c = 0; c < schema->n; c++) {
-            const zs_column_t *col = &schema->cols[c];
-            buf->role[c] = col->type == ZS_TYPE_STRING && !strcmp (col->name, "name")     ? S_NAME
-                           : col->type == ZS_TYPE_DOUBLE && !strcmp (col->name, "price")  ? S_PRICE
-                           : col->type == ZS_TYPE_TIMESTAMP3 && !strcmp (col->name, "ts") ? S_TS
-                                                                                          : S_PLAIN;
-        }
-        buf->fingerprint = schema->fingerprint;
-    }
+    if (buf->fingerprint != schema->fingerprint || !schema->fingerprint)
+        s_roles (schema, buf);
     for (int c = 0; c < schema->n; c++) {
-        const zs_column_t *col = &schema->cols[c];
-        zs_value_t *v = &row[c];
         uint64_t h = s_mix (id, c);
-        v->null = col->nullable && c != schema->id_col && h % 13 == 0;
-        if (v->null)
-            continue;
-        uint8_t *text = buf->text[c];
-        int n;
-        switch (col->type) {
-        case ZS_TYPE_BOOLEAN:
-            v->v.b = (h >> 8) & 1;
-            break;
-        case ZS_TYPE_INT:
-            v->v.i32 = (int32_t) (uint32_t) (h >> 16);
-            break;
-        case ZS_TYPE_BIGINT:
-            v->v.i64 = c == schema->id_col ? id : (int64_t) (h >> 1) - (int64_t) (h >> 2) * 3;
-            break;
-        case ZS_TYPE_FLOAT:
-            v->v.f32 = (float) ((int64_t) (h % 2000001) - 1000000) / 8.0f;
-            break;
-        case ZS_TYPE_DOUBLE:
-            //  price in the default schema: cents, as the first releases had
-            v->v.f64 = buf->role[c] == S_PRICE
-                           ? (double) (id % 100000) / 100.0
-                           : (double) ((int64_t) (h % 20000001) - 10000000) / 1024.0;
-            break;
-        case ZS_TYPE_STRING:
-            if (buf->role[c] == S_NAME && id >= 0) {
-                memcpy (text, "name-", 5); //  "name-<id>" without snprintf's cost
-                n = 5 + s_fmt_u64 (text + 5, (uint64_t) id);
-            } else if (buf->role[c] == S_NAME)
-                n = snprintf ((char *) text, ZS_DATAGEN_TEXT_MAX, "name-%" PRId64, id);
-            else if ((h >> 4) % 4 == 0)
-                n = snprintf ((char *) text, ZS_DATAGEN_TEXT_MAX, "%s",
-                              s_words[(h >> 8) % S_NWORDS]);
-            else
-                n = snprintf ((char *) text, ZS_DATAGEN_TEXT_MAX, "%s-%" PRId64,
-                              s_words[(h >> 8) % S_NWORDS], id);
-            v->v.bin.ptr = text;
-            v->v.bin.len = (uint32_t) n;
-            break;
-        case ZS_TYPE_BYTES:
-            n = (int) ((h >> 4) % 17); //  0 … 16 bytes, zero bytes included
-            for (int k = 0; k < n; k++)
-                text[k] = (uint8_t) (s_mix (id, c + 64 + k) >> 24) & (k % 3 ? 0xff : 0x0f);
-            v->v.bin.ptr = text;
-            v->v.bin.len = (uint32_t) n;
-            break;
-        case ZS_TYPE_DATE:
-            //  1900 … 2100, before the epoch included
-            v->v.i32 = (int32_t) (h % 73049) - 25567;
-            break;
-        case ZS_TYPE_TIMESTAMP3:
-            v->v.i64 = buf->role[c] == S_TS
-                           ? INT64_C (1700000000000) + id * 1000
-                           : (int64_t) (h % INT64_C (6311390400000)) - INT64_C (2208988800000);
-            break;
-        case ZS_TYPE_TIMESTAMP6:
-            v->v.i64 = (int64_t) (h % INT64_C (6311390400000000)) - INT64_C (2208988800000000);
-            break;
-        }
+        row[c].null = schema->cols[c].nullable && c != schema->id_col && h % 13 == 0;
+        if (!row[c].null)
+            s_value (schema, c, buf->role[c], id, h, &row[c], buf->text[c]);
     }
 }

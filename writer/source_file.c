@@ -267,6 +267,82 @@ s_fill (zs_source_file_t *self, char *err, size_t errlen)
     return 0;
 }
 
+//  One byte of CSV through the record scanner: quotes hide commas and
+//  newlines. Returns the new state; *end when c ends the record.
+static int
+s_csv_step (int st, uint8_t c, bool *end, int64_t *lines)
+{
+    switch (st) {
+    case S_FIELD_START:
+    case S_UNQUOTED:
+    case S_QUOTE_SEEN:
+        if (c == '\n')
+            *end = true;
+        else if (c == ',')
+            return S_FIELD_START;
+        else if (c == '"' && (st == S_FIELD_START || st == S_QUOTE_SEEN))
+            return S_QUOTED; //  an opening quote, or "" inside quotes
+        else
+            return S_UNQUOTED;
+        return st;
+    case S_QUOTED:
+        if (c == '"')
+            return S_QUOTE_SEEN;
+        if (c == '\n')
+            ++*lines;
+        return st;
+    }
+    return st;
+}
+
+//  Scan on from where the last call stopped (self->scan) for the end of
+//  the record at p: its length with the newline, or 0 when not in sight.
+static size_t
+s_scan_record (zs_source_file_t *self, const uint8_t *p, size_t avail)
+{
+    if (self->format == S_JSONL) {
+        const uint8_t *nl = memchr (p + self->scan, '\n', avail - self->scan);
+        if (nl)
+            return (size_t) (nl - p) + 1;
+        self->scan = avail;
+        return 0;
+    }
+    int st = self->scan_state;
+    size_t i = self->scan;
+    bool end = false;
+    while (i < avail && !end)
+        st = s_csv_step (st, p[i++], &end, &self->scan_lines);
+    self->scan = i;
+    self->scan_state = st;
+    return end ? i : 0;
+}
+
+//  The record at p, raw bytes long: without its line end, without a BOM
+//  at the very start of the file.
+static void
+s_take_record (zs_source_file_t *self, const uint8_t *p, size_t raw, bool at_eof, s_record_t *rec)
+{
+    rec->raw = raw;
+    rec->ptr = p;
+    rec->len = raw;
+    //  the record's own newline ends its last line; a final line without
+    //  one is a line all the same
+    rec->lines = self->format == S_CSV ? self->scan_lines + 1 : 1;
+    rec->open_quote = at_eof && self->scan_state == S_QUOTED;
+    if (rec->len > 0 && rec->ptr[rec->len - 1] == '\n')
+        rec->len--;
+    if (rec->len > 0 && rec->ptr[rec->len - 1] == '\r')
+        rec->len--;
+    if (self->buf_off + (int64_t) self->start == 0 && rec->len >= 3
+        && memcmp (rec->ptr, "\xEF\xBB\xBF", 3) == 0) {
+        rec->ptr += 3;
+        rec->len -= 3;
+    }
+    self->scan = 0;
+    self->scan_state = S_FIELD_START;
+    self->scan_lines = 0;
+}
+
 //  Find the next record of the open file. 1 with rec filled, 0 at the end
 //  of the file, -1 on an I/O error or an oversized record.
 static int
@@ -275,65 +351,10 @@ s_read_record (zs_source_file_t *self, s_record_t *rec, char *err, size_t errlen
     for (;;) {
         const uint8_t *p = self->buf + self->start;
         size_t avail = self->len - self->start;
-        size_t end = 0; //  bytes of the record with its newline, 0 = not found
-        if (self->format == S_JSONL) {
-            const uint8_t *nl = memchr (p + self->scan, '\n', avail - self->scan);
-            if (nl)
-                end = (size_t) (nl - p) + 1;
-            else
-                self->scan = avail;
-        } else {
-            int st = self->scan_state;
-            size_t i;
-            for (i = self->scan; i < avail && end == 0; i++) {
-                uint8_t c = p[i];
-                switch (st) {
-                case S_FIELD_START:
-                case S_UNQUOTED:
-                case S_QUOTE_SEEN:
-                    if (c == '\n')
-                        end = i + 1;
-                    else if (c == ',')
-                        st = S_FIELD_START;
-                    else if (c == '"' && st == S_FIELD_START)
-                        st = S_QUOTED;
-                    else if (c == '"' && st == S_QUOTE_SEEN)
-                        st = S_QUOTED; //  "" inside quotes
-                    else
-                        st = S_UNQUOTED;
-                    break;
-                case S_QUOTED:
-                    if (c == '"')
-                        st = S_QUOTE_SEEN;
-                    else if (c == '\n')
-                        self->scan_lines++;
-                    break;
-                }
-            }
-            self->scan = i;
-            self->scan_state = st;
-        }
+        size_t end = s_scan_record (self, p, avail);
         bool at_eof = end == 0 && self->eof && avail > 0;
         if (end > 0 || at_eof) {
-            rec->raw = end > 0 ? end : avail;
-            rec->ptr = p;
-            rec->len = rec->raw;
-            //  the record's own newline ends its last line; a final line
-            //  without one is a line all the same
-            rec->lines = self->format == S_CSV ? self->scan_lines + 1 : 1;
-            rec->open_quote = at_eof && self->scan_state == S_QUOTED;
-            if (rec->len > 0 && rec->ptr[rec->len - 1] == '\n')
-                rec->len--;
-            if (rec->len > 0 && rec->ptr[rec->len - 1] == '\r')
-                rec->len--;
-            if (self->buf_off + (int64_t) self->start == 0 && rec->len >= 3
-                && memcmp (rec->ptr, "\xEF\xBB\xBF", 3) == 0) {
-                rec->ptr += 3;
-                rec->len -= 3;
-            }
-            self->scan = 0;
-            self->scan_state = S_FIELD_START;
-            self->scan_lines = 0;
+            s_take_record (self, p, end > 0 ? end : avail, at_eof, rec);
             return 1;
         }
         if (self->eof)

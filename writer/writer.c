@@ -1052,34 +1052,21 @@ s_drain_data (s_writer_t *self)
     }
 }
 
-int
-zs_writer_main (int argc, char **argv)
+//  Log name, fail points, disk faults, keys, the coordinator connection.
+//  0, or the exit status (having logged why).
+static int
+s_writer_init (s_writer_t *self)
 {
-    zsys_init (); //  SIGINT/SIGTERM set zsys_interrupted; we exit cleanly on it
-    s_writer_t *self = calloc (1, sizeof *self);
-    if (!self) {
-        fprintf (stderr, "zsink-writer: out of memory\n");
-        return 1;
-    }
-    int rc = s_parse_args (self, argc, argv);
-    if (rc != 0) {
-        if (rc < 0)
-            s_usage (stderr);
-        free (self);
-        return rc < 0 ? 2 : 0;
-    }
     char name[32];
     snprintf (name, sizeof name, "writer-%d", self->index);
     zs_log_set_name (name);
     char err[ZS_ERRLEN];
     if (zs_failpoint_init (NULL, err, sizeof err) != 0) {
         zs_error ("ZSINK_FAILPOINTS: %s", err);
-        free (self);
         return 2;
     }
     if (zs_fs_faults_init (err, sizeof err) != 0) {
         zs_error ("%s", err);
-        free (self);
         return 2;
     }
     if (*self->keys) {
@@ -1087,7 +1074,6 @@ zs_writer_main (int argc, char **argv)
             zs_curve_load (self->keys, ZSINK__ROLE__ROLE_WRITER, self->index, err, sizeof err);
         if (!self->curve) {
             zs_error ("--keys: %s", err);
-            free (self);
             return 2;
         }
         zs_net_use_curve (self->curve);
@@ -1096,22 +1082,24 @@ zs_writer_main (int argc, char **argv)
                                      sizeof err);
     if (!self->part) {
         zs_error ("cannot connect to the coordinator: %s", err);
-        zs_curve_destroy (&self->curve);
-        free (self);
         return 2;
     }
     self->file_epoch = -1;
     self->state = S_JOINING;
     zs_info ("writer %d starting (coordinator %s, committer %s)", self->index, self->coordinator,
              self->committer);
+    return 0;
+}
 
-    bool ok = true;
-    while (ok && !self->done && !zsys_interrupted) {
-        //  Wake for control input, and for room on the data pipe while data
-        //  waits in the outbox (not for a control entry at its head: the
-        //  data pipe being writable would then spin the loop). The timeout
-        //  is the next row due, at most 50 ms, so timers run and nothing
-        //  ever sleeps inside a step.
+//  The event loop. Wake for control input, and for room on the data pipe
+//  while data waits in the outbox (not for a control entry at its head:
+//  the data pipe being writable would then spin the loop). The timeout is
+//  the next row due, at most 50 ms, so timers run and nothing ever sleeps
+//  inside a step. false when it stopped on an error (exit_code says).
+static bool
+s_writer_run (s_writer_t *self)
+{
+    while (!self->done && !zsys_interrupted) {
         bool want_out = self->out_head && self->out_head->kind == S_OUT_DATA;
         zmq_pollitem_t items[2] = {
             {zsock_resolve (zs_participant_sock (self->part)), 0, ZMQ_POLLIN, 0},
@@ -1122,13 +1110,13 @@ zs_writer_main (int argc, char **argv)
             //  ETERM/ENOTSOCK: the context is going away under us
             zs_error ("poll: %s", zmq_strerror (errno));
             self->exit_code = 1;
-            ok = false;
-            break;
+            return false;
         }
         if (zsys_interrupted)
             break;
-        ok = s_control (self);
-        if (!ok || self->done)
+        if (!s_control (self))
+            return false;
+        if (self->done)
             break;
         if (self->data) {
             s_drain_data (self);
@@ -1139,10 +1127,16 @@ zs_writer_main (int argc, char **argv)
             s_outbox_flush (self);
         }
     }
+    return true;
+}
 
-    //  Paimon's writer close deletes the uncommitted new files; so do we:
-    //  the open one, and those closed since the last barrier (rolled by
-    //  size), which no committable carries and so no checkpoint can name.
+//  Paimon's writer close deletes the uncommitted new files; so do we: the
+//  open one, and those closed since the last barrier (rolled by size),
+//  which no committable carries and so no checkpoint can name. A writer
+//  told to shut down says Bye.
+static void
+s_writer_close (s_writer_t *self)
+{
     s_abort_file (self);
     s_drop_closed (self);
     if (self->done) {
@@ -1157,7 +1151,12 @@ zs_writer_main (int argc, char **argv)
         zsock_set_linger (zs_participant_sock (self->part), 200);
     } else if (zsys_interrupted)
         zs_info ("interrupted: exiting");
-    int code = ok ? 0 : self->exit_code;
+}
+
+static void
+s_writer_destroy (s_writer_t **self_p)
+{
+    s_writer_t *self = *self_p;
     s_outbox_clear (self);
     free (self->closed);
     zs_source_file_destroy (&self->src);
@@ -1165,5 +1164,31 @@ zs_writer_main (int argc, char **argv)
     zs_participant_destroy (&self->part);
     zs_curve_destroy (&self->curve);
     free (self);
+    *self_p = NULL;
+}
+
+int
+zs_writer_main (int argc, char **argv)
+{
+    zsys_init (); //  SIGINT/SIGTERM set zsys_interrupted; we exit cleanly on it
+    s_writer_t *self = calloc (1, sizeof *self);
+    if (!self) {
+        fprintf (stderr, "zsink-writer: out of memory\n");
+        return 1;
+    }
+    int code = s_parse_args (self, argc, argv);
+    if (code != 0) {
+        if (code < 0)
+            s_usage (stderr);
+        free (self);
+        return code < 0 ? 2 : 0;
+    }
+    code = s_writer_init (self);
+    if (code == 0) {
+        bool ok = s_writer_run (self);
+        s_writer_close (self);
+        code = ok ? 0 : self->exit_code;
+    }
+    s_writer_destroy (&self);
     return code;
 }

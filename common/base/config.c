@@ -328,6 +328,105 @@ zs_config_defaults (zs_config_t *cfg)
     cfg->target_file_size = 128 * 1024 * 1024;
 }
 
+//  A number, duration or size (empty = unset where the key allows it).
+static int
+s_set_number (zs_config_t *cfg, const s_key_t *k, const char *key, const char *value, char *err,
+              size_t errlen)
+{
+    char trimmed[8];
+    if (k->unset_ok && s_trim (value, trimmed, sizeof trimmed) == 0 && !*trimmed) {
+        s_num_put (cfg, k, -1);
+        return 0;
+    }
+    int64_t v = 0;
+    int rc = k->type == S_DURATION ? zs_parse_duration_ms (value, &v)
+             : k->type == S_SIZE   ? zs_parse_size (value, &v)
+                                   : s_parse_whole (value, &v);
+    if (rc) {
+        if (k->type == S_DURATION)
+            s_err (err, errlen, "%s: bad duration '%s' (e.g. 2s, 500ms, 1min)", key, value);
+        else if (k->type == S_SIZE)
+            s_err (err, errlen, "%s: bad size '%s' (e.g. 128mb, 64kb, 1gb)", key, value);
+        else
+            s_err (err, errlen, "%s: '%s' is not a whole number", key, value);
+        return -1;
+    }
+    if (v < k->min || v > k->max) {
+        char range[64];
+        s_range_text (k, range, sizeof range);
+        s_err (err, errlen, "%s: '%s' out of range (%s%s)", key, value, range,
+               k->unset_ok ? ", or empty for unset" : "");
+        return -1;
+    }
+    s_num_put (cfg, k, v);
+    return 0;
+}
+
+static int
+s_set_bool (bool *field, const char *key, const char *value, char *err, size_t errlen)
+{
+    if (strcasecmp (value, "true") == 0)
+        *field = true;
+    else if (strcasecmp (value, "false") == 0)
+        *field = false;
+    else {
+        s_err (err, errlen, "%s: bad boolean '%s' (true or false)", key, value);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+s_set_path (char *field, const char *key, const char *value, char *err, size_t errlen)
+{
+    if (strlen (value) >= ZS_PATH_MAX) {
+        s_err (err, errlen, "%s: path longer than %d bytes", key, ZS_PATH_MAX - 1);
+        return -1;
+    }
+    snprintf (field, ZS_PATH_MAX, "%s", value);
+    return 0;
+}
+
+static int
+s_set_enum (char *field, const s_key_t *k, const char *key, const char *value, char *err,
+            size_t errlen)
+{
+    char known[128] = "";
+    for (const char *const *c = k->choices; *c; c++) {
+        if (s_streq (value, *c)) {
+            snprintf (field, ZS_ENUM_MAX, "%s", value);
+            return 0;
+        }
+        snprintf (known + strlen (known), sizeof known - strlen (known), "%s%s",
+                  c == k->choices ? "" : ", ", *c);
+    }
+    s_err (err, errlen, "%s: unknown value '%s' (known: %s)", key, value, known);
+    return -1;
+}
+
+//  Kept in canonical form, so the text handed to the other roles and
+//  compared with the table is the same whatever the spelling. Formatted
+//  aside first: a text too long must leave cfg untouched (invariant 2),
+//  not half overwritten.
+static int
+s_set_schema (zs_config_t *cfg, char *field, const char *value, char *err, size_t errlen)
+{
+    zs_schema_t schema;
+    char why[ZS_ERRLEN];
+    if (zs_schema_parse (&schema, value, why, sizeof why) != 0) {
+        s_err (err, errlen, "%s", why);
+        return -1;
+    }
+    char text[ZS_SCHEMA_TEXT_MAX];
+    if (zs_schema_format (&schema, text, sizeof text) != 0) {
+        s_err (err, errlen, "table.schema: longer than %d bytes", ZS_SCHEMA_TEXT_MAX - 1);
+        return -1;
+    }
+    memcpy (field, text, strlen (text) + 1);
+    cfg->schema = schema;
+    return 0;
+}
+
 int
 zs_config_set (zs_config_t *cfg, const char *key, const char *value, char *err, size_t errlen)
 {
@@ -341,90 +440,20 @@ zs_config_set (zs_config_t *cfg, const char *key, const char *value, char *err, 
         return -1;
     }
     char *field = (char *) cfg + k->offset;
-    int64_t v = 0;
-    char range[64];
-
     switch (k->type) {
     case S_INT:
     case S_I64:
     case S_DURATION:
-    case S_SIZE: {
-        char trimmed[8];
-        if (k->unset_ok && s_trim (value, trimmed, sizeof trimmed) == 0 && !*trimmed) {
-            s_num_put (cfg, k, -1);
-            return 0;
-        }
-        int rc = k->type == S_DURATION ? zs_parse_duration_ms (value, &v)
-                 : k->type == S_SIZE   ? zs_parse_size (value, &v)
-                                       : s_parse_whole (value, &v);
-        if (rc) {
-            if (k->type == S_DURATION)
-                s_err (err, errlen, "%s: bad duration '%s' (e.g. 2s, 500ms, 1min)", key, value);
-            else if (k->type == S_SIZE)
-                s_err (err, errlen, "%s: bad size '%s' (e.g. 128mb, 64kb, 1gb)", key, value);
-            else
-                s_err (err, errlen, "%s: '%s' is not a whole number", key, value);
-            return -1;
-        }
-        if (v < k->min || v > k->max) {
-            s_range_text (k, range, sizeof range);
-            s_err (err, errlen, "%s: '%s' out of range (%s%s)", key, value, range,
-                   k->unset_ok ? ", or empty for unset" : "");
-            return -1;
-        }
-        s_num_put (cfg, k, v);
-        return 0;
-    }
+    case S_SIZE:
+        return s_set_number (cfg, k, key, value, err, errlen);
     case S_BOOL:
-        if (strcasecmp (value, "true") == 0)
-            *(bool *) field = true;
-        else if (strcasecmp (value, "false") == 0)
-            *(bool *) field = false;
-        else {
-            s_err (err, errlen, "%s: bad boolean '%s' (true or false)", key, value);
-            return -1;
-        }
-        return 0;
+        return s_set_bool ((bool *) field, key, value, err, errlen);
     case S_PATH:
-        if (strlen (value) >= ZS_PATH_MAX) {
-            s_err (err, errlen, "%s: path longer than %d bytes", key, ZS_PATH_MAX - 1);
-            return -1;
-        }
-        snprintf (field, ZS_PATH_MAX, "%s", value);
-        return 0;
-    case S_ENUM: {
-        char known[128] = "";
-        for (const char *const *c = k->choices; *c; c++) {
-            if (s_streq (value, *c)) {
-                snprintf (field, ZS_ENUM_MAX, "%s", value);
-                return 0;
-            }
-            snprintf (known + strlen (known), sizeof known - strlen (known), "%s%s",
-                      c == k->choices ? "" : ", ", *c);
-        }
-        s_err (err, errlen, "%s: unknown value '%s' (known: %s)", key, value, known);
-        return -1;
-    }
-    case S_SCHEMA: {
-        zs_schema_t schema;
-        char why[ZS_ERRLEN];
-        if (zs_schema_parse (&schema, value, why, sizeof why) != 0) {
-            s_err (err, errlen, "%s", why);
-            return -1;
-        }
-        //  Kept in canonical form, so the text handed to the other roles
-        //  and compared with the table is the same whatever the spelling.
-        //  Formatted aside first: a text too long must leave cfg untouched
-        //  (invariant 2), not half overwritten.
-        char text[ZS_SCHEMA_TEXT_MAX];
-        if (zs_schema_format (&schema, text, sizeof text) != 0) {
-            s_err (err, errlen, "table.schema: longer than %d bytes", ZS_SCHEMA_TEXT_MAX - 1);
-            return -1;
-        }
-        memcpy (field, text, strlen (text) + 1);
-        cfg->schema = schema;
-        return 0;
-    }
+        return s_set_path (field, key, value, err, errlen);
+    case S_ENUM:
+        return s_set_enum (field, k, key, value, err, errlen);
+    case S_SCHEMA:
+        return s_set_schema (cfg, field, value, err, errlen);
     }
     return -1;
 }

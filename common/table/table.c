@@ -886,136 +886,219 @@ s_load_latest (zs_table_t *self, zs_snapshot_t *latest, bool *have, char *err, s
     return rc == ZS_ENOENT ? 0 : rc;
 }
 
-int
-zs_table_commit (zs_table_t *self, const char *commit_user, int64_t identifier,
-                 const zs_file_meta_t *files, size_t n, bool ignore_empty, int max_retries,
-                 int64_t *snapshot_id, int64_t *total_rows, char *err, size_t errlen)
+//  One commit in progress: what was asked, the snapshot it builds on, and
+//  the metadata files it has written so far (to remove if it fails).
+typedef struct {
+    zs_table_t *table;
+    const zs_commit_t *req;
+    zs_snapshot_t latest; //  the snapshot we build on (when have)
+    bool have;
+    char tag[9]; //  the commit user's tag in file names
+    char manifest[128], delta_list[128], base_list[128], merged[128];
+    int64_t delta_rows;
+    zs_snapshot_t snap; //  the snapshot being created
+} s_commit_t;
+
+//  Step 1: read the latest snapshot, filterCommitted, and check the files
+//  against it (invariant 3, and no file added twice) before anything is
+//  written.
+static int
+s_commit_begin (s_commit_t *c, char *err, size_t errlen)
 {
-    if (!commit_user || !commit_user[0]
-        || strlen (commit_user) >= sizeof ((zs_snapshot_t *) 0)->commit_user) {
+    zs_table_t *self = c->table;
+    const zs_commit_t *r = c->req;
+    if (!r->user || !r->user[0] || strlen (r->user) >= sizeof c->snap.commit_user) {
         snprintf (err, errlen, "%s: commit user empty or longer than 39 characters", self->path);
         return -1;
     }
-    zs_snapshot_t latest;
-    bool have;
-    int rc = s_load_latest (self, &latest, &have, err, errlen);
+    int rc = s_load_latest (self, &c->latest, &c->have, err, errlen);
+    if (rc == 0)
+        rc = s_filter (self, c->have ? &c->latest : NULL, r->user, r->identifier, err, errlen);
     if (rc != 0)
         return rc;
-    rc = s_filter (self, have ? &latest : NULL, commit_user, identifier, err, errlen);
-    if (rc != 0)
-        return rc;
-    if (n == 0 && ignore_empty) {
+    if (r->n == 0 && r->ignore_empty) {
         snprintf (err, errlen, "%s: nothing to commit for identifier %" PRId64, self->path,
-                  identifier);
+                  r->identifier);
         return ZS_EFILTERED;
     }
+    rc = s_live_load (self, c->have ? c->latest.id : 0, err, errlen);
+    return rc ? rc : s_check_new_files (self, r->files, r->n, &c->delta_rows, err, errlen);
+}
 
-    //  Invariant 3, and no file added twice: checked against the snapshot
-    //  we build on, before anything is written.
-    int64_t delta_rows = 0;
-    rc = s_live_load (self, have ? latest.id : 0, err, errlen);
-    if (rc == 0)
-        rc = s_check_new_files (self, files, n, &delta_rows, err, errlen);
-    if (rc != 0)
-        return rc;
-
-    char tag[9], uuid[40];
-    char manifest[128], delta_list[128], base_list[128] = "";
-    zs_table_user_tag (commit_user, tag);
+//  Step 2: the base list first (it reads the latest snapshot's lists: if
+//  those are corrupt we fail before writing anything of our own), then our
+//  manifest and the delta list naming it.
+static int
+s_commit_write_manifests (s_commit_t *c, char *err, size_t errlen)
+{
+    zs_table_t *self = c->table;
+    char uuid[40];
+    zs_table_user_tag (c->req->user, c->tag);
     zs_uuid (uuid);
-    snprintf (manifest, sizeof manifest, "manifest-%s-%s", tag, uuid);
+    snprintf (c->manifest, sizeof c->manifest, "manifest-%s-%s", c->tag, uuid);
     zs_uuid (uuid);
-    snprintf (delta_list, sizeof delta_list, "manifest-list-%s-%s", tag, uuid);
-    zs_manifest_meta_t meta = {.added_files = (int64_t) n};
-    snprintf (meta.file, sizeof meta.file, "%s", manifest);
-
-    //  Base list first: it reads the latest snapshot's lists, and if those
-    //  are corrupt we fail before writing anything.
-    char merged[128] = "";
-    rc = s_write_base_list (self, have ? &latest : NULL, tag, base_list, merged, err, errlen);
-    if (rc != 0)
+    snprintf (c->delta_list, sizeof c->delta_list, "manifest-list-%s-%s", c->tag, uuid);
+    zs_manifest_meta_t meta = {.added_files = (int64_t) c->req->n};
+    snprintf (meta.file, sizeof meta.file, "%s", c->manifest);
+    int rc = s_write_base_list (self, c->have ? &c->latest : NULL, c->tag, c->base_list, c->merged,
+                                err, errlen);
+    if (rc != 0) {
+        c->manifest[0] = c->delta_list[0] = '\0'; //  not written
         return rc;
-    rc = s_write_meta (self, manifest, zs_manifest_encode (files, n), err, errlen);
+    }
+    rc = s_write_meta (self, c->manifest, zs_manifest_encode (c->req->files, c->req->n), err,
+                       errlen);
     if (rc == 0)
-        rc = s_write_meta (self, delta_list, zs_manifest_list_encode (&meta, 1), err, errlen);
+        rc = s_write_meta (self, c->delta_list, zs_manifest_list_encode (&meta, 1), err, errlen);
     if (rc == 0 && zs_failpoint ("committer.after-manifest") == -1) {
         snprintf (err, errlen, "%s: injected error after writing manifests", self->path);
         rc = -1;
     }
+    return rc;
+}
 
-    //  Each attempt builds on the latest snapshot as last read: copying it
-    //  carries committedIdentifiers forward (invariant 2).
-    zs_snapshot_t snap;
+//  The snapshot to create on top of the latest: copying it carries
+//  committedIdentifiers forward (invariant 2).
+static void
+s_commit_build_snapshot (s_commit_t *c)
+{
+    const zs_commit_t *r = c->req;
+    zs_snapshot_t *snap = &c->snap;
+    if (c->have)
+        *snap = c->latest;
+    else
+        memset (snap, 0, sizeof *snap);
+    snap->id = c->have ? c->latest.id + 1 : 1;
+    snap->schema_id = 0;
+    snprintf (snap->base_manifest_list, sizeof snap->base_manifest_list, "%s", c->base_list);
+    snprintf (snap->delta_manifest_list, sizeof snap->delta_manifest_list, "%s", c->delta_list);
+    snprintf (snap->commit_user, sizeof snap->commit_user, "%s", r->user);
+    snap->commit_identifier = r->identifier;
+    snprintf (snap->commit_kind, sizeof snap->commit_kind, "APPEND");
+    snap->time_millis = zs_clock_wall_ms ();
+    snap->total_record_count = (c->have ? c->latest.total_record_count : 0) + c->delta_rows;
+    snap->delta_record_count = c->delta_rows;
+    zs_snapshot_set_user_id (snap, r->user, r->identifier, snap->time_millis);
+}
+
+//  Create snapshot-<id> if absent (invariant 1). ZS_ECONFLICT: taken.
+static int
+s_commit_create_snapshot (s_commit_t *c, char *err, size_t errlen)
+{
+    char *text = zs_snapshot_encode (&c->snap);
+    if (!text) {
+        snprintf (err, errlen, "%s: out of memory encoding snapshot", c->table->path);
+        return -1;
+    }
+    char rel[64], path[ZS_PATH_MAX];
+    snprintf (rel, sizeof rel, "snapshot/snapshot-%" PRId64, c->snap.id);
+    zs_table_file_path (c->table, path, sizeof path, rel);
+    //  tagged: a crash here leaves a temp file the committer's successor
+    //  removes (zs_table_clean_uncommitted_manifests)
+    int rc = zs_fs_create_exclusive_tagged (path, c->tag, text, strlen (text), err, errlen);
+    free (text);
+    return rc;
+}
+
+//  Lost the race for the snapshot id: another committer (of this job after
+//  a split brain, or of another job) won. Re-read the latest, filter and
+//  check again (the winner may have added one of our files: never build a
+//  snapshot that lists a file twice), and write a base list on top of it;
+//  the old one (and its merged manifest) describes a snapshot we no longer
+//  build on.
+static int
+s_commit_rebase (s_commit_t *c, char *err, size_t errlen)
+{
+    zs_table_t *self = c->table;
+    const zs_commit_t *r = c->req;
+    int rc = s_load_latest (self, &c->latest, &c->have, err, errlen);
+    if (rc == 0)
+        rc = s_filter (self, c->have ? &c->latest : NULL, r->user, r->identifier, err, errlen);
+    if (rc == 0)
+        rc = s_live_load (self, c->have ? c->latest.id : 0, err, errlen);
+    if (rc == 0)
+        rc = s_check_new_files (self, r->files, r->n, &c->delta_rows, err, errlen);
+    s_unlink_meta (self, c->base_list);
+    c->base_list[0] = '\0';
+    if (c->merged[0])
+        s_unlink_meta (self, c->merged);
+    c->merged[0] = '\0';
+    if (rc == 0)
+        rc = s_write_base_list (self, c->have ? &c->latest : NULL, c->tag, c->base_list, c->merged,
+                                err, errlen);
+    return rc;
+}
+
+//  Step 3: create the snapshot, retrying on a lost race with backoff, so
+//  that two committers that keep colliding spread out (capped: a commit is
+//  short and the winner is done already).
+static int
+s_commit_publish (s_commit_t *c, char *err, size_t errlen)
+{
+    int max_retries = c->req->max_retries;
     int64_t backoff_ms = 1;
-    for (int attempt = 0; rc == 0; attempt++) {
-        if (have)
-            snap = latest;
-        else
-            memset (&snap, 0, sizeof snap);
-        snap.id = have ? latest.id + 1 : 1;
-        snap.schema_id = 0;
-        snprintf (snap.base_manifest_list, sizeof snap.base_manifest_list, "%s", base_list);
-        snprintf (snap.delta_manifest_list, sizeof snap.delta_manifest_list, "%s", delta_list);
-        snprintf (snap.commit_user, sizeof snap.commit_user, "%s", commit_user);
-        snap.commit_identifier = identifier;
-        snprintf (snap.commit_kind, sizeof snap.commit_kind, "APPEND");
-        snap.time_millis = zs_clock_wall_ms ();
-        snap.total_record_count = (have ? latest.total_record_count : 0) + delta_rows;
-        snap.delta_record_count = delta_rows;
-        zs_snapshot_set_user_id (&snap, commit_user, identifier, snap.time_millis);
-
-        char *text = zs_snapshot_encode (&snap);
-        if (!text) {
-            snprintf (err, errlen, "%s: out of memory encoding snapshot", self->path);
-            rc = -1;
-            break;
-        }
-        char rel[64], path[ZS_PATH_MAX];
-        snprintf (rel, sizeof rel, "snapshot/snapshot-%" PRId64, snap.id);
-        zs_table_file_path (self, path, sizeof path, rel);
-        //  tagged: a crash here leaves a temp file the committer's
-        //  successor removes (zs_table_clean_uncommitted_manifests)
-        rc = zs_fs_create_exclusive_tagged (path, tag, text, strlen (text), err, errlen);
-        free (text);
+    for (int attempt = 0;; attempt++) {
+        s_commit_build_snapshot (c);
+        int rc = s_commit_create_snapshot (c, err, errlen);
         if (rc != ZS_ECONFLICT)
-            break;
-
-        //  Lost the race for this id: another committer (of this job after
-        //  a split brain, or of another job) won. Build on its snapshot.
+            return rc;
         if (attempt >= max_retries) {
             snprintf (err, errlen,
                       "%s: snapshot %" PRId64 " taken by another committer; gave up after %d "
                       "retries",
-                      self->path, snap.id, max_retries);
-            break;
+                      c->table->path, c->snap.id, max_retries);
+            return rc;
         }
         zs_info ("Snapshot %" PRId64 " of table %s was committed by another user, retrying "
                  "(attempt %d of %d)",
-                 snap.id, self->path, attempt + 1, max_retries);
-        //  Backoff so that two committers that keep colliding spread out;
-        //  capped because a commit is short and the winner is done already.
+                 c->snap.id, c->table->path, attempt + 1, max_retries);
         s_sleep_ms (backoff_ms);
         backoff_ms = backoff_ms * 2 > 100 ? 100 : backoff_ms * 2;
-        rc = s_load_latest (self, &latest, &have, err, errlen);
-        if (rc == 0)
-            rc = s_filter (self, have ? &latest : NULL, commit_user, identifier, err, errlen);
-        //  the winner may have added one of our files (a forged commit):
-        //  never build a snapshot that lists a file twice
-        if (rc == 0)
-            rc = s_live_load (self, have ? latest.id : 0, err, errlen);
-        if (rc == 0)
-            rc = s_check_new_files (self, files, n, &delta_rows, err, errlen);
-        //  The old base list (and its merged manifest) describes a
-        //  snapshot we no longer build on.
-        s_unlink_meta (self, base_list);
-        base_list[0] = '\0';
-        if (merged[0])
-            s_unlink_meta (self, merged);
-        merged[0] = '\0';
-        if (rc == 0)
-            rc = s_write_base_list (self, have ? &latest : NULL, tag, base_list, merged, err,
-                                    errlen);
+        if ((rc = s_commit_rebase (c, err, errlen)) != 0)
+            return rc;
     }
+}
+
+//  No snapshot references what a failed commit wrote: remove it now rather
+//  than leave orphans.
+static void
+s_commit_abandon (s_commit_t *c)
+{
+    const char *names[] = {c->manifest, c->delta_list, c->base_list, c->merged};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i][0])
+            s_unlink_meta (c->table, names[i]);
+}
+
+//  Step 4: the snapshot exists; the live set follows it, the hints are
+//  written (failing them is not a failed commit) and the commit logged.
+static void
+s_commit_finish (s_commit_t *c)
+{
+    zs_table_t *self = c->table;
+    const zs_commit_t *r = c->req;
+    if (self->live && self->live_id == (c->have ? c->latest.id : 0)) {
+        for (size_t i = 0; i < r->n; i++)
+            zhash_insert (self->live, r->files[i].path, (void *) 1);
+        self->live_id = c->snap.id;
+    }
+    s_write_hints (self, c->snap.id, c->tag);
+    zs_info ("Successfully commit snapshot %lld to table %s by user %s with identifier %lld "
+             "and kind APPEND.",
+             (long long) c->snap.id, self->path, r->user, (long long) r->identifier);
+}
+
+int
+zs_table_commit (zs_table_t *self, const zs_commit_t *req, zs_committed_t *out, char *err,
+                 size_t errlen)
+{
+    s_commit_t c = {.table = self, .req = req};
+    int rc = s_commit_begin (&c, err, errlen);
+    if (rc != 0)
+        return rc;
+    rc = s_commit_write_manifests (&c, err, errlen);
+    if (rc == 0)
+        rc = s_commit_publish (&c, err, errlen);
     if (rc == ZS_EUNSURE) {
         //  The snapshot is visible (readers may use it) though maybe not
         //  durable: its manifests must stay. The caller fails over; its
@@ -1024,38 +1107,21 @@ zs_table_commit (zs_table_t *self, const char *commit_user, int64_t identifier,
         char why[ZS_ERRLEN];
         snprintf (why, sizeof why, "%s", err);
         snprintf (err, errlen, "snapshot %" PRId64 " created but not known to be durable: %s",
-                  snap.id, why);
+                  c.snap.id, why);
         return -1;
     }
     if (rc != 0) {
-        //  No snapshot references them: remove now rather than leave orphans.
-        s_unlink_meta (self, manifest);
-        s_unlink_meta (self, delta_list);
-        if (base_list[0])
-            s_unlink_meta (self, base_list);
-        if (merged[0])
-            s_unlink_meta (self, merged);
+        s_commit_abandon (&c);
         return rc;
     }
     if (zs_failpoint ("committer.after-snapshot") == -1) {
         //  The snapshot exists: a retry will find this identifier filtered.
         snprintf (err, errlen, "%s: injected error after creating snapshot %" PRId64, self->path,
-                  snap.id);
+                  c.snap.id);
         return -1;
     }
-    //  Our snapshot is the latest now: the live set follows it.
-    if (self->live && self->live_id == (have ? latest.id : 0)) {
-        for (size_t i = 0; i < n; i++)
-            zhash_insert (self->live, files[i].path, (void *) 1);
-        self->live_id = snap.id;
-    }
-    s_write_hints (self, snap.id, tag);
-    zs_info ("Successfully commit snapshot %lld to table %s by user %s with identifier %lld "
-             "and kind APPEND.",
-             (long long) snap.id, self->path, commit_user, (long long) identifier);
-    if (snapshot_id)
-        *snapshot_id = snap.id;
-    if (total_rows)
-        *total_rows = snap.total_record_count;
+    s_commit_finish (&c);
+    if (out)
+        *out = (zs_committed_t){.snapshot_id = c.snap.id, .total_rows = c.snap.total_record_count};
     return 0;
 }

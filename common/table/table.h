@@ -63,6 +63,22 @@ int zs_table_last_committed (zs_table_t *self, const char *commit_user, int64_t 
 //  builds on. 0, or the code + err.
 int zs_table_check_new_file (zs_table_t *self, const zs_file_meta_t *f, char *err, size_t errlen);
 
+//  What one commit asks for.
+typedef struct {
+    const char *user;            //  the commit user
+    int64_t identifier;          //  the checkpoint id (ZS_END_INPUT_ID at end of input)
+    const zs_file_meta_t *files; //  the data files to add
+    size_t n;
+    bool ignore_empty; //  commit.ignore-empty: no snapshot for n == 0
+    int max_retries;   //  commit.max-retries, on a lost race for the snapshot id
+} zs_commit_t;
+
+//  What it made.
+typedef struct {
+    int64_t snapshot_id;
+    int64_t total_rows; //  the snapshot's totalRecordCount
+} zs_committed_t;
+
 //  Commit files as one snapshot with this identifier, kind APPEND.
 //  - identifier <= last committed by this user: ZS_EFILTERED (nothing done)
 //  - user already committed ZS_END_INPUT_ID: ZS_EFINISHED
@@ -72,11 +88,10 @@ int zs_table_check_new_file (zs_table_t *self, const zs_file_meta_t *f, char *er
 //  - snapshot id taken: re-read latest, re-check filter, retry with
 //    backoff up to max_retries, then ZS_ECONFLICT
 //  - latest snapshot corrupt: ZS_ECORRUPT, nothing written
-//  On success *snapshot_id and *total_rows (may be NULL) are set and the
+//  On success *out (may be NULL) is set and the
 //  Paimon-style line "Successfully commit snapshot …" is logged.
-int zs_table_commit (zs_table_t *self, const char *commit_user, int64_t identifier,
-                     const zs_file_meta_t *files, size_t n, bool ignore_empty, int max_retries,
-                     int64_t *snapshot_id, int64_t *total_rows, char *err, size_t errlen);
+int zs_table_commit (zs_table_t *self, const zs_commit_t *req, zs_committed_t *out, char *err,
+                     size_t errlen);
 
 //  Live data files of a snapshot (0 = latest). *files_p malloc'd array.
 //  0 (an empty table gives n = 0), or ZS_ECORRUPT/-1 + err.

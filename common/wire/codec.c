@@ -8,7 +8,9 @@
        size >= 0;
     5. counts are >= 0;
     6. a committer state re-encodes: none of its messages holds an
-       unknown field numbered 0 (see s_no_tag0).
+       unknown field numbered 0 (see s_no_tag0);
+    7. writer indexes < ZS_MAX_WRITERS; a Reset's writer routing ids are
+       1 to ZS_RID_MAX - 1 characters, at most ZS_MAX_WRITERS of them.
     Deeper meaning (is this checkpoint the one in flight?) is the role's job.
 */
 #include "codec.h"
@@ -130,7 +132,7 @@ s_valid_state (const Zsink__CommitterState *s)
     if (!s || !s->commit_user || strlen (s->commit_user) > 39 || !s_no_tag0 (&s->base))
         return false;
     for (size_t i = 0; i < s->n_ended_writers; i++)
-        if (s->ended_writers[i] < 0 || s->ended_writers[i] > 1023)
+        if (s->ended_writers[i] < 0 || s->ended_writers[i] >= ZS_MAX_WRITERS)
             return false;
     for (size_t i = 0; i < s->n_pending; i++) {
         const Zsink__ManifestCommittable *m = s->pending[i];
@@ -164,6 +166,99 @@ zs_codec_valid_state (const Zsink__CommitterState *state)
     return s_valid_state (state);
 }
 
+//  Hello and Register share their first fields' meaning.
+static const char *
+s_check_join (Zsink__Role role, int index)
+{
+    if (role != ZSINK__ROLE__ROLE_WRITER && role != ZSINK__ROLE__ROLE_COMMITTER)
+        return "hello from a role that cannot join";
+    if (role == ZSINK__ROLE__ROLE_WRITER && (index < 0 || index > ZS_MAX_WRITERS - 1))
+        return "writer index out of range";
+    return NULL;
+}
+
+static const char *
+s_check_reset (const Zsink__Reset *r)
+{
+    if (r->restore_id < 0)
+        return "negative restore id";
+    if (r->position && !s_valid_position (r->position))
+        return "bad source position";
+    if (r->state && !s_valid_state (r->state))
+        return "bad committer state";
+    if (r->n_writer_ids > ZS_MAX_WRITERS)
+        return "too many writer ids";
+    //  routing ids as zs_rid_print writes them: 1 to ZS_RID_MAX - 1 chars
+    for (size_t i = 0; i < r->n_writer_ids; i++)
+        if (!r->writer_ids[i][0] || strlen (r->writer_ids[i]) >= ZS_RID_MAX)
+            return "bad writer id";
+    return NULL;
+}
+
+static const char *
+s_check_checkpoint_id (int64_t id)
+{
+    return id < 1 ? "bad checkpoint id" : NULL;
+}
+
+static const char *
+s_check_writer_ack (const Zsink__WriterAck *a)
+{
+    if (a->checkpoint_id < 1)
+        return "bad checkpoint id";
+    return s_valid_position (a->position) ? NULL : "bad source position";
+}
+
+static const char *
+s_check_committer_ack (const Zsink__CommitterAck *a)
+{
+    if (a->checkpoint_id < 1)
+        return "bad checkpoint id";
+    return s_valid_state (a->state) ? NULL : "bad committer state";
+}
+
+static const char *
+s_check_marker (const Zsink__BarrierMarker *m)
+{
+    return m->checkpoint_id < 1 || m->count < 0 ? "bad barrier marker" : NULL;
+}
+
+//  The meaning of a body (validation rules 3-7 above). NULL = fine.
+static const char *
+s_check_body (const zs_env_t *env)
+{
+    switch (env->body_case) {
+    case ZSINK__ENVELOPE__BODY__NOT_SET:
+        return "no body";
+    case ZSINK__ENVELOPE__BODY_HELLO:
+        return s_check_join (env->hello->role, env->hello->index);
+    case ZSINK__ENVELOPE__BODY_REGISTER:
+        return s_check_join (env->register_->role, env->register_->index);
+    case ZSINK__ENVELOPE__BODY_RESET:
+        return s_check_reset (env->reset);
+    case ZSINK__ENVELOPE__BODY_BARRIER:
+        return s_check_checkpoint_id (env->barrier->checkpoint_id);
+    case ZSINK__ENVELOPE__BODY_WRITER_ACK:
+        return s_check_writer_ack (env->writer_ack);
+    case ZSINK__ENVELOPE__BODY_COMMITTER_ACK:
+        return s_check_committer_ack (env->committer_ack);
+    case ZSINK__ENVELOPE__BODY_NOTIFY:
+        return s_check_checkpoint_id (env->notify->checkpoint_id);
+    case ZSINK__ENVELOPE__BODY_FINISHED:
+        return s_valid_position (env->finished->position) ? NULL : "bad source position";
+    case ZSINK__ENVELOPE__BODY_COMMITTABLE:
+        return s_valid_committable (env->committable, false) ? NULL : "bad committable";
+    case ZSINK__ENVELOPE__BODY_MARKER:
+        return s_check_marker (env->marker);
+    case ZSINK__ENVELOPE__BODY_END_OF_INPUT:
+        return env->end_of_input->count < 0 ? "bad end-of-input count" : NULL;
+    case ZSINK__ENVELOPE__BODY_WELCOME:
+        return env->welcome->parallelism < 1 ? "bad parallelism" : NULL;
+    default:
+        return NULL;
+    }
+}
+
 static const char *
 s_check (const zs_env_t *env)
 {
@@ -173,57 +268,7 @@ s_check (const zs_env_t *env)
         return "bad job id";
     if (env->epoch < 0)
         return "negative epoch";
-    switch (env->body_case) {
-    case ZSINK__ENVELOPE__BODY__NOT_SET:
-        return "no body";
-    case ZSINK__ENVELOPE__BODY_HELLO:
-    case ZSINK__ENVELOPE__BODY_REGISTER: {
-        //  Hello and Register share their first fields' meaning
-        Zsink__Role role =
-            env->body_case == ZSINK__ENVELOPE__BODY_HELLO ? env->hello->role : env->register_->role;
-        int index = env->body_case == ZSINK__ENVELOPE__BODY_HELLO ? env->hello->index
-                                                                  : env->register_->index;
-        if (role != ZSINK__ROLE__ROLE_WRITER && role != ZSINK__ROLE__ROLE_COMMITTER)
-            return "hello from a role that cannot join";
-        if (role == ZSINK__ROLE__ROLE_WRITER && (index < 0 || index > 1023))
-            return "writer index out of range";
-        return NULL;
-    }
-    case ZSINK__ENVELOPE__BODY_RESET:
-        if (env->reset->restore_id < 0)
-            return "negative restore id";
-        if (env->reset->position && !s_valid_position (env->reset->position))
-            return "bad source position";
-        if (env->reset->state && !s_valid_state (env->reset->state))
-            return "bad committer state";
-        return NULL;
-    case ZSINK__ENVELOPE__BODY_BARRIER:
-        return env->barrier->checkpoint_id < 1 ? "bad checkpoint id" : NULL;
-    case ZSINK__ENVELOPE__BODY_WRITER_ACK:
-        if (env->writer_ack->checkpoint_id < 1)
-            return "bad checkpoint id";
-        return s_valid_position (env->writer_ack->position) ? NULL : "bad source position";
-    case ZSINK__ENVELOPE__BODY_COMMITTER_ACK:
-        if (env->committer_ack->checkpoint_id < 1)
-            return "bad checkpoint id";
-        return s_valid_state (env->committer_ack->state) ? NULL : "bad committer state";
-    case ZSINK__ENVELOPE__BODY_NOTIFY:
-        return env->notify->checkpoint_id < 1 ? "bad checkpoint id" : NULL;
-    case ZSINK__ENVELOPE__BODY_FINISHED:
-        return s_valid_position (env->finished->position) ? NULL : "bad source position";
-    case ZSINK__ENVELOPE__BODY_COMMITTABLE:
-        return s_valid_committable (env->committable, false) ? NULL : "bad committable";
-    case ZSINK__ENVELOPE__BODY_MARKER:
-        if (env->marker->checkpoint_id < 1 || env->marker->count < 0)
-            return "bad barrier marker";
-        return NULL;
-    case ZSINK__ENVELOPE__BODY_END_OF_INPUT:
-        return env->end_of_input->count < 0 ? "bad end-of-input count" : NULL;
-    case ZSINK__ENVELOPE__BODY_WELCOME:
-        return env->welcome->parallelism < 1 ? "bad parallelism" : NULL;
-    default:
-        return NULL;
-    }
+    return s_check_body (env);
 }
 
 zs_env_t *

@@ -51,6 +51,9 @@ zs_drop_t zs_drop_of (int rc);
 
 typedef Zsink__Envelope zs_env_t;
 
+//  Writer indexes are 0 … ZS_MAX_WRITERS - 1 (the codec refuses others).
+#define ZS_MAX_WRITERS 1024
+
 //  Who stamps outgoing envelopes: job id, epoch, role, index and the next
 //  sequence number of one pipe.
 typedef struct {

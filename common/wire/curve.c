@@ -11,6 +11,7 @@
        the client only proves it holds the secret of that key.
 */
 #include "curve.h"
+#include "codec.h"
 #include "fs.h"
 #include "log.h"
 #include <dirent.h>
@@ -172,9 +173,9 @@ s_binding_parse (zconfig_t *root, const char *path, s_binding_t *b, char *err, s
         b->role = ZSINK__ROLE__ROLE_WRITER;
         char *end;
         long v = strtol (index, &end, 10);
-        if (!*index || *end || v < 0 || v > 1023) {
-            snprintf (err, errlen, "%s: metadata index '%s' is not a writer index 0 … 1023", path,
-                      index);
+        if (!*index || *end || v < 0 || v >= ZS_MAX_WRITERS) {
+            snprintf (err, errlen, "%s: metadata index '%s' is not a writer index 0 … %d", path,
+                      index, ZS_MAX_WRITERS - 1);
             return -1;
         }
         b->index = (int) v;

@@ -47,6 +47,28 @@
 #define USER "user-disk"
 #define ROWS 500 //  rows per data file
 
+//  zs_table_commit with the request spelt out positionally, as the tests
+//  were written (snap_id and total may be NULL).
+static int
+s_commit_req (zs_table_t *t, const char *user, int64_t identifier, const zs_file_meta_t *files,
+              size_t n, bool ignore_empty, int max_retries, int64_t *snap_id, int64_t *total,
+              char *err, size_t errlen)
+{
+    zs_commit_t req = {.user = user,
+                       .identifier = identifier,
+                       .files = files,
+                       .n = n,
+                       .ignore_empty = ignore_empty,
+                       .max_retries = max_retries};
+    zs_committed_t out = {0};
+    int rc = zs_table_commit (t, &req, &out, err, errlen);
+    if (rc == 0 && snap_id)
+        *snap_id = out.snapshot_id;
+    if (rc == 0 && total)
+        *total = out.total_rows;
+    return rc;
+}
+
 static char s_root[64]; //  scratch: base/ (prepared), work/ (one trial)
 static char s_base[128], s_work[128], s_journal[160];
 static zs_file_meta_t s_old[2]; //  committed as snapshots 1 and 2
@@ -108,7 +130,7 @@ s_setup (void **state)
     s_old[1] = test_write_datafile (path, "bucket-0/data-b.parquet", ROWS + 1, ROWS);
     s_new = test_write_datafile (path, "bucket-0/data-c.parquet", 2 * ROWS + 1, ROWS);
     for (int i = 0; i < 2; i++)
-        if (zs_table_commit (t, USER, i + 1, &s_old[i], 1, false, 3, NULL, NULL, err, sizeof err))
+        if (s_commit_req (t, USER, i + 1, &s_old[i], 1, false, 3, NULL, NULL, err, sizeof err))
             return -1;
     zs_table_destroy (&t);
     snprintf (path, sizeof path, "%s/job", s_base);
@@ -189,7 +211,7 @@ s_step_commit (s_report_t *r)
     zs_table_t *t = zs_table_open (path, NULL, r->err, sizeof r->err);
     if (!t)
         return -1;
-    int rc = zs_table_commit (t, USER, 3, &s_new, 1, false, 3, NULL, NULL, r->err, sizeof r->err);
+    int rc = s_commit_req (t, USER, 3, &s_new, 1, false, 3, NULL, NULL, r->err, sizeof r->err);
     zs_table_destroy (&t);
     if (rc == 0)
         r->acks = 1;
@@ -260,7 +282,7 @@ s_check_commit (const s_report_t *r, const char *what)
     }
     //  Recovery.
     zs_table_clean_uncommitted_manifests (t, USER, err, sizeof err);
-    int rc = zs_table_commit (t, USER, 3, &s_new, 1, false, 3, NULL, NULL, err, sizeof err);
+    int rc = s_commit_req (t, USER, 3, &s_new, 1, false, 3, NULL, NULL, err, sizeof err);
     if (rc != 0 && rc != ZS_EFILTERED) {
         print_message ("%s: re-commit failed: %s\n", what, err);
         bad++;

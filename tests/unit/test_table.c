@@ -32,6 +32,28 @@
 #define USER_A "aaaaaaaa-1111-4111-8111-111111111111"
 #define USER_B "bbbbbbbb-2222-4222-8222-222222222222"
 
+//  zs_table_commit with the request spelt out positionally, as the tests
+//  were written (snap_id and total may be NULL).
+static int
+s_commit_req (zs_table_t *t, const char *user, int64_t identifier, const zs_file_meta_t *files,
+              size_t n, bool ignore_empty, int max_retries, int64_t *snap_id, int64_t *total,
+              char *err, size_t errlen)
+{
+    zs_commit_t req = {.user = user,
+                       .identifier = identifier,
+                       .files = files,
+                       .n = n,
+                       .ignore_empty = ignore_empty,
+                       .max_retries = max_retries};
+    zs_committed_t out = {0};
+    int rc = zs_table_commit (t, &req, &out, err, errlen);
+    if (rc == 0 && snap_id)
+        *snap_id = out.snapshot_id;
+    if (rc == 0 && total)
+        *total = out.total_rows;
+    return rc;
+}
+
 static char s_dir[64];
 static zs_table_t *s_table;
 static zs_schema_t s_schema; //  the default one
@@ -78,8 +100,8 @@ s_commit (const char *user, int64_t identifier, const zs_file_meta_t *files, siz
           int64_t *snap_id)
 {
     char err[ZS_ERRLEN];
-    return zs_table_commit (s_table, user, identifier, files, n, false, 10, snap_id, NULL, err,
-                            sizeof err);
+    return s_commit_req (s_table, user, identifier, files, n, false, 10, snap_id, NULL, err,
+                         sizeof err);
 }
 
 //  Names in a table subdirectory, optionally only those containing needle.
@@ -323,8 +345,7 @@ test_commit_and_filter (void **state)
     zs_file_meta_t f1 = s_data_file (1, 10);
     int64_t snap_id = 0, total = 0;
     assert_int_equal (
-        zs_table_commit (s_table, USER_A, 1, &f1, 1, false, 10, &snap_id, &total, err, sizeof err),
-        0);
+        s_commit_req (s_table, USER_A, 1, &f1, 1, false, 10, &snap_id, &total, err, sizeof err), 0);
     assert_int_equal (snap_id, 1);
     assert_int_equal (total, 10);
     assert_int_equal (s_commit (USER_A, 1, &f1, 1, NULL), ZS_EFILTERED);
@@ -339,7 +360,7 @@ test_commit_and_filter (void **state)
     assert_int_equal (s_commit (USER_A, 4, NULL, 0, &snap_id), 0);
     assert_int_equal (snap_id, 3);
     assert_int_equal (
-        zs_table_commit (s_table, USER_A, 5, NULL, 0, true, 10, &snap_id, NULL, err, sizeof err),
+        s_commit_req (s_table, USER_A, 5, NULL, 0, true, 10, &snap_id, NULL, err, sizeof err),
         ZS_EFILTERED);
     assert_int_equal (s_count ("snapshot", "snapshot-"), 3);
 
@@ -348,8 +369,8 @@ test_commit_and_filter (void **state)
     assert_int_equal (snap_id, 4);
     zs_file_meta_t f4 = s_data_file (22, 1);
     assert_int_equal (s_commit (USER_A, 6, &f4, 1, NULL), ZS_EFINISHED);
-    assert_int_equal (zs_table_commit (s_table, USER_A, ZS_END_INPUT_ID, &f4, 1, false, 10, NULL,
-                                       NULL, err, sizeof err),
+    assert_int_equal (s_commit_req (s_table, USER_A, ZS_END_INPUT_ID, &f4, 1, false, 10, NULL, NULL,
+                                    err, sizeof err),
                       ZS_EFINISHED);
     assert_non_null (strstr (err, USER_A));
     //  Another user is not affected.
@@ -415,14 +436,14 @@ test_missing_file_and_bad_paths (void **state)
     snprintf (gone.path, sizeof gone.path, "bucket-0/data-gone.parquet");
     zs_file_meta_t both[2] = {f, gone};
     assert_int_equal (
-        zs_table_commit (s_table, USER_A, 1, both, 2, false, 10, NULL, NULL, err, sizeof err),
+        s_commit_req (s_table, USER_A, 1, both, 2, false, 10, NULL, NULL, err, sizeof err),
         ZS_EMISSING);
     assert_non_null (strstr (err, "data-gone.parquet"));
 
     zs_file_meta_t wrong = f;
     wrong.size++;
     assert_int_equal (
-        zs_table_commit (s_table, USER_A, 1, &wrong, 1, false, 10, NULL, NULL, err, sizeof err),
+        s_commit_req (s_table, USER_A, 1, &wrong, 1, false, 10, NULL, NULL, err, sizeof err),
         ZS_EMISSING);
     assert_non_null (strstr (err, f.path));
 
@@ -432,8 +453,7 @@ test_missing_file_and_bad_paths (void **state)
         zs_file_meta_t b = f;
         snprintf (b.path, sizeof b.path, "%s", bad[i]);
         assert_int_equal (
-            zs_table_commit (s_table, USER_A, 1, &b, 1, false, 10, NULL, NULL, err, sizeof err),
-            -1);
+            s_commit_req (s_table, USER_A, 1, &b, 1, false, 10, NULL, NULL, err, sizeof err), -1);
         assert_non_null (strstr (err, bad[i]));
     }
     //  Nothing at all was written.
@@ -473,7 +493,7 @@ test_corrupt_latest_writes_nothing (void **state)
     s_write ("snapshot/snapshot-2", "{\"version\":3,\"id\":2,");
     zs_file_meta_t g = s_data_file (4, 3);
     assert_int_equal (
-        zs_table_commit (s_table, USER_A, 2, &g, 1, false, 10, NULL, NULL, err, sizeof err),
+        s_commit_req (s_table, USER_A, 2, &g, 1, false, 10, NULL, NULL, err, sizeof err),
         ZS_ECORRUPT);
     assert_non_null (strstr (err, "snapshot-2"));
     assert_int_equal (s_count ("manifest", NULL), manifests);
@@ -493,7 +513,7 @@ test_corrupt_latest_writes_nothing (void **state)
     assert_int_equal (unlink (p), 0);
     manifests = s_count ("manifest", NULL);
     assert_int_equal (
-        zs_table_commit (s_table, USER_A, 2, &g, 1, false, 10, NULL, NULL, err, sizeof err),
+        s_commit_req (s_table, USER_A, 2, &g, 1, false, 10, NULL, NULL, err, sizeof err),
         ZS_ECORRUPT);
     assert_int_equal (s_count ("manifest", NULL), manifests);
     assert_int_equal (s_count ("snapshot", "snapshot-2"), 0);
@@ -521,8 +541,8 @@ test_racing_committers (void **state)
                 _exit (99);
             for (int i = 0; i < PER; i++) {
                 char err[ZS_ERRLEN];
-                int rc = zs_table_commit (s_table, u ? USER_B : USER_A, i + 1, &files[u][i], 1,
-                                          false, 1000, NULL, NULL, err, sizeof err);
+                int rc = s_commit_req (s_table, u ? USER_B : USER_A, i + 1, &files[u][i], 1, false,
+                                       1000, NULL, NULL, err, sizeof err);
                 if (rc != 0) {
                     fprintf (stderr, "commit %d of user %d: %d %s\n", i, u, rc, err);
                     _exit (1);
@@ -579,16 +599,16 @@ s_lose_race (const char *child_user, int64_t child_identifier, int max_retries, 
                 _exit (3);
             usleep (1000);
         }
-        _exit (zs_table_commit (s_table, child_user, child_identifier, &theirs, 1, false, 10, NULL,
-                                NULL, err, sizeof err)
+        _exit (s_commit_req (s_table, child_user, child_identifier, &theirs, 1, false, 10, NULL,
+                             NULL, err, sizeof err)
                        == 0
                    ? 0
                    : 4);
     }
     assert_int_equal (zs_failpoint_init ("committer.after-manifest=delay:400", err, sizeof err), 0);
     int64_t snap_id = 0;
-    int rc = zs_table_commit (s_table, USER_A, 7, &mine, 1, false, max_retries, &snap_id, NULL, err,
-                              sizeof err);
+    int rc = s_commit_req (s_table, USER_A, 7, &mine, 1, false, max_retries, &snap_id, NULL, err,
+                           sizeof err);
     zs_failpoint_init ("", NULL, 0);
     int status;
     assert_int_equal (waitpid (pid, &status, 0), pid);
@@ -728,7 +748,7 @@ test_crash_before_snapshot_link (void **state)
         //  links of a commit: manifest, delta list, base list, snapshot
         zs_failpoint_init ("fs.link=crash:4", NULL, 0);
         int64_t sid;
-        zs_table_commit (s_table, USER_A, 2, &f2, 1, false, 3, &sid, NULL, err, sizeof err);
+        s_commit_req (s_table, USER_A, 2, &f2, 1, false, 3, &sid, NULL, err, sizeof err);
         _exit (0); //  not reached when the fail point fires
     }
     int status;
@@ -769,7 +789,7 @@ test_crash_before_latest_rename (void **state)
         //  the commit's only rename is the LATEST hint's
         zs_failpoint_init ("fs.rename=crash:1", NULL, 0);
         int64_t sid;
-        zs_table_commit (s_table, USER_A, 1, &f1, 1, false, 3, &sid, NULL, err, sizeof err);
+        s_commit_req (s_table, USER_A, 1, &f1, 1, false, 3, &sid, NULL, err, sizeof err);
         _exit (0); //  not reached when the fail point fires
     }
     int status;
@@ -946,11 +966,11 @@ test_verify_duplicates_rows_orphans (void **state)
     zs_file_meta_t f = s_data_file (1, 5), g = s_data_file (6, 5);
     assert_int_equal (s_commit (USER_A, 1, &f, 1, NULL), 0);
     //  the commit refuses a file that is live already, in Paimon's words
-    int rc = zs_table_commit (s_table, USER_A, 2, &f, 1, false, 10, NULL, NULL, err, sizeof err);
+    int rc = s_commit_req (s_table, USER_A, 2, &f, 1, false, 10, NULL, NULL, err, sizeof err);
     assert_int_equal (rc, ZS_EDUPLICATE);
     assert_non_null (strstr (err, "which is already added"));
     zs_file_meta_t twice[2] = {g, g};
-    rc = zs_table_commit (s_table, USER_A, 2, twice, 2, false, 10, NULL, NULL, err, sizeof err);
+    rc = s_commit_req (s_table, USER_A, 2, twice, 2, false, 10, NULL, NULL, err, sizeof err);
     assert_int_equal (rc, ZS_EDUPLICATE);
     //  and takes a wrong row count (only verify opens the files)
     g.rows = 7;
