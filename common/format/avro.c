@@ -11,6 +11,7 @@
        at least), so a caller's loop over items is bounded by the input.
 */
 #include "avro.h"
+#include "varint.h"
 #include <string.h>
 #include <stdlib.h>
 
@@ -71,13 +72,8 @@ s_reserve (zs_avro_enc_t *self, size_t n)
 static void
 s_put_varint (zs_avro_enc_t *self, uint64_t v)
 {
-    if (!s_reserve (self, 10))
-        return;
-    while (v >= 0x80) {
-        self->data[self->len++] = (uint8_t) (v | 0x80);
-        v >>= 7;
-    }
-    self->data[self->len++] = (uint8_t) v;
+    if (s_reserve (self, ZS_VARINT_MAX))
+        self->len += zs_varint_put (self->data + self->len, v);
 }
 
 static void
@@ -87,21 +83,6 @@ s_put_bytes (zs_avro_enc_t *self, const void *data, size_t len)
         memcpy (self->data + self->len, data, len);
         self->len += len;
     }
-}
-
-//  Zigzag maps small negative numbers to small unsigned ones (-1 -> 1,
-//  1 -> 2) so that their varints stay short. Written without shifting a
-//  negative number right, which C leaves to the implementation.
-static uint64_t
-s_zigzag (int64_t v)
-{
-    return ((uint64_t) v << 1) ^ (v < 0 ? UINT64_MAX : 0);
-}
-
-static int64_t
-s_unzigzag (uint64_t v)
-{
-    return (int64_t) (v >> 1) ^ -(int64_t) (v & 1);
 }
 
 void
@@ -119,13 +100,13 @@ zs_avro_enc_bool (zs_avro_enc_t *self, bool value)
 void
 zs_avro_enc_int (zs_avro_enc_t *self, int32_t value)
 {
-    s_put_varint (self, s_zigzag (value));
+    s_put_varint (self, zs_zigzag (value));
 }
 
 void
 zs_avro_enc_long (zs_avro_enc_t *self, int64_t value)
 {
-    s_put_varint (self, s_zigzag (value));
+    s_put_varint (self, zs_zigzag (value));
 }
 
 static void
@@ -156,7 +137,7 @@ zs_avro_enc_double (zs_avro_enc_t *self, double value)
 void
 zs_avro_enc_bytes (zs_avro_enc_t *self, const void *data, size_t len)
 {
-    s_put_varint (self, s_zigzag ((int64_t) len));
+    s_put_varint (self, zs_zigzag ((int64_t) len));
     s_put_bytes (self, data, len);
 }
 
@@ -243,6 +224,12 @@ s_fail (zs_avro_dec_t *self, const char *why)
     return -1;
 }
 
+int
+zs_avro_dec_fail (zs_avro_dec_t *self, const char *why)
+{
+    return s_fail (self, why);
+}
+
 //  At most 10 bytes make a 64-bit varint, and the 10th holds only the top
 //  bit: anything longer or larger is garbage, not a number to keep reading.
 static int
@@ -293,7 +280,7 @@ zs_avro_dec_long (zs_avro_dec_t *self, int64_t *value)
     uint64_t raw;
     if (s_get_varint (self, &raw) != 0)
         return -1;
-    *value = s_unzigzag (raw);
+    *value = zs_unzigzag (raw);
     return 0;
 }
 

@@ -141,6 +141,10 @@ int zs_avro_dec_block (zs_avro_dec_t *self, int64_t *count, int64_t *size);
 //  Skip n bytes.
 int zs_avro_dec_skip_bytes (zs_avro_dec_t *self, size_t n);
 
+//  Fail the decoder for a reason of the caller's: `error` is then set
+//  (unless it was already) and sticks. Returns -1.
+int zs_avro_dec_fail (zs_avro_dec_t *self, const char *why);
+
 //  --------------------------------------------------------------------------
 //  Schemas: the JSON text parsed into a graph of types, read only for
 //  callers. Named types referred to by name are the same node (a recursive

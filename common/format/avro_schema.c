@@ -492,15 +492,6 @@ zs_avro_schema_parse (const char *json, size_t len, char *err, size_t errlen)
     return ps.schema;
 }
 
-//  The decoder's sticky error, set from here.
-static int
-s_fail (zs_avro_dec_t *self, const char *why)
-{
-    if (!self->error)
-        self->error = why;
-    return -1;
-}
-
 static int
 s_skip (zs_avro_dec_t *self, const zs_avro_node_t *t, int depth)
 {
@@ -509,7 +500,7 @@ s_skip (zs_avro_dec_t *self, const zs_avro_node_t *t, int depth)
     if (((const s_node_t *) t)->zero)
         return 0;
     if (depth > ZS_AVRO_MAX_DEPTH)
-        return s_fail (self, "values nested too deep");
+        return zs_avro_dec_fail (self, "values nested too deep");
     const uint8_t *data;
     size_t len;
     bool b;
@@ -563,7 +554,7 @@ s_skip (zs_avro_dec_t *self, const zs_avro_node_t *t, int depth)
         return self->error ? -1 : 0;
     }
     }
-    return s_fail (self, "unknown schema type");
+    return zs_avro_dec_fail (self, "unknown schema type");
 }
 
 int

@@ -3,8 +3,11 @@
     The writer is parquet_write.c, the reader parquet_read.c.
 */
 #include "parquet_priv.h"
+#include "varint.h"
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +69,16 @@ zs_pq_physical_type (zs_type_t type)
     return -1;
 }
 
+int
+zs_pq_err (char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list args;
+    va_start (args, fmt);
+    vsnprintf (err, errlen, fmt, args);
+    va_end (args);
+    return -1;
+}
+
 //  --------------------------------------------------------------------------
 //  Byte buffer
 
@@ -116,13 +129,8 @@ s_get (const uint8_t *u8, const uint32_t *u32, size_t i)
 static void
 s_put_varint (zs_pq_buf_t *out, uint64_t v)
 {
-    if (!zs_pq_buf_reserve (out, 10))
-        return;
-    while (v >= 0x80) {
-        out->data[out->len++] = (uint8_t) (v | 0x80);
-        v >>= 7;
-    }
-    out->data[out->len++] = (uint8_t) v;
+    if (zs_pq_buf_reserve (out, ZS_VARINT_MAX))
+        out->len += zs_varint_put (out->data + out->len, v);
 }
 
 //  Values [start, start + count) as one bit-packed run, count rounded up to

@@ -1,12 +1,14 @@
-/*  parquet_priv.h - what parquet.c, parquet_write.c and parquet_read.c
-    share, and what tests/unit/test_parquet.c reaches into: the format's
-    enum values (parquet.thrift), a growable byte buffer, the RLE/bit-packed
-    hybrid encoding, and statistics arithmetic. Not for other modules.
+/*  parquet_priv.h - what parquet.c, parquet_write.c, parquet_read.c and
+    parquet_meta.c share, and what tests/unit/test_parquet.c reaches into:
+    the format's enum values (parquet.thrift), a growable byte buffer, the
+    RLE/bit-packed hybrid encoding, statistics arithmetic, and the footer as
+    the reader's two halves pass it on. Not for other modules.
 */
 #ifndef ZS_PARQUET_PRIV_H_INCLUDED
 #define ZS_PARQUET_PRIV_H_INCLUDED
 
 #include "parquet.h"
+#include "thrift.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 //  PLAIN values are little endian and are copied as they lie in memory.
@@ -91,6 +93,10 @@ const char *zs_pq_type_name (int ptype);
 //  Physical type of a zsink type.
 int zs_pq_physical_type (zs_type_t type);
 
+//  Format an error message into err[0..errlen); returns -1.
+int zs_pq_err (char *err, size_t errlen, const char *fmt, ...)
+    __attribute__ ((format (printf, 3, 4)));
+
 //  --------------------------------------------------------------------------
 //  Growable byte buffer. ok turns false on allocation failure and stays
 //  so; writes are then dropped.
@@ -164,5 +170,57 @@ size_t zs_pq_stats_encode (zs_type_t type, const zs_value_t *value, uint8_t *out
 //  Decode a statistics value; false when its length does not fit the type.
 //  Byte arrays point at data.
 bool zs_pq_stats_decode (zs_type_t type, const uint8_t *data, uint32_t len, zs_value_t *value);
+
+//  --------------------------------------------------------------------------
+//  The footer, for the reader: parquet_meta.c decodes and checks it,
+//  parquet_read.c reads the pages it points at.
+
+//  A column chunk as the footer describes it.
+typedef struct {
+    int32_t ptype;
+    int32_t codec;
+    int64_t num_values;
+    int64_t start; //  first page (dictionary or data)
+    int64_t len;   //  total_compressed_size
+    int64_t data_page_offset;
+    int64_t dict_page_offset; //  -1: none
+    uint32_t encodings;       //  bit per Encoding listed (those < 32)
+    bool has_meta;
+    bool has_file_path;
+    //  Statistics, pointing into the footer bytes: valid during
+    //  zs_pq_footer_decode only, which merges them into the file's.
+    bool has_null_count;
+    int64_t null_count;
+    bool has_nan_count;
+    int64_t nan_count;
+    zs_thrift_binary_t min_value, max_value, min_old, max_old;
+} zs_pq_chunk_meta_t;
+
+typedef struct {
+    int64_t num_rows;
+    uint32_t ncols;
+    zs_pq_chunk_meta_t *cols;
+} zs_pq_group_meta_t;
+
+//  What the reader knows of a file from its footer, all checked: every
+//  row group has a chunk per column, of the column's type, a supported
+//  codec, and a byte range inside the data region.
+typedef struct {
+    zs_schema_t schema;
+    int32_t ptypes[ZS_MAX_COLUMNS]; //  each column's physical type
+    int64_t num_rows;
+    zs_pq_group_meta_t *groups;
+    uint32_t ngroups;
+    zs_column_stats_t stats[ZS_MAX_COLUMNS]; //  over all row groups
+} zs_pq_footer_t;
+
+//  Decode the FileMetaData footer[0..len) of the file at path, whose data
+//  region (pages) ends at data_end, into self (zeroed by the caller), and
+//  check it. 0, or -1 with err naming the file. Either way
+//  zs_pq_footer_fini frees what self holds; nothing in it points into
+//  footer.
+int zs_pq_footer_decode (zs_pq_footer_t *self, const char *path, const uint8_t *footer, size_t len,
+                         int64_t data_end, char *err, size_t errlen);
+void zs_pq_footer_fini (zs_pq_footer_t *self);
 
 #endif

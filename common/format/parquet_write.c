@@ -133,6 +133,57 @@ s_free (zs_parquet_writer_t *self)
     free (self);
 }
 
+//  The schema and options are ones the writer can do.
+static int
+s_check_options (const char *path, const zs_schema_t *schema, const zs_parquet_options_t *opts,
+                 char *err, size_t errlen)
+{
+    if (schema->n < 1 || schema->n > ZS_MAX_COLUMNS) {
+        snprintf (err, errlen, "%s: schema has %d columns (1 to %d)", path, schema->n,
+                  ZS_MAX_COLUMNS);
+        return -1;
+    }
+    if (opts->row_group_rows < 1 || opts->row_group_rows > INT32_MAX) {
+        snprintf (err, errlen, "%s: row group rows %lld out of range", path,
+                  (long long) opts->row_group_rows);
+        return -1;
+    }
+    if (opts->compression != ZS_COMPRESSION_NONE && opts->compression != ZS_COMPRESSION_ZSTD) {
+        snprintf (err, errlen, "%s: unknown compression %d", path, (int) opts->compression);
+        return -1;
+    }
+    if (opts->compression == ZS_COMPRESSION_ZSTD
+        && (opts->zstd_level < 1 || opts->zstd_level > ZSTD_maxCLevel ())) {
+        snprintf (err, errlen, "%s: zstd level %d out of range (1 to %d)", path, opts->zstd_level,
+                  ZSTD_maxCLevel ());
+        return -1;
+    }
+    return 0;
+}
+
+//  Each column's physical type and buffered width.
+static int
+s_init_columns (zs_parquet_writer_t *self, char *err, size_t errlen)
+{
+    for (int i = 0; i < self->schema.n; i++) {
+        s_column_t *c = &self->cols[i];
+        c->col = self->schema.cols[i];
+        c->ptype = zs_pq_physical_type (c->col.type);
+        if (c->ptype < 0 || !c->col.name[0]) {
+            snprintf (err, errlen, "%s: column %d '%s': bad type or name", self->path, i + 1,
+                      c->col.name);
+            return -1;
+        }
+        c->width = c->ptype == ZS_PQ_BOOLEAN                            ? 1
+                   : c->ptype == ZS_PQ_INT32 || c->ptype == ZS_PQ_FLOAT ? 4
+                   : c->ptype == ZS_PQ_BYTE_ARRAY                       ? 0
+                                                                        : 8;
+        zs_pq_buf_init (&c->bin);
+        self->row_bytes += c->width + (c->col.nullable ? 1 : 0);
+    }
+    return 0;
+}
+
 zs_parquet_writer_t *
 zs_parquet_writer_new (const char *path, const zs_schema_t *schema,
                        const zs_parquet_options_t *opts, char *err, size_t errlen)
@@ -142,26 +193,8 @@ zs_parquet_writer_new (const char *path, const zs_schema_t *schema,
         zs_parquet_options_defaults (&defaults);
         opts = &defaults;
     }
-    if (schema->n < 1 || schema->n > ZS_MAX_COLUMNS) {
-        snprintf (err, errlen, "%s: schema has %d columns (1 to %d)", path, schema->n,
-                  ZS_MAX_COLUMNS);
+    if (s_check_options (path, schema, opts, err, errlen) != 0)
         return NULL;
-    }
-    if (opts->row_group_rows < 1 || opts->row_group_rows > INT32_MAX) {
-        snprintf (err, errlen, "%s: row group rows %lld out of range", path,
-                  (long long) opts->row_group_rows);
-        return NULL;
-    }
-    if (opts->compression != ZS_COMPRESSION_NONE && opts->compression != ZS_COMPRESSION_ZSTD) {
-        snprintf (err, errlen, "%s: unknown compression %d", path, (int) opts->compression);
-        return NULL;
-    }
-    if (opts->compression == ZS_COMPRESSION_ZSTD
-        && (opts->zstd_level < 1 || opts->zstd_level > ZSTD_maxCLevel ())) {
-        snprintf (err, errlen, "%s: zstd level %d out of range (1 to %d)", path, opts->zstd_level,
-                  ZSTD_maxCLevel ());
-        return NULL;
-    }
     zs_parquet_writer_t *self = calloc (1, sizeof *self);
     if (!self) {
         snprintf (err, errlen, "%s: out of memory", path);
@@ -178,35 +211,16 @@ zs_parquet_writer_new (const char *path, const zs_schema_t *schema,
     zs_pq_buf_init (&self->zpage);
     zs_pq_buf_init (&self->dict);
     zs_thrift_enc_init (&self->enc);
-    for (int i = 0; i < schema->n; i++) {
-        s_column_t *c = &self->cols[i];
-        c->col = schema->cols[i];
-        c->ptype = zs_pq_physical_type (c->col.type);
-        if (c->ptype < 0 || !c->col.name[0]) {
-            snprintf (err, errlen, "%s: column %d '%s': bad type or name", path, i + 1,
-                      c->col.name);
-            s_free (self);
-            return NULL;
-        }
-        c->width = c->ptype == ZS_PQ_BOOLEAN                            ? 1
-                   : c->ptype == ZS_PQ_INT32 || c->ptype == ZS_PQ_FLOAT ? 4
-                   : c->ptype == ZS_PQ_BYTE_ARRAY                       ? 0
-                                                                        : 8;
-        zs_pq_buf_init (&c->bin);
-        self->row_bytes += c->width + (c->col.nullable ? 1 : 0);
-    }
-    if (opts->compression == ZS_COMPRESSION_ZSTD && !(self->cctx = ZSTD_createCCtx ())) {
-        snprintf (err, errlen, "%s: out of memory", path);
-        s_free (self);
-        return NULL;
-    }
-    self->file = zs_fs_file_create (path, err, errlen);
-    if (!self->file) {
-        s_free (self);
-        return NULL;
-    }
-    if (zs_fs_file_write (self->file, "PAR1", 4, err, errlen) != 0) {
+    int rc = s_init_columns (self, err, errlen);
+    if (rc == 0 && opts->compression == ZS_COMPRESSION_ZSTD && !(self->cctx = ZSTD_createCCtx ()))
+        rc = zs_pq_err (err, errlen, "%s: out of memory", path);
+    if (rc == 0 && !(self->file = zs_fs_file_create (path, err, errlen)))
+        rc = -1;
+    if (rc == 0 && zs_fs_file_write (self->file, "PAR1", 4, err, errlen) != 0) {
         zs_fs_file_abort (&self->file);
+        rc = -1;
+    }
+    if (rc != 0) {
         s_free (self);
         return NULL;
     }
@@ -240,38 +254,43 @@ s_write (zs_parquet_writer_t *self, const void *data, size_t len, char *err, siz
     return zs_fs_file_write (self->file, data, len, err, errlen);
 }
 
-//  Compress body[0..len) and write it after its page header. Every page
-//  is compressed on its own (readers decompress page by page), and the
-//  header records both sizes and the CRC of the stored bytes.
+//  The bytes of a page as stored: body[0..len) itself, or compressed (into
+//  self->zpage) when the file is. Every page is compressed on its own:
+//  readers decompress page by page.
+static int
+s_compress (zs_parquet_writer_t *self, const uint8_t *body, size_t len, const uint8_t **data,
+            size_t *zlen, char *err, size_t errlen)
+{
+    *data = body;
+    *zlen = len;
+    if (!self->cctx)
+        return 0;
+    size_t bound = ZSTD_compressBound (len);
+    self->zpage.len = 0;
+    if (!zs_pq_buf_reserve (&self->zpage, bound))
+        return zs_pq_err (err, errlen, "%s: out of memory", self->path);
+    *zlen =
+        ZSTD_compressCCtx (self->cctx, self->zpage.data, bound, body, len, self->opts.zstd_level);
+    if (ZSTD_isError (*zlen))
+        return zs_pq_err (err, errlen, "%s: zstd: %s", self->path, ZSTD_getErrorName (*zlen));
+    if (*zlen > INT32_MAX)
+        return zs_pq_err (err, errlen, "%s: page of %zu bytes too large", self->path, *zlen);
+    *data = self->zpage.data;
+    return 0;
+}
+
+//  Compress body[0..len) and write it after its page header. The header
+//  records both sizes and the CRC of the stored bytes.
 static int
 s_write_page (zs_parquet_writer_t *self, s_chunk_t *chunk, int page_type, const uint8_t *body,
               size_t len, int64_t num_values, int encoding, char *err, size_t errlen)
 {
-    if (len > INT32_MAX || num_values > INT32_MAX) {
-        snprintf (err, errlen, "%s: page of %zu bytes too large", self->path, len);
+    if (len > INT32_MAX || num_values > INT32_MAX)
+        return zs_pq_err (err, errlen, "%s: page of %zu bytes too large", self->path, len);
+    const uint8_t *data;
+    size_t zlen;
+    if (s_compress (self, body, len, &data, &zlen, err, errlen) != 0)
         return -1;
-    }
-    const uint8_t *data = body;
-    size_t zlen = len;
-    if (self->cctx) {
-        size_t bound = ZSTD_compressBound (len);
-        self->zpage.len = 0;
-        if (!zs_pq_buf_reserve (&self->zpage, bound)) {
-            snprintf (err, errlen, "%s: out of memory", self->path);
-            return -1;
-        }
-        zlen = ZSTD_compressCCtx (self->cctx, self->zpage.data, bound, body, len,
-                                  self->opts.zstd_level);
-        if (ZSTD_isError (zlen)) {
-            snprintf (err, errlen, "%s: zstd: %s", self->path, ZSTD_getErrorName (zlen));
-            return -1;
-        }
-        if (zlen > INT32_MAX) {
-            snprintf (err, errlen, "%s: page of %zu bytes too large", self->path, zlen);
-            return -1;
-        }
-        data = self->zpage.data;
-    }
     zs_thrift_enc_t *e = &self->enc;
     zs_thrift_enc_reset (e);
     zs_thrift_enc_struct_begin (e);
@@ -431,115 +450,145 @@ s_build_dict (zs_parquet_writer_t *self, s_column_t *c)
     return true;
 }
 
+//  Min and max of a chunk's buffered values; any is false when there is
+//  nothing to bound (no values, or all NaN).
+typedef struct {
+    zs_value_t min, max;
+    bool any;
+    int64_t nan;
+} s_minmax_t;
+
+//  false < true: min is true only when no false was seen.
+static void
+s_minmax_bool (const s_column_t *c, s_minmax_t *m)
+{
+    bool seen[2] = {false, false};
+    int64_t n = c->nvals;
+    for (int64_t i = 0; i < n; i++)
+        seen[c->vals[i]] = true;
+    m->any = seen[0] || seen[1];
+    m->min.v.b = !seen[0];
+    m->max.v.b = seen[1];
+}
+
+//  INT32 and INT64, compared as signed 64-bit numbers.
+static void
+s_minmax_int (const s_column_t *c, s_minmax_t *m)
+{
+    const int32_t *v32 = (const int32_t *) c->vals;
+    const int64_t *v64 = (const int64_t *) c->vals;
+    bool narrow = c->ptype == ZS_PQ_INT32;
+    int64_t n = c->nvals, lo = INT64_MAX, hi = INT64_MIN;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t x = narrow ? v32[i] : v64[i];
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    m->any = n > 0;
+    if (narrow) {
+        m->min.v.i32 = (int32_t) lo;
+        m->max.v.i32 = (int32_t) hi;
+    } else {
+        m->min.v.i64 = lo;
+        m->max.v.i64 = hi;
+    }
+}
+
+//  FLOAT and DOUBLE: NaN is counted, not bounded. Compared as doubles,
+//  which every float is exactly; the first of equal values (-0.0, +0.0)
+//  stays.
+static void
+s_minmax_float (const s_column_t *c, s_minmax_t *m)
+{
+    const float *f32 = (const float *) c->vals;
+    const double *f64 = (const double *) c->vals;
+    bool narrow = c->ptype == ZS_PQ_FLOAT, any = false;
+    int64_t n = c->nvals, nan = 0;
+    double lo = 0, hi = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double x = narrow ? f32[i] : f64[i];
+        if (x != x)
+            nan++;
+        else if (!any) {
+            lo = hi = x;
+            any = true;
+        } else {
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+    }
+    m->any = any;
+    m->nan = nan;
+    if (narrow) {
+        m->min.v.f32 = (float) lo;
+        m->max.v.f32 = (float) hi;
+    } else {
+        m->min.v.f64 = lo;
+        m->max.v.f64 = hi;
+    }
+}
+
+//  Byte arrays: walk the PLAIN buffer; min and max point into it until
+//  s_chunk_stats copies them.
+static void
+s_minmax_binary (const s_column_t *c, s_minmax_t *m)
+{
+    zs_type_t type = c->col.type;
+    zs_value_t min = {0}, max = {0};
+    int64_t n = c->nvals;
+    size_t pos = 0;
+    for (int64_t i = 0; i < n; i++) {
+        zs_value_t x;
+        x.v.bin.len = s_rd32 (c->bin.data + pos);
+        x.v.bin.ptr = c->bin.data + pos + 4;
+        pos += 4 + (size_t) x.v.bin.len;
+        if (i == 0)
+            min = max = x;
+        else if (zs_pq_value_cmp (type, &x, &min) < 0)
+            min = x;
+        else if (zs_pq_value_cmp (type, &x, &max) > 0)
+            max = x;
+    }
+    m->any = n > 0;
+    m->min = min;
+    m->max = max;
+}
+
 //  Min, max, NaN count of the buffered values into the chunk and the
 //  file's summary.
 static void
 s_chunk_stats (s_column_t *c, s_chunk_t *chunk)
 {
     zs_type_t type = c->col.type;
-    int64_t n = c->nvals;
-    zs_value_t min = {0}, max = {0};
-    bool any = false;
-    int64_t nan = 0;
+    s_minmax_t m = {0};
     switch (c->ptype) {
-    case ZS_PQ_BOOLEAN: {
-        //  false < true: min is true only when no false was seen.
-        bool seen[2] = {false, false};
-        for (int64_t i = 0; i < n; i++)
-            seen[c->vals[i]] = true;
-        any = seen[0] || seen[1];
-        min.v.b = !seen[0];
-        max.v.b = seen[1];
+    case ZS_PQ_BOOLEAN:
+        s_minmax_bool (c, &m);
+        break;
+    case ZS_PQ_INT32:
+    case ZS_PQ_INT64:
+        s_minmax_int (c, &m);
+        break;
+    case ZS_PQ_FLOAT:
+    case ZS_PQ_DOUBLE:
+        s_minmax_float (c, &m);
+        break;
+    default:
+        s_minmax_binary (c, &m);
         break;
     }
-    case ZS_PQ_INT32: {
-        const int32_t *v = (const int32_t *) c->vals;
-        int32_t lo = INT32_MAX, hi = INT32_MIN;
-        for (int64_t i = 0; i < n; i++) {
-            lo = v[i] < lo ? v[i] : lo;
-            hi = v[i] > hi ? v[i] : hi;
-        }
-        any = n > 0;
-        min.v.i32 = lo;
-        max.v.i32 = hi;
-        break;
-    }
-    case ZS_PQ_INT64: {
-        const int64_t *v = (const int64_t *) c->vals;
-        int64_t lo = INT64_MAX, hi = INT64_MIN;
-        for (int64_t i = 0; i < n; i++) {
-            lo = v[i] < lo ? v[i] : lo;
-            hi = v[i] > hi ? v[i] : hi;
-        }
-        any = n > 0;
-        min.v.i64 = lo;
-        max.v.i64 = hi;
-        break;
-    }
-    case ZS_PQ_FLOAT: {
-        const float *v = (const float *) c->vals;
-        for (int64_t i = 0; i < n; i++) {
-            float x = v[i];
-            if (x != x)
-                nan++;
-            else if (!any) {
-                min.v.f32 = max.v.f32 = x;
-                any = true;
-            } else {
-                min.v.f32 = x < min.v.f32 ? x : min.v.f32;
-                max.v.f32 = x > max.v.f32 ? x : max.v.f32;
-            }
-        }
-        break;
-    }
-    case ZS_PQ_DOUBLE: {
-        const double *v = (const double *) c->vals;
-        for (int64_t i = 0; i < n; i++) {
-            double x = v[i];
-            if (x != x)
-                nan++;
-            else if (!any) {
-                min.v.f64 = max.v.f64 = x;
-                any = true;
-            } else {
-                min.v.f64 = x < min.v.f64 ? x : min.v.f64;
-                max.v.f64 = x > max.v.f64 ? x : max.v.f64;
-            }
-        }
-        break;
-    }
-    default: {
-        //  Byte arrays: walk the PLAIN buffer; min and max point into it
-        //  until they are copied below.
-        size_t pos = 0;
-        for (int64_t i = 0; i < n; i++) {
-            zs_value_t x;
-            x.v.bin.len = s_rd32 (c->bin.data + pos);
-            x.v.bin.ptr = c->bin.data + pos + 4;
-            pos += 4 + (size_t) x.v.bin.len;
-            if (!any) {
-                min = max = x;
-                any = true;
-            } else if (zs_pq_value_cmp (type, &x, &min) < 0)
-                min = x;
-            else if (zs_pq_value_cmp (type, &x, &max) > 0)
-                max = x;
-        }
-        break;
-    }
-    }
-    chunk->nan_count = nan;
-    chunk->null_count = chunk->num_values - n;
+    chunk->nan_count = m.nan;
+    chunk->null_count = chunk->num_values - c->nvals;
     c->stats.null_count += chunk->null_count;
-    if (!any)
+    if (!m.any)
         return; //  all null or all NaN: nothing to bound, nothing lost
     if (zs_type_is_binary (type)
-        && (min.v.bin.len > ZS_STATS_BIN_MAX || max.v.bin.len > ZS_STATS_BIN_MAX)) {
+        && (m.min.v.bin.len > ZS_STATS_BIN_MAX || m.max.v.bin.len > ZS_STATS_BIN_MAX)) {
         c->stats_unknown = true;
         return;
     }
     zs_column_stats_t cs = {0};
-    zs_pq_stats_widen (&cs, type, &min, &max);
+    zs_pq_stats_widen (&cs, type, &m.min, &m.max);
     zs_pq_stats_fix_zeros (&cs, type);
     chunk->has_minmax = true;
     chunk->min_len = (uint8_t) zs_pq_stats_encode (type, &cs.min, chunk->min);
@@ -568,6 +617,116 @@ s_bits_for (uint32_t max_value)
     return bits;
 }
 
+//  Where s_write_chunk is in a column's buffers, and the page at hand.
+typedef struct {
+    bool dict;     //  dictionary-encoded chunk: values are indices
+    int bit_width; //  of the indices
+    int64_t r;     //  the page's first row
+    int64_t v;     //  its first value (non-null rows count)
+    size_t bpos;   //  byte arrays: where its values start in the buffer
+    int64_t rows;  //  the page's rows
+    int64_t vals;  //  and values
+    size_t bend;   //  byte arrays: where its values end
+} s_pages_t;
+
+//  Pick the rows of the page starting at pg->r, of the group's rows:
+//  about S_PAGE_BYTES of values.
+static void
+s_page_span (const s_column_t *c, int64_t rows, s_pages_t *pg)
+{
+    if (c->width == 0 && !pg->dict) {
+        //  PLAIN byte arrays: count their bytes.
+        size_t bytes = 0, bend = pg->bpos;
+        int64_t prows = 0, pvals = 0;
+        while (pg->r + prows < rows && bytes < S_PAGE_BYTES) {
+            if (!c->col.nullable || c->defs[pg->r + prows]) {
+                size_t sz = 4 + (size_t) s_rd32 (c->bin.data + bend);
+                bend += sz;
+                bytes += sz;
+                pvals++;
+            }
+            prows++;
+        }
+        pg->rows = prows;
+        pg->vals = pvals;
+        pg->bend = bend;
+        return;
+    }
+    int64_t per_page = pg->dict                    ? (int64_t) S_PAGE_BYTES * 8 / pg->bit_width
+                       : c->ptype == ZS_PQ_BOOLEAN ? (int64_t) S_PAGE_BYTES * 8
+                                                   : S_PAGE_BYTES / c->width;
+    pg->rows = rows - pg->r < per_page ? rows - pg->r : per_page;
+    pg->vals = s_count_values (c, pg->r, pg->rows);
+    pg->bend = pg->bpos;
+}
+
+//  PLAIN booleans: bits, LSB first.
+static bool
+s_put_bools (zs_pq_buf_t *page, const uint8_t *vals, int64_t n)
+{
+    size_t nbytes = ((size_t) n + 7) / 8;
+    if (!zs_pq_buf_reserve (page, nbytes))
+        return false;
+    uint8_t *o = page->data + page->len;
+    memset (o, 0, nbytes);
+    for (int64_t i = 0; i < n; i++)
+        o[i >> 3] |= (uint8_t) (vals[i] << (i & 7));
+    page->len += nbytes;
+    return true;
+}
+
+//  Data page v1 body into self->page: [4-byte length + RLE definition
+//  levels] (nullable columns only) then the values, PLAIN or, for a
+//  dictionary chunk, a bit width byte and RLE indices. false when out of
+//  memory.
+static bool
+s_page_body (zs_parquet_writer_t *self, const s_column_t *c, const s_pages_t *pg)
+{
+    zs_pq_buf_t *page = &self->page;
+    page->len = 0;
+    if (c->col.nullable) {
+        if (!zs_pq_buf_reserve (page, 4))
+            return false;
+        page->len = 4;
+        zs_pq_rle_encode (page, c->defs + pg->r, NULL, (size_t) pg->rows, 1);
+        if (!page->ok)
+            return false;
+        uint32_t levels = (uint32_t) (page->len - 4);
+        memcpy (page->data, &levels, 4);
+    }
+    if (pg->dict) {
+        uint8_t w = (uint8_t) pg->bit_width;
+        zs_pq_buf_put (page, &w, 1);
+        zs_pq_rle_encode (page, NULL, self->indices + pg->v, (size_t) pg->vals, pg->bit_width);
+    } else if (c->ptype == ZS_PQ_BOOLEAN) {
+        if (!s_put_bools (page, c->vals + pg->v, pg->vals))
+            return false;
+    } else if (c->width)
+        zs_pq_buf_put (page, c->vals + (size_t) pg->v * (size_t) c->width,
+                       (size_t) pg->vals * (size_t) c->width);
+    else
+        zs_pq_buf_put (page, c->bin.data + pg->bpos, pg->bend - pg->bpos);
+    return page->ok;
+}
+
+//  The dictionary page of a dictionary chunk; the indices' bit width.
+static int
+s_write_dict (zs_parquet_writer_t *self, s_chunk_t *chunk, s_pages_t *pg, char *err, size_t errlen)
+{
+    chunk->dict_page_offset = zs_fs_file_offset (self->file);
+    if (s_write_page (self, chunk, ZS_PQ_DICTIONARY_PAGE, self->dict.data, self->dict.len,
+                      self->ndict, ZS_PQ_PLAIN, err, errlen)
+        != 0)
+        return -1;
+    //  Width 0 is legal for a one-entry dictionary, but not every reader
+    //  takes it.
+    pg->bit_width = s_bits_for (self->ndict - 1);
+    pg->bit_width = pg->bit_width ? pg->bit_width : 1;
+    return 0;
+}
+
+//  A column's chunk of the row group: statistics, then a dictionary page
+//  when one pays (byte arrays), then data pages.
 static int
 s_write_chunk (zs_parquet_writer_t *self, s_column_t *c, s_chunk_t *chunk, char *err, size_t errlen)
 {
@@ -575,97 +734,27 @@ s_write_chunk (zs_parquet_writer_t *self, s_column_t *c, s_chunk_t *chunk, char 
     chunk->num_values = rows;
     chunk->dict_page_offset = -1;
     s_chunk_stats (c, chunk);
-
-    bool dict = c->width == 0 && s_build_dict (self, c);
-    int bit_width = 0;
-    if (dict) {
-        chunk->dict_page_offset = zs_fs_file_offset (self->file);
-        if (s_write_page (self, chunk, ZS_PQ_DICTIONARY_PAGE, self->dict.data, self->dict.len,
-                          self->ndict, ZS_PQ_PLAIN, err, errlen)
-            != 0)
-            return -1;
-        //  Width 0 is legal for a one-entry dictionary, but not every
-        //  reader takes it.
-        bit_width = s_bits_for (self->ndict - 1);
-        bit_width = bit_width ? bit_width : 1;
-    }
+    s_pages_t pg = {0};
+    pg.dict = c->width == 0 && s_build_dict (self, c);
+    if (pg.dict && s_write_dict (self, chunk, &pg, err, errlen) != 0)
+        return -1;
     chunk->data_page_offset = zs_fs_file_offset (self->file);
-
-    int64_t r = 0, v = 0;
-    size_t bpos = 0;
-    zs_pq_buf_t *page = &self->page;
-    while (r < rows) {
-        //  Pick the rows of this page: about S_PAGE_BYTES of values.
-        int64_t prows, pvals;
-        size_t bend = bpos;
-        if (c->width == 0 && !dict) {
-            size_t bytes = 0;
-            prows = 0;
-            pvals = 0;
-            while (r + prows < rows && bytes < S_PAGE_BYTES) {
-                if (!c->col.nullable || c->defs[r + prows]) {
-                    size_t sz = 4 + (size_t) s_rd32 (c->bin.data + bend);
-                    bend += sz;
-                    bytes += sz;
-                    pvals++;
-                }
-                prows++;
-            }
-        } else {
-            int64_t per_page = dict                        ? (int64_t) S_PAGE_BYTES * 8 / bit_width
-                               : c->ptype == ZS_PQ_BOOLEAN ? (int64_t) S_PAGE_BYTES * 8
-                                                           : S_PAGE_BYTES / c->width;
-            prows = rows - r < per_page ? rows - r : per_page;
-            pvals = s_count_values (c, r, prows);
+    while (pg.r < rows) {
+        s_page_span (c, rows, &pg);
+        if (!s_page_body (self, c, &pg)) {
+            self->page.ok = true;
+            snprintf (err, errlen, "%s: out of memory", self->path);
+            return -1;
         }
-
-        //  Data page v1 body: [4-byte length + RLE definition levels]
-        //  (nullable columns only) then the values, PLAIN or, for a
-        //  dictionary chunk, a bit width byte and RLE indices.
-        page->len = 0;
-        if (c->col.nullable) {
-            if (!zs_pq_buf_reserve (page, 4))
-                goto oom;
-            page->len = 4;
-            zs_pq_rle_encode (page, c->defs + r, NULL, (size_t) prows, 1);
-            if (!page->ok)
-                goto oom;
-            uint32_t levels = (uint32_t) (page->len - 4);
-            memcpy (page->data, &levels, 4);
-        }
-        if (dict) {
-            uint8_t w = (uint8_t) bit_width;
-            zs_pq_buf_put (page, &w, 1);
-            zs_pq_rle_encode (page, NULL, self->indices + v, (size_t) pvals, bit_width);
-        } else if (c->ptype == ZS_PQ_BOOLEAN) {
-            size_t nbytes = ((size_t) pvals + 7) / 8;
-            if (!zs_pq_buf_reserve (page, nbytes))
-                goto oom;
-            uint8_t *o = page->data + page->len;
-            memset (o, 0, nbytes);
-            for (int64_t i = 0; i < pvals; i++)
-                o[i >> 3] |= (uint8_t) (c->vals[v + i] << (i & 7));
-            page->len += nbytes;
-        } else if (c->width)
-            zs_pq_buf_put (page, c->vals + (size_t) v * (size_t) c->width,
-                           (size_t) pvals * (size_t) c->width);
-        else
-            zs_pq_buf_put (page, c->bin.data + bpos, bend - bpos);
-        if (!page->ok)
-            goto oom;
-        if (s_write_page (self, chunk, ZS_PQ_DATA_PAGE, page->data, page->len, prows,
-                          dict ? ZS_PQ_RLE_DICTIONARY : ZS_PQ_PLAIN, err, errlen)
+        if (s_write_page (self, chunk, ZS_PQ_DATA_PAGE, self->page.data, self->page.len, pg.rows,
+                          pg.dict ? ZS_PQ_RLE_DICTIONARY : ZS_PQ_PLAIN, err, errlen)
             != 0)
             return -1;
-        r += prows;
-        v += pvals;
-        bpos = bend;
+        pg.r += pg.rows;
+        pg.v += pg.vals;
+        pg.bpos = pg.bend;
     }
     return 0;
-oom:
-    page->ok = true;
-    snprintf (err, errlen, "%s: out of memory", self->path);
-    return -1;
 }
 
 static int

@@ -10,6 +10,7 @@
        the stack.
 */
 #include "thrift.h"
+#include "varint.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,21 +64,8 @@ s_put_byte (zs_thrift_enc_t *self, uint8_t byte)
 static void
 s_put_varint (zs_thrift_enc_t *self, uint64_t v)
 {
-    if (!s_reserve (self, 10))
-        return;
-    while (v >= 0x80) {
-        self->data[self->len++] = (uint8_t) (v | 0x80);
-        v >>= 7;
-    }
-    self->data[self->len++] = (uint8_t) v;
-}
-
-//  Zigzag maps small negative numbers to small unsigned ones (-1 -> 1,
-//  1 -> 2) so that their varints stay short.
-static uint64_t
-s_zigzag (int64_t v)
-{
-    return ((uint64_t) v << 1) ^ (uint64_t) (v >> 63);
+    if (s_reserve (self, ZS_VARINT_MAX))
+        self->len += zs_varint_put (self->data + self->len, v);
 }
 
 static void
@@ -101,7 +89,7 @@ s_field_header (zs_thrift_enc_t *self, int16_t id, int type)
         s_put_byte (self, (uint8_t) (delta << 4 | type));
     else {
         s_put_byte (self, (uint8_t) type);
-        s_put_varint (self, s_zigzag (id));
+        s_put_varint (self, zs_zigzag (id));
     }
     self->last_id[self->depth] = id;
 }
@@ -110,14 +98,14 @@ void
 zs_thrift_enc_field_i32 (zs_thrift_enc_t *self, int16_t id, int32_t value)
 {
     s_field_header (self, id, ZS_THRIFT_I32);
-    s_put_varint (self, s_zigzag (value));
+    s_put_varint (self, zs_zigzag (value));
 }
 
 void
 zs_thrift_enc_field_i64 (zs_thrift_enc_t *self, int16_t id, int64_t value)
 {
     s_field_header (self, id, ZS_THRIFT_I64);
-    s_put_varint (self, s_zigzag (value));
+    s_put_varint (self, zs_zigzag (value));
 }
 
 void
@@ -192,13 +180,13 @@ zs_thrift_enc_struct_end (zs_thrift_enc_t *self)
 void
 zs_thrift_enc_i32 (zs_thrift_enc_t *self, int32_t value)
 {
-    s_put_varint (self, s_zigzag (value));
+    s_put_varint (self, zs_zigzag (value));
 }
 
 void
 zs_thrift_enc_i64 (zs_thrift_enc_t *self, int64_t value)
 {
-    s_put_varint (self, s_zigzag (value));
+    s_put_varint (self, zs_zigzag (value));
 }
 
 void
@@ -266,20 +254,48 @@ s_get_varint (zs_thrift_dec_t *self, uint64_t *value)
     return s_fail (self, "varint too long");
 }
 
-static int64_t
-s_unzigzag (uint64_t v)
+//  A zigzag varint: i16, i32, i64 and long-form field ids.
+static int
+s_get_zigzag (zs_thrift_dec_t *self, int64_t *value)
 {
-    return (int64_t) (v >> 1) ^ -(int64_t) (v & 1);
+    uint64_t raw;
+    if (s_get_varint (self, &raw) != 0)
+        return -1;
+    *value = zs_unzigzag (raw);
+    return 0;
+}
+
+//  A binary's length and bytes (the type already checked).
+static int
+s_get_binary (zs_thrift_dec_t *self, const uint8_t **data, uint32_t *len)
+{
+    uint64_t n;
+    if (s_get_varint (self, &n) != 0)
+        return -1;
+    if (n > (uint64_t) (self->end - self->p))
+        return s_fail (self, "binary longer than the bytes left");
+    *data = self->p;
+    *len = (uint32_t) n;
+    self->p += n;
+    return 0;
+}
+
+//  One level deeper (a struct, list or map), within the limit.
+static int
+s_enter (zs_thrift_dec_t *self)
+{
+    if (self->depth >= ZS_THRIFT_MAX_DEPTH)
+        return s_fail (self, "nested too deep");
+    self->depth++;
+    return 0;
 }
 
 int
 zs_thrift_dec_struct_begin (zs_thrift_dec_t *self)
 {
-    if (self->error)
+    if (self->error || s_enter (self) != 0)
         return -1;
-    if (self->depth >= ZS_THRIFT_MAX_DEPTH)
-        return s_fail (self, "nested too deep");
-    self->last_id[++self->depth] = 0;
+    self->last_id[self->depth] = 0;
     return 0;
 }
 
@@ -303,12 +319,8 @@ zs_thrift_dec_field (zs_thrift_dec_t *self, int16_t *id, int *type)
     int64_t fid;
     if (delta)
         fid = (int64_t) self->last_id[self->depth] + delta;
-    else {
-        uint64_t raw;
-        if (s_get_varint (self, &raw) != 0)
-            return -1;
-        fid = s_unzigzag (raw);
-    }
+    else if (s_get_zigzag (self, &fid) != 0)
+        return -1;
     if (fid < INT16_MIN || fid > INT16_MAX)
         return s_fail (self, "field id out of range");
     self->last_id[self->depth] = (int16_t) fid;
@@ -332,11 +344,7 @@ zs_thrift_dec_int (zs_thrift_dec_t *self, int type, int64_t *value)
     }
     if (type != ZS_THRIFT_I16 && type != ZS_THRIFT_I32 && type != ZS_THRIFT_I64)
         return s_fail (self, "wrong type (integer expected)");
-    uint64_t raw;
-    if (s_get_varint (self, &raw) != 0)
-        return -1;
-    *value = s_unzigzag (raw);
-    return 0;
+    return s_get_zigzag (self, value);
 }
 
 int
@@ -396,15 +404,14 @@ zs_thrift_dec_binary (zs_thrift_dec_t *self, int type, const uint8_t **data, uin
         return -1;
     if (type != ZS_THRIFT_BINARY)
         return s_fail (self, "wrong type (binary expected)");
-    uint64_t n;
-    if (s_get_varint (self, &n) != 0)
-        return -1;
-    if (n > (uint64_t) (self->end - self->p))
-        return s_fail (self, "binary longer than the bytes left");
-    *data = self->p;
-    *len = (uint32_t) n;
-    self->p += n;
-    return 0;
+    return s_get_binary (self, data, len);
+}
+
+//  A list's, set's or map's element type: a value type (STOP is none).
+static bool
+s_elem_type_ok (int type)
+{
+    return type != ZS_THRIFT_STOP && type <= ZS_THRIFT_STRUCT;
 }
 
 int
@@ -421,7 +428,7 @@ zs_thrift_dec_list (zs_thrift_dec_t *self, int type, int *elem_type, uint32_t *s
     if (n == 15 && s_get_varint (self, &n) != 0)
         return -1;
     int et = byte & 0x0F;
-    if (et == ZS_THRIFT_STOP || et > ZS_THRIFT_STRUCT)
+    if (!s_elem_type_ok (et))
         return s_fail (self, "unknown list element type");
     //  Every element takes at least one byte: a size beyond the bytes left
     //  is garbage, and checking here bounds what callers allocate.
@@ -441,6 +448,63 @@ s_skip_bytes (zs_thrift_dec_t *self, uint64_t n)
     return 0;
 }
 
+static int s_skip (zs_thrift_dec_t *self, int type, bool in_field);
+
+//  A list's or set's elements.
+static int
+s_skip_list (zs_thrift_dec_t *self, int type)
+{
+    int et;
+    uint32_t size;
+    if (zs_thrift_dec_list (self, type, &et, &size) != 0 || s_enter (self) != 0)
+        return -1;
+    for (uint32_t i = 0; i < size; i++)
+        if (s_skip (self, et, false) != 0)
+            return -1;
+    self->depth--;
+    return 0;
+}
+
+//  A map: a varint size, then (unless empty) a byte key type << 4 | value
+//  type, then the keys and values in turn.
+static int
+s_skip_map (zs_thrift_dec_t *self)
+{
+    uint64_t n;
+    uint8_t kv;
+    if (s_get_varint (self, &n) != 0)
+        return -1;
+    if (n == 0)
+        return 0;
+    if (s_get_byte (self, &kv) != 0)
+        return -1;
+    int kt = kv >> 4, vt = kv & 0x0F;
+    if (!s_elem_type_ok (kt) || !s_elem_type_ok (vt))
+        return s_fail (self, "unknown map element type");
+    if (n > (uint64_t) (self->end - self->p) / 2)
+        return s_fail (self, "map longer than the bytes left");
+    if (s_enter (self) != 0)
+        return -1;
+    for (uint64_t i = 0; i < n; i++)
+        if (s_skip (self, kt, false) != 0 || s_skip (self, vt, false) != 0)
+            return -1;
+    self->depth--;
+    return 0;
+}
+
+static int
+s_skip_struct (zs_thrift_dec_t *self)
+{
+    int16_t id;
+    int type, rc;
+    if (zs_thrift_dec_struct_begin (self) != 0)
+        return -1;
+    while ((rc = zs_thrift_dec_field (self, &id, &type)) == 1)
+        if (s_skip (self, type, true) != 0)
+            return -1;
+    return rc;
+}
+
 //  Skip a value; in_field: a boolean's value is in the field header (else
 //  it is one byte, as in lists and maps).
 static int
@@ -449,13 +513,11 @@ s_skip (zs_thrift_dec_t *self, int type, bool in_field)
     if (self->error)
         return -1;
     uint64_t n;
-    int16_t id;
-    int t;
-    int rc;
+    const uint8_t *data;
+    uint32_t len;
     switch (type) {
     case ZS_THRIFT_TRUE:
     case ZS_THRIFT_FALSE:
-        //  In a list or map a boolean is one byte.
         return in_field ? 0 : s_skip_bytes (self, 1);
     case ZS_THRIFT_I8:
         return s_skip_bytes (self, 1);
@@ -466,57 +528,14 @@ s_skip (zs_thrift_dec_t *self, int type, bool in_field)
     case ZS_THRIFT_DOUBLE:
         return s_skip_bytes (self, 8);
     case ZS_THRIFT_BINARY:
-        if (s_get_varint (self, &n) != 0)
-            return -1;
-        if (n > (uint64_t) (self->end - self->p))
-            return s_fail (self, "binary longer than the bytes left");
-        self->p += n;
-        return 0;
+        return s_get_binary (self, &data, &len);
     case ZS_THRIFT_LIST:
-    case ZS_THRIFT_SET: {
-        int et;
-        uint32_t size;
-        if (zs_thrift_dec_list (self, type, &et, &size) != 0)
-            return -1;
-        if (self->depth >= ZS_THRIFT_MAX_DEPTH)
-            return s_fail (self, "nested too deep");
-        self->depth++;
-        for (uint32_t i = 0; i < size; i++)
-            if (s_skip (self, et, false) != 0)
-                return -1;
-        self->depth--;
-        return 0;
-    }
-    case ZS_THRIFT_MAP: {
-        if (s_get_varint (self, &n) != 0)
-            return -1;
-        if (n == 0)
-            return 0;
-        uint8_t kv;
-        if (s_get_byte (self, &kv) != 0)
-            return -1;
-        int kt = kv >> 4, vt = kv & 0x0F;
-        if (kt == ZS_THRIFT_STOP || kt > ZS_THRIFT_STRUCT || vt == ZS_THRIFT_STOP
-            || vt > ZS_THRIFT_STRUCT)
-            return s_fail (self, "unknown map element type");
-        if (n > (uint64_t) (self->end - self->p) / 2)
-            return s_fail (self, "map longer than the bytes left");
-        if (self->depth >= ZS_THRIFT_MAX_DEPTH)
-            return s_fail (self, "nested too deep");
-        self->depth++;
-        for (uint64_t i = 0; i < n; i++)
-            if (s_skip (self, kt, false) != 0 || s_skip (self, vt, false) != 0)
-                return -1;
-        self->depth--;
-        return 0;
-    }
+    case ZS_THRIFT_SET:
+        return s_skip_list (self, type);
+    case ZS_THRIFT_MAP:
+        return s_skip_map (self);
     case ZS_THRIFT_STRUCT:
-        if (zs_thrift_dec_struct_begin (self) != 0)
-            return -1;
-        while ((rc = zs_thrift_dec_field (self, &id, &t)) == 1)
-            if (s_skip (self, t, true) != 0)
-                return -1;
-        return rc;
+        return s_skip_struct (self);
     default:
         return s_fail (self, "unknown type");
     }
@@ -526,4 +545,72 @@ int
 zs_thrift_dec_skip (zs_thrift_dec_t *self, int type)
 {
     return s_skip (self, type, true);
+}
+
+int
+zs_thrift_dec_fail (zs_thrift_dec_t *self, const char *why)
+{
+    return s_fail (self, why);
+}
+
+//  --------------------------------------------------------------------------
+//  Struct tables
+
+static const zs_thrift_field_t *
+s_find_field (const zs_thrift_field_t *fields, size_t nfields, int16_t id)
+{
+    for (size_t i = 0; i < nfields; i++)
+        if (fields[i].id == id)
+            return &fields[i];
+    return NULL;
+}
+
+//  The value of a field of the given type, as its table entry says.
+static int
+s_keep (zs_thrift_dec_t *self, const zs_thrift_field_t *f, int type, void *obj)
+{
+    uint8_t *at = (uint8_t *) obj + f->at;
+    int rc;
+    switch (f->keep) {
+    case ZS_THRIFT_KEEP_I32:
+        rc = zs_thrift_dec_i32 (self, type, (int32_t *) at);
+        break;
+    case ZS_THRIFT_KEEP_I64:
+        rc = zs_thrift_dec_int (self, type, (int64_t *) at);
+        break;
+    case ZS_THRIFT_KEEP_BOOL:
+        rc = zs_thrift_dec_bool (self, type, (bool *) at);
+        break;
+    case ZS_THRIFT_KEEP_BINARY: {
+        zs_thrift_binary_t *bin = (zs_thrift_binary_t *) at;
+        rc = zs_thrift_dec_binary (self, type, &bin->data, &bin->len);
+        break;
+    }
+    case ZS_THRIFT_KEEP_STRUCT:
+        return type == ZS_THRIFT_STRUCT ? f->fn (self, type, obj) : s_skip (self, type, true);
+    case ZS_THRIFT_KEEP_CALL:
+        return f->fn (self, type, obj);
+    default:
+        return s_fail (self, "field table entry of unknown kind");
+    }
+    if (rc == 0 && f->has != ZS_THRIFT_NO_FLAG)
+        *(bool *) ((uint8_t *) obj + f->has) = true;
+    return rc;
+}
+
+int
+zs_thrift_dec_struct (zs_thrift_dec_t *self, const zs_thrift_field_t *fields, size_t nfields,
+                      void *obj)
+{
+    int16_t id;
+    int type, rc;
+    if (zs_thrift_dec_struct_begin (self) != 0)
+        return -1;
+    while ((rc = zs_thrift_dec_field (self, &id, &type)) == 1) {
+        const zs_thrift_field_t *f = s_find_field (fields, nfields, id);
+        rc = f ? s_keep (self, f, type, obj) : s_skip (self, type, true);
+        if (rc != 0 || self->error)
+            return -1;
+    }
+    return rc;
 }

@@ -1,6 +1,7 @@
 /*  thrift.h - the Thrift compact protocol, as much of it as a Parquet footer
-    and page header need: an encoder into a growable buffer and a
-    bounds-checked decoder with a generic skip.
+    and page header need: an encoder into a growable buffer, a
+    bounds-checked decoder with a generic skip, and a reader of structs
+    driven by a table of their fields.
 
     Wire format (Thrift's TCompactProtocol):
     - A struct is a sequence of fields ended by a 0 byte (STOP). A field
@@ -140,5 +141,53 @@ int zs_thrift_dec_list (zs_thrift_dec_t *self, int type, int *elem_type, uint32_
 //  Skip the value of the field just read, whatever it contains (nested
 //  structs, lists and maps included, within the depth limit).
 int zs_thrift_dec_skip (zs_thrift_dec_t *self, int type);
+
+//  Fail the decoder for a reason of the caller's (a value it refuses): as
+//  any error, `error` is then set (unless it was already) and sticks.
+//  Returns -1.
+int zs_thrift_dec_fail (zs_thrift_dec_t *self, const char *why);
+
+//  --------------------------------------------------------------------------
+//  A struct decoded by a table of the fields kept, one entry a field, the
+//  way config.c's s_keys drives the configuration keys: each entry says
+//  where the field's value goes in the caller's object (offsetof), and
+//  zs_thrift_dec_struct reads the struct, storing what the table names and
+//  skipping the rest. A field that comes twice is stored twice (the last
+//  wins), unless a handler decides otherwise.
+
+//  A binary value, pointing into the decoder's input.
+typedef struct {
+    const uint8_t *data;
+    uint32_t len;
+} zs_thrift_binary_t;
+
+typedef enum {
+    ZS_THRIFT_KEEP_I32 = 1, //  int32_t at `at` (zs_thrift_dec_i32)
+    ZS_THRIFT_KEEP_I64,     //  int64_t at `at`, any integer type (zs_thrift_dec_int)
+    ZS_THRIFT_KEEP_BOOL,    //  bool at `at` (a boolean field)
+    ZS_THRIFT_KEEP_BINARY,  //  zs_thrift_binary_t at `at`
+    ZS_THRIFT_KEEP_STRUCT,  //  a struct read by fn; a field of another type is skipped
+    ZS_THRIFT_KEEP_CALL,    //  fn reads the value, whatever its type
+} zs_thrift_keep_t;
+
+//  A handler: reads (or skips) the value of a field of the given type into
+//  obj, the object the whole table fills. 0 / -1 with the decoder's error
+//  set.
+typedef int (zs_thrift_field_fn) (zs_thrift_dec_t *dec, int type, void *obj);
+
+#define ZS_THRIFT_NO_FLAG SIZE_MAX
+
+typedef struct {
+    int16_t id;
+    zs_thrift_keep_t keep;
+    size_t at;              //  the value's offset in obj (KEEP_I32 … KEEP_BINARY)
+    size_t has;             //  offset of a bool set once the value is read, or ZS_THRIFT_NO_FLAG
+    zs_thrift_field_fn *fn; //  KEEP_STRUCT, KEEP_CALL
+} zs_thrift_field_t;
+
+//  Enter a struct (as zs_thrift_dec_struct_begin) and read all its fields
+//  by the table fields[0..nfields): 0 at its end, or -1 with `error` set.
+int zs_thrift_dec_struct (zs_thrift_dec_t *self, const zs_thrift_field_t *fields, size_t nfields,
+                          void *obj);
 
 #endif

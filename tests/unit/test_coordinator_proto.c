@@ -284,7 +284,10 @@ s_join (s_job_t *j, int p)
     assert_string_equal (welcome->job_id, j->job);
     j->epoch = welcome->epoch;
     zs_env_free (&welcome);
-    snprintf (j->from[p].job_id, sizeof j->from[p].job_id, "%s", j->job);
+    //  (memcpy, not snprintf: gcc -O2 cannot tell the two fields of j apart)
+    size_t len = strnlen (j->job, sizeof j->from[p].job_id - 1);
+    memcpy (j->from[p].job_id, j->job, len);
+    j->from[p].job_id[len] = '\0';
     j->from[p].epoch = j->epoch;
     Zsink__Register reg;
     zsink__register__init (&reg);
