@@ -207,17 +207,13 @@ s_on_committed (int64_t identifier, int64_t snapshot_id, int64_t total_rows, voi
     s_committer_t *self = arg;
     self->total_rows = total_rows;
     zs_participant_set_progress (self->part, 0, total_rows);
-    zs_env_t env;
-    zsink__envelope__init (&env);
-    Zsink__Committed committed;
-    zsink__committed__init (&committed);
-    committed.identifier = identifier;
-    committed.snapshot_id = snapshot_id;
-    committed.has_total_rows = true;
-    committed.total_rows = total_rows;
-    env.body_case = ZSINK__ENVELOPE__BODY_COMMITTED;
-    env.committed = &committed;
-    s_send (self, &env);
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_COMMITTED);
+    m.body.committed.identifier = identifier;
+    m.body.committed.snapshot_id = snapshot_id;
+    m.body.committed.has_total_rows = true;
+    m.body.committed.total_rows = total_rows;
+    s_send (self, &m.env);
 }
 
 static zs_commit_opts_t
@@ -380,15 +376,11 @@ s_on_reset (s_committer_t *self, zs_env_t *env)
     if (rc < 0)
         last = -1;
 
-    zs_env_t out;
-    zsink__envelope__init (&out);
-    Zsink__Ready ready;
-    zsink__ready__init (&ready);
-    ready.has_last_committed = true;
-    ready.last_committed = last;
-    out.body_case = ZSINK__ENVELOPE__BODY_READY;
-    out.ready = &ready;
-    s_send (self, &out);
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_READY);
+    m.body.ready.has_last_committed = true;
+    m.body.ready.last_committed = last;
+    s_send (self, &m.env);
 }
 
 //  Notify(N): commit every pending id <= N, ascending (invariant 3, 5).
@@ -441,15 +433,11 @@ s_complete (s_committer_t *self, int64_t n)
         s_fail (self, "out of memory");
         return;
     }
-    zs_env_t env;
-    zsink__envelope__init (&env);
-    Zsink__CommitterAck ack;
-    zsink__committer_ack__init (&ack);
-    ack.checkpoint_id = n;
-    ack.state = state;
-    env.body_case = ZSINK__ENVELOPE__BODY_COMMITTER_ACK;
-    env.committer_ack = &ack;
-    s_send (self, &env);
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_COMMITTER_ACK);
+    m.body.committer_ack.checkpoint_id = n;
+    m.body.committer_ack.state = state;
+    s_send (self, &m.env);
     zs_debug ("acked checkpoint %lld with %zu pending checkpoints", (long long) n,
               state->n_pending);
     zs_pending_state_free (&state);
@@ -726,13 +714,9 @@ s_drain_control (s_committer_t *self)
             break;
         case ZSINK__ENVELOPE__BODY_SHUTDOWN: {
             zs_info ("shutdown: %s", env->shutdown->reason);
-            zs_env_t bye_env;
-            zsink__envelope__init (&bye_env);
-            Zsink__Bye bye;
-            zsink__bye__init (&bye);
-            bye_env.body_case = ZSINK__ENVELOPE__BODY_BYE;
-            bye_env.bye = &bye;
-            s_send (self, &bye_env);
+            zs_msg_t bye;
+            zs_msg_init (&bye, ZSINK__ENVELOPE__BODY_BYE);
+            s_send (self, &bye.env);
             self->exit_code = 0;
             self->done = true;
             break;

@@ -140,28 +140,20 @@ s_send_to_rid (coord_t *self, const char *rid, zs_env_t *env)
 static void
 s_send_refused (coord_t *self, const char *rid, const char *reason)
 {
-    zs_env_t env;
-    zsink__envelope__init (&env);
-    Zsink__Refused refused;
-    zsink__refused__init (&refused);
-    refused.reason = (char *) reason;
-    env.body_case = ZSINK__ENVELOPE__BODY_REFUSED;
-    env.refused = &refused;
-    s_send_to_rid (self, rid, &env);
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_REFUSED);
+    m.body.refused.reason = (char *) reason;
+    s_send_to_rid (self, rid, &m.env);
 }
 
 static void
 s_send_shutdown (coord_t *self, const char *reason)
 {
     for (int i = 0; i <= self->n; i++) {
-        zs_env_t env;
-        zsink__envelope__init (&env);
-        Zsink__Shutdown shutdown;
-        zsink__shutdown__init (&shutdown);
-        shutdown.reason = (char *) reason;
-        env.body_case = ZSINK__ENVELOPE__BODY_SHUTDOWN;
-        env.shutdown = &shutdown;
-        s_send (self, i, &env);
+        zs_msg_t m;
+        zs_msg_init (&m, ZSINK__ENVELOPE__BODY_SHUTDOWN);
+        m.body.shutdown.reason = (char *) reason;
+        s_send (self, i, &m.env);
     }
 }
 
@@ -169,13 +161,9 @@ static void
 s_send_heartbeats (coord_t *self)
 {
     for (int i = 0; i <= self->n; i++) {
-        zs_env_t env;
-        zsink__envelope__init (&env);
-        Zsink__Heartbeat hb;
-        zsink__heartbeat__init (&hb);
-        env.body_case = ZSINK__ENVELOPE__BODY_HEARTBEAT;
-        env.heartbeat = &hb;
-        s_send (self, i, &env);
+        zs_msg_t m;
+        zs_msg_init (&m, ZSINK__ENVELOPE__BODY_HEARTBEAT);
+        s_send (self, i, &m.env);
     }
 }
 
@@ -183,16 +171,12 @@ static void
 s_send_barriers (coord_t *self, int64_t id, bool savepoint)
 {
     for (int i = 0; i < self->n; i++) {
-        zs_env_t env;
-        zsink__envelope__init (&env);
-        Zsink__Barrier barrier;
-        zsink__barrier__init (&barrier);
-        barrier.checkpoint_id = id;
-        barrier.has_savepoint = savepoint;
-        barrier.savepoint = savepoint;
-        env.body_case = ZSINK__ENVELOPE__BODY_BARRIER;
-        env.barrier = &barrier;
-        s_send (self, WRITER (i), &env);
+        zs_msg_t m;
+        zs_msg_init (&m, ZSINK__ENVELOPE__BODY_BARRIER);
+        m.body.barrier.checkpoint_id = id;
+        m.body.barrier.has_savepoint = savepoint;
+        m.body.barrier.savepoint = savepoint;
+        s_send (self, WRITER (i), &m.env);
     }
 }
 
@@ -203,42 +187,30 @@ s_send_notify (coord_t *self, int64_t id)
         zs_warn ("failpoint coordinator.notify: dropping Notify(%lld)", (long long) id);
         return;
     }
-    zs_env_t env;
-    zsink__envelope__init (&env);
-    Zsink__Notify notify;
-    zsink__notify__init (&notify);
-    notify.checkpoint_id = id;
-    env.body_case = ZSINK__ENVELOPE__BODY_NOTIFY;
-    env.notify = &notify;
-    s_send (self, COMMITTER, &env);
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_NOTIFY);
+    m.body.notify.checkpoint_id = id;
+    s_send (self, COMMITTER, &m.env);
 }
 
 static void
 s_send_start (coord_t *self)
 {
     for (int i = 0; i <= self->n; i++) {
-        zs_env_t env;
-        zsink__envelope__init (&env);
-        Zsink__Start start;
-        zsink__start__init (&start);
-        env.body_case = ZSINK__ENVELOPE__BODY_START;
-        env.start = &start;
-        s_send (self, i, &env);
+        zs_msg_t m;
+        zs_msg_init (&m, ZSINK__ENVELOPE__BODY_START);
+        s_send (self, i, &m.env);
     }
 }
 
 static void
 s_client_reply (coord_t *self, const char *rid, bool ok, const char *json)
 {
-    zs_env_t env;
-    zsink__envelope__init (&env);
-    Zsink__ClientReply reply;
-    zsink__client_reply__init (&reply);
-    reply.ok = ok;
-    reply.json = (char *) json;
-    env.body_case = ZSINK__ENVELOPE__BODY_CLIENT_REPLY;
-    env.client_reply = &reply;
-    s_send_to_rid (self, rid, &env);
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_CLIENT_REPLY);
+    m.body.client_reply.ok = ok;
+    m.body.client_reply.json = (char *) json;
+    s_send_to_rid (self, rid, &m.env);
 }
 
 //  ---------------------------------------------------------------------
@@ -475,20 +447,19 @@ s_send_reset (coord_t *self, int slot)
     slot_t *s = &self->slots[slot];
     if (!s->registered || s->reset_sent)
         return;
-    zs_env_t env;
-    zsink__envelope__init (&env);
-    Zsink__Reset reset;
-    zsink__reset__init (&reset);
-    reset.restore_id = self->latest.id;
-    reset.commit_user = self->meta.commit_user;
-    reset.has_fail_at_id_armed = true;
-    reset.fail_at_id_armed = !self->meta.fail_at_id_fired;
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_RESET);
+    Zsink__Reset *reset = &m.body.reset;
+    reset->restore_id = self->latest.id;
+    reset->commit_user = self->meta.commit_user;
+    reset->has_fail_at_id_armed = true;
+    reset->fail_at_id_armed = !self->meta.fail_at_id_fired;
     Zsink__CommitterState empty;
     char **writer_ids = NULL;
     if (slot == COMMITTER) {
         zsink__committer_state__init (&empty);
         empty.commit_user = self->meta.commit_user;
-        reset.state = self->latest.id ? self->latest.state : &empty;
+        reset->state = self->latest.id ? self->latest.state : &empty;
         //  invariant 5: the writers' connections of this epoch
         writer_ids = calloc ((size_t) self->n, sizeof *writer_ids);
         if (!writer_ids) {
@@ -497,13 +468,11 @@ s_send_reset (coord_t *self, int slot)
         }
         for (int i = 0; i < self->n; i++)
             writer_ids[i] = self->slots[WRITER (i)].rid;
-        reset.n_writer_ids = (size_t) self->n;
-        reset.writer_ids = writer_ids;
+        reset->n_writer_ids = (size_t) self->n;
+        reset->writer_ids = writer_ids;
     } else if (self->latest.id)
-        reset.position = &self->latest.positions[slot - 1];
-    env.body_case = ZSINK__ENVELOPE__BODY_RESET;
-    env.reset = &reset;
-    s_send (self, slot, &env);
+        reset->position = &self->latest.positions[slot - 1];
+    s_send (self, slot, &m.env);
     free (writer_ids);
     s->reset_sent = true;
 }
@@ -735,11 +704,10 @@ s_on_hello (coord_t *self, const char *rid, Zsink__Hello *hello)
     }
     if (s_refuse_superseded (self, rid, slot, hello->instance))
         return;
-    zs_env_t env;
-    zsink__envelope__init (&env);
-    Zsink__Welcome welcome;
-    zsink__welcome__init (&welcome);
-    welcome.parallelism = self->n;
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_WELCOME);
+    Zsink__Welcome *welcome = &m.body.welcome;
+    welcome->parallelism = self->n;
     //  hand out the whole configuration: one place configures the job
     kv_list_t kv;
     kv.n = 0;
@@ -747,11 +715,9 @@ s_on_hello (coord_t *self, const char *rid, Zsink__Hello *hello)
     Zsink__KeyValue *kvps[KV_MAX];
     for (size_t i = 0; i < kv.n; i++)
         kvps[i] = &kv.items[i];
-    welcome.n_config = kv.n;
-    welcome.config = kvps;
-    env.body_case = ZSINK__ENVELOPE__BODY_WELCOME;
-    env.welcome = &welcome;
-    s_send_to_rid (self, rid, &env);
+    welcome->n_config = kv.n;
+    welcome->config = kvps;
+    s_send_to_rid (self, rid, &m.env);
 }
 
 static void

@@ -374,25 +374,18 @@ static int
 s_send_control (s_writer_t *self, s_out_kind_t kind, int64_t checkpoint_id, int64_t offset,
                 bool finished)
 {
-    zs_env_t env;
-    zsink__envelope__init (&env);
     Zsink__SourcePosition pos;
     s_position (self, &pos, offset, finished);
-    Zsink__WriterAck ack;
-    Zsink__Finished fin;
+    zs_msg_t m;
     if (kind == S_OUT_ACK) {
-        zsink__writer_ack__init (&ack);
-        ack.checkpoint_id = checkpoint_id;
-        ack.position = &pos;
-        env.body_case = ZSINK__ENVELOPE__BODY_WRITER_ACK;
-        env.writer_ack = &ack;
+        zs_msg_init (&m, ZSINK__ENVELOPE__BODY_WRITER_ACK);
+        m.body.writer_ack.checkpoint_id = checkpoint_id;
+        m.body.writer_ack.position = &pos;
     } else {
-        zsink__finished__init (&fin);
-        fin.position = &pos;
-        env.body_case = ZSINK__ENVELOPE__BODY_FINISHED;
-        env.finished = &fin;
+        zs_msg_init (&m, ZSINK__ENVELOPE__BODY_FINISHED);
+        m.body.finished.position = &pos;
     }
-    return zs_participant_send (self->part, &env);
+    return zs_participant_send (self->part, &m.env);
 }
 
 static void s_fail (s_writer_t *self, const char *reason, bool fail_at_id);
@@ -551,19 +544,16 @@ s_send_committable (s_writer_t *self, int64_t checkpoint_id)
     }
     if (self->n_closed)
         self->last_sent = self->closed[0];
-    Zsink__Committable c;
-    zsink__committable__init (&c);
-    c.checkpoint_id = checkpoint_id;
-    c.writer = self->index;
-    c.has_bucket = true;
-    c.bucket = 0;
-    c.n_files = n;
-    c.files = ptrs;
-    zs_env_t env;
-    zsink__envelope__init (&env);
-    env.body_case = ZSINK__ENVELOPE__BODY_COMMITTABLE;
-    env.committable = &c;
-    int rc = s_send_data (self, &env);
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_COMMITTABLE);
+    Zsink__Committable *c = &m.body.committable;
+    c->checkpoint_id = checkpoint_id;
+    c->writer = self->index;
+    c->has_bucket = true;
+    c->bucket = 0;
+    c->n_files = n;
+    c->files = ptrs;
+    int rc = s_send_data (self, &m.env);
     free (ptrs);
     free (metas);
     return rc;
@@ -572,28 +562,20 @@ s_send_committable (s_writer_t *self, int64_t checkpoint_id)
 static int
 s_send_marker (s_writer_t *self, int64_t checkpoint_id, int count)
 {
-    Zsink__BarrierMarker m;
-    zsink__barrier_marker__init (&m);
-    m.checkpoint_id = checkpoint_id;
-    m.count = count;
-    zs_env_t env;
-    zsink__envelope__init (&env);
-    env.body_case = ZSINK__ENVELOPE__BODY_MARKER;
-    env.marker = &m;
-    return s_send_data (self, &env);
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_MARKER);
+    m.body.marker.checkpoint_id = checkpoint_id;
+    m.body.marker.count = count;
+    return s_send_data (self, &m.env);
 }
 
 static int
 s_send_end_of_input (s_writer_t *self, int count)
 {
-    Zsink__EndOfInput e;
-    zsink__end_of_input__init (&e);
-    e.count = count;
-    zs_env_t env;
-    zsink__envelope__init (&env);
-    env.body_case = ZSINK__ENVELOPE__BODY_END_OF_INPUT;
-    env.end_of_input = &e;
-    return s_send_data (self, &env);
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_END_OF_INPUT);
+    m.body.end_of_input.count = count;
+    return s_send_data (self, &m.env);
 }
 
 //  Report a failure and stop producing until the next Reset. The open file
@@ -799,13 +781,9 @@ s_reset (s_writer_t *self, const zs_env_t *env)
                  ", %d uncommitted files deleted)",
                  r, self->gen.offset, self->finished ? ", finished" : "", env->epoch, deleted);
 
-    zs_env_t ready;
-    zsink__envelope__init (&ready);
-    Zsink__Ready body;
-    zsink__ready__init (&body);
-    ready.body_case = ZSINK__ENVELOPE__BODY_READY;
-    ready.ready = &body;
-    zs_participant_send (self->part, &ready);
+    zs_msg_t ready;
+    zs_msg_init (&ready, ZSINK__ENVELOPE__BODY_READY);
+    zs_participant_send (self->part, &ready.env);
     self->state = S_READY;
 }
 
@@ -1140,13 +1118,9 @@ s_writer_close (s_writer_t *self)
     s_abort_file (self);
     s_drop_closed (self);
     if (self->done) {
-        zs_env_t env;
-        zsink__envelope__init (&env);
-        Zsink__Bye bye;
-        zsink__bye__init (&bye);
-        env.body_case = ZSINK__ENVELOPE__BODY_BYE;
-        env.bye = &bye;
-        zs_participant_send (self->part, &env);
+        zs_msg_t bye;
+        zs_msg_init (&bye, ZSINK__ENVELOPE__BODY_BYE);
+        zs_participant_send (self->part, &bye.env);
         //  czmq's linger 0 would drop the Bye on exit: give it a moment.
         zsock_set_linger (zs_participant_sock (self->part), 200);
     } else if (zsys_interrupted)

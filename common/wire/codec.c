@@ -14,6 +14,7 @@
     Deeper meaning (is this checkpoint the one in flight?) is the role's job.
 */
 #include "codec.h"
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,23 @@ zs_env_init (zs_env_t *env, const zs_sender_t *from, uint64_t seq)
 {
     zsink__envelope__init (env);
     zs_env_stamp (env, from, seq);
+}
+
+void
+zs_msg_init (zs_msg_t *m, Zsink__Envelope__BodyCase kind)
+{
+    zsink__envelope__init (&m->env);
+    //  The oneof member of kind: its message type (to initialise the body
+    //  generically) and where the envelope keeps its pointer.
+    const ProtobufCFieldDescriptor *f =
+        protobuf_c_message_descriptor_get_field (&zsink__envelope__descriptor, (unsigned) kind);
+    //  programming errors, not input: a kind that is no message, or a body
+    //  the union was not widened for
+    assert (f && f->type == PROTOBUF_C_TYPE_MESSAGE);
+    assert (((const ProtobufCMessageDescriptor *) f->descriptor)->sizeof_message <= sizeof m->body);
+    protobuf_c_message_init (f->descriptor, &m->body);
+    memcpy ((char *) &m->env + f->offset, &(void *){&m->body}, sizeof (void *));
+    m->env.body_case = kind;
 }
 
 void

@@ -63,6 +63,39 @@ typedef struct {
     int index;
 } zs_sender_t;
 
+//  An envelope and the body it holds, on the caller's stack: zs_msg_init
+//  (&m, ZSINK__ENVELOPE__BODY_NOTIFY) gives an empty Notify at
+//  m.body.notify, already hung into m.env; fill it, then send &m.env.
+typedef struct {
+    zs_env_t env;
+    union {
+        Zsink__Hello hello;
+        Zsink__Welcome welcome;
+        Zsink__Register register_;
+        Zsink__Refused refused;
+        Zsink__Heartbeat heartbeat;
+        Zsink__Reset reset;
+        Zsink__Ready ready;
+        Zsink__Start start;
+        Zsink__Barrier barrier;
+        Zsink__WriterAck writer_ack;
+        Zsink__CommitterAck committer_ack;
+        Zsink__Notify notify;
+        Zsink__Committed committed;
+        Zsink__Finished finished;
+        Zsink__Failure failure;
+        Zsink__Shutdown shutdown;
+        Zsink__Bye bye;
+        Zsink__Committable committable;
+        Zsink__BarrierMarker marker;
+        Zsink__EndOfInput end_of_input;
+        Zsink__ClientRequest client_request;
+        Zsink__ClientReply client_reply;
+    } body;
+} zs_msg_t;
+
+void zs_msg_init (zs_msg_t *m, Zsink__Envelope__BodyCase kind);
+
 //  Initialise an envelope on the stack with the stamp; seq is the caller's
 //  counter for that pipe (pre-incremented by the caller).
 void zs_env_init (zs_env_t *env, const zs_sender_t *from, uint64_t seq);

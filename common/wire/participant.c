@@ -138,16 +138,12 @@ zs_participant_send (zs_participant_t *self, zs_env_t *env)
 int
 zs_participant_fail (zs_participant_t *self, const char *reason, bool fail_at_id)
 {
-    zs_env_t env;
-    zsink__envelope__init (&env);
-    Zsink__Failure failure;
-    zsink__failure__init (&failure);
-    failure.reason = (char *) reason;
-    failure.has_fail_at_id = fail_at_id;
-    failure.fail_at_id = fail_at_id;
-    env.body_case = ZSINK__ENVELOPE__BODY_FAILURE;
-    env.failure = &failure;
-    return zs_participant_send (self, &env);
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_FAILURE);
+    m.body.failure.reason = (char *) reason;
+    m.body.failure.has_fail_at_id = fail_at_id;
+    m.body.failure.fail_at_id = fail_at_id;
+    return zs_participant_send (self, &m.env);
 }
 
 void
@@ -170,69 +166,66 @@ zs_participant_set_security (zs_participant_t *self, int64_t unauthorized, int64
     self->handshakes = handshakes;
 }
 
+//  Hello and Register say the same: who this process is.
+static int
+s_send_identity (zs_participant_t *self, Zsink__Envelope__BodyCase kind)
+{
+    zs_msg_t m;
+    zs_msg_init (&m, kind);
+#define S_IDENTIFY(msg)                                                                            \
+    do {                                                                                           \
+        (msg)->role = self->role;                                                                  \
+        (msg)->has_index = true;                                                                   \
+        (msg)->index = self->index;                                                                \
+        (msg)->pid = getpid ();                                                                    \
+        (msg)->instance = self->instance;                                                          \
+    } while (0)
+    if (kind == ZSINK__ENVELOPE__BODY_HELLO)
+        S_IDENTIFY (&m.body.hello);
+    else
+        S_IDENTIFY (&m.body.register_);
+#undef S_IDENTIFY
+    return zs_participant_send (self, &m.env);
+}
+
 static void
 s_send_hello (zs_participant_t *self)
 {
-    zs_env_t env;
-    zsink__envelope__init (&env);
-    Zsink__Hello hello;
-    zsink__hello__init (&hello);
-    hello.role = self->role;
-    hello.has_index = true;
-    hello.index = self->index;
-    hello.pid = getpid ();
-    hello.instance = self->instance;
-    env.body_case = ZSINK__ENVELOPE__BODY_HELLO;
-    env.hello = &hello;
     //  a first Hello knows no job and no epoch
     self->from.job_id[0] = 0;
     self->from.epoch = 0;
     self->seq = 0;
-    zs_participant_send (self, &env);
+    s_send_identity (self, ZSINK__ENVELOPE__BODY_HELLO);
 }
 
 int
 zs_participant_register (zs_participant_t *self)
 {
-    zs_env_t env;
-    zsink__envelope__init (&env);
-    Zsink__Register reg;
-    zsink__register__init (&reg);
-    reg.role = self->role;
-    reg.has_index = true;
-    reg.index = self->index;
-    reg.pid = getpid ();
-    reg.instance = self->instance;
-    env.body_case = ZSINK__ENVELOPE__BODY_REGISTER;
-    env.register_ = &reg;
     self->state = S_REGISTERED;
     self->last_heard = zs_clock_mono_ms ();
-    return zs_participant_send (self, &env);
+    return s_send_identity (self, ZSINK__ENVELOPE__BODY_REGISTER);
 }
 
 static void
 s_send_heartbeat (zs_participant_t *self)
 {
-    zs_env_t env;
-    zsink__envelope__init (&env);
-    Zsink__Heartbeat hb;
-    zsink__heartbeat__init (&hb);
-    hb.has_rows_read = true;
-    hb.rows_read = self->rows_read;
-    hb.has_rows_committed = true;
-    hb.rows_committed = self->rows_committed;
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_HEARTBEAT);
+    Zsink__Heartbeat *hb = &m.body.heartbeat;
+    hb->has_rows_read = true;
+    hb->rows_read = self->rows_read;
+    hb->has_rows_committed = true;
+    hb->rows_committed = self->rows_committed;
     int64_t dropped[ZS_DROP_NREASONS];
     for (int i = 0; i < ZS_DROP_NREASONS; i++)
         dropped[i] = zs_drops_count (self->drops, i)
                      + (self->role_drops ? zs_drops_count (self->role_drops, i) : 0);
     dropped[ZS_DROP_UNAUTHORIZED] += self->unauthorized;
-    hb.n_dropped = ZS_DROP_NREASONS;
-    hb.dropped = dropped;
-    hb.has_refused_handshakes = true;
-    hb.refused_handshakes = self->handshakes;
-    env.body_case = ZSINK__ENVELOPE__BODY_HEARTBEAT;
-    env.heartbeat = &hb;
-    zs_participant_send (self, &env);
+    hb->n_dropped = ZS_DROP_NREASONS;
+    hb->dropped = dropped;
+    hb->has_refused_handshakes = true;
+    hb->refused_handshakes = self->handshakes;
+    zs_participant_send (self, &m.env);
     self->last_heartbeat = self->last_sent;
 }
 
