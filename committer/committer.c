@@ -52,6 +52,7 @@
 #include "drops.h"
 #include "failpoint.h"
 #include "fs.h"
+#include "cmd.h"
 #include "lock.h"
 #include "log.h"
 #include "manifest.h"
@@ -61,7 +62,6 @@
 #include "table.h"
 #include <czmq.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -747,11 +747,24 @@ s_usage (FILE *out)
              "Fail points: ZSINK_FAILPOINTS=name=action[,…]\n");
 }
 
-//  The command line (and its environment defaults). 0 = go on; else the
+//  The command line (and its environment defaults). ZS_CMD_GO_ON, or the
 //  exit status (0 after --help, 2 after an error).
 typedef struct {
     const char *coordinator, *bind, *keys;
 } s_args_t;
+
+static int
+s_on_option (int opt, const char *arg, void *self)
+{
+    s_args_t *a = self;
+    if (opt == 'c')
+        a->coordinator = arg;
+    else if (opt == 'b')
+        a->bind = arg;
+    else if (opt == 'k')
+        a->keys = arg;
+    return ZS_CMD_GO_ON;
+}
 
 static int
 s_parse_args (int argc, char **argv, s_args_t *a)
@@ -764,31 +777,19 @@ s_parse_args (int argc, char **argv, s_args_t *a)
                                             {"keys", required_argument, NULL, 'k'},
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
-    optind = 1;
-    int opt;
-    while ((opt = getopt_long (argc, argv, "c:b:h", options, NULL)) != -1) {
-        if (opt == 'c')
-            a->coordinator = optarg;
-        else if (opt == 'b')
-            a->bind = optarg;
-        else if (opt == 'k')
-            a->keys = optarg;
-        else {
-            s_usage (opt == 'h' ? stdout : stderr);
-            return opt == 'h' ? -1 : 2;
-        }
-    }
-    if (optind < argc || !a->coordinator || !*a->coordinator) {
-        if (optind < argc)
-            fprintf (stderr, "zsink-committer: unexpected argument '%s'\n", argv[optind]);
-        else
-            fprintf (stderr, "zsink-committer: --coordinator is required\n");
+    int rc = zs_cmd_getopt (argc, argv, "c:b:h", options, s_usage, s_on_option, a);
+    if (rc == ZS_CMD_GO_ON)
+        rc = zs_cmd_no_operands (argc, argv, s_usage);
+    if (rc != ZS_CMD_GO_ON)
+        return rc;
+    if (!a->coordinator || !*a->coordinator) {
+        fprintf (stderr, "zsink-committer: --coordinator is required\n");
         s_usage (stderr);
         return 2;
     }
     if (!a->bind || !*a->bind)
         a->bind = DEFAULT_BIND;
-    return 0;
+    return ZS_CMD_GO_ON;
 }
 
 static void
@@ -810,15 +811,9 @@ s_committer_fini (s_committer_t *self)
 static int
 s_committer_init (s_committer_t *self, const s_args_t *a)
 {
+    if (zs_cmd_faults_init () != ZS_CMD_GO_ON)
+        return 2;
     char err[ZS_ERRLEN];
-    if (zs_failpoint_init (NULL, err, sizeof err) < 0) {
-        zs_error ("bad ZSINK_FAILPOINTS: %s", err);
-        return 2;
-    }
-    if (zs_fs_faults_init (err, sizeof err) < 0) {
-        zs_error ("%s", err);
-        return 2;
-    }
     self->pending = zs_pending_new ();
     self->drops = zs_drops_new ("data message");
     if (!self->pending || !self->drops) {
@@ -888,8 +883,8 @@ zs_committer_main (int argc, char **argv)
     zs_log_set_name ("committer");
     s_args_t args;
     int code = s_parse_args (argc, argv, &args);
-    if (code)
-        return code < 0 ? 0 : code;
+    if (code != ZS_CMD_GO_ON)
+        return code;
     s_committer_t self = {.lock_fd = -1, .phase = S_IDLE};
     code = s_committer_init (&self, &args);
     if (code == 0) {

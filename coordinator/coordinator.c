@@ -130,6 +130,16 @@ s_send (coord_t *self, int slot, zs_env_t *env)
     zs_env_send (self->router, s->rid, env);
 }
 
+//  The same message to every registered slot from first on (COMMITTER: the
+//  committer and the writers; WRITER (0): the writers), each stamped with
+//  that pipe's sequence number.
+static void
+s_send_all (coord_t *self, int first, zs_msg_t *m)
+{
+    for (int i = first; i <= self->n; i++)
+        s_send (self, i, &m->env);
+}
+
 static void
 s_send_to_rid (coord_t *self, const char *rid, zs_env_t *env)
 {
@@ -149,35 +159,29 @@ s_send_refused (coord_t *self, const char *rid, const char *reason)
 static void
 s_send_shutdown (coord_t *self, const char *reason)
 {
-    for (int i = 0; i <= self->n; i++) {
-        zs_msg_t m;
-        zs_msg_init (&m, ZSINK__ENVELOPE__BODY_SHUTDOWN);
-        m.body.shutdown.reason = (char *) reason;
-        s_send (self, i, &m.env);
-    }
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_SHUTDOWN);
+    m.body.shutdown.reason = (char *) reason;
+    s_send_all (self, COMMITTER, &m);
 }
 
 static void
 s_send_heartbeats (coord_t *self)
 {
-    for (int i = 0; i <= self->n; i++) {
-        zs_msg_t m;
-        zs_msg_init (&m, ZSINK__ENVELOPE__BODY_HEARTBEAT);
-        s_send (self, i, &m.env);
-    }
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_HEARTBEAT);
+    s_send_all (self, COMMITTER, &m);
 }
 
 static void
 s_send_barriers (coord_t *self, int64_t id, bool savepoint)
 {
-    for (int i = 0; i < self->n; i++) {
-        zs_msg_t m;
-        zs_msg_init (&m, ZSINK__ENVELOPE__BODY_BARRIER);
-        m.body.barrier.checkpoint_id = id;
-        m.body.barrier.has_savepoint = savepoint;
-        m.body.barrier.savepoint = savepoint;
-        s_send (self, WRITER (i), &m.env);
-    }
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_BARRIER);
+    m.body.barrier.checkpoint_id = id;
+    m.body.barrier.has_savepoint = savepoint;
+    m.body.barrier.savepoint = savepoint;
+    s_send_all (self, WRITER (0), &m);
 }
 
 static void
@@ -196,11 +200,9 @@ s_send_notify (coord_t *self, int64_t id)
 static void
 s_send_start (coord_t *self)
 {
-    for (int i = 0; i <= self->n; i++) {
-        zs_msg_t m;
-        zs_msg_init (&m, ZSINK__ENVELOPE__BODY_START);
-        s_send (self, i, &m.env);
-    }
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_START);
+    s_send_all (self, COMMITTER, &m);
 }
 
 static void

@@ -9,6 +9,7 @@
     3. A new job id makes a new job with a new commit user, or, with
        --restore-from, the commit user of the checkpoint it continues.
 */
+#include "cmd.h"
 #include "coord.h"
 #include "fs.h"
 #include "failpoint.h"
@@ -17,7 +18,6 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -113,10 +113,6 @@ s_restore_from (coord_t *self, const char *path)
     return 0;
 }
 
-//  What a helper of zs_coord_setup returns to go on; anything else is the
-//  process's exit code (see coord.h).
-#define S_GO_ON -1
-
 //  The command line: -D overrides apply after the file whatever their
 //  order on the line.
 typedef struct {
@@ -125,47 +121,48 @@ typedef struct {
     int n_over;
     const char *job_id;
     const char *restore_from;
+    const char *bind;
 } s_args_t;
 
 static int
-s_parse_args (int argc, char **argv, s_args_t *args, const char **bind_p)
+s_on_option (int opt, const char *arg, void *self)
 {
-    static struct option opts[] = {
+    s_args_t *args = self;
+    switch (opt) {
+    case 'c':
+        args->config_file = arg;
+        break;
+    case 'D':
+        if (args->n_over == (int) (sizeof args->overrides / sizeof args->overrides[0])) {
+            fprintf (stderr, "zsink-coordinator: too many -D options\n");
+            return 2;
+        }
+        args->overrides[args->n_over++] = arg;
+        break;
+    case 'b':
+        args->bind = arg;
+        break;
+    case 'j':
+        args->job_id = arg;
+        break;
+    case 'r':
+        args->restore_from = arg;
+        break;
+    }
+    return ZS_CMD_GO_ON;
+}
+
+static int
+s_parse_args (int argc, char **argv, s_args_t *args)
+{
+    static const struct option opts[] = {
         {"config", required_argument, 0, 'c'}, {"bind", required_argument, 0, 'b'},
         {"job-id", required_argument, 0, 'j'}, {"restore-from", required_argument, 0, 'r'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
-    int c;
-    while ((c = getopt_long (argc, argv, "c:D:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'c':
-            args->config_file = optarg;
-            break;
-        case 'D':
-            if (args->n_over < 256)
-                args->overrides[args->n_over++] = optarg;
-            break;
-        case 'b':
-            *bind_p = optarg;
-            break;
-        case 'j':
-            args->job_id = optarg;
-            break;
-        case 'r':
-            args->restore_from = optarg;
-            break;
-        case 'h':
-            s_usage (stdout);
-            return 0;
-        default:
-            s_usage (stderr);
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        s_usage (stderr);
-        return 2;
-    }
-    return S_GO_ON;
+    int code = zs_cmd_getopt (argc, argv, "c:D:h", opts, s_usage, s_on_option, args);
+    if (code == ZS_CMD_GO_ON)
+        code = zs_cmd_no_operands (argc, argv, s_usage);
+    return code;
 }
 
 //  The configuration, and the process-wide fault layers it runs under.
@@ -179,16 +176,10 @@ s_load_config (coord_t *self, const s_args_t *args)
         zs_error ("configuration: %s", err);
         return 2;
     }
-    if (zs_failpoint_init (NULL, err, sizeof err) < 0) {
-        zs_error ("ZSINK_FAILPOINTS: %s", err);
+    if (zs_cmd_faults_init () != ZS_CMD_GO_ON)
         return 2;
-    }
-    if (zs_fs_faults_init (err, sizeof err) < 0) {
-        zs_error ("%s", err);
-        return 2;
-    }
     self->n = self->cfg.parallelism;
-    return S_GO_ON;
+    return ZS_CMD_GO_ON;
 }
 
 //  A job id names a directory: nothing else is allowed in.
@@ -201,7 +192,7 @@ s_check_job_id (const char *job_id)
         zs_error ("--job-id '%s': use at most 63 letters, digits, '-' or '_'", job_id);
         return 2;
     }
-    return S_GO_ON;
+    return ZS_CMD_GO_ON;
 }
 
 static int
@@ -220,7 +211,7 @@ s_make_job_dir (coord_t *self, const char *job_id)
     }
     //  a coordinator killed while writing job.json or chk-N left a temp file
     zs_chk_clean_temp (self->job_dir);
-    return S_GO_ON;
+    return ZS_CMD_GO_ON;
 }
 
 //  A job.json of this id: resumed when RUNNING (a coordinator restart),
@@ -253,7 +244,7 @@ s_resume_job (coord_t *self, const char *job_id, const char *restore_from)
     }
     zs_info ("Resuming job %s (commit user %s) in epoch %lld; latest checkpoint %lld.", job_id,
              self->meta.commit_user, (long long) self->meta.epoch, (long long) self->latest.id);
-    return S_GO_ON;
+    return ZS_CMD_GO_ON;
 }
 
 //  No job.json: a new job with a new commit user, or the one of the
@@ -269,7 +260,7 @@ s_new_job (coord_t *self, const char *job_id, const char *restore_from)
     if (restore_from && s_restore_from (self, restore_from) < 0)
         return 1;
     zs_info ("Submitting job %s (commit user %s).", job_id, self->meta.commit_user);
-    return S_GO_ON;
+    return ZS_CMD_GO_ON;
 }
 
 static int
@@ -314,12 +305,12 @@ s_announce (coord_t *self, const char *job_id)
 int
 zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
 {
-    *bind_p = getenv ("ZSINK_COORDINATOR_BIND");
-    s_args_t args = {.job_id = getenv ("ZSINK_JOB_ID")};
-    int code = s_parse_args (argc, argv, &args, bind_p);
-    if (code == S_GO_ON)
+    s_args_t args = {.job_id = getenv ("ZSINK_JOB_ID"), .bind = getenv ("ZSINK_COORDINATOR_BIND")};
+    int code = s_parse_args (argc, argv, &args);
+    *bind_p = args.bind;
+    if (code == ZS_CMD_GO_ON)
         code = s_load_config (self, &args);
-    if (code != S_GO_ON)
+    if (code != ZS_CMD_GO_ON)
         return code;
     //  The job: resumed from its directory, or new.
     char new_id[40];
@@ -329,18 +320,18 @@ zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
         job_id = new_id;
     }
     code = s_check_job_id (job_id);
-    if (code == S_GO_ON)
+    if (code == ZS_CMD_GO_ON)
         code = s_make_job_dir (self, job_id);
-    if (code == S_GO_ON)
+    if (code == ZS_CMD_GO_ON)
         code = s_open_job (self, job_id, args.restore_from);
-    if (code != S_GO_ON)
+    if (code != ZS_CMD_GO_ON)
         return code;
     if (s_check_schema (self) != 0)
         return 2;
     zs_coord_persist_meta (self);
     s_stamp (self);
     s_announce (self, job_id);
-    return S_GO_ON;
+    return ZS_CMD_GO_ON;
 }
 
 void

@@ -41,6 +41,7 @@
        it makes progress impossible, reported as a Failure.
 */
 #include "writer.h"
+#include "cmd.h"
 #include "codec.h"
 #include "config.h"
 #include "datafile.h"
@@ -162,60 +163,63 @@ s_parse_index (const char *text, int *index)
     return 0;
 }
 
-//  0 = run, 1 = --help shown, -1 = bad arguments (message printed).
+//  The command line, before it is checked; the environment's defaults.
+typedef struct {
+    const char *coordinator, *committer, *index, *keys;
+} s_args_t;
+
+static int
+s_on_option (int opt, const char *arg, void *self)
+{
+    s_args_t *a = self;
+    if (opt == 'c')
+        a->coordinator = arg;
+    else if (opt == 'm')
+        a->committer = arg;
+    else if (opt == 'i')
+        a->index = arg;
+    else if (opt == 'k')
+        a->keys = arg;
+    return ZS_CMD_GO_ON;
+}
+
+//  ZS_CMD_GO_ON, or the exit code (0 after --help, 2 for bad arguments,
+//  their message printed).
 static int
 s_parse_args (s_writer_t *self, int argc, char **argv)
 {
-    const char *coordinator = getenv ("ZSINK_COORDINATOR");
-    const char *committer = getenv ("ZSINK_COMMITTER");
-    const char *index = getenv ("ZSINK_INDEX");
-    const char *keys = getenv ("ZSINK_KEYS_DIR");
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp (arg, "--help") == 0 || strcmp (arg, "-h") == 0) {
-            s_usage (stdout);
-            return 1;
-        }
-        const char **slot = NULL;
-        const char *name = NULL;
-        if (strncmp (arg, "--coordinator", 13) == 0)
-            slot = &coordinator, name = "--coordinator";
-        else if (strncmp (arg, "--committer", 11) == 0)
-            slot = &committer, name = "--committer";
-        else if (strncmp (arg, "--index", 7) == 0)
-            slot = &index, name = "--index";
-        else if (strncmp (arg, "--keys", 6) == 0)
-            slot = &keys, name = "--keys";
-        size_t n = name ? strlen (name) : 0;
-        if (slot && arg[n] == '=')
-            *slot = arg + n + 1;
-        else if (slot && arg[n] == 0 && i + 1 < argc)
-            *slot = argv[++i];
-        else {
-            fprintf (stderr, "zsink-writer: %s '%s'\n",
-                     slot ? "missing value for" : "unknown argument", arg);
-            return -1;
-        }
+    s_args_t a = {getenv ("ZSINK_COORDINATOR"), getenv ("ZSINK_COMMITTER"), getenv ("ZSINK_INDEX"),
+                  getenv ("ZSINK_KEYS_DIR")};
+    static const struct option opts[] = {{"coordinator", required_argument, 0, 'c'},
+                                         {"committer", required_argument, 0, 'm'},
+                                         {"index", required_argument, 0, 'i'},
+                                         {"keys", required_argument, 0, 'k'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    int code = zs_cmd_getopt (argc, argv, "h", opts, s_usage, s_on_option, &a);
+    if (code == ZS_CMD_GO_ON)
+        code = zs_cmd_no_operands (argc, argv, s_usage);
+    if (code != ZS_CMD_GO_ON)
+        return code;
+    char bad[160] = "";
+    if (!a.coordinator || !*a.coordinator || !a.committer || !*a.committer)
+        snprintf (bad, sizeof bad, "--coordinator and --committer are required");
+    else if (s_parse_index (a.index, &self->index) != 0)
+        snprintf (bad, sizeof bad, "--index must be a number 0 … 1023, got '%.64s'",
+                  a.index ? a.index : "");
+    else if (strlen (a.coordinator) >= sizeof self->coordinator
+             || strlen (a.committer) >= sizeof self->committer
+             || (a.keys && strlen (a.keys) >= sizeof self->keys))
+        snprintf (bad, sizeof bad, "endpoint or keys directory too long");
+    if (*bad) {
+        fprintf (stderr, "zsink-writer: %s\n", bad);
+        s_usage (stderr);
+        return 2;
     }
-    if (!coordinator || !*coordinator || !committer || !*committer) {
-        fprintf (stderr, "zsink-writer: --coordinator and --committer are required\n");
-        return -1;
-    }
-    if (s_parse_index (index, &self->index) != 0) {
-        fprintf (stderr, "zsink-writer: --index must be a number 0 … 1023, got '%s'\n",
-                 index ? index : "");
-        return -1;
-    }
-    if (strlen (coordinator) >= sizeof self->coordinator
-        || strlen (committer) >= sizeof self->committer
-        || (keys && strlen (keys) >= sizeof self->keys)) {
-        fprintf (stderr, "zsink-writer: endpoint or keys directory too long\n");
-        return -1;
-    }
-    snprintf (self->keys, sizeof self->keys, "%s", keys ? keys : "");
-    snprintf (self->coordinator, sizeof self->coordinator, "%s", coordinator);
-    snprintf (self->committer, sizeof self->committer, "%s", committer);
-    return 0;
+    snprintf (self->keys, sizeof self->keys, "%s", a.keys ? a.keys : "");
+    snprintf (self->coordinator, sizeof self->coordinator, "%s", a.coordinator);
+    snprintf (self->committer, sizeof self->committer, "%s", a.committer);
+    return ZS_CMD_GO_ON;
 }
 
 //  --------------------------------------------------------------------------
@@ -1038,15 +1042,9 @@ s_writer_init (s_writer_t *self)
     char name[32];
     snprintf (name, sizeof name, "writer-%d", self->index);
     zs_log_set_name (name);
+    if (zs_cmd_faults_init () != ZS_CMD_GO_ON)
+        return 2;
     char err[ZS_ERRLEN];
-    if (zs_failpoint_init (NULL, err, sizeof err) != 0) {
-        zs_error ("ZSINK_FAILPOINTS: %s", err);
-        return 2;
-    }
-    if (zs_fs_faults_init (err, sizeof err) != 0) {
-        zs_error ("%s", err);
-        return 2;
-    }
     if (*self->keys) {
         self->curve =
             zs_curve_load (self->keys, ZSINK__ROLE__ROLE_WRITER, self->index, err, sizeof err);
@@ -1151,11 +1149,9 @@ zs_writer_main (int argc, char **argv)
         return 1;
     }
     int code = s_parse_args (self, argc, argv);
-    if (code != 0) {
-        if (code < 0)
-            s_usage (stderr);
+    if (code != ZS_CMD_GO_ON) {
         free (self);
-        return code < 0 ? 2 : 0;
+        return code;
     }
     code = s_writer_init (self);
     if (code == 0) {

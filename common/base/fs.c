@@ -364,6 +364,35 @@ zs_fs_fsync_dir (const char *dir)
 
 //  Write data into a fresh, fsynced temp file next to path. Fills tmp.
 //  With a tag the name is "<path>.tmp-<tag>-<pid>-<n>".
+//  Journal that tmp got the name path: 'R'ename (with the shadow of the
+//  file it replaced) or 'L'ink.
+static void
+s_journal_named (char op, const char *tmp, const char *path, const char *shadow)
+{
+    if (s_disk.journal < 0)
+        return;
+    char from[ZS_PATH_MAX], to[ZS_PATH_MAX];
+    s_canon (tmp, from, sizeof from);
+    s_canon (path, to, sizeof to);
+    if (shadow)
+        s_journal ("%c\t%s\t%s\t%s\n", op, from, to, shadow);
+    else
+        s_journal ("%c\t%s\t%s\n", op, from, to);
+}
+
+//  Without the directory fsync a new name may be lost on a crash. 0, or -1
+//  + err.
+static int
+s_fsync_parent (const char *path, char *err, size_t errlen)
+{
+    char dir[ZS_PATH_MAX];
+    s_dirname (path, dir, sizeof dir);
+    if (zs_fs_fsync_dir (dir) == 0)
+        return 0;
+    s_seterr (err, errlen, dir, "fsync dir", errno);
+    return -1;
+}
+
 static int
 s_write_temp (const char *path, const char *tag, const void *data, size_t len, char *tmp,
               size_t tmplen, char *err, size_t errlen)
@@ -441,20 +470,8 @@ zs_fs_write_atomic_tagged (const char *path, const char *tag, const void *data, 
         s_unlink (tmp);
         return -1;
     }
-    if (s_disk.journal >= 0) {
-        char from[ZS_PATH_MAX], to[ZS_PATH_MAX];
-        s_canon (tmp, from, sizeof from);
-        s_canon (path, to, sizeof to);
-        s_journal ("R\t%s\t%s\t%s\n", from, to, shadow);
-    }
-    //  Without the directory fsync the rename itself may be lost on a crash.
-    char dir[ZS_PATH_MAX];
-    s_dirname (path, dir, sizeof dir);
-    if (zs_fs_fsync_dir (dir) != 0) {
-        s_seterr (err, errlen, dir, "fsync dir", errno);
-        return -1;
-    }
-    return 0;
+    s_journal_named ('R', tmp, path, shadow);
+    return s_fsync_parent (path, err, errlen);
 }
 
 int
@@ -479,12 +496,8 @@ zs_fs_create_exclusive_tagged (const char *path, const char *tag, const void *da
         e = EIO;
     } else if ((rc = s_op ("link", path)) != 0 || (rc = link (tmp, path)) != 0)
         e = errno;
-    else if (s_disk.journal >= 0) {
-        char from[ZS_PATH_MAX], to[ZS_PATH_MAX];
-        s_canon (tmp, from, sizeof from);
-        s_canon (path, to, sizeof to);
-        s_journal ("L\t%s\t%s\n", from, to);
-    }
+    else
+        s_journal_named ('L', tmp, path, NULL);
     s_unlink (tmp);
     if (rc != 0) {
         if (e == EEXIST)
@@ -494,13 +507,7 @@ zs_fs_create_exclusive_tagged (const char *path, const char *tag, const void *da
     }
     //  The name is taken and visible now: a caller must not clean up as if
     //  nothing happened, only a crash may still take the name away.
-    char dir[ZS_PATH_MAX];
-    s_dirname (path, dir, sizeof dir);
-    if (zs_fs_fsync_dir (dir) != 0) {
-        s_seterr (err, errlen, dir, "fsync dir", errno);
-        return ZS_EUNSURE;
-    }
-    return 0;
+    return s_fsync_parent (path, err, errlen) == 0 ? 0 : ZS_EUNSURE;
 }
 
 char *
@@ -692,12 +699,8 @@ zs_fs_file_close (zs_fs_file_t **self_p, char *err, size_t errlen)
     self->fd = -1;
     //  The new name must survive a crash too, not only the bytes.
     if (rc == 0) {
-        char dir[ZS_PATH_MAX];
-        s_dirname (self->path, dir, sizeof dir);
-        if (zs_fs_fsync_dir (dir) != 0) {
-            s_seterr (err, errlen, dir, "fsync dir", errno);
+        if (s_fsync_parent (self->path, err, errlen) != 0)
             rc = -1;
-        }
     }
     s_file_free (self_p);
     return rc;

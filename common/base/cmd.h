@@ -1,15 +1,16 @@
-/*  cmd.h - what the zsink commands share.
+/*  cmd.h - what the zsink commands and role processes share.
 
     A command is a few steps (parse, check, run, …); each step returns
     ZS_CMD_GO_ON for the next one to follow, or the process exit code to end
     the command with, its message printed: 0 (e.g. after --help), 1 a
     failure, 2 bad arguments.
 
-    zs_cmd_getopt is the getopt loop of the commands that take options:
-    -h/--help prints the command's usage on stdout and ends with exit 0; an
+    zs_cmd_getopt is the getopt loop of every command and role that takes
+    options: -h/--help prints the usage on stdout and ends with exit 0; an
     option getopt does not know (it said why on stderr) prints the usage on
-    stderr and ends with exit 2; any other option goes to the command's
-    handler.
+    stderr and ends with exit 2; any other option goes to the handler. Words
+    left over after the options are the command's operands; a role, which
+    takes none, refuses them with zs_cmd_no_operands.
 */
 #ifndef ZS_CMD_H_INCLUDED
 #define ZS_CMD_H_INCLUDED
@@ -29,5 +30,14 @@ typedef int (zs_cmd_option_fn) (int opt, const char *arg, void *self);
 //  optind), or the exit code.
 int zs_cmd_getopt (int argc, char **argv, const char *shortopts, const struct option *longopts,
                    void (*usage) (FILE *out), zs_cmd_option_fn *fn, void *self);
+
+//  After zs_cmd_getopt, for a program that takes no operands: ZS_CMD_GO_ON,
+//  or 2 having named the first operand and printed the usage on stderr.
+int zs_cmd_no_operands (int argc, char **argv, void (*usage) (FILE *out));
+
+//  The process-wide fault layers every role runs under: fail points
+//  (ZSINK_FAILPOINTS) and disk faults (ZSINK_FS_FAULT, …). ZS_CMD_GO_ON, or
+//  2 having logged what is wrong.
+int zs_cmd_faults_init (void);
 
 #endif
