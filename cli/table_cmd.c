@@ -23,6 +23,7 @@
 #include "datafile.h"
 #include "parquet.h"
 #include "rowfmt.h"
+#include "stats.h"
 #include "table.h"
 #include <sys/stat.h>
 #include <inttypes.h>
@@ -351,7 +352,10 @@ s_cmd_files (zs_table_t *table, const s_args_t *args)
         for (size_t i = 0; i < n; i++) {
             json_t *f = json_pack ("{s:s, s:I, s:I}", "path", files[i].path, "rows",
                                    (json_int_t) files[i].rows, "size", (json_int_t) files[i].size);
-            json_t *stats = files[i].stats[0] ? json_loads (files[i].stats, 0, NULL) : NULL;
+            zs_strbuf_t text = {0};
+            zs_stats_json (&files[i].stats, zs_table_schema (table), &text);
+            json_t *stats = text.data ? json_loads (text.data, 0, NULL) : NULL;
+            zs_strbuf_free (&text);
             if (stats)
                 json_object_set_new (f, "stats", stats);
             json_array_append_new (arr, f);

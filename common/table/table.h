@@ -37,8 +37,10 @@ typedef struct _zs_table_t zs_table_t;
 zs_table_t *zs_table_open (const char *path, const zs_schema_t *create, char *err, size_t errlen);
 void zs_table_destroy (zs_table_t **self_p);
 const char *zs_table_path (zs_table_t *self);
-//  The table's schema (schema-0).
+//  The table's row type (of its latest schema file).
 const zs_schema_t *zs_table_schema (zs_table_t *self);
+//  Its latest schema file, keys and options included.
+const zs_table_schema_t *zs_table_schema_file (zs_table_t *self);
 
 //  Latest snapshot (by scanning snapshot/, LATEST only as a hint).
 //  0 = found, ZS_ENOENT = table has no snapshot, ZS_ECORRUPT/-1 + err.
