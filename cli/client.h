@@ -6,6 +6,11 @@
 
 #include "codec.h"
 
+//  A DEALER to the coordinator at endpoint, with a routing id of its own
+//  (client-<pid>-<instance>); *from is set to the stamp of a client's
+//  requests. NULL with err on failure.
+zsock_t *zs_client_connect (const char *endpoint, zs_sender_t *from, char *err, size_t errlen);
+
 //  Send one request and wait up to timeout_ms for the reply. Returns 0 with
 //  *json_p (malloc'd) set and *ok_p the coordinator's verdict; -1 with err
 //  on timeout or transport failure.

@@ -30,6 +30,11 @@
     NS "$@"`, so the pid stays the role's), and --coordinator-host /
     --committer-host put the endpoints on addresses the other namespaces
     reach. Supervision, restarts and the job's end are the same as without.
+
+    The code reads in the order the command runs: parse (s_parse: the
+    arguments and the configuration, all checked before a process starts),
+    spawn (s_plan, s_start), supervise (s_connect, s_supervise and its
+    steps, s_say_over).
 */
 #include "cluster.h"
 #include "client.h"
@@ -37,10 +42,10 @@
 #include "fs.h"
 #include "log.h"
 #include "net.h"
+#include "cmd.h"
 #include "table.h"
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -62,8 +67,9 @@
 typedef struct {
     char name[32];
     char *argv[MAX_ARGS];
-    pid_t pid; //  0: not running
-    int fd;    //  read end of its stdout+stderr, -1 if none
+    char index[16]; //  a writer's --index
+    pid_t pid;      //  0: not running
+    int fd;         //  read end of its stdout+stderr, -1 if none
     char line[8192];
     size_t line_len;
     int64_t restart_at; //  0: no restart pending
@@ -71,9 +77,6 @@ typedef struct {
     int waits; //  exits 75 in a row: each doubles the restart delay
     bool done; //  exited 0: not to be restarted
 } child_t;
-
-//  --role-wrapper: run each child under this program (NULL: directly)
-static const char *s_role_wrapper = NULL;
 
 static volatile sig_atomic_t s_cancel_signal = 0;
 static volatile sig_atomic_t s_savepoint_signal = 0;
@@ -128,8 +131,40 @@ s_say (const char *fmt, ...)
     s_print_line ("cluster", line);
 }
 
+//  In the forked child: become the role (wrapper: under the role wrapper).
+static void s_exec_child (const child_t *c, const char *wrapper, int pipefd[2],
+                          bool with_failpoints) __attribute__ ((noreturn));
+static void
+s_exec_child (const child_t *c, const char *wrapper, int pipefd[2], bool with_failpoints)
+{
+    //  Own process group: a Ctrl-C at the terminal reaches only the
+    //  cluster, which cancels the job properly instead of every process
+    //  dying at once. And die with the cluster, should it be killed.
+    setpgid (0, 0);
+    prctl (PR_SET_PDEATHSIG, SIGTERM);
+    dup2 (pipefd[1], STDOUT_FILENO);
+    dup2 (pipefd[1], STDERR_FILENO);
+    close (pipefd[0]);
+    close (pipefd[1]);
+    if (!with_failpoints)
+        unsetenv ("ZSINK_FAILPOINTS");
+    //  a fresh process image: no inherited sockets (NOTES-zeromq.md)
+    if (wrapper) {
+        char *argv[MAX_ARGS + 3] = {(char *) wrapper, (char *) c->name};
+        for (int i = 0; i < MAX_ARGS && c->argv[i]; i++)
+            argv[2 + i] = c->argv[i];
+        execv (wrapper, argv);
+        fprintf (stderr, "cannot start %s: %s\n", wrapper, strerror (errno));
+        _exit (127);
+    }
+    execv (c->argv[0], c->argv);
+    fprintf (stderr, "cannot start %s: %s\n", c->argv[0], strerror (errno));
+    _exit (127);
+}
+
+//  Start child c, its output on a pipe to us.
 static int
-s_spawn (child_t *c, bool with_failpoints)
+s_spawn (child_t *c, const char *wrapper, bool with_failpoints)
 {
     int pipefd[2];
     if (pipe (pipefd) < 0)
@@ -140,31 +175,8 @@ s_spawn (child_t *c, bool with_failpoints)
         close (pipefd[1]);
         return -1;
     }
-    if (pid == 0) {
-        //  Own process group: a Ctrl-C at the terminal reaches only the
-        //  cluster, which cancels the job properly instead of every process
-        //  dying at once. And die with the cluster, should it be killed.
-        setpgid (0, 0);
-        prctl (PR_SET_PDEATHSIG, SIGTERM);
-        dup2 (pipefd[1], STDOUT_FILENO);
-        dup2 (pipefd[1], STDERR_FILENO);
-        close (pipefd[0]);
-        close (pipefd[1]);
-        if (!with_failpoints)
-            unsetenv ("ZSINK_FAILPOINTS");
-        //  a fresh process image: no inherited sockets (NOTES-zeromq.md)
-        if (s_role_wrapper) {
-            char *argv[MAX_ARGS + 3] = {(char *) s_role_wrapper, c->name};
-            for (int i = 0; i < MAX_ARGS && c->argv[i]; i++)
-                argv[2 + i] = c->argv[i];
-            execv (s_role_wrapper, argv);
-            fprintf (stderr, "cannot start %s: %s\n", s_role_wrapper, strerror (errno));
-            _exit (127);
-        }
-        execv (c->argv[0], c->argv);
-        fprintf (stderr, "cannot start %s: %s\n", c->argv[0], strerror (errno));
-        _exit (127);
-    }
+    if (pid == 0)
+        s_exec_child (c, wrapper, pipefd, with_failpoints);
     close (pipefd[1]);
     c->pid = pid;
     c->fd = pipefd[0];
@@ -250,12 +262,314 @@ s_parse_status (const char *json, progress_t *p)
     json_decref (root);
 }
 
+//  ---------------------------------------------------------------------
+//  Parse: the command line and the job's configuration, checked before
+//  any process starts.
+
+typedef struct {
+    const char *config_file, *restore_from, *job_arg;
+    const char *role_wrapper; //  --role-wrapper (NULL: run each child directly)
+    const char *coord_host, *commit_host;
+    const char *overrides[MAX_ARGS / 2];
+    int n_over;
+    int64_t run_for_ms;
+    zs_config_t cfg;
+    zs_curve_t *curve; //  our keys as a client, with CURVE on
+} s_args_t;
+
+static int
+s_on_option (int opt, const char *arg, void *self)
+{
+    s_args_t *args = self;
+    switch (opt) {
+    case 'c':
+        args->config_file = arg;
+        break;
+    case 'D':
+        if (args->n_over < MAX_ARGS / 2 - 1)
+            args->overrides[args->n_over++] = arg;
+        break;
+    case 'r':
+        if (zs_parse_duration_ms (arg, &args->run_for_ms) < 0 || args->run_for_ms <= 0) {
+            fprintf (stderr, "zsink cluster: --run-for: bad duration '%s'\n", arg);
+            return 2;
+        }
+        break;
+    case 's':
+        args->restore_from = arg;
+        break;
+    case 'j':
+        args->job_arg = arg;
+        break;
+    case 'w':
+        args->role_wrapper = arg;
+        break;
+    case 'o':
+        args->coord_host = arg;
+        break;
+    case 'm':
+        args->commit_host = arg;
+        break;
+    }
+    return ZS_CMD_GO_ON;
+}
+
+//  A table of another schema is a configuration error too: say so now
+//  rather than start processes the coordinator would refuse to run.
+static int
+s_check_table (const zs_config_t *cfg)
+{
+    char schema_0[ZS_PATH_MAX + 32], err[ZS_ERRLEN];
+    snprintf (schema_0, sizeof schema_0, "%s/schema/schema-0", cfg->table_path);
+    if (access (schema_0, F_OK) != 0)
+        return ZS_CMD_GO_ON;
+    zs_table_t *table = zs_table_open (cfg->table_path, &cfg->schema, err, sizeof err);
+    if (!table) {
+        fprintf (stderr, "zsink cluster: %s\n", err);
+        return 2;
+    }
+    zs_table_destroy (&table);
+    return ZS_CMD_GO_ON;
+}
+
+//  CURVE: every role's keys must load now (exit 2 here, rather than
+//  children failing and being restarted); we are a client ourselves.
+static int
+s_load_curve (s_args_t *args)
+{
+    const zs_config_t *cfg = &args->cfg;
+    if (!cfg->curve_enabled)
+        return ZS_CMD_GO_ON;
+    char err[ZS_ERRLEN];
+    if (zs_curve_check_dir (cfg->curve_keys_dir, cfg->parallelism, err, sizeof err) < 0
+        || !(args->curve = zs_curve_load (cfg->curve_keys_dir, ZSINK__ROLE__ROLE_CLIENT, -1, err,
+                                          sizeof err))) {
+        fprintf (stderr, "zsink cluster: security.curve.keys-dir: %s\n", err);
+        return 2;
+    }
+    zs_net_use_curve (args->curve);
+    return ZS_CMD_GO_ON;
+}
+
+//  Arguments and configuration into args. ZS_CMD_GO_ON, or the exit code.
+static int
+s_parse (s_args_t *args, int argc, char **argv)
+{
+    static const struct option opts[] = {{"config", required_argument, 0, 'c'},
+                                         {"run-for", required_argument, 0, 'r'},
+                                         {"restore-from", required_argument, 0, 's'},
+                                         {"job-id", required_argument, 0, 'j'},
+                                         {"role-wrapper", required_argument, 0, 'w'},
+                                         {"coordinator-host", required_argument, 0, 'o'},
+                                         {"committer-host", required_argument, 0, 'm'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    args->coord_host = args->commit_host = "127.0.0.1";
+    int rc = zs_cmd_getopt (argc, argv, "c:D:h", opts, s_usage, s_on_option, args);
+    if (rc != ZS_CMD_GO_ON)
+        return rc;
+    if (optind < argc) {
+        s_usage (stderr);
+        return 2;
+    }
+    char err[ZS_ERRLEN];
+    if (zs_config_build (&args->cfg, args->config_file, args->overrides, args->n_over, err,
+                         sizeof err)
+        < 0) {
+        fprintf (stderr, "zsink cluster: %s\n", err);
+        return 2;
+    }
+    rc = s_check_table (&args->cfg);
+    if (rc == ZS_CMD_GO_ON)
+        rc = s_load_curve (args);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------
+//  Spawn: the role processes, their endpoints and command lines.
+
+typedef struct {
+    char job_id[64];
+    char coord_ep[128], commit_ep[128];
+    char keys_arg[ZS_PATH_MAX + 16];
+    char bin[3][ZS_PATH_MAX + 32]; //  coordinator, committer, writer
+    char cluster_json[ZS_PATH_MAX + 32];
+    child_t *kids; //  [0] coordinator, [1] committer, [2 + i] writer i
+    int nkids;
+} s_roles_t;
+
+//  The role binaries live beside this one. ZS_CMD_GO_ON, or the exit code.
+static int
+s_find_binaries (s_roles_t *roles)
+{
+    char self_path[ZS_PATH_MAX];
+    ssize_t len = readlink ("/proc/self/exe", self_path, sizeof self_path - 1);
+    if (len <= 0) {
+        fprintf (stderr, "zsink cluster: cannot find my own binary\n");
+        return 1;
+    }
+    self_path[len] = 0;
+    char *slash = strrchr (self_path, '/');
+    *slash = 0;
+    snprintf (roles->bin[0], sizeof roles->bin[0], "%s/zsink-coordinator", self_path);
+    snprintf (roles->bin[1], sizeof roles->bin[1], "%s/zsink-committer", self_path);
+    snprintf (roles->bin[2], sizeof roles->bin[2], "%s/zsink-writer", self_path);
+    return ZS_CMD_GO_ON;
+}
+
+//  The coordinator's and the committer's endpoints, on free ports.
+//  ZS_CMD_GO_ON, or the exit code.
+static int
+s_pick_endpoints (s_roles_t *roles, const s_args_t *args)
+{
+    int cport = s_free_port (), dport = s_free_port ();
+    while (dport == cport)
+        dport = s_free_port ();
+    if (cport < 0 || dport < 0) {
+        fprintf (stderr, "zsink cluster: no free TCP port on 127.0.0.1\n");
+        return 1;
+    }
+    //  (with a role wrapper the roles may bind in other network namespaces,
+    //  where a port free here is free too: those are fresh)
+    if (strlen (args->coord_host) > 64 || strlen (args->commit_host) > 64) {
+        fprintf (stderr, "zsink cluster: host name too long\n");
+        return 2;
+    }
+    snprintf (roles->coord_ep, sizeof roles->coord_ep, "tcp://%s:%d", args->coord_host, cport);
+    snprintf (roles->commit_ep, sizeof roles->commit_ep, "tcp://%s:%d", args->commit_host, dport);
+    return ZS_CMD_GO_ON;
+}
+
+//  coordinator: the configuration as given to us
+static void
+s_coordinator_argv (s_roles_t *roles, const s_args_t *args)
+{
+    child_t *co = &roles->kids[0];
+    snprintf (co->name, sizeof co->name, "coordinator");
+    int a = 0;
+    co->argv[a++] = roles->bin[0];
+    if (args->config_file) {
+        co->argv[a++] = "-c";
+        co->argv[a++] = (char *) args->config_file;
+    }
+    for (int i = 0; i < args->n_over; i++) {
+        co->argv[a++] = "-D";
+        co->argv[a++] = (char *) args->overrides[i];
+    }
+    co->argv[a++] = "--bind";
+    co->argv[a++] = roles->coord_ep;
+    co->argv[a++] = "--job-id";
+    co->argv[a++] = roles->job_id;
+    if (args->restore_from) {
+        co->argv[a++] = "--restore-from";
+        co->argv[a++] = (char *) args->restore_from;
+    }
+}
+
+//  The committer and the writers: the endpoints and the keys.
+static void
+s_participant_argvs (s_roles_t *roles)
+{
+    child_t *cm = &roles->kids[1];
+    snprintf (cm->name, sizeof cm->name, "committer");
+    //  --keys= (empty: no CURVE) also overrides a ZSINK_KEYS_DIR of ours
+    char *cm_argv[] = {roles->bin[1], "--coordinator",  roles->coord_ep,
+                       "--bind",      roles->commit_ep, roles->keys_arg,
+                       NULL};
+    memcpy (cm->argv, cm_argv, sizeof cm_argv);
+    for (int i = 0; i < roles->nkids - 2; i++) {
+        child_t *w = &roles->kids[2 + i];
+        snprintf (w->name, sizeof w->name, "writer-%d", i);
+        snprintf (w->index, sizeof w->index, "%d", i);
+        char *w_argv[] = {roles->bin[2], "--coordinator",  roles->coord_ep,
+                          "--committer", roles->commit_ep, roles->keys_arg,
+                          "--index",     w->index,         NULL};
+        memcpy (w->argv, w_argv, sizeof w_argv);
+    }
+}
+
+//  The job's processes, not yet started. ZS_CMD_GO_ON, or the exit code.
+static int
+s_plan (s_roles_t *roles, const s_args_t *args)
+{
+    const zs_config_t *cfg = &args->cfg;
+    snprintf (roles->keys_arg, sizeof roles->keys_arg, "--keys=%s",
+              cfg->curve_enabled ? cfg->curve_keys_dir : "");
+    int rc = s_find_binaries (roles);
+    if (rc != ZS_CMD_GO_ON)
+        return rc;
+    if (args->job_arg)
+        snprintf (roles->job_id, sizeof roles->job_id, "%s", args->job_arg);
+    else
+        zs_new_job_id (roles->job_id);
+    rc = s_pick_endpoints (roles, args);
+    if (rc != ZS_CMD_GO_ON)
+        return rc;
+    roles->nkids = cfg->parallelism + 2;
+    roles->kids = calloc (roles->nkids, sizeof *roles->kids);
+    s_coordinator_argv (roles, args);
+    s_participant_argvs (roles);
+    return ZS_CMD_GO_ON;
+}
+
+static void
+s_catch_signals (void)
+{
+    struct sigaction sa;
+    memset (&sa, 0, sizeof sa);
+    sa.sa_handler = s_on_signal;
+    sigaction (SIGINT, &sa, NULL);
+    sigaction (SIGTERM, &sa, NULL);
+    sigaction (SIGUSR1, &sa, NULL);
+    signal (SIGPIPE, SIG_IGN);
+}
+
+//  Where `zsink status/stop/cancel -c JOB.yaml` finds us.
+static void
+s_write_cluster_json (s_roles_t *roles, const zs_config_t *cfg)
+{
+    char err[ZS_ERRLEN];
+    zs_fs_mkdirs (cfg->checkpoints_dir);
+    snprintf (roles->cluster_json, sizeof roles->cluster_json, "%s/cluster.json",
+              cfg->checkpoints_dir);
+    json_t *info =
+        json_pack ("{s:i, s:s, s:s, s:s}", "pid", (int) getpid (), "job_id", roles->job_id,
+                   "coordinator", roles->coord_ep, "committer", roles->commit_ep);
+    char *text = json_dumps (info, JSON_COMPACT);
+    json_decref (info);
+    zs_fs_write_atomic (roles->cluster_json, text, strlen (text), err, sizeof err);
+    free (text);
+}
+
+//  Start every role. ZS_CMD_GO_ON, or the exit code.
+static int
+s_start (s_roles_t *roles, const s_args_t *args)
+{
+    s_catch_signals ();
+    s_write_cluster_json (roles, &args->cfg);
+    int n = roles->nkids - 2;
+    s_say ("Starting job %s: coordinator %s, committer %s, %d writer%s.", roles->job_id,
+           roles->coord_ep, roles->commit_ep, n, n == 1 ? "" : "s");
+    for (int i = 0; i < roles->nkids; i++)
+        if (s_spawn (&roles->kids[i], args->role_wrapper, true) < 0) {
+            fprintf (stderr, "zsink cluster: cannot start %s: %s\n", roles->kids[i].name,
+                     strerror (errno));
+            return 1;
+        }
+    return ZS_CMD_GO_ON;
+}
+
+//  ---------------------------------------------------------------------
+//  Supervise: forward the output, restart the children that die, show the
+//  progress, pass the signals on, and end with the job.
+
 //  The running cluster: what the loop's steps share.
 typedef struct {
     const zs_config_t *cfg;
     child_t *kids; //  [0] coordinator, [1] committer, [2 + i] writer i
     int nkids;
     const char *job_id;
+    const char *role_wrapper;
     zsock_t *ctl; //  client DEALER to the coordinator
     zs_sender_t from;
     uint64_t ctl_seq;
@@ -311,58 +625,82 @@ s_poll_io (run_t *run)
     }
 }
 
-//  Collect children that ended and decide what each end means (see the
+//  The delay before restarting c, which ended with exit code (-1: killed),
+//  and the count of its exits 75 in a row, this one included.
+static int64_t
+s_restart_delay (const run_t *run, child_t *c, int code)
+{
+    int64_t delay = run->cfg->restart_delay_ms;
+    //  a delay configured above the cap is kept as it is
+    for (int k = 0; code == ZS_EXIT_RESTART && k < c->waits && delay < S_WAIT_MAX_MS; k++)
+        delay = delay * 2 < S_WAIT_MAX_MS ? delay * 2 : S_WAIT_MAX_MS;
+    c->waits = code == ZS_EXIT_RESTART ? c->waits + 1 : 0;
+    return delay;
+}
+
+//  The coordinator decided: the job is over.
+static void
+s_job_over (run_t *run, int code)
+{
+    run->job_over = true;
+    run->over_deadline = zs_clock_mono_ms () + 3000;
+    run->result = code == 0 ? 0 : 1;
+    if (code != 0)
+        s_say ("The job failed for good (coordinator exit status %d); see its log above.", code);
+}
+
+//  A child is to be restarted: why, and when.
+static void
+s_say_restart (const child_t *c, pid_t pid, int status, bool crashed, int64_t delay)
+{
+    int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+    if (WIFSIGNALED (status))
+        s_say ("%s (pid %d) was killed by signal %d; restarting in %lld ms.", c->name, (int) pid,
+               WTERMSIG (status), (long long) delay);
+    else
+        s_say ("%s (pid %d) %s (exit %d); restarting in %lld ms.", c->name, (int) pid,
+               code == ZS_EXIT_RESTART ? "stopped to be restarted"
+               : crashed               ? "crashed"
+                                       : "failed",
+               code, (long long) delay);
+}
+
+//  Child i (pid) ended with status: decide what that end means (see the
 //  rules at the top of this file).
+static void
+s_on_exit (run_t *run, int i, pid_t pid, int status)
+{
+    child_t *c = &run->kids[i];
+    c->pid = 0;
+    while (c->fd >= 0)
+        s_drain (c);
+    //  137: a fail point's crash; ZS_EXIT_RESTART: a process that
+    //  stopped on a condition that may pass (a full disk)
+    bool crashed = WIFSIGNALED (status)
+                   || (WIFEXITED (status)
+                       && (WEXITSTATUS (status) == 137 || WEXITSTATUS (status) == ZS_EXIT_RESTART));
+    int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+    int64_t delay = s_restart_delay (run, c, code);
+    if (i == 0 && !crashed)
+        s_job_over (run, code);
+    else if (run->job_over || (!crashed && code == 0))
+        c->done = true; //  a participant told to shut down
+    else {
+        s_say_restart (c, pid, status, crashed, delay);
+        c->restart_at = zs_clock_mono_ms () + delay;
+    }
+}
+
+//  Collect the children that ended.
 static void
 s_reap (run_t *run)
 {
     int status;
     pid_t pid;
-    while ((pid = waitpid (-1, &status, WNOHANG)) > 0) {
-        for (int i = 0; i < run->nkids; i++) {
-            child_t *c = &run->kids[i];
-            if (c->pid != pid)
-                continue;
-            c->pid = 0;
-            while (c->fd >= 0)
-                s_drain (c);
-            //  137: a fail point's crash; ZS_EXIT_RESTART: a process that
-            //  stopped on a condition that may pass (a full disk)
-            bool crashed =
-                WIFSIGNALED (status)
-                || (WIFEXITED (status)
-                    && (WEXITSTATUS (status) == 137 || WEXITSTATUS (status) == ZS_EXIT_RESTART));
-            int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
-            int64_t delay = run->cfg->restart_delay_ms;
-            //  a delay configured above the cap is kept as it is
-            for (int k = 0; code == ZS_EXIT_RESTART && k < c->waits && delay < S_WAIT_MAX_MS; k++)
-                delay = delay * 2 < S_WAIT_MAX_MS ? delay * 2 : S_WAIT_MAX_MS;
-            c->waits = code == ZS_EXIT_RESTART ? c->waits + 1 : 0;
-            if (i == 0 && !crashed) {
-                //  the coordinator decided: the job is over
-                run->job_over = true;
-                run->over_deadline = zs_clock_mono_ms () + 3000;
-                run->result = code == 0 ? 0 : 1;
-                if (code != 0)
-                    s_say ("The job failed for good (coordinator exit status %d); see its log "
-                           "above.",
-                           code);
-            } else if (run->job_over || (!crashed && code == 0))
-                c->done = true; //  a participant told to shut down
-            else {
-                if (WIFSIGNALED (status))
-                    s_say ("%s (pid %d) was killed by signal %d; restarting in %lld ms.", c->name,
-                           (int) pid, WTERMSIG (status), (long long) delay);
-                else
-                    s_say ("%s (pid %d) %s (exit %d); restarting in %lld ms.", c->name, (int) pid,
-                           code == ZS_EXIT_RESTART ? "stopped to be restarted"
-                           : crashed               ? "crashed"
-                                                   : "failed",
-                           code, (long long) delay);
-                c->restart_at = zs_clock_mono_ms () + delay;
-            }
-        }
-    }
+    while ((pid = waitpid (-1, &status, WNOHANG)) > 0)
+        for (int i = 0; i < run->nkids; i++)
+            if (run->kids[i].pid == pid)
+                s_on_exit (run, i, pid, status);
 }
 
 //  Start again the children whose restart delay is over.
@@ -375,7 +713,7 @@ s_restart_due (run_t *run)
         if (!c->restart_at || now < c->restart_at || c->pid)
             continue;
         c->restart_at = 0;
-        if (s_spawn (c, false) < 0) {
+        if (s_spawn (c, run->role_wrapper, false) < 0) {
             s_say ("cannot restart %s: %s", c->name, strerror (errno));
             continue;
         }
@@ -465,253 +803,89 @@ s_wind_down (run_t *run)
     return !any;
 }
 
+//  The status client: a DEALER kept open, polled with the children.
+//  ZS_CMD_GO_ON, or the exit code.
+static int
+s_connect (run_t *run, const s_roles_t *roles, const s_args_t *args)
+{
+    run->cfg = &args->cfg;
+    run->kids = roles->kids;
+    run->nkids = roles->nkids;
+    run->job_id = roles->job_id;
+    run->role_wrapper = args->role_wrapper;
+    run->run_for_ms = args->run_for_ms;
+    char err[ZS_ERRLEN];
+    run->ctl = zs_client_connect (roles->coord_ep, &run->from, err, sizeof err);
+    if (!run->ctl) {
+        fprintf (stderr, "zsink cluster: %s\n", err);
+        return 1;
+    }
+    run->started = zs_clock_mono_ms ();
+    run->next_status = run->started + 1000;
+    run->next_progress = run->started + 2000;
+    return ZS_CMD_GO_ON;
+}
+
+static void
+s_supervise (run_t *run)
+{
+    while (1) {
+        s_poll_io (run);
+        s_reap (run);
+        if (run->job_over) {
+            if (s_wind_down (run))
+                break;
+            continue;
+        }
+        s_restart_due (run);
+        s_requests (run);
+        s_progress (run);
+    }
+}
+
+//  The table has the last word on what was committed.
+static void
+s_say_over (const run_t *run)
+{
+    const char *path = run->cfg->table_path;
+    int64_t restarts = run->prog.restarts;
+    char err[ZS_ERRLEN];
+    zs_snapshot_t snap;
+    zs_table_t *table = zs_table_open (path, NULL, err, sizeof err);
+    if (table && zs_table_latest_snapshot (table, &snap, err, sizeof err) == 0)
+        s_say ("Job %s over: table %s holds %lld rows in snapshot %lld (identifier %lld); "
+               "%lld restart%s.",
+               run->job_id, path, (long long) snap.total_record_count, (long long) snap.id,
+               (long long) snap.commit_identifier, (long long) restarts, restarts == 1 ? "" : "s");
+    else
+        s_say ("Job %s over: no snapshot in table %s; %lld restart%s.", run->job_id, path,
+               (long long) restarts, restarts == 1 ? "" : "s");
+    zs_table_destroy (&table);
+}
+
+//  ---------------------------------------------------------------------
+
 int
 zs_cluster_cmd (int argc, char **argv)
 {
     zs_log_set_name ("cluster");
-    zs_config_t cfg;
-    char err[ZS_ERRLEN];
-    const char *config_file = NULL, *restore_from = NULL, *job_arg = NULL;
-    const char *coord_host = "127.0.0.1", *commit_host = "127.0.0.1";
-    const char *overrides[MAX_ARGS / 2];
-    int n_over = 0;
-    int64_t run_for_ms = 0;
-    static struct option opts[] = {{"config", required_argument, 0, 'c'},
-                                   {"run-for", required_argument, 0, 'r'},
-                                   {"restore-from", required_argument, 0, 's'},
-                                   {"job-id", required_argument, 0, 'j'},
-                                   {"role-wrapper", required_argument, 0, 'w'},
-                                   {"coordinator-host", required_argument, 0, 'o'},
-                                   {"committer-host", required_argument, 0, 'm'},
-                                   {"help", no_argument, 0, 'h'},
-                                   {0, 0, 0, 0}};
-    optind = 1;
-    int opt;
-    while ((opt = getopt_long (argc, argv, "c:D:h", opts, NULL)) != -1) {
-        switch (opt) {
-        case 'c':
-            config_file = optarg;
-            break;
-        case 'D':
-            if (n_over < MAX_ARGS / 2 - 1)
-                overrides[n_over++] = optarg;
-            break;
-        case 'r':
-            if (zs_parse_duration_ms (optarg, &run_for_ms) < 0 || run_for_ms <= 0) {
-                fprintf (stderr, "zsink cluster: --run-for: bad duration '%s'\n", optarg);
-                return 2;
-            }
-            break;
-        case 's':
-            restore_from = optarg;
-            break;
-        case 'j':
-            job_arg = optarg;
-            break;
-        case 'w':
-            s_role_wrapper = optarg;
-            break;
-        case 'o':
-            coord_host = optarg;
-            break;
-        case 'm':
-            commit_host = optarg;
-            break;
-        case 'h':
-            s_usage (stdout);
-            return 0;
-        default:
-            s_usage (stderr);
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        s_usage (stderr);
-        return 2;
-    }
-    if (zs_config_build (&cfg, config_file, overrides, n_over, err, sizeof err) < 0) {
-        fprintf (stderr, "zsink cluster: %s\n", err);
-        return 2;
-    }
-    //  A table of another schema is a configuration error too: say so now
-    //  rather than start processes the coordinator would refuse to run.
-    char schema_0[ZS_PATH_MAX + 32];
-    snprintf (schema_0, sizeof schema_0, "%s/schema/schema-0", cfg.table_path);
-    if (access (schema_0, F_OK) == 0) {
-        zs_table_t *table = zs_table_open (cfg.table_path, &cfg.schema, err, sizeof err);
-        if (!table) {
-            fprintf (stderr, "zsink cluster: %s\n", err);
-            return 2;
-        }
-        zs_table_destroy (&table);
-    }
-    //  CURVE: every role's keys must load now (exit 2 here, rather than
-    //  children failing and being restarted); we are a client ourselves.
-    zs_curve_t *curve = NULL;
-    char keys_arg[ZS_PATH_MAX + 16];
-    snprintf (keys_arg, sizeof keys_arg, "--keys=%s", cfg.curve_enabled ? cfg.curve_keys_dir : "");
-    if (cfg.curve_enabled) {
-        if (zs_curve_check_dir (cfg.curve_keys_dir, cfg.parallelism, err, sizeof err) < 0
-            || !(curve = zs_curve_load (cfg.curve_keys_dir, ZSINK__ROLE__ROLE_CLIENT, -1, err,
-                                        sizeof err))) {
-            fprintf (stderr, "zsink cluster: security.curve.keys-dir: %s\n", err);
-            return 2;
-        }
-        zs_net_use_curve (curve);
-    }
-    //  The role binaries live beside this one.
-    char self_path[ZS_PATH_MAX];
-    ssize_t len = readlink ("/proc/self/exe", self_path, sizeof self_path - 1);
-    if (len <= 0) {
-        fprintf (stderr, "zsink cluster: cannot find my own binary\n");
-        return 1;
-    }
-    self_path[len] = 0;
-    char *slash = strrchr (self_path, '/');
-    *slash = 0;
-    char job_id[64];
-    if (job_arg)
-        snprintf (job_id, sizeof job_id, "%s", job_arg);
-    else
-        zs_new_job_id (job_id);
-    int cport = s_free_port (), dport = s_free_port ();
-    while (dport == cport)
-        dport = s_free_port ();
-    if (cport < 0 || dport < 0) {
-        fprintf (stderr, "zsink cluster: no free TCP port on 127.0.0.1\n");
-        return 1;
-    }
-    //  (with a role wrapper the roles may bind in other network namespaces,
-    //  where a port free here is free too: those are fresh)
-    char coord_ep[128], commit_ep[128];
-    if (strlen (coord_host) > 64 || strlen (commit_host) > 64) {
-        fprintf (stderr, "zsink cluster: host name too long\n");
-        return 2;
-    }
-    snprintf (coord_ep, sizeof coord_ep, "tcp://%s:%d", coord_host, cport);
-    snprintf (commit_ep, sizeof commit_ep, "tcp://%s:%d", commit_host, dport);
-
-    int n = cfg.parallelism;
-    child_t *kids = calloc (n + 2, sizeof *kids);
-    char bin[3][ZS_PATH_MAX + 32];
-    snprintf (bin[0], sizeof bin[0], "%s/zsink-coordinator", self_path);
-    snprintf (bin[1], sizeof bin[1], "%s/zsink-committer", self_path);
-    snprintf (bin[2], sizeof bin[2], "%s/zsink-writer", self_path);
-    //  coordinator: the configuration as given to us
-    child_t *co = &kids[0];
-    snprintf (co->name, sizeof co->name, "coordinator");
-    int a = 0;
-    co->argv[a++] = bin[0];
-    if (config_file) {
-        co->argv[a++] = "-c";
-        co->argv[a++] = (char *) config_file;
-    }
-    for (int i = 0; i < n_over; i++) {
-        co->argv[a++] = "-D";
-        co->argv[a++] = (char *) overrides[i];
-    }
-    co->argv[a++] = "--bind";
-    co->argv[a++] = coord_ep;
-    co->argv[a++] = "--job-id";
-    co->argv[a++] = job_id;
-    if (restore_from) {
-        co->argv[a++] = "--restore-from";
-        co->argv[a++] = (char *) restore_from;
-    }
-    child_t *cm = &kids[1];
-    snprintf (cm->name, sizeof cm->name, "committer");
-    //  --keys= (empty: no CURVE) also overrides a ZSINK_KEYS_DIR of ours
-    char *cm_argv[] = {bin[1], "--coordinator", coord_ep, "--bind", commit_ep, keys_arg, NULL};
-    memcpy (cm->argv, cm_argv, sizeof cm_argv);
-    char (*index_text)[16] = calloc (n, sizeof *index_text);
-    for (int i = 0; i < n; i++) {
-        child_t *w = &kids[2 + i];
-        snprintf (w->name, sizeof w->name, "writer-%d", i);
-        snprintf (index_text[i], sizeof index_text[i], "%d", i);
-        char *w_argv[] = {bin[2],   "--coordinator", coord_ep,      "--committer", commit_ep,
-                          keys_arg, "--index",       index_text[i], NULL};
-        memcpy (w->argv, w_argv, sizeof w_argv);
-    }
-
-    struct sigaction sa;
-    memset (&sa, 0, sizeof sa);
-    sa.sa_handler = s_on_signal;
-    sigaction (SIGINT, &sa, NULL);
-    sigaction (SIGTERM, &sa, NULL);
-    sigaction (SIGUSR1, &sa, NULL);
-    signal (SIGPIPE, SIG_IGN);
-
-    //  Where `zsink status/stop/cancel -c JOB.yaml` finds us.
-    char cluster_json[ZS_PATH_MAX + 32];
-    zs_fs_mkdirs (cfg.checkpoints_dir);
-    snprintf (cluster_json, sizeof cluster_json, "%s/cluster.json", cfg.checkpoints_dir);
-    {
-        json_t *info = json_pack ("{s:i, s:s, s:s, s:s}", "pid", (int) getpid (), "job_id", job_id,
-                                  "coordinator", coord_ep, "committer", commit_ep);
-        char *text = json_dumps (info, JSON_COMPACT);
-        json_decref (info);
-        zs_fs_write_atomic (cluster_json, text, strlen (text), err, sizeof err);
-        free (text);
-    }
-    s_say ("Starting job %s: coordinator %s, committer %s, %d writer%s.", job_id, coord_ep,
-           commit_ep, n, n == 1 ? "" : "s");
-    for (int i = 0; i < n + 2; i++)
-        if (s_spawn (&kids[i], true) < 0) {
-            fprintf (stderr, "zsink cluster: cannot start %s: %s\n", kids[i].name,
-                     strerror (errno));
-            return 1;
-        }
-
-    //  The status client: a DEALER kept open, polled with the children.
-    run_t run;
-    memset (&run, 0, sizeof run);
-    run.cfg = &cfg;
-    run.kids = kids;
-    run.nkids = n + 2;
-    run.job_id = job_id;
-    run.run_for_ms = run_for_ms;
-    char inst[16], rid[64];
-    zs_net_instance (inst);
-    snprintf (rid, sizeof rid, "client-%d-%s", (int) getpid (), inst);
-    run.ctl = zs_net_dealer (coord_ep, rid, err, sizeof err);
-    if (!run.ctl) {
-        fprintf (stderr, "zsink cluster: %s\n", err);
-        return 1;
-    }
-    run.from =
-        (zs_sender_t){.job_id = "", .epoch = 0, .role = ZSINK__ROLE__ROLE_CLIENT, .index = -1};
-    run.started = zs_clock_mono_ms ();
-    run.next_status = run.started + 1000;
-    run.next_progress = run.started + 2000;
-    while (1) {
-        s_poll_io (&run);
-        s_reap (&run);
-        if (run.job_over) {
-            if (s_wind_down (&run))
-                break;
-            continue;
-        }
-        s_restart_due (&run);
-        s_requests (&run);
-        s_progress (&run);
-    }
-    //  The table has the last word on what was committed.
-    zs_snapshot_t snap;
-    zs_table_t *table = zs_table_open (cfg.table_path, NULL, err, sizeof err);
-    if (table && zs_table_latest_snapshot (table, &snap, err, sizeof err) == 0)
-        s_say ("Job %s over: table %s holds %lld rows in snapshot %lld (identifier %lld); "
-               "%lld restart%s.",
-               job_id, cfg.table_path, (long long) snap.total_record_count, (long long) snap.id,
-               (long long) snap.commit_identifier, (long long) run.prog.restarts,
-               run.prog.restarts == 1 ? "" : "s");
-    else
-        s_say ("Job %s over: no snapshot in table %s; %lld restart%s.", job_id, cfg.table_path,
-               (long long) run.prog.restarts, run.prog.restarts == 1 ? "" : "s");
-    zs_table_destroy (&table);
+    s_args_t args = {0};
+    s_roles_t roles = {0};
+    run_t run = {0};
+    int rc = s_parse (&args, argc, argv);
+    if (rc == ZS_CMD_GO_ON)
+        rc = s_plan (&roles, &args);
+    if (rc == ZS_CMD_GO_ON)
+        rc = s_start (&roles, &args);
+    if (rc == ZS_CMD_GO_ON)
+        rc = s_connect (&run, &roles, &args);
+    if (rc != ZS_CMD_GO_ON)
+        return rc;
+    s_supervise (&run);
+    s_say_over (&run);
     zsock_destroy (&run.ctl);
-    zs_curve_destroy (&curve);
-    zs_fs_unlink (cluster_json);
-    free (index_text);
-    free (kids);
+    zs_curve_destroy (&args.curve);
+    zs_fs_unlink (roles.cluster_json);
+    free (roles.kids);
     return run.result;
 }

@@ -1,8 +1,8 @@
 /*  keys_cmd.c - see keys_cmd.h. The work is in common/wire/curve.c. */
 #include "keys_cmd.h"
 #include "curve.h"
+#include "cmd.h"
 #include <czmq.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +23,46 @@ s_usage (FILE *out)
                   "security.curve.enabled: true and security.curve.keys-dir: DIR.\n");
 }
 
+//  --writers N (the only option besides --help)
+static int
+s_on_writers (int opt, const char *arg, void *self)
+{
+    int *writers = self;
+    char *end;
+    long v = strtol (arg, &end, 10);
+    if (!*arg || *end || v < 1 || v > 1024) {
+        fprintf (stderr, "zsink keys: --writers: '%s' is not a number 1 … 1024\n", arg);
+        return 2;
+    }
+    *writers = (int) v;
+    return ZS_CMD_GO_ON;
+}
+
+static int
+s_generate (const char *dir, int writers)
+{
+    char err[ZS_ERRLEN];
+    if (zs_curve_generate (dir, writers, stdout, err, sizeof err) < 0) {
+        fprintf (stderr, "zsink keys generate: %s\n", err);
+        return 1;
+    }
+    printf ("keys of a cluster of up to %d writer%s in %s; give the servers DIR/public\n", writers,
+            writers == 1 ? "" : "s", dir);
+    return 0;
+}
+
+static int
+s_check (const char *dir, int writers)
+{
+    char err[ZS_ERRLEN];
+    if (zs_curve_check_dir (dir, writers, err, sizeof err) < 0) {
+        fprintf (stderr, "zsink keys check: %s\n", err);
+        return 2;
+    }
+    printf ("keys in %s are complete for %d writer%s\n", dir, writers, writers == 1 ? "" : "s");
+    return 0;
+}
+
 int
 zs_keys_cmd (int argc, char **argv)
 {
@@ -37,50 +77,16 @@ zs_keys_cmd (int argc, char **argv)
         s_usage (stderr);
         return 2;
     }
-    static struct option opts[] = {
+    static const struct option opts[] = {
         {"writers", required_argument, 0, 'w'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int writers = 1;
-    optind = 1;
-    int opt;
-    while ((opt = getopt_long (argc, argv, "h", opts, NULL)) != -1) {
-        char *end;
-        long v;
-        switch (opt) {
-        case 'w':
-            v = strtol (optarg, &end, 10);
-            if (!*optarg || *end || v < 1 || v > 1024) {
-                fprintf (stderr, "zsink keys: --writers: '%s' is not a number 1 … 1024\n", optarg);
-                return 2;
-            }
-            writers = (int) v;
-            break;
-        case 'h':
-            s_usage (stdout);
-            return 0;
-        default:
-            s_usage (stderr);
-            return 2;
-        }
-    }
+    int rc = zs_cmd_getopt (argc, argv, "h", opts, s_usage, s_on_writers, &writers);
+    if (rc != ZS_CMD_GO_ON)
+        return rc;
     if (optind != argc - 1) {
         s_usage (stderr);
         return 2;
     }
     const char *dir = argv[optind];
-    char err[ZS_ERRLEN];
-    if (generate) {
-        if (zs_curve_generate (dir, writers, stdout, err, sizeof err) < 0) {
-            fprintf (stderr, "zsink keys generate: %s\n", err);
-            return 1;
-        }
-        printf ("keys of a cluster of up to %d writer%s in %s; give the servers DIR/public\n",
-                writers, writers == 1 ? "" : "s", dir);
-        return 0;
-    }
-    if (zs_curve_check_dir (dir, writers, err, sizeof err) < 0) {
-        fprintf (stderr, "zsink keys check: %s\n", err);
-        return 2;
-    }
-    printf ("keys in %s are complete for %d writer%s\n", dir, writers, writers == 1 ? "" : "s");
-    return 0;
+    return generate ? s_generate (dir, writers) : s_check (dir, writers);
 }

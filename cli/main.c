@@ -27,6 +27,67 @@ s_usage (FILE *out)
              "  failpoints               the named fail points (ZSINK_FAILPOINTS=name=action)\n");
 }
 
+//  `zsink table|keys SUBCOMMAND …`: fn gets argv from the subcommand on.
+static int
+s_with_subcommand (int argc, char **argv, int (*fn) (int argc, char **argv))
+{
+    if (argc < 2) {
+        s_usage (stderr);
+        return 2;
+    }
+    return fn (argc - 1, argv + 1);
+}
+
+static int
+s_table (int argc, char **argv)
+{
+    return s_with_subcommand (argc, argv, zs_table_cmd);
+}
+
+static int
+s_keys (int argc, char **argv)
+{
+    return s_with_subcommand (argc, argv, zs_keys_cmd);
+}
+
+//  czmq's signal handler would swallow SIGINT in the cluster, which
+//  has its own; the client commands use czmq's.
+static int
+s_cluster (int argc, char **argv)
+{
+    zsys_handler_set (NULL);
+    zsys_init ();
+    return zs_cluster_cmd (argc, argv);
+}
+
+static int
+s_client (int argc, char **argv)
+{
+    zsys_init ();
+    return zs_client_cmd (argc, argv);
+}
+
+static int
+s_failpoints (int argc, char **argv)
+{
+    size_t n;
+    const zs_failpoint_info_t *fp = zs_failpoint_list (&n);
+    printf ("ZSINK_FAILPOINTS=\"name=action[,name=action…]\", action: crash[:K] | "
+            "error[:K] | delay:MS[:K] | drop[:K]\n\n");
+    for (size_t i = 0; i < n; i++)
+        printf ("  %-36s %s\n", fp[i].name, fp[i].what);
+    return 0;
+}
+
+//  Each command gets argv from its name on.
+static const struct {
+    const char *name;
+    int (*fn) (int argc, char **argv);
+} s_commands[] = {
+    {"table", s_table}, {"keys", s_keys},     {"cluster", s_cluster},       {"status", s_client},
+    {"stop", s_client}, {"cancel", s_client}, {"failpoints", s_failpoints},
+};
+
 int
 main (int argc, char **argv)
 {
@@ -39,40 +100,9 @@ main (int argc, char **argv)
         s_usage (stdout);
         return 0;
     }
-    if (strcmp (cmd, "table") == 0) {
-        if (argc < 3) {
-            s_usage (stderr);
-            return 2;
-        }
-        return zs_table_cmd (argc - 2, argv + 2);
-    }
-    if (strcmp (cmd, "keys") == 0) {
-        if (argc < 3) {
-            s_usage (stderr);
-            return 2;
-        }
-        return zs_keys_cmd (argc - 2, argv + 2);
-    }
-    //  czmq's signal handler would swallow SIGINT in the cluster, which
-    //  has its own; the client commands use czmq's.
-    if (strcmp (cmd, "cluster") == 0) {
-        zsys_handler_set (NULL);
-        zsys_init ();
-        return zs_cluster_cmd (argc - 1, argv + 1);
-    }
-    if (strcmp (cmd, "status") == 0 || strcmp (cmd, "stop") == 0 || strcmp (cmd, "cancel") == 0) {
-        zsys_init ();
-        return zs_client_cmd (argc - 1, argv + 1);
-    }
-    if (strcmp (cmd, "failpoints") == 0) {
-        size_t n;
-        const zs_failpoint_info_t *fp = zs_failpoint_list (&n);
-        printf ("ZSINK_FAILPOINTS=\"name=action[,name=action…]\", action: crash[:K] | "
-                "error[:K] | delay:MS[:K] | drop[:K]\n\n");
-        for (size_t i = 0; i < n; i++)
-            printf ("  %-36s %s\n", fp[i].name, fp[i].what);
-        return 0;
-    }
+    for (size_t i = 0; i < sizeof s_commands / sizeof s_commands[0]; i++)
+        if (strcmp (cmd, s_commands[i].name) == 0)
+            return s_commands[i].fn (argc - 1, argv + 1);
     fprintf (stderr, "zsink: unknown command '%s'\n", cmd);
     s_usage (stderr);
     return 2;

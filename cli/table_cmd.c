@@ -19,6 +19,7 @@
     exactly the expected rows landed, so they must look at the rows.
 */
 #include "table_cmd.h"
+#include "cmd.h"
 #include "config.h"
 #include "datafile.h"
 #include "parquet.h"
@@ -46,18 +47,45 @@ typedef struct {
     bool csv;         //  --format csv (else jsonl)
 } s_args_t;
 
+//  The synopsis --help and the usage of a mistake both start with.
+static const char s_synopsis[] =
+    "usage: zsink table snapshots|count|stats|files PATH [--json]\n"
+    "       zsink table count|stats PATH [--snapshot ID] [--json]\n"
+    "       zsink table scan PATH [--snapshot ID] [--limit N] [--format csv|jsonl]\n"
+    "       zsink table orphans PATH [--delete] [--older-than DURATION] [--json]\n"
+    "       zsink table verify PATH [--orphans-older-than DURATION] [--json]\n";
+
+//  Why the command line is wrong, and the synopsis. Returns the exit code, 2.
 static int
 s_usage (const char *why)
 {
     if (why)
         fprintf (stderr, "zsink table: %s\n", why);
-    fprintf (stderr,
-             "usage: zsink table snapshots|count|stats|files PATH [--json]\n"
-             "       zsink table count|stats PATH [--snapshot ID] [--json]\n"
-             "       zsink table scan PATH [--snapshot ID] [--limit N] [--format csv|jsonl]\n"
-             "       zsink table orphans PATH [--delete] [--older-than DURATION] [--json]\n"
-             "       zsink table verify PATH [--orphans-older-than DURATION] [--json]\n");
+    fputs (s_synopsis, stderr);
     return 2;
+}
+
+static int
+s_help (void)
+{
+    fputs (s_synopsis, stdout);
+    fputs ("  snapshots  the $snapshots system table: id, commit user, identifier, kind,\n"
+           "             time, delta and total rows\n"
+           "  count      rows in the latest snapshot (reads the data files)\n"
+           "  stats      count, distinct ids, min and max id (of the first BIGINT\n"
+           "             column named id; count only without one)\n"
+           "  scan       print the rows, as JSON lines (default) or CSV with a header;\n"
+           "             PATH may also be one Parquet file\n"
+           "  files      live data files of the latest snapshot\n"
+           "  orphans    files no snapshot references; --delete removes those older\n"
+           "             than --older-than (default 1h)\n"
+           "  verify     snapshots and manifests decode, no snapshot id gap; every live\n"
+           "             file listed once, on disk with its recorded size and rows; no\n"
+           "             data file in no snapshot (of any age, or older than\n"
+           "             --orphans-older-than: a running job's checkpoint in flight is\n"
+           "             young); exit 1 naming each problem\n",
+           stdout);
+    return 0;
 }
 
 //  Print a JSON value on one line and release it.
@@ -437,122 +465,200 @@ s_cmd_verify (zs_table_t *table, const s_args_t *args)
 }
 
 //  --------------------------------------------------------------------------
+//  The options: each sets its field of s_args_t from its value (NULL when
+//  the command line ends before it); ZS_CMD_GO_ON, or the exit code of a
+//  bad value.
+
+typedef int (s_opt_fn) (s_args_t *args, const char *opt, const char *value);
+
+static int
+s_opt_json (s_args_t *args, const char *opt, const char *value)
+{
+    args->json = true;
+    return ZS_CMD_GO_ON;
+}
+
+static int
+s_opt_snapshot (s_args_t *args, const char *opt, const char *value)
+{
+    char *end = NULL;
+    args->snapshot = value ? strtoll (value, &end, 10) : 0;
+    if (!end || *end || args->snapshot < 1)
+        return s_usage ("--snapshot needs a snapshot id (1, 2, …)");
+    return ZS_CMD_GO_ON;
+}
+
+static int
+s_opt_limit (s_args_t *args, const char *opt, const char *value)
+{
+    char *end = NULL;
+    args->limit = value ? strtoll (value, &end, 10) : -1;
+    if (!end || *end || args->limit < 0)
+        return s_usage ("--limit needs a number of rows (0 or more)");
+    return ZS_CMD_GO_ON;
+}
+
+static int
+s_opt_format (s_args_t *args, const char *opt, const char *value)
+{
+    const char *f = value ? value : "";
+    if (strcmp (f, "csv") != 0 && strcmp (f, "jsonl") != 0)
+        return s_usage ("--format is csv or jsonl");
+    args->csv = strcmp (f, "csv") == 0;
+    return ZS_CMD_GO_ON;
+}
+
+static int
+s_opt_delete (s_args_t *args, const char *opt, const char *value)
+{
+    args->delete = true;
+    return ZS_CMD_GO_ON;
+}
+
+static int
+s_opt_age (s_args_t *args, const char *opt, const char *value)
+{
+    char why[160];
+    if (!value) {
+        snprintf (why, sizeof why, "%s needs a duration (e.g. 10s, 5m, 1h)", opt);
+        return s_usage (why);
+    }
+    if (zs_parse_duration_ms (value, &args->older_than_ms) != 0 || args->older_than_ms < 0) {
+        snprintf (why, sizeof why, "%s: bad duration '%.64s'", opt, value);
+        return s_usage (why);
+    }
+    return ZS_CMD_GO_ON;
+}
+
+//  The subcommands as bits, for the options table to say who takes what.
+enum {
+    S_SNAPSHOTS = 1 << 0,
+    S_COUNT = 1 << 1,
+    S_STATS = 1 << 2,
+    S_FILES = 1 << 3,
+    S_ORPHANS = 1 << 4,
+    S_VERIFY = 1 << 5,
+    S_SCAN = 1 << 6,
+};
+
+typedef struct {
+    const char *name;
+    unsigned takers; //  the subcommands that take it
+    bool has_value;  //  takes the next argument as its value
+    s_opt_fn *set;
+} s_opt_t;
+
+//  Options that do not apply to a subcommand are errors, not ignored:
+//  `count --delete` must not look like it did something.
+static const s_opt_t s_opts[] = {
+    {"--json", S_SNAPSHOTS | S_COUNT | S_STATS | S_FILES | S_ORPHANS | S_VERIFY, false, s_opt_json},
+    {"--snapshot", S_COUNT | S_STATS | S_SCAN, true, s_opt_snapshot},
+    {"--limit", S_SCAN, true, s_opt_limit},
+    {"--format", S_SCAN, true, s_opt_format},
+    {"--delete", S_ORPHANS, false, s_opt_delete},
+    {"--older-than", S_ORPHANS, true, s_opt_age},
+    {"--orphans-older-than", S_VERIFY, true, s_opt_age},
+};
+
+typedef struct {
+    const char *name;
+    unsigned bit;
+    int (*fn) (zs_table_t *, const s_args_t *);
+    int64_t older_than_ms; //  the orphans' age unless told otherwise
+} s_cmd_t;
+
+//  The age guard is on by default: deleting a file a running job is about
+//  to commit would turn its next commit into ZS_EMISSING. verify looks at
+//  every orphan data file, unless told otherwise.
+static const s_cmd_t s_cmds[] = {
+    {"snapshots", S_SNAPSHOTS, s_cmd_snapshots, S_DEFAULT_ORPHAN_AGE_MS},
+    {"count", S_COUNT, s_cmd_count, S_DEFAULT_ORPHAN_AGE_MS},
+    {"stats", S_STATS, s_cmd_stats, S_DEFAULT_ORPHAN_AGE_MS},
+    {"files", S_FILES, s_cmd_files, S_DEFAULT_ORPHAN_AGE_MS},
+    {"orphans", S_ORPHANS, s_cmd_orphans, S_DEFAULT_ORPHAN_AGE_MS},
+    {"verify", S_VERIFY, s_cmd_verify, 0},
+    {"scan", S_SCAN, s_cmd_scan, S_DEFAULT_ORPHAN_AGE_MS},
+};
+
+static const s_cmd_t *
+s_find_cmd (const char *name)
+{
+    for (size_t i = 0; i < sizeof s_cmds / sizeof s_cmds[0]; i++)
+        if (strcmp (name, s_cmds[i].name) == 0)
+            return &s_cmds[i];
+    return NULL;
+}
+
+//  The option arg names, if cmd takes it; else NULL.
+static const s_opt_t *
+s_find_opt (const s_cmd_t *cmd, const char *arg)
+{
+    for (size_t i = 0; i < sizeof s_opts / sizeof s_opts[0]; i++)
+        if ((s_opts[i].takers & cmd->bit) && strcmp (arg, s_opts[i].name) == 0)
+            return &s_opts[i];
+    return NULL;
+}
+
+//  The options and the PATH after the subcommand. ZS_CMD_GO_ON, or the
+//  exit code.
+static int
+s_parse (const s_cmd_t *cmd, s_args_t *args, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const s_opt_t *opt = s_find_opt (cmd, argv[i]);
+        if (opt) {
+            const char *value = opt->has_value && i + 1 < argc ? argv[++i] : NULL;
+            int rc = opt->set (args, opt->name, value);
+            if (rc != ZS_CMD_GO_ON)
+                return rc;
+        } else if (argv[i][0] == '-' || args->path) {
+            char why[160];
+            snprintf (why, sizeof why, "unexpected argument '%.64s'", argv[i]);
+            return s_usage (why);
+        } else
+            args->path = argv[i];
+    }
+    return args->path ? ZS_CMD_GO_ON : s_usage ("missing table PATH");
+}
+
+//  Run cmd on the table at PATH (for scan, PATH may be a plain file).
+static int
+s_run (const s_cmd_t *cmd, const s_args_t *args)
+{
+    //  scan of a plain file: no table around it
+    struct stat st;
+    if (cmd->bit == S_SCAN && stat (args->path, &st) == 0 && S_ISREG (st.st_mode)) {
+        if (args->snapshot)
+            return s_usage ("--snapshot applies to a table, not to a single file");
+        return s_cmd_scan (NULL, args);
+    }
+    char err[ZS_ERRLEN];
+    zs_table_t *table = zs_table_open (args->path, NULL, err, sizeof err);
+    if (!table) {
+        fprintf (stderr, "zsink table %s: %s\n", args->cmd, err);
+        return 1;
+    }
+    int rc = cmd->fn (table, args);
+    zs_table_destroy (&table);
+    return rc;
+}
+
+//  --------------------------------------------------------------------------
 
 int
 zs_table_cmd (int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        int (*fn) (zs_table_t *, const s_args_t *);
-    } cmds[] = {{"snapshots", s_cmd_snapshots},
-                {"count", s_cmd_count},
-                {"stats", s_cmd_stats},
-                {"files", s_cmd_files},
-                {"orphans", s_cmd_orphans},
-                {"verify", s_cmd_verify},
-                {"scan", s_cmd_scan}};
     if (argc < 1)
         return s_usage ("missing subcommand");
-    if (strcmp (argv[0], "--help") == 0 || strcmp (argv[0], "-h") == 0) {
-        printf ("usage: zsink table snapshots|count|stats|files PATH [--json]\n"
-                "       zsink table count|stats PATH [--snapshot ID] [--json]\n"
-                "       zsink table scan PATH [--snapshot ID] [--limit N] [--format csv|jsonl]\n"
-                "       zsink table orphans PATH [--delete] [--older-than DURATION] [--json]\n"
-                "       zsink table verify PATH [--orphans-older-than DURATION] [--json]\n"
-                "  snapshots  the $snapshots system table: id, commit user, identifier, kind,\n"
-                "             time, delta and total rows\n"
-                "  count      rows in the latest snapshot (reads the data files)\n"
-                "  stats      count, distinct ids, min and max id (of the first BIGINT\n"
-                "             column named id; count only without one)\n"
-                "  scan       print the rows, as JSON lines (default) or CSV with a header;\n"
-                "             PATH may also be one Parquet file\n"
-                "  files      live data files of the latest snapshot\n"
-                "  orphans    files no snapshot references; --delete removes those older\n"
-                "             than --older-than (default 1h)\n"
-                "  verify     snapshots and manifests decode, no snapshot id gap; every live\n"
-                "             file listed once, on disk with its recorded size and rows; no\n"
-                "             data file in no snapshot (of any age, or older than\n"
-                "             --orphans-older-than: a running job's checkpoint in flight is\n"
-                "             young); exit 1 naming each problem\n");
-        return 0;
-    }
-    //  The age guard is on by default: deleting a file a running job is
-    //  about to commit would turn its next commit into ZS_EMISSING.
-    s_args_t args = {.cmd = argv[0], .older_than_ms = S_DEFAULT_ORPHAN_AGE_MS, .limit = -1};
-    int (*fn) (zs_table_t *, const s_args_t *) = NULL;
-    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-        if (strcmp (argv[0], cmds[i].name) == 0)
-            fn = cmds[i].fn;
-    if (!fn) {
+    if (strcmp (argv[0], "--help") == 0 || strcmp (argv[0], "-h") == 0)
+        return s_help ();
+    const s_cmd_t *cmd = s_find_cmd (argv[0]);
+    if (!cmd) {
         char why[128];
         snprintf (why, sizeof why, "unknown subcommand '%.64s'", argv[0]);
         return s_usage (why);
     }
-    bool orphans = fn == s_cmd_orphans;
-    if (fn == s_cmd_verify)
-        args.older_than_ms = 0; //  every orphan data file, unless told otherwise
-    bool reads = fn == s_cmd_count || fn == s_cmd_stats || fn == s_cmd_scan;
-    bool scan = fn == s_cmd_scan;
-    for (int i = 1; i < argc; i++) {
-        char why[160];
-        if (strcmp (argv[i], "--json") == 0 && !scan)
-            args.json = true;
-        else if (reads && strcmp (argv[i], "--snapshot") == 0) {
-            char *end = NULL;
-            args.snapshot = i + 1 < argc ? strtoll (argv[++i], &end, 10) : 0;
-            if (!end || *end || args.snapshot < 1) {
-                snprintf (why, sizeof why, "--snapshot needs a snapshot id (1, 2, …)");
-                return s_usage (why);
-            }
-        } else if (scan && strcmp (argv[i], "--limit") == 0) {
-            char *end = NULL;
-            args.limit = i + 1 < argc ? strtoll (argv[++i], &end, 10) : -1;
-            if (!end || *end || args.limit < 0)
-                return s_usage ("--limit needs a number of rows (0 or more)");
-        } else if (scan && strcmp (argv[i], "--format") == 0) {
-            const char *f = i + 1 < argc ? argv[++i] : "";
-            if (strcmp (f, "csv") != 0 && strcmp (f, "jsonl") != 0)
-                return s_usage ("--format is csv or jsonl");
-            args.csv = strcmp (f, "csv") == 0;
-        } else if (orphans && strcmp (argv[i], "--delete") == 0)
-            args.delete = true;
-        else if ((orphans && strcmp (argv[i], "--older-than") == 0)
-                 || (fn == s_cmd_verify && strcmp (argv[i], "--orphans-older-than") == 0)) {
-            const char *opt = argv[i];
-            if (i + 1 >= argc) {
-                snprintf (why, sizeof why, "%s needs a duration (e.g. 10s, 5m, 1h)", opt);
-                return s_usage (why);
-            }
-            if (zs_parse_duration_ms (argv[++i], &args.older_than_ms) != 0
-                || args.older_than_ms < 0) {
-                snprintf (why, sizeof why, "%s: bad duration '%.64s'", opt, argv[i]);
-                return s_usage (why);
-            }
-        } else if (argv[i][0] == '-' || args.path) {
-            //  Options that do not apply to this subcommand are errors, not
-            //  ignored: `count --delete` must not look like it did something.
-            snprintf (why, sizeof why, "unexpected argument '%.64s'", argv[i]);
-            return s_usage (why);
-        } else
-            args.path = argv[i];
-    }
-    if (!args.path)
-        return s_usage ("missing table PATH");
-
-    //  scan of a plain file: no table around it
-    struct stat st;
-    if (scan && stat (args.path, &st) == 0 && S_ISREG (st.st_mode)) {
-        if (args.snapshot)
-            return s_usage ("--snapshot applies to a table, not to a single file");
-        return s_cmd_scan (NULL, &args);
-    }
-    char err[ZS_ERRLEN];
-    zs_table_t *table = zs_table_open (args.path, NULL, err, sizeof err);
-    if (!table) {
-        fprintf (stderr, "zsink table %s: %s\n", args.cmd, err);
-        return 1;
-    }
-    int rc = fn (table, &args);
-    zs_table_destroy (&table);
-    return rc;
+    s_args_t args = {.cmd = argv[0], .older_than_ms = cmd->older_than_ms, .limit = -1};
+    int rc = s_parse (cmd, &args, argc, argv);
+    return rc != ZS_CMD_GO_ON ? rc : s_run (cmd, &args);
 }
