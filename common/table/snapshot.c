@@ -37,13 +37,23 @@ zs_snapshot_encode (const zs_snapshot_t *snap)
     s_set_size (root, "baseManifestListSize", snap->base_list_size);
     json_object_set_new (root, "deltaManifestList", json_string (snap->delta_manifest_list));
     s_set_size (root, "deltaManifestListSize", snap->delta_list_size);
+    //  another writer's, kept when a snapshot is re-encoded (zsink's own
+    //  commits clear them)
+    if (snap->changelog_manifest_list[0])
+        json_object_set_new (root, "changelogManifestList",
+                             json_string (snap->changelog_manifest_list));
+    if (snap->index_manifest[0])
+        json_object_set_new (root, "indexManifest", json_string (snap->index_manifest));
     json_object_set_new (root, "commitUser", json_string (snap->commit_user));
     json_object_set_new (root, "commitIdentifier", json_integer (snap->commit_identifier));
     json_object_set_new (root, "commitKind", json_string (snap->commit_kind));
     json_object_set_new (root, "timeMillis", json_integer (snap->time_millis));
     json_object_set_new (root, "totalRecordCount", json_integer (snap->total_record_count));
     json_object_set_new (root, "deltaRecordCount", json_integer (snap->delta_record_count));
-    json_object_set_new (root, "committedIdentifiers", ids);
+    if (snap->has_user_ids)
+        json_object_set_new (root, "committedIdentifiers", ids);
+    else
+        json_decref (ids);
     //  Indented like Paimon's: snapshots are few and read by people.
     char *text = json_dumps (root, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
     json_decref (root);

@@ -46,8 +46,8 @@
 
 #define S_META_MAX (256 * 1024 * 1024) //  largest manifest/snapshot we read
 struct _zs_table_t {
-    zs_table_schema_t tschema;     //  the latest schema file, options and all
-    zs_schema_t schema;            //  its row type
+    zs_table_schema_t tschema;      //  the latest schema file, options and all
+    zs_schema_t schema;             //  its row type
     zs_avro_codec_t manifest_codec; //  manifest.compression
     char path[ZS_PATH_MAX];
     //  The live data files of snapshot live_id (-1: not loaded; 0: the
@@ -126,7 +126,7 @@ s_read_schema (zs_table_t *self, char *err, size_t errlen)
     self->manifest_codec = strcasecmp (codec, "none") == 0 || strcasecmp (codec, "null") == 0
                                ? ZS_AVRO_CODEC_NULL
                            : strcasecmp (codec, "deflate") == 0 ? ZS_AVRO_CODEC_DEFLATE
-                                                                  : ZS_AVRO_CODEC_ZSTANDARD;
+                                                                : ZS_AVRO_CODEC_ZSTANDARD;
     return 0;
 }
 
@@ -503,8 +503,8 @@ zs_table_list_snapshots (zs_table_t *self, zs_snapshot_t **snaps_p, size_t *n_p,
 //  read: a file a snapshot references that is gone breaks that snapshot, so
 //  that is ZS_ECORRUPT.
 static uint8_t *
-s_read_manifest_file (zs_table_t *self, const char *name, char *path, size_t pathlen,
-                      size_t *len, int *rc_p, char *err, size_t errlen)
+s_read_manifest_file (zs_table_t *self, const char *name, char *path, size_t pathlen, size_t *len,
+                      int *rc_p, char *err, size_t errlen)
 {
     char rel[ZS_PATH_MAX];
     snprintf (rel, sizeof rel, "manifest/%s", name);
@@ -893,17 +893,22 @@ s_write_list (zs_table_t *self, const char *name, const zs_manifest_meta_t *meta
 }
 
 //  A manifest of n files, all ADD, as manifest/<name>; its list entry.
+//  new_files: they are this commit's, written with the table's latest
+//  schema (its id goes in); else their own schema ids stay.
 static int
 s_write_adds (zs_table_t *self, const char *name, const zs_file_meta_t *files, size_t n,
-              zs_manifest_meta_t *meta, char *err, size_t errlen)
+              bool new_files, zs_manifest_meta_t *meta, char *err, size_t errlen)
 {
     zs_manifest_entry_t *entries = n ? calloc (n, sizeof *entries) : NULL;
     if (n && !entries) {
         snprintf (err, errlen, "out of memory");
         return -1;
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         entries[i] = (zs_manifest_entry_t){.add = true, .total_buckets = -1, .file = files[i]};
+        if (new_files)
+            entries[i].file.schema_id = self->tschema.id;
+    }
     size_t len = 0;
     uint8_t *data = zs_manifest_encode (entries, n, self->manifest_codec, &len, err, errlen);
     free (entries);
@@ -945,7 +950,7 @@ s_merge_manifests (zs_table_t *self, const zs_snapshot_t *latest, const char *ta
     zs_uuid (uuid);
     snprintf (merged, 128, "manifest-%s-%s", tag, uuid);
     zs_manifest_meta_t meta;
-    rc = s_write_adds (self, merged, files, nf, &meta, err, errlen);
+    rc = s_write_adds (self, merged, files, nf, false, &meta, err, errlen);
     free (files);
     if (rc != 0) {
         merged[0] = '\0';
@@ -1120,7 +1125,7 @@ s_commit_write_manifests (s_commit_t *c, char *err, size_t errlen)
     if (n == 0)
         c->manifest[0] = '\0';
     else
-        rc = s_write_adds (self, c->manifest, c->req->files, n, &meta, err, errlen);
+        rc = s_write_adds (self, c->manifest, c->req->files, n, true, &meta, err, errlen);
     if (rc == 0)
         rc = s_write_list (self, c->delta_list, &meta, n ? 1 : 0, &c->delta_size, err, errlen);
     if (rc == 0 && zs_failpoint ("committer.after-manifest") == -1) {
