@@ -168,6 +168,147 @@ s_keep (s_arena_t *arena, void *p)
     arena->ptrs[arena->n++] = p;
 }
 
+static void
+s_arena_free (s_arena_t *arena)
+{
+    for (size_t i = 0; i < arena->n; i++)
+        free (arena->ptrs[i]);
+    free (arena->ptrs);
+}
+
+//  One file of a committable; its strings point into jf.
+static int
+s_file_from_json (json_t *jf, Zsink__FileMeta *f, s_arena_t *arena, char *err, size_t errlen)
+{
+    const char *path = NULL, *stats = NULL;
+    json_int_t rows = 0, size = 0, mn = INT64_MIN, mx = INT64_MIN, created = -1;
+    json_error_t jerr;
+    if (json_unpack_ex (jf, &jerr, 0, "{s:s, s:I, s:I, s?I, s?I, s?s, s?I}", "path", &path, "rows",
+                        &rows, "size", &size, "min_id", &mn, "max_id", &mx, "value_stats", &stats,
+                        "creation_ms", &created)
+        < 0) {
+        snprintf (err, errlen, "committer state: file: %s", jerr.text);
+        return -1;
+    }
+    zsink__file_meta__init (f);
+    f->path = (char *) path;
+    f->rows = rows;
+    f->size = size;
+    //  min_id/max_id are both there (a table with an id) or not
+    f->has_min_id = f->has_max_id =
+        json_object_get (jf, "min_id") && json_object_get (jf, "max_id");
+    f->min_id = f->has_min_id ? mn : 0;
+    f->max_id = f->has_max_id ? mx : 0;
+    f->has_creation_ms = created >= 0;
+    f->creation_ms = created;
+    if (stats) {
+        size_t len = strlen (stats) / 2;
+        uint8_t *blob = malloc (len ? len : 1);
+        s_keep (arena, blob);
+        if (s_unhex (stats, blob, len) != 0) {
+            snprintf (err, errlen, "committer state: file: bad value_stats");
+            return -1;
+        }
+        f->has_value_stats = true;
+        f->value_stats.data = blob;
+        f->value_stats.len = len;
+    }
+    return 0;
+}
+
+//  One committable of a pending checkpoint, its files in the arena.
+static int
+s_committable_from_json (json_t *jc, Zsink__Committable *c, s_arena_t *arena, char *err,
+                         size_t errlen)
+{
+    json_int_t cid = 0;
+    int writer = 0, bucket = 0;
+    json_t *jfiles = NULL;
+    json_error_t jerr;
+    if (json_unpack_ex (jc, &jerr, 0, "{s:I, s:i, s:i, s:o}", "checkpoint_id", &cid, "writer",
+                        &writer, "bucket", &bucket, "files", &jfiles)
+            < 0
+        || !json_is_array (jfiles)) {
+        snprintf (err, errlen, "committer state: committable: %s", jerr.text);
+        return -1;
+    }
+    zsink__committable__init (c);
+    c->checkpoint_id = cid;
+    c->writer = writer;
+    c->has_bucket = true;
+    c->bucket = bucket;
+    size_t nf = json_array_size (jfiles);
+    Zsink__FileMeta *fs = calloc (nf ? nf : 1, sizeof *fs);
+    Zsink__FileMeta **fps = calloc (nf ? nf : 1, sizeof *fps);
+    s_keep (arena, fs);
+    s_keep (arena, fps);
+    for (size_t k = 0; k < nf; k++) {
+        if (s_file_from_json (json_array_get (jfiles, k), &fs[k], arena, err, errlen) < 0)
+            return -1;
+        fps[k] = &fs[k];
+    }
+    c->n_files = nf;
+    c->files = fps;
+    return 0;
+}
+
+//  pending[i]: the committables of one checkpoint id, in the arena.
+static int
+s_manifest_from_json (json_t *jm, size_t i, Zsink__ManifestCommittable *m, s_arena_t *arena,
+                      char *err, size_t errlen)
+{
+    json_int_t ident = 0;
+    json_t *jcs = NULL;
+    json_error_t jerr;
+    if (json_unpack_ex (jm, &jerr, 0, "{s:I, s:o}", "identifier", &ident, "committables", &jcs) < 0
+        || !json_is_array (jcs)) {
+        snprintf (err, errlen, "committer state: pending[%zu]: %s", i, jerr.text);
+        return -1;
+    }
+    zsink__manifest_committable__init (m);
+    m->identifier = ident;
+    size_t nc = json_array_size (jcs);
+    Zsink__Committable *cs = calloc (nc ? nc : 1, sizeof *cs);
+    Zsink__Committable **cps = calloc (nc ? nc : 1, sizeof *cps);
+    s_keep (arena, cs);
+    s_keep (arena, cps);
+    for (size_t j = 0; j < nc; j++) {
+        if (s_committable_from_json (json_array_get (jcs, j), &cs[j], arena, err, errlen) < 0)
+            return -1;
+        cps[j] = &cs[j];
+    }
+    m->n_committables = nc;
+    m->committables = cps;
+    return 0;
+}
+
+//  st's pending checkpoints and ended writers, in the arena.
+static int
+s_lists_from_json (json_t *pending, json_t *ended, Zsink__CommitterState *st, s_arena_t *arena,
+                   char *err, size_t errlen)
+{
+    size_t np = json_array_size (pending);
+    Zsink__ManifestCommittable *ms = calloc (np ? np : 1, sizeof *ms);
+    Zsink__ManifestCommittable **mps = calloc (np ? np : 1, sizeof *mps);
+    s_keep (arena, ms);
+    s_keep (arena, mps);
+    for (size_t i = 0; i < np; i++) {
+        if (s_manifest_from_json (json_array_get (pending, i), i, &ms[i], arena, err, errlen) < 0)
+            return -1;
+        mps[i] = &ms[i];
+    }
+    st->n_pending = np;
+    st->pending = mps;
+    size_t ne = json_array_size (ended);
+    int32_t *ew = calloc (ne ? ne : 1, sizeof *ew);
+    s_keep (arena, ew);
+    for (size_t i = 0; i < ne; i++)
+        ew[i] = (int32_t) json_integer_value (json_array_get (ended, i));
+    st->n_ended_writers = ne;
+    st->ended_writers = ew;
+    return 0;
+}
+
 //  Build a protobuf CommitterState from JSON. The result is allocated the
 //  way protobuf-c's unpack would (we pack a stack-built message and unpack
 //  it), so one free function serves both.
@@ -184,117 +325,19 @@ s_state_from_json (json_t *js, char *err, size_t errlen)
         snprintf (err, errlen, "committer state: %s", jerr.text);
         return NULL;
     }
-    size_t np = json_array_size (pending);
-    Zsink__ManifestCommittable *ms = calloc (np ? np : 1, sizeof *ms);
-    Zsink__ManifestCommittable **mps = calloc (np ? np : 1, sizeof *mps);
-    //  every allocation below is released at "done" after the pack
+    //  the message is built on the stack and in the arena, whose every
+    //  allocation is released once it is packed
     s_arena_t arena = {NULL, 0, 0};
     Zsink__CommitterState st;
     zsink__committer_state__init (&st);
     st.commit_user = (char *) user;
     Zsink__CommitterState *out = NULL;
-    for (size_t i = 0; i < np; i++) {
-        json_t *jm = json_array_get (pending, i);
-        json_int_t ident = 0;
-        json_t *jcs = NULL;
-        if (json_unpack_ex (jm, &jerr, 0, "{s:I, s:o}", "identifier", &ident, "committables", &jcs)
-                < 0
-            || !json_is_array (jcs)) {
-            snprintf (err, errlen, "committer state: pending[%zu]: %s", i, jerr.text);
-            goto done;
-        }
-        zsink__manifest_committable__init (&ms[i]);
-        ms[i].identifier = ident;
-        size_t nc = json_array_size (jcs);
-        Zsink__Committable *cs = calloc (nc ? nc : 1, sizeof *cs);
-        Zsink__Committable **cps = calloc (nc ? nc : 1, sizeof *cps);
-        s_keep (&arena, cs);
-        s_keep (&arena, cps);
-        for (size_t j = 0; j < nc; j++) {
-            json_int_t cid = 0;
-            int writer = 0, bucket = 0;
-            json_t *jfiles = NULL;
-            if (json_unpack_ex (json_array_get (jcs, j), &jerr, 0, "{s:I, s:i, s:i, s:o}",
-                                "checkpoint_id", &cid, "writer", &writer, "bucket", &bucket,
-                                "files", &jfiles)
-                    < 0
-                || !json_is_array (jfiles)) {
-                snprintf (err, errlen, "committer state: committable: %s", jerr.text);
-                goto done;
-            }
-            zsink__committable__init (&cs[j]);
-            cs[j].checkpoint_id = cid;
-            cs[j].writer = writer;
-            cs[j].has_bucket = true;
-            cs[j].bucket = bucket;
-            size_t nf = json_array_size (jfiles);
-            Zsink__FileMeta *fs = calloc (nf ? nf : 1, sizeof *fs);
-            Zsink__FileMeta **fps = calloc (nf ? nf : 1, sizeof *fps);
-            s_keep (&arena, fs);
-            s_keep (&arena, fps);
-            for (size_t k = 0; k < nf; k++) {
-                const char *path = NULL, *stats = NULL;
-                json_int_t rows = 0, size = 0, mn = INT64_MIN, mx = INT64_MIN, created = -1;
-                if (json_unpack_ex (json_array_get (jfiles, k), &jerr, 0,
-                                    "{s:s, s:I, s:I, s?I, s?I, s?s, s?I}", "path", &path, "rows",
-                                    &rows, "size", &size, "min_id", &mn, "max_id", &mx,
-                                    "value_stats", &stats, "creation_ms", &created)
-                    < 0) {
-                    snprintf (err, errlen, "committer state: file: %s", jerr.text);
-                    goto done;
-                }
-                zsink__file_meta__init (&fs[k]);
-                fs[k].path = (char *) path;
-                fs[k].rows = rows;
-                fs[k].size = size;
-                //  min_id/max_id are both there (a table with an id) or not
-                fs[k].has_min_id = fs[k].has_max_id =
-                    json_object_get (json_array_get (jfiles, k), "min_id")
-                    && json_object_get (json_array_get (jfiles, k), "max_id");
-                fs[k].min_id = fs[k].has_min_id ? mn : 0;
-                fs[k].max_id = fs[k].has_max_id ? mx : 0;
-                fs[k].has_creation_ms = created >= 0;
-                fs[k].creation_ms = created;
-                if (stats) {
-                    size_t len = strlen (stats) / 2;
-                    uint8_t *blob = malloc (len ? len : 1);
-                    s_keep (&arena, blob);
-                    if (s_unhex (stats, blob, len) != 0) {
-                        snprintf (err, errlen, "committer state: file: bad value_stats");
-                        goto done;
-                    }
-                    fs[k].has_value_stats = true;
-                    fs[k].value_stats.data = blob;
-                    fs[k].value_stats.len = len;
-                }
-                fps[k] = &fs[k];
-            }
-            cs[j].n_files = nf;
-            cs[j].files = fps;
-            cps[j] = &cs[j];
-        }
-        ms[i].n_committables = nc;
-        ms[i].committables = cps;
-        mps[i] = &ms[i];
+    if (s_lists_from_json (pending, ended, &st, &arena, err, errlen) == 0) {
+        out = zs_state_dup (&st);
+        if (!out)
+            snprintf (err, errlen, "committer state does not re-encode");
     }
-    st.n_pending = np;
-    st.pending = mps;
-    size_t ne = json_array_size (ended);
-    int32_t *ew = calloc (ne ? ne : 1, sizeof *ew);
-    s_keep (&arena, ew);
-    for (size_t i = 0; i < ne; i++)
-        ew[i] = (int32_t) json_integer_value (json_array_get (ended, i));
-    st.n_ended_writers = ne;
-    st.ended_writers = ew;
-    out = zs_state_dup (&st);
-    if (!out)
-        snprintf (err, errlen, "committer state does not re-encode");
-done:
-    for (size_t i = 0; i < arena.n; i++)
-        free (arena.ptrs[i]);
-    free (arena.ptrs);
-    free (ms);
-    free (mps);
+    s_arena_free (&arena);
     return out;
 }
 
@@ -364,6 +407,93 @@ zs_chk_write (const char *job_dir, const zs_chk_t *chk, int64_t *bytes_p, char *
     return rc;
 }
 
+//  A checkpoint's fields; *writers and *committer point into root. -1
+//  (jerr's text may be empty: bad values) when it is no checkpoint.
+static int
+s_chk_header (json_t *root, zs_chk_t *chk, json_t **writers, json_t **committer, json_error_t *jerr)
+{
+    const char *job = NULL;
+    json_int_t id = 0, time_millis = 0;
+    int savepoint = 0, parallelism = 0;
+    if (json_unpack_ex (root, jerr, 0, "{s:s, s:I, s:I, s:b, s:i, s:o, s:o}", "job_id", &job,
+                        "checkpoint_id", &id, "time_millis", &time_millis, "savepoint", &savepoint,
+                        "parallelism", &parallelism, "writers", writers, "committer", committer)
+            < 0
+        || id < 1 || parallelism < 1 || parallelism > 1024 || !json_is_array (*writers)
+        || (int) json_array_size (*writers) != parallelism)
+        return -1;
+    s_copy (chk->job_id, sizeof chk->job_id, job);
+    chk->id = id;
+    chk->time_millis = time_millis;
+    chk->savepoint = savepoint;
+    chk->parallelism = parallelism;
+    return 0;
+}
+
+//  Writer i's source position (p's file is malloc'd). -1 when it is none.
+static int
+s_position_from_json (json_t *jw, int i, Zsink__SourcePosition *p)
+{
+    json_int_t offset = 0, file_offset = 0, line = 0, skipped = 0;
+    int writer = 0, finished = 0;
+    const char *file = NULL;
+    json_error_t jerr;
+    zsink__source_position__init (p);
+    if (json_unpack_ex (jw, &jerr, 0, "{s:i, s:I, s:b, s?s, s?I, s?I, s?I}", "writer", &writer,
+                        "offset", &offset, "finished", &finished, "file", &file, "file_offset",
+                        &file_offset, "line", &line, "skipped", &skipped)
+            < 0
+        || writer != i || offset < 0 || file_offset < 0 || line < 0 || skipped < 0
+        || (file && strlen (file) >= 256))
+        return -1;
+    p->writer = writer;
+    p->offset = offset;
+    p->has_finished = true;
+    p->finished = finished;
+    if (file) {
+        p->file = strdup (file);
+        p->has_file_offset = p->has_line = p->has_skipped = true;
+        p->file_offset = file_offset;
+        p->line = line;
+        p->skipped = skipped;
+    }
+    return 0;
+}
+
+static int
+s_chk_positions (zs_chk_t *chk, json_t *writers, const char *path, char *err, size_t errlen)
+{
+    chk->positions = calloc (chk->parallelism, sizeof *chk->positions);
+    for (int i = 0; i < chk->parallelism; i++)
+        if (s_position_from_json (json_array_get (writers, i), i, &chk->positions[i]) < 0) {
+            snprintf (err, errlen, "%s: writer %d: bad source position", path, i);
+            return ZS_ECORRUPT;
+        }
+    return 0;
+}
+
+static int
+s_chk_state (zs_chk_t *chk, json_t *committer, const char *path, char *err, size_t errlen)
+{
+    char serr[ZS_ERRLEN];
+    chk->state = s_state_from_json (committer, serr, sizeof serr);
+    if (!chk->state) {
+        snprintf (err, errlen, "%s: %s", path, serr);
+        return ZS_ECORRUPT;
+    }
+    //  The committer would refuse a Reset carrying this state (the codec
+    //  applies the same rules on the wire): say so here, naming the file,
+    //  instead of failing restore after restore.
+    if (!zs_codec_valid_state (chk->state)) {
+        snprintf (err, errlen,
+                  "%s: committer state is not valid (identifiers not ascending, a file path "
+                  "outside the table, or a writer index out of range)",
+                  path);
+        return ZS_ECORRUPT;
+    }
+    return 0;
+}
+
 int
 zs_chk_read (const char *path, zs_chk_t *chk, char *err, size_t errlen)
 {
@@ -375,79 +505,20 @@ zs_chk_read (const char *path, zs_chk_t *chk, char *err, size_t errlen)
     json_error_t jerr;
     json_t *root = json_loads (text, 0, &jerr);
     free (text);
-    const char *job = NULL;
-    json_int_t id = 0, time_millis = 0;
-    int savepoint = 0, parallelism = 0;
     json_t *writers = NULL, *committer = NULL;
-    if (!root
-        || json_unpack_ex (root, &jerr, 0, "{s:s, s:I, s:I, s:b, s:i, s:o, s:o}", "job_id", &job,
-                           "checkpoint_id", &id, "time_millis", &time_millis, "savepoint",
-                           &savepoint, "parallelism", &parallelism, "writers", &writers,
-                           "committer", &committer)
-               < 0
-        || id < 1 || parallelism < 1 || parallelism > 1024 || !json_is_array (writers)
-        || (int) json_array_size (writers) != parallelism) {
+    if (!root || s_chk_header (root, chk, &writers, &committer, &jerr) < 0) {
         snprintf (err, errlen, "%s: not a valid checkpoint: %s", path,
                   root ? (jerr.text[0] ? jerr.text : "bad values") : jerr.text);
         json_decref (root);
         return ZS_ECORRUPT;
     }
-    s_copy (chk->job_id, sizeof chk->job_id, job);
-    chk->id = id;
-    chk->time_millis = time_millis;
-    chk->savepoint = savepoint;
-    chk->parallelism = parallelism;
-    chk->positions = calloc (parallelism, sizeof *chk->positions);
-    for (int i = 0; i < parallelism; i++) {
-        json_int_t offset = 0, file_offset = 0, line = 0, skipped = 0;
-        int writer = 0, finished = 0;
-        const char *file = NULL;
-        zsink__source_position__init (&chk->positions[i]);
-        if (json_unpack_ex (json_array_get (writers, i), &jerr, 0,
-                            "{s:i, s:I, s:b, s?s, s?I, s?I, s?I}", "writer", &writer, "offset",
-                            &offset, "finished", &finished, "file", &file, "file_offset",
-                            &file_offset, "line", &line, "skipped", &skipped)
-                < 0
-            || writer != i || offset < 0 || file_offset < 0 || line < 0 || skipped < 0
-            || (file && strlen (file) >= 256)) {
-            snprintf (err, errlen, "%s: writer %d: bad source position", path, i);
-            json_decref (root);
-            zs_chk_clear (chk);
-            return ZS_ECORRUPT;
-        }
-        chk->positions[i].writer = writer;
-        chk->positions[i].offset = offset;
-        chk->positions[i].has_finished = true;
-        chk->positions[i].finished = finished;
-        if (file) {
-            chk->positions[i].file = strdup (file);
-            chk->positions[i].has_file_offset = chk->positions[i].has_line =
-                chk->positions[i].has_skipped = true;
-            chk->positions[i].file_offset = file_offset;
-            chk->positions[i].line = line;
-            chk->positions[i].skipped = skipped;
-        }
-    }
-    char serr[ZS_ERRLEN];
-    chk->state = s_state_from_json (committer, serr, sizeof serr);
+    int rc = s_chk_positions (chk, writers, path, err, errlen);
+    if (rc == 0)
+        rc = s_chk_state (chk, committer, path, err, errlen);
     json_decref (root);
-    if (!chk->state) {
-        snprintf (err, errlen, "%s: %s", path, serr);
+    if (rc != 0)
         zs_chk_clear (chk);
-        return ZS_ECORRUPT;
-    }
-    //  The committer would refuse a Reset carrying this state (the codec
-    //  applies the same rules on the wire): say so here, naming the file,
-    //  instead of failing restore after restore.
-    if (!zs_codec_valid_state (chk->state)) {
-        snprintf (err, errlen,
-                  "%s: committer state is not valid (identifiers not ascending, a file path "
-                  "outside the table, or a writer index out of range)",
-                  path);
-        zs_chk_clear (chk);
-        return ZS_ECORRUPT;
-    }
-    return 0;
+    return rc;
 }
 
 //  The highest chk-N is the latest completed checkpoint: a chk file only

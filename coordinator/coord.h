@@ -14,13 +14,15 @@
 
 #define SUPERSEDED_MAX 64
 
+//  The job's states: coordinator.c says which function makes each
+//  transition; s_state_names there, which name each prints as.
 typedef enum {
     J_CREATED,
     J_RESTORING,
     J_RUNNING,
     J_FINISHING,
     J_STOPPING,
-    J_FAILING,
+    J_RESTARTING, //  failed over: a new epoch, restored after the restart delay
     J_FINISHED,
     J_CANCELED,
     J_FAILED,
@@ -61,6 +63,7 @@ typedef struct {
     Zsink__CommitterState *inflight_state;
     int consecutive_failed;
     int64_t next_trigger_at;
+    int64_t last_heartbeat; //  when we last sent heartbeats (mono ms)
     bool final_checkpoint_needed;
     int restarts;
     int64_t restore_at, restoring_since;

@@ -17,21 +17,41 @@
        only once every slot is registered, and its Reset names each
        writer's routing id: the committer takes data from those
        connections alone, and any change of a slot fails the epoch over.
-    8. Messages are believed only from the connection (routing id) that
-       registered a slot; from any other they are dropped and counted
-       (unregistered), whatever job, epoch or sender they claim.
     6. The commit user is made once per job (or carried over by
        --restore-from) and handed to the committer in every Reset.
     7. Newest wins: once another process has registered in a slot, the
        process that held it is refused for good (Refused "superseded…", and
        it exits), so a partitioned old process that heals cannot take its
        slot back from its replacement.
+    8. Messages are believed only from the connection (routing id) that
+       registered a slot; from any other they are dropped and counted
+       (unregistered), whatever job, epoch or sender they claim.
 
-    Job states (docs/protocol.md):
-        CREATED → RESTORING → RUNNING → FINISHING → FINISHED
-        any active state → FAILING → (delay) → RESTORING; → FAILED when the
-        restart attempts are exhausted; RUNNING → STOPPING (savepoint);
-        any → CANCELED.
+    Job states (docs/protocol.md, "Job states"). A state has one name, the
+    one logged ("Job J switched from state A to B") and shown by zsink
+    status (s_state_names); each transition is made by one function:
+
+        CREATED → RESTORING         s_restore: every slot registered (s_on_register)
+        RESTARTING → RESTORING      s_restore: the restart delay passed (s_tick_restart)
+        RESTORING → RUNNING         s_start: every participant Ready (s_on_ready)
+        RUNNING → FINISHING         s_finishing: every writer Finished and
+                                    checkpointing on (s_on_finished)
+        RUNNING → STOPPING          s_stopping: stop with a savepoint (s_on_client)
+        STOPPING → FINISHED         s_stop_done: the savepoint committed, or
+                                    waited for long enough (status STOPPED)
+        active → FINISHED           s_finish: Committed(INT64_MAX) (s_on_committed),
+                                    or the committer Ready with it (s_on_ready)
+        CREATED, active → RESTARTING  s_fail: a Failure, a participant lost or
+                                    replaced, too many failed checkpoints; a
+                                    new epoch, and a restore after the delay
+        CREATED, active → FAILED    s_fail_for_good, from s_fail: the restart
+                                    attempts are spent
+        not ended → CANCELED        s_cancel: zsink cancel, or stop without a
+                                    savepoint (s_on_client)
+
+    active = RESTORING, RUNNING, FINISHING, STOPPING (s_active). FINISHED,
+    CANCELED and FAILED end the job (s_end): Shutdown to all, and the
+    process exits once every participant said Bye (or after 2 s).
 */
 #include "coordinator.h"
 #include "coord.h"
@@ -50,6 +70,7 @@
 #include <string.h>
 #include <unistd.h>
 
+//  By job_state_t: what Flink prints, so logs and tests read the same.
 static const char *s_state_names[] = {"CREATED",   "RESTORING", "RUNNING",
                                       "FINISHING", "STOPPING",  "RESTARTING",
                                       "FINISHED",  "CANCELED",  "FAILED"};
@@ -60,8 +81,8 @@ static const char *s_state_names[] = {"CREATED",   "RESTORING", "RUNNING",
 //  restore from it re-commits whatever is pending.
 #define SAVEPOINT_COMMIT_WAIT_MS 10000
 
-#define COMMITTER 0
-#define WRITER(i) (1 + (i))
+//  After the job ends, how long to wait for every participant's Bye.
+#define END_WAIT_MS 2000
 
 static bool
 s_active (coord_t *self)
@@ -145,6 +166,68 @@ s_send_shutdown (coord_t *self, const char *reason)
 }
 
 static void
+s_send_heartbeats (coord_t *self)
+{
+    for (int i = 0; i <= self->n; i++) {
+        zs_env_t env;
+        zsink__envelope__init (&env);
+        Zsink__Heartbeat hb;
+        zsink__heartbeat__init (&hb);
+        env.body_case = ZSINK__ENVELOPE__BODY_HEARTBEAT;
+        env.heartbeat = &hb;
+        s_send (self, i, &env);
+    }
+}
+
+static void
+s_send_barriers (coord_t *self, int64_t id, bool savepoint)
+{
+    for (int i = 0; i < self->n; i++) {
+        zs_env_t env;
+        zsink__envelope__init (&env);
+        Zsink__Barrier barrier;
+        zsink__barrier__init (&barrier);
+        barrier.checkpoint_id = id;
+        barrier.has_savepoint = savepoint;
+        barrier.savepoint = savepoint;
+        env.body_case = ZSINK__ENVELOPE__BODY_BARRIER;
+        env.barrier = &barrier;
+        s_send (self, WRITER (i), &env);
+    }
+}
+
+static void
+s_send_notify (coord_t *self, int64_t id)
+{
+    if (zs_failpoint ("coordinator.notify") == 1) {
+        zs_warn ("failpoint coordinator.notify: dropping Notify(%lld)", (long long) id);
+        return;
+    }
+    zs_env_t env;
+    zsink__envelope__init (&env);
+    Zsink__Notify notify;
+    zsink__notify__init (&notify);
+    notify.checkpoint_id = id;
+    env.body_case = ZSINK__ENVELOPE__BODY_NOTIFY;
+    env.notify = &notify;
+    s_send (self, COMMITTER, &env);
+}
+
+static void
+s_send_start (coord_t *self)
+{
+    for (int i = 0; i <= self->n; i++) {
+        zs_env_t env;
+        zsink__envelope__init (&env);
+        Zsink__Start start;
+        zsink__start__init (&start);
+        env.body_case = ZSINK__ENVELOPE__BODY_START;
+        env.start = &start;
+        s_send (self, i, &env);
+    }
+}
+
+static void
 s_client_reply (coord_t *self, const char *rid, bool ok, const char *json)
 {
     zs_env_t env;
@@ -159,7 +242,7 @@ s_client_reply (coord_t *self, const char *rid, bool ok, const char *json)
 }
 
 //  ---------------------------------------------------------------------
-//  Ending the job
+//  Ending the job: FINISHED, CANCELED, FAILED
 
 static void
 s_end (coord_t *self, job_state_t state, const char *status, const char *reason, int code)
@@ -169,8 +252,52 @@ s_end (coord_t *self, job_state_t state, const char *status, const char *reason,
     zs_coord_persist_meta (self);
     s_send_shutdown (self, reason);
     self->ending = true;
-    self->end_deadline = zs_clock_mono_ms () + 2000;
+    self->end_deadline = zs_clock_mono_ms () + END_WAIT_MS;
     self->exit_code = code;
+}
+
+//  active → FINISHED: end of input is committed.
+static void
+s_finish (coord_t *self)
+{
+    s_end (self, J_FINISHED, "FINISHED", "finished", 0);
+}
+
+//  not ended → CANCELED (zsink cancel; zsink stop without a savepoint).
+static void
+s_cancel (coord_t *self, const char *reason)
+{
+    s_end (self, J_CANCELED, "CANCELED", reason, 0);
+}
+
+//  CREATED or active → FAILED: no restart attempt left.
+static void
+s_fail_for_good (coord_t *self, const char *reason)
+{
+    char why[512];
+    snprintf (why, sizeof why,
+              "%s Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy"
+              "(maxNumberRestartAttempts=%d, backoffTimeMS=%lld)",
+              reason, self->cfg.restart_attempts, (long long) self->cfg.restart_delay_ms);
+    zs_error ("Job %s failed for good: %s", self->meta.job_id, why);
+    s_end (self, J_FAILED, "FAILED", "job failed", 1);
+}
+
+//  STOPPING → FINISHED: the savepoint is complete (and committed, or waited
+//  for long enough): answer the client and end the job.
+static void
+s_stop_done (coord_t *self)
+{
+    char path[2 * ZS_PATH_MAX];
+    snprintf (path, sizeof path, "%s/chk-%lld", self->job_dir, (long long) self->stop_checkpoint);
+    json_t *reply = json_pack ("{s:s}", "savepoint", path);
+    char *msg = json_dumps (reply, JSON_COMPACT);
+    json_decref (reply);
+    s_client_reply (self, self->stop_client, true, msg);
+    free (msg);
+    zs_info ("Job %s stopped with savepoint %s", self->meta.job_id, path);
+    self->stop_requested = false;
+    s_end (self, J_FINISHED, "STOPPED", "stopped with savepoint", 0);
 }
 
 //  ---------------------------------------------------------------------
@@ -206,50 +333,66 @@ s_trigger (coord_t *self, bool savepoint)
         self->slots[i].acked = false;
     zs_info ("Triggering %s %lld @ %lld for job %s.", savepoint ? "savepoint" : "checkpoint",
              (long long) id, (long long) zs_clock_wall_ms (), self->meta.job_id);
+    s_send_barriers (self, id, savepoint);
+}
+
+//  The checkpoint in flight, every ack in, as a zs_chk_t that owns its
+//  strings and takes over the committer's state.
+static void
+s_inflight_chk (coord_t *self, zs_chk_t *chk)
+{
+    memset (chk, 0, sizeof *chk);
+    snprintf (chk->job_id, sizeof chk->job_id, "%s", self->meta.job_id);
+    chk->id = self->inflight_id;
+    chk->time_millis = zs_clock_wall_ms ();
+    chk->savepoint = self->inflight_savepoint;
+    chk->parallelism = self->n;
+    chk->positions = calloc (self->n, sizeof *chk->positions);
     for (int i = 0; i < self->n; i++) {
-        zs_env_t env;
-        zsink__envelope__init (&env);
-        Zsink__Barrier barrier;
-        zsink__barrier__init (&barrier);
-        barrier.checkpoint_id = id;
-        barrier.has_savepoint = savepoint;
-        barrier.savepoint = savepoint;
-        env.body_case = ZSINK__ENVELOPE__BODY_BARRIER;
-        env.barrier = &barrier;
-        s_send (self, WRITER (i), &env);
+        chk->positions[i] = self->slots[WRITER (i)].pos;
+        //  a checkpoint owns its positions' strings (zs_chk_clear frees)
+        if (chk->positions[i].file)
+            chk->positions[i].file = strdup (chk->positions[i].file);
     }
+    chk->state = self->inflight_state;
+    self->inflight_state = NULL;
+}
+
+//  chk-N could not be written: the checkpoint failed, which is tolerated
+//  a number of times in a row.
+static void
+s_chk_write_failed (coord_t *self, zs_chk_t *chk, const char *err)
+{
+    zs_error ("cannot write checkpoint %lld: %s", (long long) chk->id, err);
+    zs_chk_clear (chk);
+    self->consecutive_failed++;
+    self->inflight_id = 0;
+    self->aborted++;
+    if (self->consecutive_failed > self->cfg.tolerable_failed_checkpoints)
+        s_fail (self, "Exceeded checkpoint tolerable failure threshold.");
+}
+
+//  The next periodic checkpoint: min-pause after this one completed, and
+//  an interval after it started.
+static void
+s_schedule_next (coord_t *self)
+{
+    int64_t now = zs_clock_mono_ms ();
+    self->next_trigger_at = now + self->cfg.checkpoint_min_pause_ms;
+    if (self->next_trigger_at < self->inflight_start + self->cfg.checkpoint_interval_ms)
+        self->next_trigger_at = self->inflight_start + self->cfg.checkpoint_interval_ms;
 }
 
 static void
 s_complete_checkpoint (coord_t *self)
 {
     zs_chk_t chk;
-    memset (&chk, 0, sizeof chk);
-    snprintf (chk.job_id, sizeof chk.job_id, "%s", self->meta.job_id);
-    chk.id = self->inflight_id;
-    chk.time_millis = zs_clock_wall_ms ();
-    chk.savepoint = self->inflight_savepoint;
-    chk.parallelism = self->n;
-    chk.positions = calloc (self->n, sizeof *chk.positions);
-    for (int i = 0; i < self->n; i++) {
-        chk.positions[i] = self->slots[WRITER (i)].pos;
-        //  a checkpoint owns its positions' strings (zs_chk_clear frees)
-        if (chk.positions[i].file)
-            chk.positions[i].file = strdup (chk.positions[i].file);
-    }
-    chk.state = self->inflight_state;
-    self->inflight_state = NULL;
+    s_inflight_chk (self, &chk);
     char err[ZS_ERRLEN];
     int64_t bytes = 0;
     //  Invariant 3: durable before Notify.
     if (zs_chk_write (self->job_dir, &chk, &bytes, err, sizeof err) < 0) {
-        zs_error ("cannot write checkpoint %lld: %s", (long long) chk.id, err);
-        zs_chk_clear (&chk);
-        self->consecutive_failed++;
-        self->inflight_id = 0;
-        self->aborted++;
-        if (self->consecutive_failed > self->cfg.tolerable_failed_checkpoints)
-            s_fail (self, "Exceeded checkpoint tolerable failure threshold.");
+        s_chk_write_failed (self, &chk, err);
         return;
     }
     int64_t took = zs_clock_mono_ms () - self->inflight_start;
@@ -262,18 +405,7 @@ s_complete_checkpoint (coord_t *self)
     self->consecutive_failed = 0;
     zs_chk_prune (self->job_dir, self->cfg.checkpoints_num_retained);
     zs_failpoint ("coordinator.after-checkpoint-write");
-    if (zs_failpoint ("coordinator.notify") == 1)
-        zs_warn ("failpoint coordinator.notify: dropping Notify(%lld)", (long long) chk.id);
-    else {
-        zs_env_t env;
-        zsink__envelope__init (&env);
-        Zsink__Notify notify;
-        zsink__notify__init (&notify);
-        notify.checkpoint_id = chk.id;
-        env.body_case = ZSINK__ENVELOPE__BODY_NOTIFY;
-        env.notify = &notify;
-        s_send (self, COMMITTER, &env);
-    }
+    s_send_notify (self, chk.id);
     zs_failpoint ("coordinator.after-notify");
     if (chk.savepoint && self->stop_requested) {
         self->stop_checkpoint = chk.id;
@@ -281,10 +413,7 @@ s_complete_checkpoint (coord_t *self)
         zs_info ("Savepoint stored in %s/chk-%lld; waiting for its commit.", self->job_dir,
                  (long long) chk.id);
     }
-    int64_t now = zs_clock_mono_ms ();
-    self->next_trigger_at = now + self->cfg.checkpoint_min_pause_ms;
-    if (self->next_trigger_at < self->inflight_start + self->cfg.checkpoint_interval_ms)
-        self->next_trigger_at = self->inflight_start + self->cfg.checkpoint_interval_ms;
+    s_schedule_next (self);
 }
 
 static void
@@ -301,30 +430,11 @@ s_check_checkpoint (coord_t *self)
 //  ---------------------------------------------------------------------
 //  Failover and restore
 
+//  Invariant 2: a new epoch, durable before any message carries it; every
+//  participant starts it anew (Reset, Ready, sequence numbers).
 static void
-s_fail (coord_t *self, const char *reason)
+s_new_epoch (coord_t *self)
 {
-    if (!s_active (self) && self->state != J_CREATED)
-        return; //  already failing or ended
-    s_abort_checkpoint (self, "aborted: job failover");
-    if (self->stop_requested) {
-        s_client_reply (self, self->stop_client, false,
-                        "{\"error\":\"the job failed while stopping; it restarts\"}");
-        self->stop_requested = false;
-    }
-    self->restarts++;
-    if (self->restarts > self->cfg.restart_attempts) {
-        char why[512];
-        snprintf (why, sizeof why,
-                  "%s Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy"
-                  "(maxNumberRestartAttempts=%d, backoffTimeMS=%lld)",
-                  reason, self->cfg.restart_attempts, (long long) self->cfg.restart_delay_ms);
-        zs_error ("Job %s failed for good: %s", self->meta.job_id, why);
-        s_end (self, J_FAILED, "FAILED", "job failed", 1);
-        return;
-    }
-    s_set_state (self, J_FAILING, reason);
-    //  Invariant 2: a new epoch, durable before any message carries it.
     self->meta.epoch++;
     self->from.epoch = self->meta.epoch;
     zs_coord_persist_meta (self);
@@ -333,6 +443,28 @@ s_fail (coord_t *self, const char *reason)
         s->ready = s->reset_sent = s->finished = s->acked = false;
         s->seq = 0;
     }
+}
+
+//  CREATED or active → RESTARTING (→ RESTORING after the restart delay),
+//  or FAILED when no restart attempt is left.
+static void
+s_fail (coord_t *self, const char *reason)
+{
+    if (!s_active (self) && self->state != J_CREATED)
+        return; //  already restarting or ended
+    s_abort_checkpoint (self, "aborted: job failover");
+    if (self->stop_requested) {
+        s_client_reply (self, self->stop_client, false,
+                        "{\"error\":\"the job failed while stopping; it restarts\"}");
+        self->stop_requested = false;
+    }
+    self->restarts++;
+    if (self->restarts > self->cfg.restart_attempts) {
+        s_fail_for_good (self, reason);
+        return;
+    }
+    s_set_state (self, J_RESTARTING, reason);
+    s_new_epoch (self);
     self->final_checkpoint_needed = false;
     self->restore_at = zs_clock_mono_ms () + self->cfg.restart_delay_ms;
 }
@@ -391,6 +523,7 @@ s_restore_step (coord_t *self)
             s_send_reset (self, WRITER (i));
 }
 
+//  CREATED or RESTARTING → RESTORING, from the latest completed checkpoint.
 static void
 s_restore (coord_t *self)
 {
@@ -405,20 +538,33 @@ s_restore (coord_t *self)
     s_restore_step (self);
 }
 
+//  RESTORING → RUNNING: everyone is Ready.
 static void
 s_start (coord_t *self)
 {
-    for (int i = 0; i <= self->n; i++) {
-        zs_env_t env;
-        zsink__envelope__init (&env);
-        Zsink__Start start;
-        zsink__start__init (&start);
-        env.body_case = ZSINK__ENVELOPE__BODY_START;
-        env.start = &start;
-        s_send (self, i, &env);
-    }
+    s_send_start (self);
     s_set_state (self, J_RUNNING, NULL);
     self->next_trigger_at = zs_clock_mono_ms () + self->cfg.checkpoint_interval_ms;
+}
+
+//  RUNNING → FINISHING: every writer reached end of input; one more
+//  checkpoint, at once, lets the committer commit up to INT64_MAX.
+static void
+s_finishing (coord_t *self)
+{
+    s_set_state (self, J_FINISHING, NULL);
+    self->final_checkpoint_needed = true;
+}
+
+//  RUNNING → STOPPING: a savepoint, then the end (s_stop_done).
+static void
+s_stopping (coord_t *self, const char *client)
+{
+    zs_info ("Stopping job %s with a savepoint.", self->meta.job_id);
+    self->stop_requested = true;
+    self->stop_checkpoint = 0;
+    snprintf (self->stop_client, sizeof self->stop_client, "%s", client);
+    s_set_state (self, J_STOPPING, NULL);
 }
 
 //  ---------------------------------------------------------------------
@@ -466,7 +612,7 @@ s_status_json (coord_t *self)
 }
 
 //  ---------------------------------------------------------------------
-//  Incoming messages
+//  Clients and membership
 
 static int
 s_slot_of (coord_t *self, Zsink__Role role, int index)
@@ -509,26 +655,19 @@ s_on_client (coord_t *self, const char *rid, Zsink__ClientRequest *req)
     } else if (req->kind == ZSINK__CLIENT_REQUEST__KIND__CANCEL) {
         s_client_reply (self, rid, true, "{\"result\":\"canceling\"}");
         s_abort_checkpoint (self, "aborted: job canceled");
-        s_end (self, J_CANCELED, "CANCELED", "canceled", 0);
+        s_cancel (self, "canceled");
     } else if (req->kind == ZSINK__CLIENT_REQUEST__KIND__STOP) {
         if (self->state != J_RUNNING || self->stop_requested) {
             char msg[128];
             snprintf (msg, sizeof msg, "{\"error\":\"job is %s, not RUNNING\"}",
                       s_state_names[self->state]);
             s_client_reply (self, rid, false, msg);
-            return;
-        }
-        if (!req->savepoint) {
+        } else if (!req->savepoint) {
             //  stop without a savepoint is a cancel in all but name
             s_client_reply (self, rid, true, "{\"result\":\"stopping\"}");
-            s_end (self, J_CANCELED, "CANCELED", "stopped", 0);
-            return;
-        }
-        zs_info ("Stopping job %s with a savepoint.", self->meta.job_id);
-        self->stop_requested = true;
-        self->stop_checkpoint = 0;
-        snprintf (self->stop_client, sizeof self->stop_client, "%s", rid);
-        s_set_state (self, J_STOPPING, NULL);
+            s_cancel (self, "stopped");
+        } else
+            s_stopping (self, rid);
     }
 }
 
@@ -658,6 +797,21 @@ s_on_register (coord_t *self, const char *rid, Zsink__Register *reg)
         s_restore_step (self);
 }
 
+//  ---------------------------------------------------------------------
+//  Messages of a registered participant, one handler per kind
+
+static void
+s_on_heartbeat (coord_t *self, int slot, Zsink__Heartbeat *hb)
+{
+    slot_t *s = &self->slots[slot];
+    s->rows_read = hb->rows_read;
+    if (slot == COMMITTER && hb->has_rows_committed)
+        self->rows_committed = hb->rows_committed;
+    for (size_t r = 0; r < ZS_DROP_NREASONS; r++)
+        s->dropped[r] = r < hb->n_dropped ? hb->dropped[r] : 0;
+    s->refused_handshakes = hb->refused_handshakes;
+}
+
 static void
 s_on_ready (coord_t *self, int slot, Zsink__Ready *ready)
 {
@@ -671,7 +825,7 @@ s_on_ready (coord_t *self, int slot, Zsink__Ready *ready)
             //  Everything was committed before the failure: nothing to run.
             zs_info ("Commit user %s already committed end of input: the job is done.",
                      self->meta.commit_user);
-            s_end (self, J_FINISHED, "FINISHED", "finished", 0);
+            s_finish (self);
             return;
         }
         s_restore_step (self);
@@ -682,21 +836,248 @@ s_on_ready (coord_t *self, int slot, Zsink__Ready *ready)
     s_start (self);
 }
 
-//  The savepoint is complete (and committed, or waited for long enough):
-//  answer the client and end the job.
+//  A writer's ack of the checkpoint in flight, with its source position;
+//  an ack of any other id (late, repeated, unknown) is ignored.
 static void
-s_stop_done (coord_t *self)
+s_on_writer_ack (coord_t *self, int slot, Zsink__WriterAck *ack)
 {
-    char path[2 * ZS_PATH_MAX];
-    snprintf (path, sizeof path, "%s/chk-%lld", self->job_dir, (long long) self->stop_checkpoint);
-    json_t *reply = json_pack ("{s:s}", "savepoint", path);
-    char *msg = json_dumps (reply, JSON_COMPACT);
-    json_decref (reply);
-    s_client_reply (self, self->stop_client, true, msg);
-    free (msg);
-    zs_info ("Job %s stopped with savepoint %s", self->meta.job_id, path);
-    self->stop_requested = false;
-    s_end (self, J_FINISHED, "STOPPED", "stopped with savepoint", 0);
+    if (slot == COMMITTER || ack->checkpoint_id != self->inflight_id)
+        return;
+    slot_t *s = &self->slots[slot];
+    s->acked = true;
+    s->pos = *ack->position;
+    //  fresher than the last heartbeat: keeps rows read >= rows committed
+    //  in the status
+    if (s->pos.offset > s->rows_read)
+        s->rows_read = s->pos.offset;
+    s->pos.writer = slot - 1;
+    s->pos.has_finished = true;
+    //  the message is freed after this: keep the file name
+    snprintf (s->pos_file, sizeof s->pos_file, "%s", s->pos.file ? s->pos.file : "");
+    s->pos.file = s->pos.file ? s->pos_file : NULL;
+    s_check_checkpoint (self);
+}
+
+//  The committer's ack of the checkpoint in flight, with its state (the
+//  checkpoint's to write); any other id is ignored.
+static void
+s_on_committer_ack (coord_t *self, int slot, Zsink__CommitterAck *ack)
+{
+    if (slot != COMMITTER || ack->checkpoint_id != self->inflight_id)
+        return;
+    if (strcmp (ack->state->commit_user, self->meta.commit_user) != 0) {
+        s_fail (self, "committer acked with another commit user");
+        return;
+    }
+    zs_state_free (&self->inflight_state);
+    self->inflight_state = zs_state_dup (ack->state);
+    if (!self->inflight_state) {
+        //  out of memory (the codec refused what cannot be copied): this
+        //  checkpoint cannot be written, a later one may
+        s_abort_checkpoint (self, "aborted: out of memory copying the committer state");
+        return;
+    }
+    self->slots[slot].acked = true;
+    s_check_checkpoint (self);
+}
+
+//  A snapshot was committed: progress, and the end of the job at INT64_MAX
+//  or of a stop once its savepoint is committed.
+static void
+s_on_committed (coord_t *self, Zsink__Committed *c)
+{
+    self->last_identifier = c->identifier;
+    self->last_snapshot = c->snapshot_id;
+    if (c->has_total_rows)
+        self->rows_committed = c->total_rows;
+    if (c->identifier == ZS_END_INPUT_ID && s_active (self))
+        s_finish (self);
+    else if (self->stop_requested && self->stop_checkpoint
+             && c->identifier >= self->stop_checkpoint)
+        s_stop_done (self);
+}
+
+//  A writer reached end of input. Once all have, with checkpointing on,
+//  the final checkpoint follows.
+static void
+s_on_finished (coord_t *self, int slot)
+{
+    if (slot == COMMITTER || (self->state != J_RUNNING && self->state != J_STOPPING))
+        return;
+    self->slots[slot].finished = true;
+    for (int i = 0; i < self->n; i++)
+        if (!self->slots[WRITER (i)].finished)
+            return;
+    zs_info ("All writers of job %s reached end of input.", self->meta.job_id);
+    if (self->cfg.checkpoint_interval_ms > 0 && self->state == J_RUNNING)
+        s_finishing (self);
+}
+
+static void
+s_on_failure (coord_t *self, int slot, Zsink__Failure *failure)
+{
+    char name[32], why[600];
+    s_slot_name (self, slot, name, sizeof name);
+    snprintf (why, sizeof why, "%s failed: %s", name, failure->reason);
+    zs_error ("%s", why);
+    if (failure->fail_at_id && !self->meta.fail_at_id_fired) {
+        self->meta.fail_at_id_fired = true;
+        zs_coord_persist_meta (self);
+    }
+    s_fail (self, why);
+}
+
+//  The participant is going (after our Shutdown): the end need not wait.
+static void
+s_on_bye (coord_t *self, int slot)
+{
+    self->slots[slot].bye = true;
+}
+
+//  A well-formed message no coordinator expects.
+static void
+s_on_unexpected (coord_t *self, const char *rid, zs_env_t *env)
+{
+    zs_drops_add (self->drops, ZS_DROP_GARBAGE, rid, zs_env_kind (env));
+}
+
+static void
+s_dispatch (coord_t *self, int slot, const char *rid, zs_env_t *env)
+{
+    self->slots[slot].last_heard = zs_clock_mono_ms ();
+    switch (env->body_case) {
+    case ZSINK__ENVELOPE__BODY_HEARTBEAT:
+        s_on_heartbeat (self, slot, env->heartbeat);
+        break;
+    case ZSINK__ENVELOPE__BODY_READY:
+        s_on_ready (self, slot, env->ready);
+        break;
+    case ZSINK__ENVELOPE__BODY_WRITER_ACK:
+        s_on_writer_ack (self, slot, env->writer_ack);
+        break;
+    case ZSINK__ENVELOPE__BODY_COMMITTER_ACK:
+        s_on_committer_ack (self, slot, env->committer_ack);
+        break;
+    case ZSINK__ENVELOPE__BODY_COMMITTED:
+        s_on_committed (self, env->committed);
+        break;
+    case ZSINK__ENVELOPE__BODY_FINISHED:
+        s_on_finished (self, slot);
+        break;
+    case ZSINK__ENVELOPE__BODY_FAILURE:
+        s_on_failure (self, slot, env->failure);
+        break;
+    case ZSINK__ENVELOPE__BODY_BYE:
+        s_on_bye (self, slot);
+        break;
+    default:
+        s_on_unexpected (self, rid, env);
+        break;
+    }
+}
+
+//  ---------------------------------------------------------------------
+//  Envelope checks (docs/protocol.md, "Envelope rules"), in the order
+//  s_on_message applies them. A message that fails one is dropped and
+//  counted there, never applied.
+
+//  A client knows an endpoint, not the job: its job id may be empty.
+static bool
+s_accept_client (coord_t *self, const char *rid, const zs_env_t *env)
+{
+    if (!*env->job_id || strcmp (env->job_id, self->meta.job_id) == 0)
+        return true;
+    zs_drops_add (self->drops, ZS_DROP_FOREIGN, rid, NULL);
+    return false;
+}
+
+//  A Hello knows no job and no epoch yet; nobody joins a job whose end is
+//  decided.
+static bool
+s_accept_hello (coord_t *self)
+{
+    return !self->ending;
+}
+
+//  Anything else must be of this job.
+static bool
+s_accept_job (coord_t *self, const char *rid, const zs_env_t *env)
+{
+    if (strcmp (env->job_id, self->meta.job_id) == 0)
+        return true;
+    zs_drops_add (self->drops, ZS_DROP_FOREIGN, rid, NULL);
+    return false;
+}
+
+//  A Register follows a Welcome of the current epoch: an older one is stale
+//  and must not take over a live slot. Refused sends a participant that
+//  registered late back to Hello.
+static bool
+s_accept_register (coord_t *self, const char *rid, const zs_env_t *env)
+{
+    if (env->epoch < self->meta.epoch) {
+        zs_drops_add (self->drops, ZS_DROP_STALE, rid, "Register of an older epoch");
+        if (!self->ending)
+            s_send_refused (self, rid, "stale epoch");
+        return false;
+    }
+    return !self->ending;
+}
+
+//  Invariant 8: the slot this connection registered, or -1. Anything else
+//  is never applied, whatever it claims: of an older epoch it is a previous
+//  process of ours (stale), else a stranger. The Refused sends a
+//  participant of a previous coordinator run (or of a slot since taken
+//  over) back to Hello.
+static int
+s_accept_rid (coord_t *self, const char *rid, const zs_env_t *env)
+{
+    int slot = s_slot_by_rid (self, rid);
+    if (slot >= 0)
+        return slot;
+    char detail[64];
+    snprintf (detail, sizeof detail, "%s, not a registered connection", zs_env_kind (env));
+    zs_drops_add (self->drops, env->epoch < self->meta.epoch ? ZS_DROP_STALE : ZS_DROP_UNREGISTERED,
+                  rid, detail);
+    if (!self->ending)
+        s_send_refused (self, rid, "unknown participant");
+    return -1;
+}
+
+//  Of the current epoch: an older one is stale; a newer one cannot come
+//  from a peer we reset, and is counted the same way.
+static bool
+s_accept_epoch (coord_t *self, const char *rid, const zs_env_t *env)
+{
+    if (env->epoch == self->meta.epoch)
+        return true;
+    zs_drops_add (self->drops, ZS_DROP_STALE, rid, zs_env_kind (env));
+    return false;
+}
+
+static void
+s_on_message (coord_t *self, const char *rid, zs_env_t *env)
+{
+    if (env->body_case == ZSINK__ENVELOPE__BODY_CLIENT_REQUEST) {
+        if (s_accept_client (self, rid, env))
+            s_on_client (self, rid, env->client_request);
+        return;
+    }
+    if (env->body_case == ZSINK__ENVELOPE__BODY_HELLO) {
+        if (s_accept_hello (self))
+            s_on_hello (self, rid, env->hello);
+        return;
+    }
+    if (!s_accept_job (self, rid, env))
+        return;
+    if (env->body_case == ZSINK__ENVELOPE__BODY_REGISTER) {
+        if (s_accept_register (self, rid, env))
+            s_on_register (self, rid, env->register_);
+        return;
+    }
+    int slot = s_accept_rid (self, rid, env);
+    if (slot >= 0 && s_accept_epoch (self, rid, env))
+        s_dispatch (self, slot, rid, env);
 }
 
 //  CURVE on: the sender's authenticated key must be bound to every
@@ -729,218 +1110,74 @@ s_authorized (coord_t *self, const char *rid, const char *user, const zs_env_t *
     return true;
 }
 
-static void
-s_on_message (coord_t *self, const char *rid, zs_env_t *env)
-{
-    if (env->body_case == ZSINK__ENVELOPE__BODY_CLIENT_REQUEST) {
-        if (*env->job_id && strcmp (env->job_id, self->meta.job_id) != 0) {
-            zs_drops_add (self->drops, ZS_DROP_FOREIGN, rid, NULL);
-            return;
-        }
-        s_on_client (self, rid, env->client_request);
-        return;
-    }
-    if (env->body_case == ZSINK__ENVELOPE__BODY_HELLO) {
-        if (!self->ending)
-            s_on_hello (self, rid, env->hello);
-        return;
-    }
-    if (strcmp (env->job_id, self->meta.job_id) != 0) {
-        zs_drops_add (self->drops, ZS_DROP_FOREIGN, rid, NULL);
-        return;
-    }
-    if (env->body_case == ZSINK__ENVELOPE__BODY_REGISTER) {
-        if (env->epoch < self->meta.epoch) {
-            //  a Register follows a Welcome of the current epoch: an older
-            //  one is stale and must not take over a live slot. Refused
-            //  sends a participant that registered late back to Hello.
-            zs_drops_add (self->drops, ZS_DROP_STALE, rid, "Register of an older epoch");
-            if (!self->ending)
-                s_send_refused (self, rid, "stale epoch");
-            return;
-        }
-        if (!self->ending)
-            s_on_register (self, rid, env->register_);
-        return;
-    }
-    int slot = s_slot_by_rid (self, rid);
-    if (slot < 0) {
-        //  Not a registered connection: never applied, whatever it claims.
-        //  An older epoch is a previous process of ours (stale), anything
-        //  else a stranger. The Refused sends a participant of a previous
-        //  coordinator run (or of a slot since taken over) back to Hello.
-        char detail[64];
-        snprintf (detail, sizeof detail, "%s, not a registered connection", zs_env_kind (env));
-        zs_drops_add (self->drops,
-                      env->epoch < self->meta.epoch ? ZS_DROP_STALE : ZS_DROP_UNREGISTERED, rid,
-                      detail);
-        if (!self->ending)
-            s_send_refused (self, rid, "unknown participant");
-        return;
-    }
-    slot_t *s = &self->slots[slot];
-    if (env->epoch != self->meta.epoch) {
-        //  an older epoch is stale; a newer one cannot come from a peer we
-        //  reset, and is counted the same way
-        zs_drops_add (self->drops, ZS_DROP_STALE, rid, zs_env_kind (env));
-        return;
-    }
-    s->last_heard = zs_clock_mono_ms ();
-    switch (env->body_case) {
-    case ZSINK__ENVELOPE__BODY_HEARTBEAT: {
-        Zsink__Heartbeat *hb = env->heartbeat;
-        s->rows_read = hb->rows_read;
-        if (slot == COMMITTER && hb->has_rows_committed)
-            self->rows_committed = hb->rows_committed;
-        for (size_t r = 0; r < ZS_DROP_NREASONS; r++)
-            s->dropped[r] = r < hb->n_dropped ? hb->dropped[r] : 0;
-        s->refused_handshakes = hb->refused_handshakes;
-        break;
-    }
-    case ZSINK__ENVELOPE__BODY_READY:
-        s_on_ready (self, slot, env->ready);
-        break;
-    case ZSINK__ENVELOPE__BODY_WRITER_ACK:
-        if (slot != COMMITTER && env->writer_ack->checkpoint_id == self->inflight_id) {
-            s->acked = true;
-            s->pos = *env->writer_ack->position;
-            //  fresher than the last heartbeat: keeps rows read >= rows
-            //  committed in the status
-            if (s->pos.offset > s->rows_read)
-                s->rows_read = s->pos.offset;
-            s->pos.writer = slot - 1;
-            s->pos.has_finished = true;
-            //  the message is freed after this: keep the file name
-            snprintf (s->pos_file, sizeof s->pos_file, "%s", s->pos.file ? s->pos.file : "");
-            s->pos.file = s->pos.file ? s->pos_file : NULL;
-            s_check_checkpoint (self);
-        }
-        break;
-    case ZSINK__ENVELOPE__BODY_COMMITTER_ACK:
-        if (slot == COMMITTER && env->committer_ack->checkpoint_id == self->inflight_id) {
-            if (strcmp (env->committer_ack->state->commit_user, self->meta.commit_user) != 0) {
-                s_fail (self, "committer acked with another commit user");
-                break;
-            }
-            zs_state_free (&self->inflight_state);
-            self->inflight_state = zs_state_dup (env->committer_ack->state);
-            if (!self->inflight_state) {
-                //  out of memory (the codec refused what cannot be copied):
-                //  this checkpoint cannot be written, a later one may
-                s_abort_checkpoint (self, "aborted: out of memory copying the committer state");
-                break;
-            }
-            s->acked = true;
-            s_check_checkpoint (self);
-        }
-        break;
-    case ZSINK__ENVELOPE__BODY_COMMITTED: {
-        Zsink__Committed *c = env->committed;
-        self->last_identifier = c->identifier;
-        self->last_snapshot = c->snapshot_id;
-        if (c->has_total_rows)
-            self->rows_committed = c->total_rows;
-        if (c->identifier == ZS_END_INPUT_ID && s_active (self))
-            s_end (self, J_FINISHED, "FINISHED", "finished", 0);
-        else if (self->stop_requested && self->stop_checkpoint
-                 && c->identifier >= self->stop_checkpoint)
-            s_stop_done (self);
-        break;
-    }
-    case ZSINK__ENVELOPE__BODY_FINISHED:
-        if (slot != COMMITTER && (self->state == J_RUNNING || self->state == J_STOPPING)) {
-            s->finished = true;
-            for (int i = 0; i < self->n; i++)
-                if (!self->slots[WRITER (i)].finished)
-                    return;
-            zs_info ("All writers of job %s reached end of input.", self->meta.job_id);
-            if (self->cfg.checkpoint_interval_ms > 0 && self->state == J_RUNNING) {
-                s_set_state (self, J_FINISHING, NULL);
-                self->final_checkpoint_needed = true;
-            }
-        }
-        break;
-    case ZSINK__ENVELOPE__BODY_FAILURE: {
-        char name[32], why[600];
-        s_slot_name (self, slot, name, sizeof name);
-        snprintf (why, sizeof why, "%s failed: %s", name, env->failure->reason);
-        zs_error ("%s", why);
-        if (env->failure->fail_at_id && !self->meta.fail_at_id_fired) {
-            self->meta.fail_at_id_fired = true;
-            zs_coord_persist_meta (self);
-        }
-        s_fail (self, why);
-        break;
-    }
-    case ZSINK__ENVELOPE__BODY_BYE:
-        s->bye = true;
-        break;
-    default:
-        //  a well-formed message no coordinator expects
-        zs_drops_add (self->drops, ZS_DROP_GARBAGE, rid, zs_env_kind (env));
-        break;
-    }
-}
-
 //  ---------------------------------------------------------------------
-//  Timers
-
 //  Timers, run after every batch of messages and at least every 20 ms:
 //  heartbeats out, liveness in, the restart delay, the restore deadline,
 //  checkpoint expiry, and the next trigger (periodic, final, or savepoint;
 //  one in flight at most, invariant 4).
+
 static void
-s_tick (coord_t *self)
+s_tick_heartbeats (coord_t *self, int64_t now)
 {
-    int64_t now = zs_clock_mono_ms ();
-    static int64_t last_heartbeat = 0;
-    if (now - last_heartbeat >= self->cfg.heartbeat_interval_ms) {
-        last_heartbeat = now;
-        for (int i = 0; i <= self->n; i++) {
-            zs_env_t env;
-            zsink__envelope__init (&env);
-            Zsink__Heartbeat hb;
-            zsink__heartbeat__init (&hb);
-            env.body_case = ZSINK__ENVELOPE__BODY_HEARTBEAT;
-            env.heartbeat = &hb;
-            s_send (self, i, &env);
-        }
-    }
+    if (now - self->last_heartbeat < self->cfg.heartbeat_interval_ms)
+        return;
+    self->last_heartbeat = now;
+    s_send_heartbeats (self);
+}
+
+static void
+s_tick_liveness (coord_t *self, int64_t now)
+{
     for (int i = 0; i <= self->n; i++) {
         slot_t *s = &self->slots[i];
-        if (s->registered && now - s->last_heard > self->cfg.heartbeat_timeout_ms) {
-            char name[32], why[128];
-            s_slot_name (self, i, name, sizeof name);
-            snprintf (why, sizeof why, "%s (pid %d) timed out: no heartbeat in %lld ms", name,
-                      s->pid, (long long) self->cfg.heartbeat_timeout_ms);
-            s->registered = false;
-            if (s_active (self))
-                s_fail (self, why);
-            else
-                zs_warn ("%s", why);
-        }
+        if (!s->registered || now - s->last_heard <= self->cfg.heartbeat_timeout_ms)
+            continue;
+        char name[32], why[128];
+        s_slot_name (self, i, name, sizeof name);
+        snprintf (why, sizeof why, "%s (pid %d) timed out: no heartbeat in %lld ms", name, s->pid,
+                  (long long) self->cfg.heartbeat_timeout_ms);
+        s->registered = false;
+        if (s_active (self))
+            s_fail (self, why);
+        else
+            zs_warn ("%s", why);
     }
-    if (self->state == J_FAILING && now >= self->restore_at) {
-        //  only registered participants can be reset; the rest are reset
-        //  when they register
+}
+
+static void
+s_tick_restart (coord_t *self, int64_t now)
+{
+    //  only registered participants can be reset; the rest are reset when
+    //  they register
+    if (self->state == J_RESTARTING && now >= self->restore_at)
         s_restore (self);
-    }
     if (self->state == J_RESTORING
         && now - self->restoring_since > 10 * self->cfg.heartbeat_timeout_ms)
         s_fail (self, "restore did not complete in time (a participant never became ready)");
-    if (self->state != J_RUNNING && self->state != J_FINISHING && self->state != J_STOPPING)
-        return;
-    if (self->inflight_id && now - self->inflight_start > self->cfg.checkpoint_timeout_ms) {
-        s_abort_checkpoint (self, "expired before completing");
-        self->consecutive_failed++;
-        self->next_trigger_at = now + self->cfg.checkpoint_min_pause_ms;
-        if (self->consecutive_failed > self->cfg.tolerable_failed_checkpoints) {
-            s_fail (self, "Exceeded checkpoint tolerable failure threshold.");
-            return;
-        }
+}
+
+//  The checkpoint in flight expired: a failure, tolerated a number of
+//  times in a row. false when it failed the job over.
+static bool
+s_tick_expiry (coord_t *self, int64_t now)
+{
+    if (!self->inflight_id || now - self->inflight_start <= self->cfg.checkpoint_timeout_ms)
+        return true;
+    s_abort_checkpoint (self, "expired before completing");
+    self->consecutive_failed++;
+    self->next_trigger_at = now + self->cfg.checkpoint_min_pause_ms;
+    if (self->consecutive_failed > self->cfg.tolerable_failed_checkpoints) {
+        s_fail (self, "Exceeded checkpoint tolerable failure threshold.");
+        return false;
     }
-    if (self->inflight_id)
-        return;
+    return true;
+}
+
+//  No checkpoint in flight: the end of a stop whose savepoint's commit
+//  never came, or the next checkpoint that is due.
+static void
+s_tick_trigger (coord_t *self, int64_t now)
+{
     if (self->stop_requested && self->stop_checkpoint && now > self->stop_deadline) {
         zs_warn ("No commit reported for savepoint %lld; stopping anyway.",
                  (long long) self->stop_checkpoint);
@@ -959,6 +1196,103 @@ s_tick (coord_t *self)
         s_trigger (self, false);
 }
 
+static void
+s_tick (coord_t *self)
+{
+    int64_t now = zs_clock_mono_ms ();
+    s_tick_heartbeats (self, now);
+    s_tick_liveness (self, now);
+    s_tick_restart (self, now);
+    if (self->state != J_RUNNING && self->state != J_FINISHING && self->state != J_STOPPING)
+        return;
+    if (s_tick_expiry (self, now) && !self->inflight_id)
+        s_tick_trigger (self, now);
+}
+
+//  ---------------------------------------------------------------------
+//  The process
+
+//  security.curve.enabled: our keys, for every socket made from now on.
+static int
+s_curve_setup (coord_t *self)
+{
+    if (!self->cfg.curve_enabled)
+        return 0;
+    char err[ZS_ERRLEN];
+    self->curve = zs_curve_load (self->cfg.curve_keys_dir, ZSINK__ROLE__ROLE_COORDINATOR, -1, err,
+                                 sizeof err);
+    if (!self->curve) {
+        zs_error ("security.curve.keys-dir: %s", err);
+        return -1;
+    }
+    zs_net_use_curve (self->curve);
+    zs_info ("CURVE authentication on: keys in %s.", self->cfg.curve_keys_dir);
+    return 0;
+}
+
+//  Everything s_open and zs_coord_setup allocated (any of it may be NULL).
+static void
+s_close (coord_t *self)
+{
+    zsock_destroy (&self->router);
+    zs_curve_destroy (&self->curve);
+    zs_chk_clear (&self->latest);
+    zs_state_free (&self->inflight_state);
+    free (self->slots);
+    self->slots = NULL;
+    zs_drops_destroy (&self->drops);
+}
+
+//  The slots, the drop counters and the control ROUTER.
+static int
+s_open (coord_t *self, const char *bind)
+{
+    char err[ZS_ERRLEN];
+    self->slots = calloc (self->n + 1, sizeof *self->slots);
+    self->drops = zs_drops_new ("message");
+    self->router = self->slots && self->drops
+                       ? zs_net_router (bind ? bind : "tcp://*:6123", err, sizeof err)
+                       : NULL;
+    if (!self->router) {
+        zs_error ("%s", self->slots && self->drops ? err : "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+//  Every message waiting on the ROUTER.
+static void
+s_drain (coord_t *self)
+{
+    while (1) {
+        char rid[ZS_RID_MAX], user[64], err[ZS_ERRLEN];
+        zs_env_t *env = NULL;
+        int got = zs_env_recv_auth (self->router, rid, sizeof rid, user, sizeof user, &env, err,
+                                    sizeof err);
+        if (got == 0)
+            break;
+        if (got < 0) {
+            zs_drops_add (self->drops, zs_drop_of (got), rid, err);
+            continue;
+        }
+        if (!self->curve || s_authorized (self, rid, user, env))
+            s_on_message (self, rid, env);
+        zs_env_free (&env);
+    }
+}
+
+//  The job ended and every participant said Bye, or waiting is over.
+static bool
+s_may_exit (coord_t *self)
+{
+    if (!self->ending)
+        return false;
+    for (int i = 0; i <= self->n; i++)
+        if (self->slots[i].registered && !self->slots[i].bye)
+            return zs_clock_mono_ms () > self->end_deadline;
+    return true;
+}
+
 int
 zs_coordinator_main (int argc, char **argv)
 {
@@ -970,61 +1304,23 @@ zs_coordinator_main (int argc, char **argv)
     int code = zs_coord_setup (self, argc, argv, &bind);
     if (code >= 0)
         return code; //  refused, or nothing to do: nothing is allocated yet
-    char err[ZS_ERRLEN];
-    if (self->cfg.curve_enabled) {
-        self->curve = zs_curve_load (self->cfg.curve_keys_dir, ZSINK__ROLE__ROLE_COORDINATOR, -1,
-                                     err, sizeof err);
-        if (!self->curve) {
-            zs_error ("security.curve.keys-dir: %s", err);
-            zs_chk_clear (&self->latest);
-            return 2;
-        }
-        zs_net_use_curve (self->curve);
-        zs_info ("CURVE authentication on: keys in %s.", self->cfg.curve_keys_dir);
+    if (s_curve_setup (self) < 0) {
+        s_close (self);
+        return 2;
     }
-    //  allocated only now: every early return above owns nothing
-    self->slots = calloc (self->n + 1, sizeof *self->slots);
-    self->drops = zs_drops_new ("message");
-    self->router = self->slots && self->drops
-                       ? zs_net_router (bind ? bind : "tcp://*:6123", err, sizeof err)
-                       : NULL;
-    if (!self->router) {
-        zs_error ("%s", self->slots && self->drops ? err : "out of memory");
-        zs_drops_destroy (&self->drops);
-        free (self->slots);
-        zs_chk_clear (&self->latest);
-        zs_curve_destroy (&self->curve);
+    if (s_open (self, bind) < 0) {
+        s_close (self);
         return 1;
     }
     zpoller_t *poller = zpoller_new (self->router, NULL);
     while (!zsys_interrupted) {
         zpoller_wait (poller, 20);
-        while (1) {
-            char rid[ZS_RID_MAX], user[64];
-            zs_env_t *env = NULL;
-            int got = zs_env_recv_auth (self->router, rid, sizeof rid, user, sizeof user, &env, err,
-                                        sizeof err);
-            if (got == 0)
-                break;
-            if (got < 0) {
-                zs_drops_add (self->drops, zs_drop_of (got), rid, err);
-                continue;
-            }
-            if (!self->curve || s_authorized (self, rid, user, env))
-                s_on_message (self, rid, env);
-            zs_env_free (&env);
-        }
+        s_drain (self);
         s_tick (self);
         if (self->curve)
             zs_curve_counters (self->curve, NULL, NULL); //  logs refused handshakes
-        if (self->ending) {
-            bool all_bye = true;
-            for (int i = 0; i <= self->n; i++)
-                if (self->slots[i].registered && !self->slots[i].bye)
-                    all_bye = false;
-            if (all_bye || zs_clock_mono_ms () > self->end_deadline)
-                break;
-        }
+        if (s_may_exit (self))
+            break;
     }
     if (!self->ending) {
         //  SIGTERM/SIGINT: the job keeps its state (status RUNNING); a
@@ -1033,11 +1329,6 @@ zs_coordinator_main (int argc, char **argv)
         self->exit_code = 0;
     }
     zpoller_destroy (&poller);
-    zsock_destroy (&self->router);
-    zs_curve_destroy (&self->curve);
-    zs_chk_clear (&self->latest);
-    zs_state_free (&self->inflight_state);
-    free (self->slots);
-    zs_drops_destroy (&self->drops);
+    s_close (self);
     return self->exit_code;
 }

@@ -20,7 +20,6 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 static void
 s_usage (FILE *out)
@@ -114,39 +113,45 @@ s_restore_from (coord_t *self, const char *path)
     return 0;
 }
 
-int
-zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
+//  What a helper of zs_coord_setup returns to go on; anything else is the
+//  process's exit code (see coord.h).
+#define S_GO_ON -1
+
+//  The command line: -D overrides apply after the file whatever their
+//  order on the line.
+typedef struct {
+    const char *config_file;
+    const char *overrides[256];
+    int n_over;
+    const char *job_id;
+    const char *restore_from;
+} s_args_t;
+
+static int
+s_parse_args (int argc, char **argv, s_args_t *args, const char **bind_p)
 {
-    *bind_p = getenv ("ZSINK_COORDINATOR_BIND");
-    const char *job_id = getenv ("ZSINK_JOB_ID");
-    const char *restore_from = NULL;
-    char err[ZS_ERRLEN];
     static struct option opts[] = {
         {"config", required_argument, 0, 'c'}, {"bind", required_argument, 0, 'b'},
         {"job-id", required_argument, 0, 'j'}, {"restore-from", required_argument, 0, 'r'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
-    //  -D overrides apply after the file whatever their order on the line
-    const char *overrides[256];
-    int n_over = 0;
-    const char *config_file = NULL;
     int c;
     while ((c = getopt_long (argc, argv, "c:D:h", opts, NULL)) != -1) {
         switch (c) {
         case 'c':
-            config_file = optarg;
+            args->config_file = optarg;
             break;
         case 'D':
-            if (n_over < 256)
-                overrides[n_over++] = optarg;
+            if (args->n_over < 256)
+                args->overrides[args->n_over++] = optarg;
             break;
         case 'b':
             *bind_p = optarg;
             break;
         case 'j':
-            job_id = optarg;
+            args->job_id = optarg;
             break;
         case 'r':
-            restore_from = optarg;
+            args->restore_from = optarg;
             break;
         case 'h':
             s_usage (stdout);
@@ -160,7 +165,17 @@ zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
         s_usage (stderr);
         return 2;
     }
-    if (zs_config_build (&self->cfg, config_file, overrides, n_over, err, sizeof err) < 0) {
+    return S_GO_ON;
+}
+
+//  The configuration, and the process-wide fault layers it runs under.
+static int
+s_load_config (coord_t *self, const s_args_t *args)
+{
+    char err[ZS_ERRLEN];
+    if (zs_config_build (&self->cfg, args->config_file, args->overrides, args->n_over, err,
+                         sizeof err)
+        < 0) {
         zs_error ("configuration: %s", err);
         return 2;
     }
@@ -173,19 +188,25 @@ zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
         return 2;
     }
     self->n = self->cfg.parallelism;
+    return S_GO_ON;
+}
 
-    //  The job: resumed from its directory, or new.
-    char new_id[40];
-    if (!job_id || !*job_id) {
-        zs_new_job_id (new_id);
-        job_id = new_id;
-    }
+//  A job id names a directory: nothing else is allowed in.
+static int
+s_check_job_id (const char *job_id)
+{
     if (strlen (job_id) > 63
         || strspn (job_id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
                != strlen (job_id)) {
         zs_error ("--job-id '%s': use at most 63 letters, digits, '-' or '_'", job_id);
         return 2;
     }
+    return S_GO_ON;
+}
+
+static int
+s_make_job_dir (coord_t *self, const char *job_id)
+{
     snprintf (self->job_dir, sizeof self->job_dir, "%s/%s", self->cfg.checkpoints_dir, job_id);
     if (zs_fs_mkdirs (self->job_dir) < 0) {
         //  A full disk or an I/O error may pass: ask to be restarted, as a
@@ -199,53 +220,84 @@ zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
     }
     //  a coordinator killed while writing job.json or chk-N left a temp file
     zs_chk_clean_temp (self->job_dir);
-    int rc = zs_job_meta_read (self->job_dir, &self->meta, err, sizeof err);
-    if (rc == 0) {
-        if (strcmp (self->meta.status, "RUNNING") != 0) {
-            zs_info ("Job %s already ended (%s); nothing to do. Start a new job, or "
-                     "--restore-from one of its checkpoints.",
-                     job_id, self->meta.status);
-            return 0;
-        }
-        if (restore_from)
-            zs_warn ("--restore-from ignored: job %s exists and resumes from its own "
-                     "checkpoints",
-                     job_id);
-        //  Coordinator restart: resume from the latest completed checkpoint
-        //  in a new epoch (invariant 2).
-        self->meta.epoch++;
-        int64_t latest = zs_chk_latest (self->job_dir, err, sizeof err);
-        if (latest > 0) {
-            char path[2 * ZS_PATH_MAX];
-            snprintf (path, sizeof path, "%s/chk-%lld", self->job_dir, (long long) latest);
-            if (zs_chk_read (path, &self->latest, err, sizeof err) < 0) {
-                zs_error ("cannot resume job %s: %s", job_id, err);
-                return 1;
-            }
-        }
-        zs_info ("Resuming job %s (commit user %s) in epoch %lld; latest checkpoint %lld.", job_id,
-                 self->meta.commit_user, (long long) self->meta.epoch, (long long) self->latest.id);
-    } else if (rc == ZS_ENOENT) {
-        snprintf (self->meta.job_id, sizeof self->meta.job_id, "%s", job_id);
-        zs_uuid (self->meta.commit_user);
-        self->meta.epoch = 1;
-        self->meta.next_checkpoint_id = 1;
-        snprintf (self->meta.status, sizeof self->meta.status, "RUNNING");
-        if (restore_from && s_restore_from (self, restore_from) < 0)
-            return 1;
-        zs_info ("Submitting job %s (commit user %s).", job_id, self->meta.commit_user);
-    } else {
-        zs_error ("cannot resume job %s: %s", job_id, err);
-        return 1;
+    return S_GO_ON;
+}
+
+//  A job.json of this id: resumed when RUNNING (a coordinator restart),
+//  else left alone (1 and 2 at the top of this file).
+static int
+s_resume_job (coord_t *self, const char *job_id, const char *restore_from)
+{
+    char err[ZS_ERRLEN];
+    if (strcmp (self->meta.status, "RUNNING") != 0) {
+        zs_info ("Job %s already ended (%s); nothing to do. Start a new job, or "
+                 "--restore-from one of its checkpoints.",
+                 job_id, self->meta.status);
+        return 0;
     }
-    if (s_check_schema (self) != 0)
-        return 2;
-    zs_coord_persist_meta (self);
+    if (restore_from)
+        zs_warn ("--restore-from ignored: job %s exists and resumes from its own "
+                 "checkpoints",
+                 job_id);
+    //  Coordinator restart: resume from the latest completed checkpoint
+    //  in a new epoch (invariant 2).
+    self->meta.epoch++;
+    int64_t latest = zs_chk_latest (self->job_dir, err, sizeof err);
+    if (latest > 0) {
+        char path[2 * ZS_PATH_MAX];
+        snprintf (path, sizeof path, "%s/chk-%lld", self->job_dir, (long long) latest);
+        if (zs_chk_read (path, &self->latest, err, sizeof err) < 0) {
+            zs_error ("cannot resume job %s: %s", job_id, err);
+            return 1;
+        }
+    }
+    zs_info ("Resuming job %s (commit user %s) in epoch %lld; latest checkpoint %lld.", job_id,
+             self->meta.commit_user, (long long) self->meta.epoch, (long long) self->latest.id);
+    return S_GO_ON;
+}
+
+//  No job.json: a new job with a new commit user, or the one of the
+//  checkpoint it is restored from (3 at the top of this file).
+static int
+s_new_job (coord_t *self, const char *job_id, const char *restore_from)
+{
+    snprintf (self->meta.job_id, sizeof self->meta.job_id, "%s", job_id);
+    zs_uuid (self->meta.commit_user);
+    self->meta.epoch = 1;
+    self->meta.next_checkpoint_id = 1;
+    snprintf (self->meta.status, sizeof self->meta.status, "RUNNING");
+    if (restore_from && s_restore_from (self, restore_from) < 0)
+        return 1;
+    zs_info ("Submitting job %s (commit user %s).", job_id, self->meta.commit_user);
+    return S_GO_ON;
+}
+
+static int
+s_open_job (coord_t *self, const char *job_id, const char *restore_from)
+{
+    char err[ZS_ERRLEN];
+    int rc = zs_job_meta_read (self->job_dir, &self->meta, err, sizeof err);
+    if (rc == 0)
+        return s_resume_job (self, job_id, restore_from);
+    if (rc == ZS_ENOENT)
+        return s_new_job (self, job_id, restore_from);
+    zs_error ("cannot resume job %s: %s", job_id, err);
+    return 1;
+}
+
+//  How every message of ours is stamped (the epoch changes on failover).
+static void
+s_stamp (coord_t *self)
+{
     snprintf (self->from.job_id, sizeof self->from.job_id, "%s", self->meta.job_id);
     self->from.epoch = self->meta.epoch;
     self->from.role = ZSINK__ROLE__ROLE_COORDINATOR;
     self->from.index = -1;
+}
 
+static void
+s_announce (coord_t *self, const char *job_id)
+{
     if (self->cfg.checkpoint_interval_ms == 0 && self->cfg.datagen_number_of_rows < 0
         && strcmp (self->cfg.source_kind, "datagen") == 0) {
         zs_warn ("******************************************************************");
@@ -257,8 +309,38 @@ zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
     zs_info ("Job %s: parallelism %d, checkpointing %s%lld ms, table %s, checkpoints %s.", job_id,
              self->n, self->cfg.checkpoint_interval_ms ? "every " : "off (",
              (long long) self->cfg.checkpoint_interval_ms, self->cfg.table_path, self->job_dir);
+}
 
-    return -1;
+int
+zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
+{
+    *bind_p = getenv ("ZSINK_COORDINATOR_BIND");
+    s_args_t args = {.job_id = getenv ("ZSINK_JOB_ID")};
+    int code = s_parse_args (argc, argv, &args, bind_p);
+    if (code == S_GO_ON)
+        code = s_load_config (self, &args);
+    if (code != S_GO_ON)
+        return code;
+    //  The job: resumed from its directory, or new.
+    char new_id[40];
+    const char *job_id = args.job_id;
+    if (!job_id || !*job_id) {
+        zs_new_job_id (new_id);
+        job_id = new_id;
+    }
+    code = s_check_job_id (job_id);
+    if (code == S_GO_ON)
+        code = s_make_job_dir (self, job_id);
+    if (code == S_GO_ON)
+        code = s_open_job (self, job_id, args.restore_from);
+    if (code != S_GO_ON)
+        return code;
+    if (s_check_schema (self) != 0)
+        return 2;
+    zs_coord_persist_meta (self);
+    s_stamp (self);
+    s_announce (self, job_id);
+    return S_GO_ON;
 }
 
 void
