@@ -31,13 +31,13 @@ typedef struct {
     bool has_id;  //  the id range below is known (an id column, rows > 0)
     int64_t min_id;
     int64_t max_id;
-    int64_t creation_ms;  //  _CREATION_TIME: local wall clock as epoch millis, as Paimon
-    int64_t min_seq;      //  _MIN/_MAX_SEQUENCE_NUMBER
-    int64_t max_seq;      //
-    int64_t schema_id;    //  _SCHEMA_ID: the schema the file was written with
-    int level;            //  _LEVEL (0 for append tables)
-    int file_source;      //  _FILE_SOURCE, -1 when unknown
-    int64_t delete_rows;  //  _DELETE_ROW_COUNT, -1 when unknown
+    int64_t creation_ms; //  _CREATION_TIME: local wall clock as epoch millis, as Paimon
+    int64_t min_seq;     //  _MIN/_MAX_SEQUENCE_NUMBER
+    int64_t max_seq;     //
+    int64_t schema_id;   //  _SCHEMA_ID: the schema the file was written with
+    int level;           //  _LEVEL (0 for append tables)
+    int file_source;     //  _FILE_SOURCE, -1 when unknown
+    int64_t delete_rows; //  _DELETE_ROW_COUNT, -1 when unknown
     zs_stats_t stats;
 } zs_file_meta_t;
 

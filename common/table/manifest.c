@@ -50,4 +50,3 @@ zs_data_path_check (const char *path, char *err, size_t errlen)
     }
     return 0;
 }
-

@@ -27,10 +27,10 @@
 #include "zs.h"
 
 typedef struct {
-    bool add;          //  ADD, else DELETE
-    int total_buckets; //  _TOTAL_BUCKETS (-1: bucket-unaware)
+    bool add;            //  ADD, else DELETE
+    int total_buckets;   //  _TOTAL_BUCKETS (-1: bucket-unaware)
     zs_file_meta_t file; //  path "bucket-<_BUCKET>/<_FILE_NAME>"
-    bool extra_files;  //  _EXTRA_FILES was not empty (we keep no names)
+    bool extra_files;    //  _EXTRA_FILES was not empty (we keep no names)
 } zs_manifest_entry_t;
 
 typedef struct {
@@ -50,8 +50,8 @@ uint8_t *zs_manifest_encode (const zs_manifest_entry_t *entries, size_t n, zs_av
 int zs_manifest_decode (const uint8_t *data, size_t len, zs_manifest_entry_t **entries_p,
                         size_t *n_p, char *err, size_t errlen);
 
-uint8_t *zs_manifest_list_encode (const zs_manifest_meta_t *metas, size_t n,
-                                  zs_avro_codec_t codec, size_t *len, char *err, size_t errlen);
+uint8_t *zs_manifest_list_encode (const zs_manifest_meta_t *metas, size_t n, zs_avro_codec_t codec,
+                                  size_t *len, char *err, size_t errlen);
 int zs_manifest_list_decode (const uint8_t *data, size_t len, zs_manifest_meta_t **metas_p,
                              size_t *n_p, char *err, size_t errlen);
 

@@ -265,8 +265,7 @@ s_dec_num (s_rd_t *r, const char *field, const zs_avro_node_t *t, int64_t dflt, 
 
 //  A string or bytes (or a nullable one: *p NULL when null).
 static int
-s_dec_text (s_rd_t *r, const char *field, const zs_avro_node_t *t, const uint8_t **p,
-            size_t *len)
+s_dec_text (s_rd_t *r, const char *field, const zs_avro_node_t *t, const uint8_t **p, size_t *len)
 {
     bool null;
     if (s_dec_nullable (r, field, &t, &null) != 0)
@@ -691,8 +690,8 @@ s_decode (const uint8_t *data, size_t len, const char *what, size_t item_size, s
 }
 
 int
-zs_manifest_decode (const uint8_t *data, size_t len, zs_manifest_entry_t **entries_p,
-                    size_t *n_p, char *err, size_t errlen)
+zs_manifest_decode (const uint8_t *data, size_t len, zs_manifest_entry_t **entries_p, size_t *n_p,
+                    char *err, size_t errlen)
 {
     void *items;
     int rc = s_decode (data, len, "manifest entry", sizeof (zs_manifest_entry_t), s_obj_entry,
@@ -702,8 +701,8 @@ zs_manifest_decode (const uint8_t *data, size_t len, zs_manifest_entry_t **entri
 }
 
 int
-zs_manifest_list_decode (const uint8_t *data, size_t len, zs_manifest_meta_t **metas_p,
-                         size_t *n_p, char *err, size_t errlen)
+zs_manifest_list_decode (const uint8_t *data, size_t len, zs_manifest_meta_t **metas_p, size_t *n_p,
+                         char *err, size_t errlen)
 {
     void *items;
     int rc = s_decode (data, len, "manifest list entry", sizeof (zs_manifest_meta_t), s_obj_meta,

@@ -38,10 +38,10 @@ zs_schema_to_json (const zs_schema_t *row, int64_t time_millis)
     json_t *options = json_object ();
     for (size_t i = 0; i < sizeof s_options / sizeof s_options[0]; i++)
         json_object_set_new (options, s_options[i][0], json_string (s_options[i][1]));
-    json_t *root = json_pack ("{s:i, s:i, s:o, s:i, s:[], s:[], s:o, s:I}", "version", 3, "id", 0,
-                              "fields", fields, "highestFieldId", row->n - 1, "partitionKeys",
-                              "primaryKeys", "options", options, "timeMillis",
-                              (json_int_t) time_millis);
+    json_t *root =
+        json_pack ("{s:i, s:i, s:o, s:i, s:[], s:[], s:o, s:I}", "version", 3, "id", 0, "fields",
+                   fields, "highestFieldId", row->n - 1, "partitionKeys", "primaryKeys", "options",
+                   options, "timeMillis", (json_int_t) time_millis);
     if (!root)
         return NULL;
     char *text = json_dumps (root, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
@@ -104,8 +104,8 @@ s_fields (zs_table_schema_t *self, json_t *fields, char *err, size_t errlen)
                       type ? type : "(a nested type)");
             rc = ZS_ECORRUPT;
         } else
-            used += (size_t) snprintf (spec + used, cap - used, "%s%s %s", i ? ", " : "", name,
-                                       type);
+            used +=
+                (size_t) snprintf (spec + used, cap - used, "%s%s %s", i ? ", " : "", name, type);
     }
     if (rc == 0 && zs_schema_parse (&self->row, spec, err, errlen) != 0)
         rc = ZS_ECORRUPT;
@@ -177,10 +177,9 @@ zs_schema_from_json (zs_table_schema_t *self, const char *text, char *err, size_
     }
     if (rc == 0)
         rc = s_fields (self, json_object_get (root, "fields"), err, errlen);
-    if (rc == 0 && (s_keys (self, json_object_get (root, "partitionKeys"),
-                            &self->n_partition_keys)
-                    || s_keys (self, json_object_get (root, "primaryKeys"),
-                               &self->n_primary_keys))) {
+    if (rc == 0
+        && (s_keys (self, json_object_get (root, "partitionKeys"), &self->n_partition_keys)
+            || s_keys (self, json_object_get (root, "primaryKeys"), &self->n_primary_keys))) {
         snprintf (err, errlen, "partitionKeys or primaryKeys is not an array");
         rc = ZS_ECORRUPT;
     }
@@ -226,8 +225,7 @@ zs_schema_writable (const zs_table_schema_t *self, char *why, size_t len)
         return -1;
     }
     if (self->n_partition_keys > 0) {
-        snprintf (why, len, "it is partitioned (partition key %s): not supported",
-                  self->first_key);
+        snprintf (why, len, "it is partitioned (partition key %s): not supported", self->first_key);
         return -1;
     }
     for (size_t i = 0; i < sizeof s_needs / sizeof s_needs[0]; i++) {

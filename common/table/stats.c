@@ -95,8 +95,8 @@ s_encode (zs_avro_enc_t *e, const zs_schema_t *schema, const zs_column_stats_t *
 }
 
 void
-zs_stats_from_columns (zs_stats_t *self, const zs_schema_t *schema,
-                       const zs_column_stats_t *cols, int64_t rows)
+zs_stats_from_columns (zs_stats_t *self, const zs_schema_t *schema, const zs_column_stats_t *cols,
+                       int64_t rows)
 {
     int cover[ZS_MAX_COLUMNS], n = 0;
     for (int c = 0; c < schema->n; c++)
@@ -165,7 +165,8 @@ s_dec_cols (zs_avro_dec_t *d, const zs_schema_t *schema, zs_stats_view_t *v, boo
                 return -1;
             v->col[k] = -1;
             for (int c = 0; schema && c < schema->n; c++)
-                if (strlen (schema->cols[c].name) == len && !memcmp (schema->cols[c].name, name, len))
+                if (strlen (schema->cols[c].name) == len
+                    && !memcmp (schema->cols[c].name, name, len))
                     v->col[k] = c;
         }
     if (d->error)

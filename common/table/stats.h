@@ -37,12 +37,12 @@ void zs_stats_from_columns (zs_stats_t *self, const zs_schema_t *schema,
 
 //  The statistics decoded against a schema.
 typedef struct {
-    int n;                      //  columns covered
-    int col[ZS_MAX_COLUMNS];    //  each one's index in the schema, -1: not in it
-    bool has_bounds;            //  min and max decoded (every covered column known)
+    int n;                   //  columns covered
+    int col[ZS_MAX_COLUMNS]; //  each one's index in the schema, -1: not in it
+    bool has_bounds;         //  min and max decoded (every covered column known)
     zs_value_t min[ZS_MAX_COLUMNS], max[ZS_MAX_COLUMNS]; //  point into the blob
-    bool nulls_known;           //  _NULL_COUNTS is not null
-    int64_t nulls[ZS_MAX_COLUMNS]; //  -1 when that count is null
+    bool nulls_known;                                    //  _NULL_COUNTS is not null
+    int64_t nulls[ZS_MAX_COLUMNS];                       //  -1 when that count is null
 } zs_stats_view_t;
 
 //  Decode (and check) statistics. 0, or ZS_ECORRUPT with err.

@@ -130,12 +130,10 @@ s_read_schema (zs_table_t *self, char *err, size_t errlen)
     return 0;
 }
 
-//  A new table's directories and schema-0. Two processes may create the
-//  same table at once: whoever loses the race reads the winner's identical
-//  schema. An existing table is not written to at all (its disk may be
-//  full: t_disk_full).
+//  The directories a writer needs (a table another writer created may lack
+//  some until its first commit). 0 or -1 + err.
 static int
-s_create (zs_table_t *self, const zs_schema_t *create, char *err, size_t errlen)
+s_make_dirs (zs_table_t *self, char *err, size_t errlen)
 {
     char p[ZS_PATH_MAX];
     static const char *dirs[] = {"schema", "snapshot", "manifest", "bucket-0"};
@@ -146,10 +144,23 @@ s_create (zs_table_t *self, const zs_schema_t *create, char *err, size_t errlen)
             return -1;
         }
     }
+    return 0;
+}
+
+//  A new table's schema-0, when the table has no schema yet. Two processes
+//  may create the same table at once: whoever loses the race reads the
+//  winner's identical schema. An existing table is not written to at all
+//  (its disk may be full: t_disk_full).
+static int
+s_create (zs_table_t *self, const zs_schema_t *create, char *err, size_t errlen)
+{
+    char p[ZS_PATH_MAX];
     zs_table_file_path (self, p, sizeof p, "schema");
     int64_t id;
     if (s_latest_schema (p, &id, err, errlen) == 0)
         return 0;
+    if (s_make_dirs (self, err, errlen) != 0)
+        return -1;
     zs_table_file_path (self, p, sizeof p, "schema/schema-0");
     char *json = zs_schema_to_json (create, zs_clock_wall_ms ());
     int rc = json ? zs_fs_create_exclusive (p, json, strlen (json), err, errlen) : -1;
@@ -194,10 +205,37 @@ zs_table_open (const char *path, const zs_schema_t *create, char *err, size_t er
         snprintf (err, errlen, "table %s has another schema: %s", self->path, why);
         goto fail;
     }
+    if (create && s_make_dirs (self, err, errlen) != 0)
+        goto fail;
     return self;
 fail:
     free (self);
     return NULL;
+}
+
+int
+zs_table_prepare_job (zs_config_t *cfg, char *err, size_t errlen)
+{
+    char dir[ZS_PATH_MAX + 16];
+    int64_t id;
+    snprintf (dir, sizeof dir, "%s/schema", cfg->table_path);
+    if (s_latest_schema (dir, &id, err, errlen) == ZS_ENOENT)
+        return 0; //  a new table: the committer creates it with the job's schema
+    zs_table_t *table = zs_table_open (cfg->table_path, NULL, err, errlen);
+    if (!table)
+        return -1;
+    if (!cfg->schema_set) {
+        cfg->schema = table->schema;
+        zs_schema_format (&cfg->schema, cfg->schema_text, sizeof cfg->schema_text);
+        cfg->schema_set = true;
+    }
+    zs_table_destroy (&table);
+    //  again, as a writer: writable, and of the job's row type
+    table = zs_table_open (cfg->table_path, &cfg->schema, err, errlen);
+    if (!table)
+        return -1;
+    zs_table_destroy (&table);
+    return 0;
 }
 
 void
