@@ -5,13 +5,86 @@
     table in DIR and prints the mean commit time of every STEP (default
     500) commits. Flat is the goal: a streaming job with 1 s checkpoints
     makes 86,400 snapshots a day.
+
+    Then what the Avro manifests cost: the time to encode what one commit
+    writes at most (a manifest of one file, the delta list, a base list of
+    30 manifests), as a share of the mean commit, and the bytes a manifest
+    takes per data file (one of 1,000 files, zstandard).
 */
 #include "datafile.h"
+#include "manifest.h"
 #include "datagen.h"
 #include "log.h"
 #include "table.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+
+static size_t
+s_one_size (const zs_manifest_entry_t *e)
+{
+    char err[ZS_ERRLEN];
+    size_t len = 0;
+    free (zs_manifest_encode (e, 1, ZS_AVRO_CODEC_ZSTANDARD, &len, err, sizeof err));
+    return len;
+}
+static int64_t
+s_now_us (void)
+{
+    struct timespec ts;
+    clock_gettime (CLOCK_MONOTONIC, &ts);
+    return (int64_t) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+//  The manifests one commit encodes at most, timed; the bytes per data file
+//  of a manifest of the files committed (n of them). commit_us: the mean
+//  commit.
+static int
+s_avro_cost (const zs_file_meta_t *files, int n, double commit_us)
+{
+    char err[ZS_ERRLEN];
+    zs_manifest_entry_t e = {.add = true, .total_buckets = -1, .file = files[0]};
+    zs_manifest_meta_t metas[30];
+    for (int i = 0; i < 30; i++)
+        metas[i] = (zs_manifest_meta_t){.file = "manifest-bench0000-00000000-0000-0000-0000-"
+                                                "000000000000",
+                                        .file_size = 2200,
+                                        .added_files = 1};
+    enum { N = 2000 };
+    int64_t t0 = s_now_us ();
+    for (int i = 0; i < N; i++) {
+        size_t len;
+        uint8_t *a = zs_manifest_encode (&e, 1, ZS_AVRO_CODEC_ZSTANDARD, &len, err, sizeof err);
+        uint8_t *b =
+            zs_manifest_list_encode (metas, 1, ZS_AVRO_CODEC_ZSTANDARD, &len, err, sizeof err);
+        uint8_t *c =
+            zs_manifest_list_encode (metas, 30, ZS_AVRO_CODEC_ZSTANDARD, &len, err, sizeof err);
+        if (!a || !b || !c) {
+            fprintf (stderr, "encode: %s\n", err);
+            return 1;
+        }
+        free (a);
+        free (b);
+        free (c);
+    }
+    double us = (double) (s_now_us () - t0) / N;
+    printf ("Avro encoding per commit: %.1f us (%.1f%% of a %.2f ms commit)\n", us,
+            100 * us / commit_us, commit_us / 1000);
+    zs_manifest_entry_t *many = calloc ((size_t) n, sizeof *many);
+    for (int i = 0; many && i < n; i++)
+        many[i] = (zs_manifest_entry_t){.add = true, .total_buckets = -1, .file = files[i]};
+    size_t len = 0;
+    uint8_t *m =
+        many ? zs_manifest_encode (many, (size_t) n, ZS_AVRO_CODEC_ZSTANDARD, &len, err, sizeof err)
+             : NULL;
+    if (m)
+        printf ("manifest bytes per data file: %.0f (%d files in %zu bytes); one file alone: "
+                "%zu bytes\n",
+                (double) len / n, n, len, s_one_size (&e));
+    free (m);
+    free (many);
+    return 0;
+}
 
 int
 main (int argc, char **argv)
@@ -38,7 +111,8 @@ main (int argc, char **argv)
         return 1;
     }
     const char *user = "bench000-0000-4000-8000-000000000000";
-    int64_t spent = 0; //  ms in commits since the last line
+    int64_t spent = 0, total = 0; //  us in commits since the last line, in all
+    static zs_file_meta_t files[1000];
     for (int i = 1; i <= commits; i++) {
         char rel[64];
         snprintf (rel, sizeof rel, "bucket-0/data-bench-%d.parquet", i);
@@ -54,19 +128,22 @@ main (int argc, char **argv)
             return 1;
         }
         //  only the commit is timed
-        int64_t c0 = zs_clock_mono_ms ();
+        int64_t c0 = s_now_us ();
         zs_commit_t req = {.user = user, .identifier = i, .files = &meta, .n = 1, .max_retries = 3};
         if (zs_table_commit (table, &req, NULL, err, sizeof err) != 0) {
             fprintf (stderr, "commit %d: %s\n", i, err);
             return 1;
         }
-        spent += zs_clock_mono_ms () - c0;
+        spent += s_now_us () - c0;
+        files[(i - 1) % 1000] = meta;
         if (i % step == 0) {
-            printf ("snapshots %6d: %.2f ms per commit\n", i, (double) spent / step);
+            printf ("snapshots %6d: %.2f ms per commit\n", i, (double) spent / step / 1000);
             fflush (stdout);
+            total += spent;
             spent = 0;
         }
     }
     zs_table_destroy (&table);
-    return 0;
+    total += spent;
+    return s_avro_cost (files, commits < 1000 ? commits : 1000, (double) total / commits);
 }

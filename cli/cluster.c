@@ -314,21 +314,18 @@ s_on_option (int opt, const char *arg, void *self)
     return ZS_CMD_GO_ON;
 }
 
-//  A table of another schema is a configuration error too: say so now
-//  rather than start processes the coordinator would refuse to run.
+//  A table of another schema, or one zsink cannot write exactly once, is a
+//  configuration error too: say so now rather than start processes the
+//  coordinator would refuse to run. A job without table.schema takes the
+//  table's.
 static int
-s_check_table (const zs_config_t *cfg)
+s_check_table (zs_config_t *cfg)
 {
-    char schema_0[ZS_PATH_MAX + 32], err[ZS_ERRLEN];
-    snprintf (schema_0, sizeof schema_0, "%s/schema/schema-0", cfg->table_path);
-    if (access (schema_0, F_OK) != 0)
-        return ZS_CMD_GO_ON;
-    zs_table_t *table = zs_table_open (cfg->table_path, &cfg->schema, err, sizeof err);
-    if (!table) {
+    char err[ZS_ERRLEN];
+    if (zs_table_prepare_job (cfg, err, sizeof err) != 0) {
         fprintf (stderr, "zsink cluster: %s\n", err);
         return 2;
     }
-    zs_table_destroy (&table);
     return ZS_CMD_GO_ON;
 }
 

@@ -24,6 +24,8 @@
 #include "datafile.h"
 #include "parquet.h"
 #include "rowfmt.h"
+#include "schema.h"
+#include "stats.h"
 #include "table.h"
 #include <sys/stat.h>
 #include <inttypes.h>
@@ -48,7 +50,7 @@ typedef struct {
 
 //  The synopsis --help and the usage of a mistake both start with.
 static const char s_synopsis[] =
-    "usage: zsink table snapshots|count|stats|files PATH [--json]\n"
+    "usage: zsink table snapshots|count|stats|files|schema PATH [--json]\n"
     "       zsink table count|stats PATH [--snapshot ID] [--json]\n"
     "       zsink table scan PATH [--snapshot ID] [--limit N] [--format csv|jsonl]\n"
     "       zsink table orphans PATH [--delete] [--older-than DURATION] [--json]\n"
@@ -75,7 +77,10 @@ s_help (void)
            "             column named id; count only without one)\n"
            "  scan       print the rows, as JSON lines (default) or CSV with a header;\n"
            "             PATH may also be one Parquet file\n"
-           "  files      live data files of the latest snapshot\n"
+           "  files      live data files of the latest snapshot (--json: with their\n"
+           "             value statistics)\n"
+           "  schema     the latest schema: its columns (the $schemas system table) and\n"
+           "             the table's options ($options), and whether zsink can write it\n"
            "  orphans    files no snapshot references; --delete removes those older\n"
            "             than --older-than (default 1h)\n"
            "  verify     snapshots and manifests decode, no snapshot id gap; every live\n"
@@ -379,7 +384,10 @@ s_cmd_files (zs_table_t *table, const s_args_t *args)
         for (size_t i = 0; i < n; i++) {
             json_t *f = json_pack ("{s:s, s:I, s:I}", "path", files[i].path, "rows",
                                    (json_int_t) files[i].rows, "size", (json_int_t) files[i].size);
-            json_t *stats = files[i].stats[0] ? json_loads (files[i].stats, 0, NULL) : NULL;
+            zs_strbuf_t text = {0};
+            zs_stats_json (&files[i].stats, zs_table_schema (table), &text);
+            json_t *stats = text.data ? json_loads (text.data, 0, NULL) : NULL;
+            zs_strbuf_free (&text);
             if (stats)
                 json_object_set_new (f, "stats", stats);
             json_array_append_new (arr, f);
@@ -526,6 +534,40 @@ s_opt_age (s_args_t *args, const char *opt, const char *value)
     return ZS_CMD_GO_ON;
 }
 
+//  The latest schema: Flink SQL's SELECT * FROM t$schemas (its columns)
+//  and t$options, and whether zsink can write the table.
+static int
+s_cmd_schema (zs_table_t *table, const s_args_t *args)
+{
+    const zs_table_schema_t *t = zs_table_schema_file (table);
+    char why[ZS_ERRLEN] = "";
+    bool writable = zs_schema_writable (t, why, sizeof why) == 0;
+    if (args->json) {
+        json_t *cols = json_array (), *opts = json_object ();
+        for (int i = 0; i < t->row.n; i++)
+            json_array_append_new (cols, json_pack ("{s:i, s:s, s:s, s:b}", "id", i, "name",
+                                                    t->row.cols[i].name, "type",
+                                                    zs_type_name (t->row.cols[i].type), "nullable",
+                                                    t->row.cols[i].nullable));
+        for (int i = 0; i < t->n_options; i++)
+            json_object_set_new (opts, t->option_key[i], json_string (t->option_value[i]));
+        s_print_json (json_pack ("{s:I, s:o, s:i, s:i, s:o, s:b, s:s}", "schema_id",
+                                 (json_int_t) t->id, "fields", cols, "partition_keys",
+                                 t->n_partition_keys, "primary_keys", t->n_primary_keys, "options",
+                                 opts, "zsink_writable", writable, "why_not", why));
+        return 0;
+    }
+    printf ("schema %lld of %s\n", (long long) t->id, zs_table_path (table));
+    for (int i = 0; i < t->row.n; i++)
+        printf ("  %-24s %s%s\n", t->row.cols[i].name, zs_type_name (t->row.cols[i].type),
+                t->row.cols[i].nullable ? "" : " NOT NULL");
+    printf ("options:\n");
+    for (int i = 0; i < t->n_options; i++)
+        printf ("  %-40s %s\n", t->option_key[i], t->option_value[i]);
+    printf (writable ? "zsink can write it\n" : "zsink cannot write it: %s\n", why);
+    return 0;
+}
+
 //  The subcommands as bits, for the options table to say who takes what.
 enum {
     S_SNAPSHOTS = 1 << 0,
@@ -535,6 +577,7 @@ enum {
     S_ORPHANS = 1 << 4,
     S_VERIFY = 1 << 5,
     S_SCAN = 1 << 6,
+    S_SCHEMA = 1 << 7,
 };
 
 typedef struct {
@@ -547,7 +590,8 @@ typedef struct {
 //  Options that do not apply to a subcommand are errors, not ignored:
 //  `count --delete` must not look like it did something.
 static const s_opt_t s_opts[] = {
-    {"--json", S_SNAPSHOTS | S_COUNT | S_STATS | S_FILES | S_ORPHANS | S_VERIFY, false, s_opt_json},
+    {"--json", S_SNAPSHOTS | S_COUNT | S_STATS | S_FILES | S_ORPHANS | S_VERIFY | S_SCHEMA, false,
+     s_opt_json},
     {"--snapshot", S_COUNT | S_STATS | S_SCAN, true, s_opt_snapshot},
     {"--limit", S_SCAN, true, s_opt_limit},
     {"--format", S_SCAN, true, s_opt_format},
@@ -574,6 +618,7 @@ static const s_cmd_t s_cmds[] = {
     {"orphans", S_ORPHANS, s_cmd_orphans, S_DEFAULT_ORPHAN_AGE_MS},
     {"verify", S_VERIFY, s_cmd_verify, 0},
     {"scan", S_SCAN, s_cmd_scan, S_DEFAULT_ORPHAN_AGE_MS},
+    {"schema", S_SCHEMA, s_cmd_schema, S_DEFAULT_ORPHAN_AGE_MS},
 };
 
 static const s_cmd_t *

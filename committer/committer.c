@@ -456,7 +456,7 @@ s_check_committable (s_committer_t *self, const Zsink__Committable *c, char *why
     for (size_t i = 0; i < c->n_files; i++) {
         zs_file_meta_t meta;
         if (strlen (c->files[i]->path) >= sizeof meta.path
-            || (c->files[i]->stats && strlen (c->files[i]->stats) >= sizeof meta.stats)) {
+            || (c->files[i]->has_value_stats && c->files[i]->value_stats.len > ZS_STATS_MAX)) {
             snprintf (why, len, "file %zu: path or statistics too long", i);
             return -1;
         }

@@ -157,7 +157,7 @@ s_copy_files (s_item_t *item, Zsink__FileMeta *const *files, size_t n)
             item->files = NULL;
             return -1;
         }
-        if (files[i]->stats && strlen (files[i]->stats) >= sizeof f->stats) {
+        if (files[i]->has_value_stats && files[i]->value_stats.len > ZS_STATS_MAX) {
             free (item->files);
             item->files = NULL;
             return -1;
@@ -324,17 +324,20 @@ s_item_to_msg (const s_item_t *item, int64_t id)
     for (size_t i = 0; i < item->n_files; i++) {
         Zsink__FileMeta *f = calloc (1, sizeof *f);
         char *path = strdup (item->files[i].path);
-        char *stats = item->files[i].stats[0] ? strdup (item->files[i].stats) : NULL;
-        if (!f || !path || (item->files[i].stats[0] && !stats)) {
+        size_t slen = item->files[i].stats.len;
+        uint8_t *stats = slen ? malloc (slen) : NULL;
+        if (!f || !path || (slen && !stats)) {
             free (f);
             free (path);
             free (stats);
             return c;
         }
-        //  The copy owns its strings (freed with the message).
+        //  The copy owns its path and statistics (freed with the message).
         zs_file_meta_to_proto (&item->files[i], f);
         f->path = path;
-        f->stats = stats;
+        if (slen)
+            memcpy (stats, item->files[i].stats.blob, slen);
+        f->value_stats.data = stats;
         c->files[c->n_files++] = f;
     }
     return c;
@@ -347,7 +350,7 @@ s_committable_free (Zsink__Committable *c)
         return;
     for (size_t i = 0; i < c->n_files; i++) {
         free (c->files[i]->path);
-        free (c->files[i]->stats);
+        free (c->files[i]->value_stats.data);
         free (c->files[i]);
     }
     free (c->files);

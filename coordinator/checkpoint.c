@@ -6,6 +6,7 @@
 #include "fs.h"
 #include <dirent.h>
 #include <errno.h>
+#include <ctype.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,37 @@ zs_job_meta_write (const char *job_dir, const zs_job_meta_t *meta, char *err, si
     return rc;
 }
 
+//  Bytes as lowercase hex, a JSON string (the statistics in chk-N).
+static json_t *
+s_hex (const uint8_t *data, size_t len)
+{
+    char *text = malloc (2 * len + 1);
+    if (!text)
+        return json_null ();
+    for (size_t i = 0; i < len; i++)
+        snprintf (text + 2 * i, 3, "%02x", data[i]);
+    text[2 * len] = 0;
+    json_t *v = json_string (text);
+    free (text);
+    return v;
+}
+
+//  Back: exactly 2 * len hex digits into len bytes. 0 or -1.
+static int
+s_unhex (const char *text, uint8_t *out, size_t len)
+{
+    if (strlen (text) != 2 * len)
+        return -1;
+    for (size_t i = 0; i < len; i++) {
+        unsigned v;
+        if (!isxdigit ((unsigned char) text[2 * i]) || !isxdigit ((unsigned char) text[2 * i + 1])
+            || sscanf (text + 2 * i, "%2x", &v) != 1)
+            return -1;
+        out[i] = (uint8_t) v;
+    }
+    return 0;
+}
+
 static json_t *
 s_state_to_json (const Zsink__CommitterState *st)
 {
@@ -93,8 +125,11 @@ s_state_to_json (const Zsink__CommitterState *st)
                     json_object_set_new (jf, "min_id", json_integer (f->min_id));
                     json_object_set_new (jf, "max_id", json_integer (f->max_id));
                 }
-                if (f->stats)
-                    json_object_set_new (jf, "stats", json_string (f->stats));
+                if (f->has_value_stats)
+                    json_object_set_new (jf, "value_stats",
+                                         s_hex (f->value_stats.data, f->value_stats.len));
+                if (f->has_creation_ms)
+                    json_object_set_new (jf, "creation_ms", json_integer (f->creation_ms));
                 json_array_append_new (files, jf);
             }
             json_array_append_new (cs, json_pack ("{s:I, s:i, s:i, s:o}", "checkpoint_id",
@@ -143,13 +178,14 @@ s_arena_free (s_arena_t *arena)
 
 //  One file of a committable; its strings point into jf.
 static int
-s_file_from_json (json_t *jf, Zsink__FileMeta *f, char *err, size_t errlen)
+s_file_from_json (json_t *jf, Zsink__FileMeta *f, s_arena_t *arena, char *err, size_t errlen)
 {
     const char *path = NULL, *stats = NULL;
-    json_int_t rows = 0, size = 0, mn = INT64_MIN, mx = INT64_MIN;
+    json_int_t rows = 0, size = 0, mn = INT64_MIN, mx = INT64_MIN, created = -1;
     json_error_t jerr;
-    if (json_unpack_ex (jf, &jerr, 0, "{s:s, s:I, s:I, s?I, s?I, s?s}", "path", &path, "rows",
-                        &rows, "size", &size, "min_id", &mn, "max_id", &mx, "stats", &stats)
+    if (json_unpack_ex (jf, &jerr, 0, "{s:s, s:I, s:I, s?I, s?I, s?s, s?I}", "path", &path, "rows",
+                        &rows, "size", &size, "min_id", &mn, "max_id", &mx, "value_stats", &stats,
+                        "creation_ms", &created)
         < 0) {
         snprintf (err, errlen, "committer state: file: %s", jerr.text);
         return -1;
@@ -163,7 +199,20 @@ s_file_from_json (json_t *jf, Zsink__FileMeta *f, char *err, size_t errlen)
         json_object_get (jf, "min_id") && json_object_get (jf, "max_id");
     f->min_id = f->has_min_id ? mn : 0;
     f->max_id = f->has_max_id ? mx : 0;
-    f->stats = (char *) stats;
+    f->has_creation_ms = created >= 0;
+    f->creation_ms = created;
+    if (stats) {
+        size_t len = strlen (stats) / 2;
+        uint8_t *blob = malloc (len ? len : 1);
+        s_keep (arena, blob);
+        if (s_unhex (stats, blob, len) != 0) {
+            snprintf (err, errlen, "committer state: file: bad value_stats");
+            return -1;
+        }
+        f->has_value_stats = true;
+        f->value_stats.data = blob;
+        f->value_stats.len = len;
+    }
     return 0;
 }
 
@@ -194,7 +243,7 @@ s_committable_from_json (json_t *jc, Zsink__Committable *c, s_arena_t *arena, ch
     s_keep (arena, fs);
     s_keep (arena, fps);
     for (size_t k = 0; k < nf; k++) {
-        if (s_file_from_json (json_array_get (jfiles, k), &fs[k], err, errlen) < 0)
+        if (s_file_from_json (json_array_get (jfiles, k), &fs[k], arena, err, errlen) < 0)
             return -1;
         fps[k] = &fs[k];
     }

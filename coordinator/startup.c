@@ -35,26 +35,23 @@ s_usage (FILE *out)
                   "                  (chk-N), keeping its commit user\n");
 }
 
-//  Carry a checkpoint of another job (a savepoint) into this new job.
-//  An existing table must have the job's schema (table.schema): rows of
-//  another shape would be unreadable, or read as something else. 0, or -1
-//  after logging the first differing column.
+//  An existing table decides the job's schema when the job gives none, and
+//  must otherwise have the job's (table.schema): rows of another shape
+//  would be unreadable, or read as something else; and it must be a table
+//  zsink can write exactly once (zs_table_prepare_job). 0, or -1 after
+//  logging why not.
 static int
 s_check_schema (coord_t *self)
 {
-    char p[ZS_PATH_MAX + 32], err[ZS_ERRLEN];
-    snprintf (p, sizeof p, "%s/schema/schema-0", self->cfg.table_path);
-    if (access (p, F_OK) != 0)
-        return 0; //  a new table: the committer creates it with this schema
-    zs_table_t *table = zs_table_open (self->cfg.table_path, &self->cfg.schema, err, sizeof err);
-    if (!table) {
+    char err[ZS_ERRLEN];
+    if (zs_table_prepare_job (&self->cfg, err, sizeof err) != 0) {
         zs_error ("%s", err);
         return -1;
     }
-    zs_table_destroy (&table);
     return 0;
 }
 
+//  Carry a checkpoint of another job (a savepoint) into this new job.
 static int
 s_restore_from (coord_t *self, const char *path)
 {

@@ -424,6 +424,7 @@ s_set_schema (zs_config_t *cfg, char *field, const char *value, char *err, size_
     }
     memcpy (field, text, strlen (text) + 1);
     cfg->schema = schema;
+    cfg->schema_set = true;
     return 0;
 }
 

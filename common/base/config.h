@@ -42,6 +42,8 @@ typedef struct {
     int64_t target_file_size;               //  target-file-size (128mb; bytes)
     char schema_text[ZS_SCHEMA_TEXT_MAX];   //  table.schema, canonical text
     zs_schema_t schema;                     //  … parsed (default: zs_schema_default)
+    bool schema_set;                        //  table.schema was given (else an existing
+                                            //  table's own schema is the job's)
     char file_format[ZS_ENUM_MAX];          //  file.format: parquet
     char file_compression[ZS_ENUM_MAX];     //  file.compression: zstd (default) or none
     int zstd_level;                         //  file.compression.zstd-level (1)

@@ -1,9 +1,11 @@
 /*  fs.c - the one file-I/O layer (see fs.h for the two rules it keeps).
 
-    Temp files are named "<final name>.tmp-<pid>-<n>" in the final file's
+    Temp files are named ".<final name>.tmp-<pid>-<n>" in the final file's
     own directory: same directory so rename/link stay atomic (one file
     system), pid + counter so concurrent writers of the same name (two
-    committers racing for one snapshot id) never share a temp file.
+    committers racing for one snapshot id) never share a temp file, and a
+    leading dot (as Paimon's Path.createTempPath) so that a reader listing
+    "snapshot-*" or "schema-*" never sees one.
 
     Fail points (for tests of the layers above):
         fs.write   a write of a durable file fails (as with ENOSPC)
@@ -362,8 +364,6 @@ zs_fs_fsync_dir (const char *dir)
     return rc;
 }
 
-//  Write data into a fresh, fsynced temp file next to path. Fills tmp.
-//  With a tag the name is "<path>.tmp-<tag>-<pid>-<n>".
 //  Journal that tmp got the name path: 'R'ename (with the shadow of the
 //  file it replaced) or 'L'ink.
 static void
@@ -393,6 +393,8 @@ s_fsync_parent (const char *path, char *err, size_t errlen)
     return -1;
 }
 
+//  Write data into a fresh, fsynced temp file next to path. Fills tmp.
+//  With a tag the name is "<dir>/.<name>.tmp-<tag>-<pid>-<n>".
 static int
 s_write_temp (const char *path, const char *tag, const void *data, size_t len, char *tmp,
               size_t tmplen, char *err, size_t errlen)
@@ -402,9 +404,13 @@ s_write_temp (const char *path, const char *tag, const void *data, size_t len, c
     //  O_EXCL: a leftover temp file of a crashed process with our pid is
     //  never reused; we just take the next counter value.
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        int n =
-            tag ? snprintf (tmp, tmplen, "%s.tmp-%s-%ld-%u", path, tag, (long) getpid (), counter++)
-                : snprintf (tmp, tmplen, "%s.tmp-%ld-%u", path, (long) getpid (), counter++);
+        const char *slash = strrchr (path, '/');
+        int dirlen = slash ? (int) (slash - path + 1) : 0;
+        const char *name = path + dirlen;
+        int n = tag ? snprintf (tmp, tmplen, "%.*s.%s.tmp-%s-%ld-%u", dirlen, path, name, tag,
+                                (long) getpid (), counter++)
+                    : snprintf (tmp, tmplen, "%.*s.%s.tmp-%ld-%u", dirlen, path, name,
+                                (long) getpid (), counter++);
         if (n >= (int) tmplen) {
             s_seterr (err, errlen, path, "path too long", ENAMETOOLONG);
             return -1;

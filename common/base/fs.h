@@ -24,7 +24,7 @@ int zs_fs_fsync_dir (const char *dir);
 //  replacing any existing file. 0 or -1, err filled.
 int zs_fs_write_atomic (const char *path, const void *data, size_t len, char *err, size_t errlen);
 
-//  The same, with the temp file named "<path>.tmp-<tag>-<pid>-<n>", so the
+//  The same, with the temp file named "<dir>/.<name>.tmp-<tag>-<pid>-<n>", so the
 //  writer's successor can recognise a leftover of a crash as its own.
 int zs_fs_write_atomic_tagged (const char *path, const char *tag, const void *data, size_t len,
                                char *err, size_t errlen);
@@ -36,7 +36,7 @@ int zs_fs_write_atomic_tagged (const char *path, const char *tag, const void *da
 int zs_fs_create_exclusive (const char *path, const void *data, size_t len, char *err,
                             size_t errlen);
 
-//  The same, with the temp file named "<path>.tmp-<tag>-<pid>-<n>": a
+//  The same, with the temp file named "<dir>/.<name>.tmp-<tag>-<pid>-<n>": a
 //  process killed between writing the temp file and linking it leaves a
 //  file its successor can recognise as its own and remove.
 int zs_fs_create_exclusive_tagged (const char *path, const char *tag, const void *data, size_t len,

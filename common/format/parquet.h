@@ -56,6 +56,7 @@ void zs_parquet_options_defaults (zs_parquet_options_t *opts);
 //  Statistics of one column over a whole file.
 typedef struct {
     int64_t null_count; //  -1: unknown (another writer's chunk without one)
+    int64_t nan_count;  //  FLOAT/DOUBLE NaNs (the writer's own files; 0 when read)
     bool has_minmax;    //  false: all null, longer than ZS_STATS_BIN_MAX, or NaN only
     zs_value_t min;     //  bin.ptr points into min_buf
     zs_value_t max;     //  bin.ptr points into max_buf

@@ -580,6 +580,7 @@ s_chunk_stats (s_column_t *c, s_chunk_t *chunk)
     chunk->nan_count = m.nan;
     chunk->null_count = chunk->num_values - c->nvals;
     c->stats.null_count += chunk->null_count;
+    c->stats.nan_count += m.nan;
     if (!m.any)
         return; //  all null or all NaN: nothing to bound, nothing lost
     if (zs_type_is_binary (type)

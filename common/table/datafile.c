@@ -1,7 +1,9 @@
 /*  datafile.c - see datafile.h. */
 #include "datafile.h"
+#include "stats.h"
 #include "rowfmt.h"
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,44 +79,16 @@ zs_datafile_writer_bytes (zs_datafile_writer_t *self)
     return zs_parquet_writer_bytes (self->parquet);
 }
 
-int
-zs_datafile_stats_json (const zs_schema_t *schema, const zs_column_stats_t *stats, char *buf,
-                        size_t len)
+//  Now on the local wall clock, as epoch milliseconds: what Paimon records
+//  as a file's creation time (Timestamp.fromLocalDateTime (now)).
+static int64_t
+s_local_now_ms (void)
 {
-    zs_strbuf_t out = {0};
-    static const char *const keys[] = {"nullCounts", "minValues", "maxValues"};
-    zs_strbuf_appends (&out, "{");
-    for (int k = 0; k < 3; k++) {
-        zs_strbuf_appends (&out, k ? "],\"" : "\"");
-        zs_strbuf_appends (&out, keys[k]);
-        zs_strbuf_appends (&out, "\":[");
-        for (int i = 0; i < schema->n; i++) {
-            if (i)
-                zs_strbuf_appends (&out, ",");
-            const zs_column_stats_t *s = &stats[i];
-            if (k == 0) {
-                char num[24];
-                snprintf (num, sizeof num, "%lld", (long long) s->null_count);
-                zs_strbuf_appends (&out, num);
-                continue;
-            }
-            zs_value_t v = k == 1 ? s->min : s->max;
-            //  JSON has no NaN or infinity: such a bound is left unknown.
-            bool finite = !(schema->cols[i].type == ZS_TYPE_DOUBLE && !(v.v.f64 - v.v.f64 == 0))
-                          && !(schema->cols[i].type == ZS_TYPE_FLOAT && !(v.v.f32 - v.v.f32 == 0));
-            v.null = !s->has_minmax || !finite;
-            zs_value_json (&out, schema->cols[i].type, &v);
-        }
-    }
-    zs_strbuf_appends (&out, "]}");
-    int rc = 0;
-    if (out.oom || out.len >= len) {
-        buf[0] = '\0';
-        rc = -1;
-    } else
-        memcpy (buf, out.data, out.len + 1);
-    zs_strbuf_free (&out);
-    return rc;
+    int64_t ms = zs_clock_wall_ms ();
+    time_t secs = (time_t) (ms / 1000);
+    struct tm tm;
+    localtime_r (&secs, &tm);
+    return ms + (int64_t) tm.tm_gmtoff * 1000;
 }
 
 int
@@ -140,7 +114,14 @@ zs_datafile_writer_close (zs_datafile_writer_t **self_p, zs_file_meta_t *meta, c
         meta->has_id = self->ids > 0;
         meta->min_id = meta->has_id ? self->min_id : 0;
         meta->max_id = meta->has_id ? self->max_id : 0;
-        zs_datafile_stats_json (&self->schema, stats, meta->stats, sizeof meta->stats);
+        meta->creation_ms = s_local_now_ms ();
+        //  Paimon's append writers number a file's rows from 0 (sequence
+        //  numbers only order files of a key-value table)
+        meta->min_seq = 0;
+        meta->max_seq = self->rows > 0 ? self->rows - 1 : 0;
+        meta->file_source = ZS_FILE_SOURCE_APPEND;
+        meta->delete_rows = 0;
+        zs_stats_from_columns (&meta->stats, &self->schema, stats, self->rows);
     }
     free (stats);
     free (self);

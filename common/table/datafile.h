@@ -32,9 +32,4 @@ int zs_datafile_writer_close (zs_datafile_writer_t **self_p, zs_file_meta_t *met
 //  Close and delete the file (nothing durable happened).
 void zs_datafile_writer_abort (zs_datafile_writer_t **self_p);
 
-//  Column statistics as the manifest's JSON (see zs_file_meta_t.stats)
-//  into buf. 0, or -1 when it does not fit (buf is then "").
-int zs_datafile_stats_json (const zs_schema_t *schema, const zs_column_stats_t *stats, char *buf,
-                            size_t len);
-
 #endif

@@ -1,15 +1,27 @@
 /*  filemeta.h - what a table records of one data file: the type the
-    committable carries on the wire and the manifest stores. Types only, so
-    that the wire layer sees no Parquet API.
+    committable carries on the wire, the checkpoint keeps, and the manifest
+    stores (Paimon's DataFileMeta, the fields an append table uses). Types
+    only, so that the wire layer sees no Parquet API.
 */
 #ifndef ZS_FILEMETA_H_INCLUDED
 #define ZS_FILEMETA_H_INCLUDED
 
 #include "zs.h"
 
-//  Room for a file's column statistics as JSON; statistics that do not fit
-//  are left out (the manifest then has none for that file).
-#define ZS_FILE_STATS_MAX 2048
+//  A data file's value statistics exactly as its manifest entry holds
+//  them (stats.h says how): the Avro encoding of _VALUE_STATS followed by
+//  that of _VALUE_STATS_COLS. Opaque bytes between the writer that makes
+//  them and the manifest, so that what another writer (Paimon Java,
+//  pypaimon) recorded is kept to the byte.
+#define ZS_STATS_MAX 2048
+typedef struct {
+    uint16_t len;     //  bytes in blob; 0: none (written as "no statistics")
+    uint16_t cols_at; //  where the _VALUE_STATS_COLS encoding starts
+    uint8_t blob[ZS_STATS_MAX];
+} zs_stats_t;
+
+//  Paimon's FileSource: how the file came to be.
+enum { ZS_FILE_SOURCE_APPEND = 0, ZS_FILE_SOURCE_COMPACT = 1 };
 
 //  What the manifest records of a data file.
 typedef struct {
@@ -19,10 +31,14 @@ typedef struct {
     bool has_id;  //  the id range below is known (an id column, rows > 0)
     int64_t min_id;
     int64_t max_id;
-    //  Paimon's value stats, in column order, as JSON:
-    //  {"nullCounts":[…],"minValues":[…],"maxValues":[…]} (a min or max is
-    //  null when unknown); "" when the file has none.
-    char stats[ZS_FILE_STATS_MAX];
+    int64_t creation_ms; //  _CREATION_TIME: local wall clock as epoch millis, as Paimon
+    int64_t min_seq;     //  _MIN/_MAX_SEQUENCE_NUMBER
+    int64_t max_seq;     //
+    int64_t schema_id;   //  _SCHEMA_ID: the schema the file was written with
+    int level;           //  _LEVEL (0 for append tables)
+    int file_source;     //  _FILE_SOURCE, -1 when unknown
+    int64_t delete_rows; //  _DELETE_ROW_COUNT, -1 when unknown
+    zs_stats_t stats;
 } zs_file_meta_t;
 
 #endif

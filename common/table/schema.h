@@ -1,18 +1,48 @@
-/*  schema.h - the table's schema file, <table>/schema/schema-0: Paimon's
-    JSON form of the row type (base/rowtype.h).
+/*  schema.h - the table's schema files, <table>/schema/schema-<id>:
+    Paimon's TableSchema JSON (version 3): the row type (base/rowtype.h),
+    partition and primary keys, and the table's options.
+
+    zsink writes schema-0 of a new table with the options that make it the
+    table it writes: an append-only, bucket-unaware table of Parquet files
+    with Avro manifests (bucket -1, file.format parquet, manifest.format
+    avro, manifest.compression zstd, file.compression zstd). A table
+    another writer made is read with its latest schema; zs_schema_writable
+    says whether zsink can write it exactly once, naming what it cannot.
 */
 #ifndef ZS_SCHEMA_H_INCLUDED
 #define ZS_SCHEMA_H_INCLUDED
 
 #include "rowtype.h"
 
-//  schema-0 JSON, Paimon's shape: {"version":1,"id":0,"fields":[{"id":0,
-//  "name":"id","type":"BIGINT NOT NULL"},…],"highestFieldId":…,
-//  "partitionKeys":[],"primaryKeys":[],"options":{},"timeMillis":…}.
-//  malloc'd, NULL when out of memory.
-char *zs_schema_to_json (const zs_schema_t *self, int64_t time_millis);
+#define ZS_SCHEMA_OPTIONS_MAX 64
 
-//  Decode schema-0 JSON. 0, or ZS_ECORRUPT with err saying what is wrong.
-int zs_schema_from_json (zs_schema_t *self, const char *text, char *err, size_t errlen);
+//  The whole schema file. Options are kept as text, in file order.
+typedef struct {
+    int64_t id; //  the N of schema-N
+    zs_schema_t row;
+    int n_partition_keys, n_primary_keys;
+    char first_key[ZS_COLUMN_NAME_MAX]; //  a partition or primary key, for messages
+    int n_options;
+    char option_key[ZS_SCHEMA_OPTIONS_MAX][96];
+    char option_value[ZS_SCHEMA_OPTIONS_MAX][160];
+    int64_t time_millis;
+} zs_table_schema_t;
+
+//  The schema file zsink writes for a new table of this row type.
+//  malloc'd JSON, NULL when out of memory.
+char *zs_schema_to_json (const zs_schema_t *row, int64_t time_millis);
+
+//  Decode a schema file (any Paimon version's, by field name). A column of
+//  a type zsink does not read is an error naming it. 0, or ZS_ECORRUPT
+//  with err saying what is wrong.
+int zs_schema_from_json (zs_table_schema_t *self, const char *text, char *err, size_t errlen);
+
+//  An option's value, or dflt when the schema does not set it.
+const char *zs_schema_option (const zs_table_schema_t *self, const char *key, const char *dflt);
+
+//  Can zsink write this table exactly once? 0, or -1 with why naming the
+//  key or option that prevents it (primary keys, partitions, a fixed bucket
+//  count, another file or manifest format, deletion vectors, …).
+int zs_schema_writable (const zs_table_schema_t *self, char *why, size_t len);
 
 #endif

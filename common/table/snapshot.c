@@ -7,6 +7,14 @@
 
 #define S_VERSION 3
 
+//  An optional size: written only when known (NON_NULL, as Paimon).
+static void
+s_set_size (json_t *root, const char *key, int64_t size)
+{
+    if (size >= 0)
+        json_object_set_new (root, key, json_integer (size));
+}
+
 char *
 zs_snapshot_encode (const zs_snapshot_t *snap)
 {
@@ -17,18 +25,35 @@ zs_snapshot_encode (const zs_snapshot_t *snap)
                                                (json_int_t) u->identifier, "timeMillis",
                                                (json_int_t) u->time_millis));
     }
-    //  Paimon's field order, so a snapshot reads like one of theirs; the
-    //  zsink extension last.
-    json_t *root = json_pack (
-        "{s:i, s:I, s:I, s:s, s:s, s:s, s:I, s:s, s:I, s:I, s:I, s:o}", "version", S_VERSION, "id",
-        (json_int_t) snap->id, "schemaId", (json_int_t) snap->schema_id, "baseManifestList",
-        snap->base_manifest_list, "deltaManifestList", snap->delta_manifest_list, "commitUser",
-        snap->commit_user, "commitIdentifier", (json_int_t) snap->commit_identifier, "commitKind",
-        snap->commit_kind, "timeMillis", (json_int_t) snap->time_millis, "totalRecordCount",
-        (json_int_t) snap->total_record_count, "deltaRecordCount",
-        (json_int_t) snap->delta_record_count, "committedIdentifiers", ids);
-    if (!root)
+    //  Paimon's field order (Snapshot.java), so a snapshot reads like one
+    //  of theirs; the zsink extension last.
+    json_t *root = json_pack ("{s:i, s:I, s:I, s:s}", "version", S_VERSION, "id",
+                              (json_int_t) snap->id, "schemaId", (json_int_t) snap->schema_id,
+                              "baseManifestList", snap->base_manifest_list);
+    if (!root) {
+        json_decref (ids);
         return NULL;
+    }
+    s_set_size (root, "baseManifestListSize", snap->base_list_size);
+    json_object_set_new (root, "deltaManifestList", json_string (snap->delta_manifest_list));
+    s_set_size (root, "deltaManifestListSize", snap->delta_list_size);
+    //  another writer's, kept when a snapshot is re-encoded (zsink's own
+    //  commits clear them)
+    if (snap->changelog_manifest_list[0])
+        json_object_set_new (root, "changelogManifestList",
+                             json_string (snap->changelog_manifest_list));
+    if (snap->index_manifest[0])
+        json_object_set_new (root, "indexManifest", json_string (snap->index_manifest));
+    json_object_set_new (root, "commitUser", json_string (snap->commit_user));
+    json_object_set_new (root, "commitIdentifier", json_integer (snap->commit_identifier));
+    json_object_set_new (root, "commitKind", json_string (snap->commit_kind));
+    json_object_set_new (root, "timeMillis", json_integer (snap->time_millis));
+    json_object_set_new (root, "totalRecordCount", json_integer (snap->total_record_count));
+    json_object_set_new (root, "deltaRecordCount", json_integer (snap->delta_record_count));
+    if (snap->has_user_ids)
+        json_object_set_new (root, "committedIdentifiers", ids);
+    else
+        json_decref (ids);
     //  Indented like Paimon's: snapshots are few and read by people.
     char *text = json_dumps (root, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
     json_decref (root);
@@ -62,6 +87,60 @@ s_get_int (json_t *obj, const char *key, int64_t min, int64_t *dst, char *err, s
         return -1;
     }
     *dst = json_integer_value (v);
+    return 0;
+}
+
+//  The optional fields: sizes (-1 when absent), another writer's
+//  changelog list and index manifest.
+static int
+s_get_opt (json_t *root, zs_snapshot_t *s, char *err, size_t errlen)
+{
+    s->base_list_size = s->delta_list_size = -1;
+    static const char *const sizes[] = {"baseManifestListSize", "deltaManifestListSize"};
+    int64_t *dst[] = {&s->base_list_size, &s->delta_list_size};
+    for (int i = 0; i < 2; i++)
+        if (json_object_get (root, sizes[i]) && !json_is_null (json_object_get (root, sizes[i]))
+            && s_get_int (root, sizes[i], 0, dst[i], err, errlen) != 0)
+            return -1;
+    static const char *const names[] = {"changelogManifestList", "indexManifest"};
+    char *to[] = {s->changelog_manifest_list, s->index_manifest};
+    for (int i = 0; i < 2; i++)
+        if (json_is_string (json_object_get (root, names[i]))
+            && s_get_str (root, names[i], to[i], 128, err, errlen) != 0)
+            return -1;
+    return 0;
+}
+
+//  zsink's committedIdentifiers: absent in another writer's snapshot (then
+//  filterCommitted scans back, as Paimon does); when there, well formed.
+static int
+s_get_user_ids (json_t *root, zs_snapshot_t *s, char *err, size_t errlen)
+{
+    json_t *ids = json_object_get (root, "committedIdentifiers");
+    if (!ids)
+        return 0;
+    if (!json_is_array (ids) || json_array_size (ids) > ZS_MAX_USER_IDS) {
+        snprintf (err, errlen, "field 'committedIdentifiers' not an array or longer than %d",
+                  ZS_MAX_USER_IDS);
+        return -1;
+    }
+    s->has_user_ids = true;
+    size_t i;
+    json_t *item;
+    json_array_foreach (ids, i, item)
+    {
+        zs_user_id_t *u = &s->user_ids[i];
+        if (!json_is_object (item) || s_get_str (item, "user", u->user, sizeof u->user, err, errlen)
+            || s_get_int (item, "identifier", INT64_MIN, &u->identifier, err, errlen)
+            || s_get_int (item, "timeMillis", 0, &u->time_millis, err, errlen)) {
+            char why[256];
+            snprintf (why, sizeof why, "%s", err);
+            snprintf (err, errlen, "committedIdentifiers[%zu]: %s", i,
+                      json_is_object (item) ? why : "not an object");
+            return -1;
+        }
+        s->n_user_ids++;
+    }
     return 0;
 }
 
@@ -101,39 +180,18 @@ zs_snapshot_decode (const char *text, zs_snapshot_t *out, char *err, size_t errl
         || s_get_str (root, "commitKind", s.commit_kind, sizeof s.commit_kind, err, errlen)
         || s_get_int (root, "timeMillis", 0, &s.time_millis, err, errlen)
         || s_get_int (root, "totalRecordCount", 0, &s.total_record_count, err, errlen)
-        || s_get_int (root, "deltaRecordCount", 0, &s.delta_record_count, err, errlen))
+        || s_get_int (root, "deltaRecordCount", INT64_MIN, &s.delta_record_count, err, errlen)
+        || s_get_opt (root, &s, err, errlen))
         goto done;
     //  They are joined to manifest/: a '/' or ".." could escape it.
-    if (!zs_plain_name (s.base_manifest_list) || !zs_plain_name (s.delta_manifest_list)) {
+    if (!zs_plain_name (s.base_manifest_list) || !zs_plain_name (s.delta_manifest_list)
+        || (s.changelog_manifest_list[0] && !zs_plain_name (s.changelog_manifest_list))
+        || (s.index_manifest[0] && !zs_plain_name (s.index_manifest))) {
         snprintf (err, errlen, "manifest list name is not a plain file name");
         goto done;
     }
-    //  Required, not optional: a snapshot without it would make
-    //  filterCommitted believe nobody committed anything, and re-commit.
-    json_t *ids = json_object_get (root, "committedIdentifiers");
-    if (!json_is_array (ids) || json_array_size (ids) > ZS_MAX_USER_IDS) {
-        snprintf (err, errlen,
-                  "field 'committedIdentifiers' missing, not an array or longer "
-                  "than %d",
-                  ZS_MAX_USER_IDS);
+    if (s_get_user_ids (root, &s, err, errlen) != 0)
         goto done;
-    }
-    size_t i;
-    json_t *item;
-    json_array_foreach (ids, i, item)
-    {
-        zs_user_id_t *u = &s.user_ids[i];
-        if (!json_is_object (item) || s_get_str (item, "user", u->user, sizeof u->user, err, errlen)
-            || s_get_int (item, "identifier", INT64_MIN, &u->identifier, err, errlen)
-            || s_get_int (item, "timeMillis", 0, &u->time_millis, err, errlen)) {
-            char why[256];
-            snprintf (why, sizeof why, "%s", err);
-            snprintf (err, errlen, "committedIdentifiers[%zu]: %s", i,
-                      json_is_object (item) ? why : "not an object");
-            goto done;
-        }
-        s.n_user_ids++;
-    }
     *out = s;
     rc = 0;
 done:
@@ -155,6 +213,10 @@ void
 zs_snapshot_set_user_id (zs_snapshot_t *snap, const char *user, int64_t identifier,
                          int64_t time_millis)
 {
+    //  Names that do not fit are not zsink's (a UUID has 36 characters):
+    //  another writer's, never looked up here.
+    if (strlen (user) >= sizeof snap->user_ids[0].user)
+        return;
     int slot = -1;
     for (int i = 0; i < snap->n_user_ids && slot < 0; i++)
         if (strcmp (snap->user_ids[i].user, user) == 0)

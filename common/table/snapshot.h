@@ -1,9 +1,11 @@
 /*  snapshot.h - the snapshot file's JSON codec (no I/O; table.c reads and
     writes the files).
 
-    Field names follow Paimon's snapshot JSON (version 3), plus zsink's
-    "committedIdentifiers": the last identifier of each recent commit user,
-    carried forward from snapshot to snapshot (docs/architecture.md, design 4).
+    Field names follow Paimon's snapshot JSON (version 3, Snapshot.java),
+    plus zsink's "committedIdentifiers": the last identifier of each recent
+    commit user, carried forward from snapshot to snapshot
+    (docs/architecture.md, design 4). Paimon's readers ignore the field; a
+    snapshot another writer made lacks it (has_user_ids false).
 */
 #ifndef ZS_SNAPSHOT_H_INCLUDED
 #define ZS_SNAPSHOT_H_INCLUDED
@@ -22,13 +24,19 @@ typedef struct {
     int64_t id;
     int64_t schema_id;
     char base_manifest_list[128]; //  file name inside manifest/
+    int64_t base_list_size;       //  its bytes, -1 when the snapshot does not say
     char delta_manifest_list[128];
-    char commit_user[40];
+    int64_t delta_list_size;
+    char changelog_manifest_list[128]; //  "" when none (another writer's)
+    char index_manifest[128];          //  "" when none (another writer's)
+    char commit_user[128];
     int64_t commit_identifier;
-    char commit_kind[16]; //  "APPEND"
+    char commit_kind[16]; //  "APPEND", "COMPACT", "OVERWRITE", "ANALYZE"
     int64_t time_millis;
     int64_t total_record_count;
     int64_t delta_record_count;
+    //  zsink's extension: false in a snapshot another writer made
+    bool has_user_ids;
     int n_user_ids;
     zs_user_id_t user_ids[ZS_MAX_USER_IDS];
 } zs_snapshot_t;

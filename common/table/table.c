@@ -40,12 +40,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #define S_META_MAX (256 * 1024 * 1024) //  largest manifest/snapshot we read
 struct _zs_table_t {
-    zs_schema_t schema; //  schema-0 as read from the table
+    zs_table_schema_t tschema;      //  the latest schema file, options and all
+    zs_schema_t schema;             //  its row type
+    zs_avro_codec_t manifest_codec; //  manifest.compression
     char path[ZS_PATH_MAX];
     //  The live data files of snapshot live_id (-1: not loaded; 0: the
     //  empty table), so that "is this file in the table already?" costs no
@@ -64,22 +67,107 @@ zs_table_file_path (zs_table_t *self, char *buf, size_t buflen, const char *rel)
 //  --------------------------------------------------------------------------
 //  Open / create
 
+//  The highest N of schema/schema-N (Paimon's schema evolution adds one
+//  per change; readers and writers use the latest). 0, ZS_ENOENT, -1.
 static int
-s_read_schema (const char *path, zs_schema_t *schema, char *err, size_t errlen)
+s_latest_schema (const char *dir, int64_t *id, char *err, size_t errlen)
 {
-    char why[ZS_ERRLEN];
+    DIR *d = opendir (dir);
+    if (!d && errno == ENOENT)
+        return ZS_ENOENT;
+    if (!d) {
+        snprintf (err, errlen, "%s: %s", dir, strerror (errno));
+        return -1;
+    }
+    *id = -1;
+    struct dirent *de;
+    while ((de = readdir (d))) {
+        const char *n = de->d_name;
+        if (strncmp (n, "schema-", 7) != 0 || !n[7] || strlen (n + 7) > 18)
+            continue;
+        char *end;
+        long long v = strtoll (n + 7, &end, 10);
+        if (*end == '\0' && v >= 0 && n[7] >= '0' && n[7] <= '9' && v > *id)
+            *id = v;
+    }
+    closedir (d);
+    return *id < 0 ? ZS_ENOENT : 0;
+}
+
+static int
+s_read_schema (zs_table_t *self, char *err, size_t errlen)
+{
+    char dir[ZS_PATH_MAX], path[ZS_PATH_MAX + 32], why[ZS_ERRLEN];
+    zs_table_file_path (self, dir, sizeof dir, "schema");
+    int64_t id = 0;
+    int rc = s_latest_schema (dir, &id, err, errlen);
+    if (rc == ZS_ENOENT) {
+        //  Without create, refuse anything that is not a table rather than
+        //  make one: a typo in table.path must not start an empty table.
+        snprintf (err, errlen, "not a Paimon table (no schema/schema-N): %s", self->path);
+        return -1;
+    }
+    if (rc != 0)
+        return -1;
+    snprintf (path, sizeof path, "%s/schema-%lld", dir, (long long) id);
     char *text = zs_fs_read_file (path, 1024 * 1024, NULL, why, sizeof why);
     if (!text) {
         snprintf (err, errlen, "%s", why);
         return -1;
     }
-    int rc = zs_schema_from_json (schema, text, why, sizeof why);
+    rc = zs_schema_from_json (&self->tschema, text, why, sizeof why);
     free (text);
     if (rc != 0) {
         snprintf (err, errlen, "%s: unreadable schema: %s", path, why);
         return -1;
     }
+    self->schema = self->tschema.row;
+    const char *codec = zs_schema_option (&self->tschema, "manifest.compression", "zstd");
+    self->manifest_codec = strcasecmp (codec, "none") == 0 || strcasecmp (codec, "null") == 0
+                               ? ZS_AVRO_CODEC_NULL
+                           : strcasecmp (codec, "deflate") == 0 ? ZS_AVRO_CODEC_DEFLATE
+                                                                : ZS_AVRO_CODEC_ZSTANDARD;
     return 0;
+}
+
+//  The directories a writer needs (a table another writer created may lack
+//  some until its first commit). 0 or -1 + err.
+static int
+s_make_dirs (zs_table_t *self, char *err, size_t errlen)
+{
+    char p[ZS_PATH_MAX];
+    static const char *dirs[] = {"schema", "snapshot", "manifest", "bucket-0"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        zs_table_file_path (self, p, sizeof p, dirs[i]);
+        if (zs_fs_mkdirs (p) != 0) {
+            snprintf (err, errlen, "%s: cannot create directory: %s", p, strerror (errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+//  A new table's schema-0, when the table has no schema yet. Two processes
+//  may create the same table at once: whoever loses the race reads the
+//  winner's identical schema. An existing table is not written to at all
+//  (its disk may be full: t_disk_full).
+static int
+s_create (zs_table_t *self, const zs_schema_t *create, char *err, size_t errlen)
+{
+    char p[ZS_PATH_MAX];
+    zs_table_file_path (self, p, sizeof p, "schema");
+    int64_t id;
+    if (s_latest_schema (p, &id, err, errlen) == 0)
+        return 0;
+    if (s_make_dirs (self, err, errlen) != 0)
+        return -1;
+    zs_table_file_path (self, p, sizeof p, "schema/schema-0");
+    char *json = zs_schema_to_json (create, zs_clock_wall_ms ());
+    int rc = json ? zs_fs_create_exclusive (p, json, strlen (json), err, errlen) : -1;
+    if (!json)
+        snprintf (err, errlen, "out of memory");
+    free (json);
+    return rc == ZS_ECONFLICT ? 0 : rc;
 }
 
 zs_table_t *
@@ -90,7 +178,7 @@ zs_table_open (const char *path, const zs_schema_t *create, char *err, size_t er
         snprintf (err, errlen, "%s: out of memory", path);
         return NULL;
     }
-    //  Room for "/manifest/manifest-list-xxxxxxxx-<uuid>.tmp-<pid>-<n>".
+    //  Room for "/manifest/.manifest-list-xxxxxxxx-<uuid>.tmp-<…>-<pid>-<n>".
     if (strlen (path) + 200 >= sizeof self->path) {
         snprintf (err, errlen, "%s: table path too long", path);
         free (self);
@@ -102,49 +190,52 @@ zs_table_open (const char *path, const zs_schema_t *create, char *err, size_t er
     size_t len = strlen (self->path);
     while (len > 1 && self->path[len - 1] == '/')
         self->path[--len] = '\0';
-
-    char p[ZS_PATH_MAX];
-    if (create) {
-        static const char *dirs[] = {"schema", "snapshot", "manifest", "bucket-0"};
-        for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-            zs_table_file_path (self, p, sizeof p, dirs[i]);
-            if (zs_fs_mkdirs (p) != 0) {
-                snprintf (err, errlen, "%s: cannot create directory: %s", p, strerror (errno));
-                goto fail;
-            }
-        }
-        //  Two processes may create the same table at once: whoever loses
-        //  the race reads the winner's identical schema. An existing table
-        //  is not written to at all (its disk may be full: t_disk_full).
-        zs_table_file_path (self, p, sizeof p, "schema/schema-0");
-        struct stat st;
-        char *json = stat (p, &st) == 0 ? NULL : zs_schema_to_json (create, zs_clock_wall_ms ());
-        int rc = json ? zs_fs_create_exclusive (p, json, strlen (json), err, errlen) : 0;
-        free (json);
-        if (rc != 0 && rc != ZS_ECONFLICT)
-            goto fail;
-    }
-    zs_table_file_path (self, p, sizeof p, "schema/schema-0");
-    //  Without create, refuse anything that is not a table rather than
-    //  make one: a typo in table.path must not start an empty table.
-    struct stat st;
-    if (stat (p, &st) != 0) {
-        snprintf (err, errlen, "not a zsink table: %s", self->path);
+    if ((create && s_create (self, create, err, errlen) != 0)
+        || s_read_schema (self, err, errlen) != 0)
         goto fail;
-    }
-    if (s_read_schema (p, &self->schema, err, errlen) != 0)
-        goto fail;
-    //  A job writes rows of its own schema: into a table of another one
-    //  they would be unreadable, or worse, readable as something else.
+    //  A job writes rows of its own schema, exactly once: into a table of
+    //  another schema they would be unreadable, or worse, readable as
+    //  something else; into a table of another kind not exactly once.
     char why[ZS_ERRLEN];
+    if (create && zs_schema_writable (&self->tschema, why, sizeof why) != 0) {
+        snprintf (err, errlen, "zsink cannot write table %s: %s", self->path, why);
+        goto fail;
+    }
     if (create && zs_schema_diff (create, &self->schema, why, sizeof why) != 0) {
         snprintf (err, errlen, "table %s has another schema: %s", self->path, why);
         goto fail;
     }
+    if (create && s_make_dirs (self, err, errlen) != 0)
+        goto fail;
     return self;
 fail:
     free (self);
     return NULL;
+}
+
+int
+zs_table_prepare_job (zs_config_t *cfg, char *err, size_t errlen)
+{
+    char dir[ZS_PATH_MAX + 16];
+    int64_t id;
+    snprintf (dir, sizeof dir, "%s/schema", cfg->table_path);
+    if (s_latest_schema (dir, &id, err, errlen) == ZS_ENOENT)
+        return 0; //  a new table: the committer creates it with the job's schema
+    zs_table_t *table = zs_table_open (cfg->table_path, NULL, err, errlen);
+    if (!table)
+        return -1;
+    if (!cfg->schema_set) {
+        cfg->schema = table->schema;
+        zs_schema_format (&cfg->schema, cfg->schema_text, sizeof cfg->schema_text);
+        cfg->schema_set = true;
+    }
+    zs_table_destroy (&table);
+    //  again, as a writer: writable, and of the job's row type
+    table = zs_table_open (cfg->table_path, &cfg->schema, err, errlen);
+    if (!table)
+        return -1;
+    zs_table_destroy (&table);
+    return 0;
 }
 
 void
@@ -161,6 +252,12 @@ const zs_schema_t *
 zs_table_schema (zs_table_t *self)
 {
     return &self->schema;
+}
+
+const zs_table_schema_t *
+zs_table_schema_file (zs_table_t *self)
+{
+    return &self->tschema;
 }
 
 const char *
@@ -339,6 +436,46 @@ zs_table_latest_snapshot (zs_table_t *self, zs_snapshot_t *out, char *err, size_
     return rc == ZS_ENOENT ? -1 : rc;
 }
 
+//  The last identifier of each recent commit user as of snapshot latest,
+//  into map->user_ids: latest's own list when zsink made it. Otherwise
+//  (another writer's snapshot) as Paimon finds a user's last commit: back
+//  from latest, each snapshot gives its commit user's identifier (the
+//  newest wins), until one that zsink made gives the rest; the scan ends at
+//  the earliest snapshot still there. So a snapshot of another writer on
+//  top never hides an identifier (docs/decisions.md).
+static void
+s_note_user (zs_snapshot_t *map, const char *user, int64_t identifier, int64_t time_millis)
+{
+    if (zs_snapshot_last_identifier (map, user) == -1)
+        zs_snapshot_set_user_id (map, user, identifier, time_millis);
+}
+
+static int
+s_user_ids (zs_table_t *self, const zs_snapshot_t *latest, zs_snapshot_t *map, char *err,
+            size_t errlen)
+{
+    map->n_user_ids = 0;
+    map->has_user_ids = true;
+    zs_snapshot_t cur;
+    const zs_snapshot_t *s = latest;
+    for (int64_t id = latest->id;; s = &cur) {
+        if (s->has_user_ids) {
+            for (int i = 0; i < s->n_user_ids; i++)
+                s_note_user (map, s->user_ids[i].user, s->user_ids[i].identifier,
+                             s->user_ids[i].time_millis);
+            return 0;
+        }
+        s_note_user (map, s->commit_user, s->commit_identifier, s->time_millis);
+        if (--id < 1)
+            return 0;
+        int rc = zs_table_read_snapshot (self, id, &cur, err, errlen);
+        if (rc == ZS_ENOENT)
+            return 0; //  expired: the scan has reached the earliest snapshot
+        if (rc != 0)
+            return rc;
+    }
+}
+
 int
 zs_table_last_committed (zs_table_t *self, const char *commit_user, int64_t *out, char *err,
                          size_t errlen)
@@ -351,8 +488,16 @@ zs_table_last_committed (zs_table_t *self, const char *commit_user, int64_t *out
     }
     if (rc != 0)
         return rc;
-    *out = zs_snapshot_last_identifier (&snap, commit_user);
-    return 0;
+    zs_snapshot_t *map = malloc (sizeof *map);
+    if (!map) {
+        snprintf (err, errlen, "out of memory");
+        return -1;
+    }
+    rc = s_user_ids (self, &snap, map, err, errlen);
+    if (rc == 0)
+        *out = zs_snapshot_last_identifier (map, commit_user);
+    free (map);
+    return rc;
 }
 
 int
@@ -395,9 +540,9 @@ zs_table_list_snapshots (zs_table_t *self, zs_snapshot_t **snaps_p, size_t *n_p,
 //  Read manifest/<name> whole. NULL with *rc_p and err set when it cannot be
 //  read: a file a snapshot references that is gone breaks that snapshot, so
 //  that is ZS_ECORRUPT.
-static char *
-s_read_manifest_file (zs_table_t *self, const char *name, char *path, size_t pathlen, int *rc_p,
-                      char *err, size_t errlen)
+static uint8_t *
+s_read_manifest_file (zs_table_t *self, const char *name, char *path, size_t pathlen, size_t *len,
+                      int *rc_p, char *err, size_t errlen)
 {
     char rel[ZS_PATH_MAX];
     snprintf (rel, sizeof rel, "manifest/%s", name);
@@ -406,10 +551,10 @@ s_read_manifest_file (zs_table_t *self, const char *name, char *path, size_t pat
         *rc_p = -1;
         return NULL;
     }
-    char *text = zs_fs_read_file (path, S_META_MAX, NULL, err, errlen);
-    if (!text)
+    char *data = zs_fs_read_file (path, S_META_MAX, len, err, errlen);
+    if (!data)
         *rc_p = ZS_ECORRUPT;
-    return text;
+    return (uint8_t *) data;
 }
 
 int
@@ -418,11 +563,12 @@ zs_table_read_manifest_list (zs_table_t *self, const char *name, zs_manifest_met
 {
     char path[ZS_PATH_MAX], why[ZS_ERRLEN];
     int rc;
-    char *text = s_read_manifest_file (self, name, path, sizeof path, &rc, err, errlen);
-    if (!text)
+    size_t len = 0;
+    uint8_t *data = s_read_manifest_file (self, name, path, sizeof path, &len, &rc, err, errlen);
+    if (!data)
         return rc;
-    rc = zs_manifest_list_decode (text, metas_p, n_p, why, sizeof why);
-    free (text);
+    rc = zs_manifest_list_decode (data, len, metas_p, n_p, why, sizeof why);
+    free (data);
     if (rc != 0)
         snprintf (err, errlen, "%s: corrupt manifest list: %s", path, why);
     return rc;
@@ -434,11 +580,12 @@ zs_table_read_manifest (zs_table_t *self, const char *name, zs_manifest_entry_t 
 {
     char path[ZS_PATH_MAX], why[ZS_ERRLEN];
     int rc;
-    char *text = s_read_manifest_file (self, name, path, sizeof path, &rc, err, errlen);
-    if (!text)
+    size_t len = 0;
+    uint8_t *data = s_read_manifest_file (self, name, path, sizeof path, &len, &rc, err, errlen);
+    if (!data)
         return rc;
-    rc = zs_manifest_decode (text, entries_p, n_p, why, sizeof why);
-    free (text);
+    rc = zs_manifest_decode (data, len, entries_p, n_p, why, sizeof why);
+    free (data);
     if (rc != 0)
         snprintf (err, errlen, "%s: corrupt manifest: %s", path, why);
     return rc;
@@ -501,6 +648,15 @@ zs_table_live_files (zs_table_t *self, int64_t snapshot_id, zs_file_meta_t **fil
     }
     if (rc != 0)
         return rc;
+    //  Deletion vectors and indexes live in the index manifest: reading the
+    //  data files without them would bring deleted rows back.
+    if (snap.index_manifest[0]) {
+        snprintf (err, errlen,
+                  "%s: snapshot %" PRId64 " has an index manifest (%s): deletion vectors or "
+                  "indexes, which zsink does not read",
+                  self->path, snap.id, snap.index_manifest);
+        return -1;
+    }
     zs_manifest_meta_t *metas;
     size_t nm;
     rc = s_snapshot_manifests (self, &snap, &metas, &nm, err, errlen);
@@ -717,11 +873,12 @@ s_no_filter (void)
 
 //  filterCommitted against the snapshot we build on (NULL = empty table).
 static int
-s_filter (zs_table_t *self, const zs_snapshot_t *latest, const char *user, int64_t identifier,
+s_filter (zs_table_t *self, const zs_snapshot_t *ids, const char *user, int64_t identifier,
           char *err, size_t errlen)
 {
     if (s_no_filter ())
         return 0;
+    const zs_snapshot_t *latest = ids;
     int64_t last = latest ? zs_snapshot_last_identifier (latest, user) : -1;
     if (latest && last == ZS_END_INPUT_ID) {
         snprintf (err, errlen,
@@ -739,26 +896,65 @@ s_filter (zs_table_t *self, const zs_snapshot_t *latest, const char *user, int64
     return 0;
 }
 
-//  Write a JSON metadata file in manifest/. 0 or -1 + err.
+//  Write an encoded manifest or list as manifest/<name>, taking data. Its
+//  size into *size. 0 or -1 + err.
 static int
-s_write_meta (zs_table_t *self, const char *name, char *text, char *err, size_t errlen)
+s_write_manifest (zs_table_t *self, const char *name, uint8_t *data, size_t len, int64_t *size,
+                  char *err, size_t errlen)
 {
-    if (!text) {
-        snprintf (err, errlen, "manifest/%s: out of memory encoding", name);
-        return -1;
-    }
+    if (!data)
+        return -1; //  the encoder said why
     char rel[256], path[ZS_PATH_MAX];
     snprintf (rel, sizeof rel, "manifest/%s", name);
     zs_table_file_path (self, path, sizeof path, rel);
-    int rc = zs_fs_create_exclusive (path, text, strlen (text), err, errlen);
-    free (text);
+    int rc = zs_fs_create_exclusive (path, data, len, err, errlen);
+    free (data);
     //  Names are fresh uuids, so a taken name is not a lost race but a bug
     //  or a copied table: never overwrite, fail.
     if (rc == ZS_ECONFLICT) {
         snprintf (err, errlen, "%s: exists already (uuid clash?)", path);
         rc = -1;
     }
+    if (size)
+        *size = (int64_t) len;
     return rc;
+}
+
+//  A manifest list of n manifests as manifest/<name>.
+static int
+s_write_list (zs_table_t *self, const char *name, const zs_manifest_meta_t *metas, size_t n,
+              int64_t *size, char *err, size_t errlen)
+{
+    size_t len = 0;
+    uint8_t *data = zs_manifest_list_encode (metas, n, self->manifest_codec, &len, err, errlen);
+    return s_write_manifest (self, name, data, len, size, err, errlen);
+}
+
+//  A manifest of n files, all ADD, as manifest/<name>; its list entry.
+//  new_files: they are this commit's, written with the table's latest
+//  schema (its id goes in); else their own schema ids stay.
+static int
+s_write_adds (zs_table_t *self, const char *name, const zs_file_meta_t *files, size_t n,
+              bool new_files, zs_manifest_meta_t *meta, char *err, size_t errlen)
+{
+    zs_manifest_entry_t *entries = n ? calloc (n, sizeof *entries) : NULL;
+    if (n && !entries) {
+        snprintf (err, errlen, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        entries[i] = (zs_manifest_entry_t){.add = true, .total_buckets = -1, .file = files[i]};
+        if (new_files)
+            entries[i].file.schema_id = self->tschema.id;
+    }
+    size_t len = 0;
+    uint8_t *data = zs_manifest_encode (entries, n, self->manifest_codec, &len, err, errlen);
+    free (entries);
+    memset (meta, 0, sizeof *meta);
+    snprintf (meta->file, sizeof meta->file, "%s", name);
+    meta->added_files = (int64_t) n;
+    meta->schema_id = self->tschema.id;
+    return s_write_manifest (self, name, data, len, &meta->file_size, err, errlen);
 }
 
 static void
@@ -791,7 +987,8 @@ s_merge_manifests (zs_table_t *self, const zs_snapshot_t *latest, const char *ta
     char uuid[40];
     zs_uuid (uuid);
     snprintf (merged, 128, "manifest-%s-%s", tag, uuid);
-    rc = s_write_meta (self, merged, zs_manifest_encode (files, nf), err, errlen);
+    zs_manifest_meta_t meta;
+    rc = s_write_adds (self, merged, files, nf, false, &meta, err, errlen);
     free (files);
     if (rc != 0) {
         merged[0] = '\0';
@@ -802,9 +999,7 @@ s_merge_manifests (zs_table_t *self, const zs_snapshot_t *latest, const char *ta
         snprintf (err, errlen, "out of memory");
         return -1;
     }
-    memset (one, 0, sizeof *one);
-    snprintf (one->file, sizeof one->file, "%s", merged);
-    one->added_files = (int64_t) nf;
+    *one = meta;
     *metas_p = one;
     *n_p = 1;
     return 0;
@@ -812,10 +1007,11 @@ s_merge_manifests (zs_table_t *self, const zs_snapshot_t *latest, const char *ta
 
 //  Base list for a snapshot built on latest: latest's base + delta
 //  manifests (merged into one past S_MANIFEST_MERGE_MIN), written under a
-//  new name. *merged names a merged manifest written here ("" if none).
+//  new name, its size into *size. *merged names a merged manifest written
+//  here ("" if none).
 static int
 s_write_base_list (zs_table_t *self, const zs_snapshot_t *latest, const char *tag, char name[128],
-                   char merged[128], char *err, size_t errlen)
+                   int64_t *size, char merged[128], char *err, size_t errlen)
 {
     char uuid[40];
     zs_uuid (uuid);
@@ -832,7 +1028,7 @@ s_write_base_list (zs_table_t *self, const zs_snapshot_t *latest, const char *ta
         }
     }
     snprintf (name, 128, "manifest-list-%s-%s", tag, uuid);
-    int rc = s_write_meta (self, name, zs_manifest_list_encode (metas, n), err, errlen);
+    int rc = s_write_list (self, name, metas, n, size, err, errlen);
     free (metas);
     if (rc != 0) {
         name[0] = '\0'; //  nothing written to clean up but the merged manifest
@@ -843,7 +1039,7 @@ s_write_base_list (zs_table_t *self, const zs_snapshot_t *latest, const char *ta
     return rc;
 }
 
-//  Hint files: a plain id and a newline. Failing to write one is not a
+//  Hint files: a plain id, as Paimon writes them. Failing to write one is not a
 //  failed commit (the snapshot files are the truth), so only warn.
 //  Their temp files carry the commit user's tag, like the snapshot's: a
 //  crash between the temp file and its rename leaves a file the user's
@@ -852,7 +1048,7 @@ static void
 s_write_hints (zs_table_t *self, int64_t id, const char *tag)
 {
     char path[ZS_PATH_MAX], text[32], err[ZS_ERRLEN];
-    int len = snprintf (text, sizeof text, "%" PRId64 "\n", id);
+    int len = snprintf (text, sizeof text, "%" PRId64, id);
     zs_table_file_path (self, path, sizeof path, "snapshot/LATEST");
     if (zs_fs_write_atomic_tagged (path, tag, text, (size_t) len, err, sizeof err) != 0)
         zs_warn ("cannot write LATEST hint: %s", err);
@@ -863,7 +1059,7 @@ s_write_hints (zs_table_t *self, int64_t id, const char *tag)
     int64_t earliest = id, latest;
     if (zs_table_snapshot_range (self, &earliest, &latest, err, sizeof err) != 0)
         earliest = id;
-    len = snprintf (text, sizeof text, "%" PRId64 "\n", earliest);
+    len = snprintf (text, sizeof text, "%" PRId64, earliest);
     int rc = zs_fs_create_exclusive_tagged (path, tag, text, (size_t) len, err, sizeof err);
     if (rc != 0 && rc != ZS_ECONFLICT)
         zs_warn ("cannot write EARLIEST hint: %s", err);
@@ -893,11 +1089,27 @@ typedef struct {
     const zs_commit_t *req;
     zs_snapshot_t latest; //  the snapshot we build on (when have)
     bool have;
-    char tag[9]; //  the commit user's tag in file names
+    zs_snapshot_t ids; //  committed identifiers as of latest (s_user_ids)
+    char tag[9];       //  the commit user's tag in file names
     char manifest[128], delta_list[128], base_list[128], merged[128];
+    int64_t base_size, delta_size; //  of the lists
     int64_t delta_rows;
     zs_snapshot_t snap; //  the snapshot being created
 } s_commit_t;
+
+//  Read the latest snapshot, the identifiers as of it, and filter.
+static int
+s_commit_latest (s_commit_t *c, char *err, size_t errlen)
+{
+    const zs_commit_t *r = c->req;
+    int rc = s_load_latest (c->table, &c->latest, &c->have, err, errlen);
+    memset (&c->ids, 0, sizeof c->ids);
+    if (rc == 0 && c->have)
+        rc = s_user_ids (c->table, &c->latest, &c->ids, err, errlen);
+    if (rc == 0)
+        rc = s_filter (c->table, c->have ? &c->ids : NULL, r->user, r->identifier, err, errlen);
+    return rc;
+}
 
 //  Step 1: read the latest snapshot, filterCommitted, and check the files
 //  against it (invariant 3, and no file added twice) before anything is
@@ -907,13 +1119,13 @@ s_commit_begin (s_commit_t *c, char *err, size_t errlen)
 {
     zs_table_t *self = c->table;
     const zs_commit_t *r = c->req;
-    if (!r->user || !r->user[0] || strlen (r->user) >= sizeof c->snap.commit_user) {
+    //  it must fit committedIdentifiers' entries, or filterCommitted would
+    //  never find it
+    if (!r->user || !r->user[0] || strlen (r->user) >= sizeof c->ids.user_ids[0].user) {
         snprintf (err, errlen, "%s: commit user empty or longer than 39 characters", self->path);
         return -1;
     }
-    int rc = s_load_latest (self, &c->latest, &c->have, err, errlen);
-    if (rc == 0)
-        rc = s_filter (self, c->have ? &c->latest : NULL, r->user, r->identifier, err, errlen);
+    int rc = s_commit_latest (c, err, errlen);
     if (rc != 0)
         return rc;
     if (r->n == 0 && r->ignore_empty) {
@@ -938,18 +1150,22 @@ s_commit_write_manifests (s_commit_t *c, char *err, size_t errlen)
     snprintf (c->manifest, sizeof c->manifest, "manifest-%s-%s", c->tag, uuid);
     zs_uuid (uuid);
     snprintf (c->delta_list, sizeof c->delta_list, "manifest-list-%s-%s", c->tag, uuid);
-    zs_manifest_meta_t meta = {.added_files = (int64_t) c->req->n};
-    snprintf (meta.file, sizeof meta.file, "%s", c->manifest);
-    int rc = s_write_base_list (self, c->have ? &c->latest : NULL, c->tag, c->base_list, c->merged,
-                                err, errlen);
+    int rc = s_write_base_list (self, c->have ? &c->latest : NULL, c->tag, c->base_list,
+                                &c->base_size, c->merged, err, errlen);
     if (rc != 0) {
         c->manifest[0] = c->delta_list[0] = '\0'; //  not written
         return rc;
     }
-    rc = s_write_meta (self, c->manifest, zs_manifest_encode (c->req->files, c->req->n), err,
-                       errlen);
+    //  An empty commit's delta list is empty, as Paimon writes it: no
+    //  manifest of no files.
+    zs_manifest_meta_t meta;
+    size_t n = c->req->n;
+    if (n == 0)
+        c->manifest[0] = '\0';
+    else
+        rc = s_write_adds (self, c->manifest, c->req->files, n, true, &meta, err, errlen);
     if (rc == 0)
-        rc = s_write_meta (self, c->delta_list, zs_manifest_list_encode (&meta, 1), err, errlen);
+        rc = s_write_list (self, c->delta_list, &meta, n ? 1 : 0, &c->delta_size, err, errlen);
     if (rc == 0 && zs_failpoint ("committer.after-manifest") == -1) {
         snprintf (err, errlen, "%s: injected error after writing manifests", self->path);
         rc = -1;
@@ -969,9 +1185,16 @@ s_commit_build_snapshot (s_commit_t *c)
     else
         memset (snap, 0, sizeof *snap);
     snap->id = c->have ? c->latest.id + 1 : 1;
-    snap->schema_id = 0;
+    //  another writer's changelog and index manifests are not ours to carry
+    snap->changelog_manifest_list[0] = snap->index_manifest[0] = '\0';
+    snap->schema_id = c->table->tschema.id;
     snprintf (snap->base_manifest_list, sizeof snap->base_manifest_list, "%s", c->base_list);
+    snap->base_list_size = c->base_size;
     snprintf (snap->delta_manifest_list, sizeof snap->delta_manifest_list, "%s", c->delta_list);
+    snap->delta_list_size = c->delta_size;
+    snap->has_user_ids = true;
+    snap->n_user_ids = c->ids.n_user_ids;
+    memcpy (snap->user_ids, c->ids.user_ids, sizeof snap->user_ids);
     snprintf (snap->commit_user, sizeof snap->commit_user, "%s", r->user);
     snap->commit_identifier = r->identifier;
     snprintf (snap->commit_kind, sizeof snap->commit_kind, "APPEND");
@@ -1011,9 +1234,7 @@ s_commit_rebase (s_commit_t *c, char *err, size_t errlen)
 {
     zs_table_t *self = c->table;
     const zs_commit_t *r = c->req;
-    int rc = s_load_latest (self, &c->latest, &c->have, err, errlen);
-    if (rc == 0)
-        rc = s_filter (self, c->have ? &c->latest : NULL, r->user, r->identifier, err, errlen);
+    int rc = s_commit_latest (c, err, errlen);
     if (rc == 0)
         rc = s_live_load (self, c->have ? c->latest.id : 0, err, errlen);
     if (rc == 0)
@@ -1024,8 +1245,8 @@ s_commit_rebase (s_commit_t *c, char *err, size_t errlen)
         s_unlink_meta (self, c->merged);
     c->merged[0] = '\0';
     if (rc == 0)
-        rc = s_write_base_list (self, c->have ? &c->latest : NULL, c->tag, c->base_list, c->merged,
-                                err, errlen);
+        rc = s_write_base_list (self, c->have ? &c->latest : NULL, c->tag, c->base_list,
+                                &c->base_size, c->merged, err, errlen);
     return rc;
 }
 

@@ -23,6 +23,7 @@
 #ifndef ZS_TABLE_H_INCLUDED
 #define ZS_TABLE_H_INCLUDED
 
+#include "config.h"
 #include "filemeta.h"
 #include "schema.h"
 #include "snapshot.h"
@@ -37,8 +38,18 @@ typedef struct _zs_table_t zs_table_t;
 zs_table_t *zs_table_open (const char *path, const zs_schema_t *create, char *err, size_t errlen);
 void zs_table_destroy (zs_table_t **self_p);
 const char *zs_table_path (zs_table_t *self);
-//  The table's schema (schema-0).
+//  The table's row type (of its latest schema file).
 const zs_schema_t *zs_table_schema (zs_table_t *self);
+//  Its latest schema file, keys and options included.
+const zs_table_schema_t *zs_table_schema_file (zs_table_t *self);
+
+//  A job about to write the table at cfg->table_path, if there is one
+//  (any Paimon table: zsink's, Paimon Java's, pypaimon's): when the job
+//  gives no table.schema, the table's row type becomes the job's (cfg's
+//  schema and its text); then the table must be one zsink can write
+//  exactly once, of the job's row type. 0 (also when there is no table
+//  yet), or -1 with err naming what is wrong.
+int zs_table_prepare_job (zs_config_t *cfg, char *err, size_t errlen);
 
 //  Latest snapshot (by scanning snapshot/, LATEST only as a hint).
 //  0 = found, ZS_ENOENT = table has no snapshot, ZS_ECORRUPT/-1 + err.

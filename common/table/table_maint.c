@@ -274,8 +274,10 @@ zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_user,
     struct dirent *de;
     while ((de = readdir (d))) {
         const char *name = de->d_name;
-        if (strncmp (name, prefix_m, strlen (prefix_m)) != 0
-            && strncmp (name, prefix_l, strlen (prefix_l)) != 0)
+        //  the manifests and lists themselves, and their temp files
+        const char *base = name[0] == '.' ? name + 1 : name;
+        if (strncmp (base, prefix_m, strlen (prefix_m)) != 0
+            && strncmp (base, prefix_l, strlen (prefix_l)) != 0)
             continue;
         char rel[512], full[ZS_PATH_MAX];
         snprintf (rel, sizeof rel, "manifest/%s", name);
@@ -306,9 +308,9 @@ zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_user,
         return -1;
     }
     while ((de = readdir (d))) {
-        bool ours = strncmp (de->d_name, "snapshot-", 9) == 0
-                    || strncmp (de->d_name, "LATEST.tmp-", 11) == 0
-                    || strncmp (de->d_name, "EARLIEST.tmp-", 13) == 0;
+        bool ours = strncmp (de->d_name, ".snapshot-", 10) == 0
+                    || strncmp (de->d_name, ".LATEST.tmp-", 12) == 0
+                    || strncmp (de->d_name, ".EARLIEST.tmp-", 14) == 0;
         if (!ours || !strstr (de->d_name, pattern))
             continue;
         char rel[512], full[ZS_PATH_MAX];

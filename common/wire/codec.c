@@ -14,6 +14,7 @@
     Deeper meaning (is this checkpoint the one in flight?) is the role's job.
 */
 #include "codec.h"
+#include "stats.h"
 #include <assert.h>
 #include <errno.h>
 #include <stdio.h>
@@ -126,8 +127,13 @@ s_valid_file (const Zsink__FileMeta *f, bool check_path)
         return false;
     if (!f->path || !*f->path || strlen (f->path) >= 256)
         return false;
-    if (f->stats && strlen (f->stats) >= ZS_FILE_STATS_MAX)
-        return false;
+    if (f->has_value_stats) {
+        //  well formed, so that the manifest holds nothing a reader chokes on
+        zs_stats_t st;
+        char err[ZS_ERRLEN];
+        if (zs_stats_set (&st, f->value_stats.data, f->value_stats.len, err, sizeof err) != 0)
+            return false;
+    }
     if (check_path && (f->path[0] == '/' || strstr (f->path, "..")))
         return false;
     return f->rows >= 0 && f->size >= 0;
@@ -524,7 +530,17 @@ zs_file_meta_from_proto (const Zsink__FileMeta *f, zs_file_meta_t *meta)
     meta->has_id = f->has_min_id && f->has_max_id;
     meta->min_id = meta->has_id ? f->min_id : 0;
     meta->max_id = meta->has_id ? f->max_id : 0;
-    snprintf (meta->stats, sizeof meta->stats, "%s", f->stats ? f->stats : "");
+    meta->creation_ms = f->has_creation_ms ? f->creation_ms : 0;
+    //  what zsink's writers write: rows numbered from 0, appended
+    meta->min_seq = 0;
+    meta->max_seq = f->rows > 0 ? f->rows - 1 : 0;
+    meta->file_source = ZS_FILE_SOURCE_APPEND;
+    meta->delete_rows = 0;
+    char err[ZS_ERRLEN];
+    if (!f->has_value_stats
+        || zs_stats_set (&meta->stats, f->value_stats.data, f->value_stats.len, err, sizeof err)
+               != 0)
+        zs_stats_none (&meta->stats);
 }
 
 void
@@ -539,5 +555,9 @@ zs_file_meta_to_proto (const zs_file_meta_t *meta, Zsink__FileMeta *f)
         f->min_id = meta->min_id;
         f->max_id = meta->max_id;
     }
-    f->stats = meta->stats[0] ? (char *) meta->stats : NULL;
+    f->has_value_stats = meta->stats.len > 0;
+    f->value_stats.data = (uint8_t *) meta->stats.blob;
+    f->value_stats.len = meta->stats.len;
+    f->has_creation_ms = true;
+    f->creation_ms = meta->creation_ms;
 }

@@ -77,18 +77,23 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     } else
         ZS_FUZZ_CHECK (err[0] != 0);
 
-    //  The JSON form.
+    //  The JSON form (a schema file).
+    static zs_table_schema_t t, t2;
     err[0] = 0;
-    int rc = zs_schema_from_json (&s, text, err, sizeof err);
+    int rc = zs_schema_from_json (&t, text, err, sizeof err);
     if (rc == 0) {
-        s_check_sane (&s);
-        char *json = zs_schema_to_json (&s, 0);
+        s_check_sane (&t.row);
+        ZS_FUZZ_CHECK (t.n_options >= 0 && t.n_options <= ZS_SCHEMA_OPTIONS_MAX);
+        char why[ZS_ERRLEN];
+        if (zs_schema_writable (&t, why, sizeof why) != 0)
+            ZS_FUZZ_CHECK (why[0] != 0);
+        char *json = zs_schema_to_json (&t.row, 0);
         ZS_FUZZ_CHECK (json != NULL);
-        rc = zs_schema_from_json (&again, json, err, sizeof err);
+        rc = zs_schema_from_json (&t2, json, err, sizeof err);
         if (rc != 0)
             fprintf (stderr, "re-encoded schema does not decode: %s\n%s\n", err, json);
         ZS_FUZZ_CHECK (rc == 0);
-        s_check_same (&s, &again);
+        s_check_same (&t.row, &t2.row);
         free (json);
     } else {
         ZS_FUZZ_CHECK (rc == ZS_ECORRUPT);

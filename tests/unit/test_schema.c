@@ -81,16 +81,23 @@ test_parse_errors_name_the_column (void **state)
 static void
 test_json_round_trip_and_corrupt (void **state)
 {
-    zs_schema_t s, back;
+    zs_schema_t s;
+    zs_table_schema_t back;
     char err[ZS_ERRLEN];
     assert_int_equal (
         zs_schema_parse (&s, "id BIGINT NOT NULL, raw BYTES, day DATE", err, sizeof err), 0);
     char *json = zs_schema_to_json (&s, 123);
     assert_non_null (json);
     assert_non_null (strstr (json, "\"type\": \"BIGINT NOT NULL\""));
+    //  Paimon's version 3, and the options that make it the table zsink writes
+    assert_non_null (strstr (json, "\"version\": 3"));
     assert_int_equal (zs_schema_from_json (&back, json, err, sizeof err), 0);
-    assert_int_equal (zs_schema_diff (&back, &s, err, sizeof err), 0);
-    assert_int_equal (back.id_col, 0);
+    assert_int_equal (zs_schema_diff (&back.row, &s, err, sizeof err), 0);
+    assert_int_equal (back.row.id_col, 0);
+    assert_string_equal (zs_schema_option (&back, "bucket", "?"), "-1");
+    assert_string_equal (zs_schema_option (&back, "file.format", "?"), "parquet");
+    assert_string_equal (zs_schema_option (&back, "manifest.compression", "?"), "zstd");
+    assert_int_equal (zs_schema_writable (&back, err, sizeof err), 0);
     free (json);
 
     const char *bad[] = {"",
@@ -179,6 +186,56 @@ test_rowfmt_rows (void **state)
     zs_strbuf_free (&out);
 }
 
+//  A table Paimon made: its long type spellings read, and what zsink cannot
+//  write exactly once is named.
+static void
+test_paimon_tables (void **state)
+{
+    zs_table_schema_t t;
+    char err[ZS_ERRLEN];
+    const char *paimon =
+        "{\"version\":3,\"id\":2,\"fields\":[{\"id\":0,\"name\":\"id\",\"type\":"
+        "\"BIGINT NOT NULL\"},{\"id\":1,\"name\":\"s\",\"type\":\"VARCHAR(2147483647)\"},"
+        "{\"id\":2,\"name\":\"b\",\"type\":\"VARBINARY(2147483647) NOT NULL\"}],"
+        "\"highestFieldId\":2,\"partitionKeys\":[],\"primaryKeys\":[],\"options\":{}}";
+    assert_int_equal (zs_schema_from_json (&t, paimon, err, sizeof err), 0);
+    assert_int_equal (t.id, 2);
+    assert_int_equal (t.row.cols[1].type, ZS_TYPE_STRING);
+    assert_int_equal (t.row.cols[2].type, ZS_TYPE_BYTES);
+    assert_false (t.row.cols[2].nullable);
+    //  defaults of an absent option are Paimon 2.0's
+    assert_int_equal (zs_schema_writable (&t, err, sizeof err), 0);
+
+    static const struct {
+        const char *keys, *options, *want;
+    } refuse[] = {
+        {"\"primaryKeys\":[\"id\"]", "{}", "primary keys (id"},
+        {"\"partitionKeys\":[\"id\"]", "{}", "partitioned (partition key id"},
+        {"\"primaryKeys\":[]", "{\"bucket\":\"4\"}", "option 'bucket' is '4'"},
+        {"\"primaryKeys\":[]", "{\"file.format\":\"orc\"}", "option 'file.format' is 'orc'"},
+        {"\"primaryKeys\":[]", "{\"deletion-vectors.enabled\":\"true\"}",
+         "option 'deletion-vectors.enabled' is 'true'"},
+    };
+    for (size_t i = 0; i < sizeof refuse / sizeof refuse[0]; i++) {
+        char json[512];
+        snprintf (json, sizeof json,
+                  "{\"version\":3,\"id\":0,\"fields\":[{\"id\":0,\"name\":\"id\",\"type\":"
+                  "\"BIGINT\"}],%s,\"options\":%s}",
+                  refuse[i].keys, refuse[i].options);
+        assert_int_equal (zs_schema_from_json (&t, json, err, sizeof err), 0);
+        assert_int_equal (zs_schema_writable (&t, err, sizeof err), -1);
+        if (!strstr (err, refuse[i].want))
+            fail_msg ("case %zu: '%s' does not say '%s'", i, err, refuse[i].want);
+    }
+    //  a type zsink does not read is named
+    assert_int_equal (zs_schema_from_json (&t,
+                                           "{\"id\":0,\"fields\":[{\"name\":\"d\",\"type\":"
+                                           "\"DECIMAL(10, 2)\"}]}",
+                                           err, sizeof err),
+                      ZS_ECORRUPT);
+    assert_non_null (strstr (err, "DECIMAL(10, 2)"));
+}
+
 int
 main (void)
 {
@@ -186,6 +243,7 @@ main (void)
         cmocka_unit_test (test_parse_all_types),
         cmocka_unit_test (test_parse_errors_name_the_column),
         cmocka_unit_test (test_json_round_trip_and_corrupt),
+        cmocka_unit_test (test_paimon_tables),
         cmocka_unit_test (test_diff_names_first_difference),
         cmocka_unit_test (test_rowfmt_values),
         cmocka_unit_test (test_rowfmt_rows),

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "manifest.h"
 #include "snapshot.h"
+#include "stats.h"
 #include "table.h"
 #include "table_priv.h"
 #include <dirent.h>
@@ -116,7 +117,8 @@ s_count (const char *sub, const char *needle)
     int n = 0;
     struct dirent *de;
     while ((de = readdir (d)))
-        if (de->d_name[0] != '.' && (!needle || strstr (de->d_name, needle)))
+        if (strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0
+            && (!needle || strstr (de->d_name, needle)))
             n++;
     closedir (d);
     return n;
@@ -152,7 +154,7 @@ test_open_and_create (void **state)
     //  A directory without schema/schema-0 is not a table.
     snprintf (p, sizeof p, "%s/bucket-0", s_dir);
     assert_null (zs_table_open (p, NULL, err, sizeof err));
-    assert_non_null (strstr (err, "not a zsink table"));
+    assert_non_null (strstr (err, "not a Paimon table"));
     assert_non_null (strstr (err, p));
     snprintf (p, sizeof p, "%s/nope", s_dir);
     assert_null (zs_table_open (p, NULL, err, sizeof err));
@@ -217,6 +219,9 @@ test_snapshot_json_round_trip (void **state)
     in.time_millis = 1700000000123;
     in.total_record_count = 1000;
     in.delta_record_count = 10;
+    in.base_list_size = 1006;
+    in.delta_list_size = 1113;
+    in.has_user_ids = true;
     zs_snapshot_set_user_id (&in, USER_A, ZS_END_INPUT_ID, 5);
     zs_snapshot_set_user_id (&in, USER_B, 7, 3);
     char *text = zs_snapshot_encode (&in);
@@ -253,15 +258,23 @@ test_snapshot_json_round_trip (void **state)
         "{\"version\":3,\"id\":1,\"schemaId\":0,\"baseManifestList\":\"b\","
         "\"deltaManifestList\":\"d\",\"commitUser\":\"u\",\"commitIdentifier\":1,"
         "\"commitKind\":\"APPEND\",\"timeMillis\":1,\"totalRecordCount\":1,"
-        "\"deltaRecordCount\":1}",
-        "{\"version\":3,\"id\":1,\"schemaId\":0,\"baseManifestList\":\"b\","
-        "\"deltaManifestList\":\"d\",\"commitUser\":\"u\",\"commitIdentifier\":1,"
-        "\"commitKind\":\"APPEND\",\"timeMillis\":1,\"totalRecordCount\":1,"
         "\"deltaRecordCount\":1,\"committedIdentifiers\":[{\"user\":\"u\"}]}",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (zs_snapshot_decode (bad[i], &out, err, sizeof err) != ZS_ECORRUPT)
             fail_msg ("bad snapshot %zu decoded", i);
+    //  Another writer's snapshot: no committedIdentifiers, sizes, an index
+    //  manifest; unknown fields ignored, as Paimon's readers do.
+    const char *paimon = "{\"version\":3,\"id\":4,\"schemaId\":0,\"baseManifestList\":\"b\","
+                         "\"deltaManifestList\":\"d\",\"indexManifest\":\"index-manifest-1\","
+                         "\"commitUser\":\"a-long-flink-commit-user-name-of-more-than-40-chars\","
+                         "\"commitIdentifier\":9,\"commitKind\":\"COMPACT\",\"timeMillis\":1,"
+                         "\"totalRecordCount\":1,\"deltaRecordCount\":-1,\"nextRowId\":0}";
+    assert_int_equal (zs_snapshot_decode (paimon, &out, err, sizeof err), 0);
+    assert_false (out.has_user_ids);
+    assert_true (out.base_list_size == -1 && out.delta_list_size == -1);
+    assert_string_equal (out.index_manifest, "index-manifest-1");
+    assert_string_equal (out.commit_kind, "COMPACT");
 }
 
 static void
@@ -288,31 +301,60 @@ test_user_ids_keep_most_recent (void **state)
     assert_int_equal (zs_snapshot_last_identifier (&s, "user-6"), 6);
 }
 
+//  Replace the first run of from (same length) in data. 0 or -1.
+static int
+s_patch (uint8_t *data, size_t len, const char *from, const char *to)
+{
+    size_t n = strlen (from);
+    for (size_t i = 0; i + n <= len; i++)
+        if (memcmp (data + i, from, n) == 0) {
+            memcpy (data + i, to, n);
+            return 0;
+        }
+    return -1;
+}
+
 static void
 test_manifest_codecs (void **state)
 {
-    zs_file_meta_t f = {.path = "bucket-0/data-1.parquet",
+    zs_file_meta_t f = {.path = "bucket-0/aa-data-1.parquet",
                         .rows = 3,
                         .size = 99,
-                        .has_id = true,
-                        .min_id = 1,
-                        .max_id = 3,
-                        .stats = "{\"nullCounts\":[0],\"minValues\":[1],\"maxValues\":[3]}"};
-    char *text = zs_manifest_encode (&f, 1);
+                        .creation_ms = 1700000000123,
+                        .min_seq = 0,
+                        .max_seq = 2,
+                        .schema_id = 0,
+                        .file_source = ZS_FILE_SOURCE_APPEND,
+                        .delete_rows = 0};
+    zs_stats_none (&f.stats);
+    zs_manifest_entry_t in = {.add = true, .total_buckets = -1, .file = f};
+    char err[ZS_ERRLEN];
+    size_t len;
+    uint8_t *data = zs_manifest_encode (&in, 1, ZS_AVRO_CODEC_NULL, &len, err, sizeof err);
+    assert_non_null (data);
     zs_manifest_entry_t *entries;
     size_t n;
-    char err[ZS_ERRLEN];
-    assert_int_equal (zs_manifest_decode (text, &entries, &n, err, sizeof err), 0);
-    free (text);
+    assert_int_equal (zs_manifest_decode (data, len, &entries, &n, err, sizeof err), 0);
     assert_int_equal (n, 1);
     assert_true (entries[0].add);
-    assert_memory_equal (&entries[0].file, &f, sizeof f);
+    assert_int_equal (entries[0].total_buckets, -1);
+    const zs_file_meta_t *g = &entries[0].file;
+    assert_string_equal (g->path, f.path);
+    assert_true (g->rows == 3 && g->size == 99 && g->creation_ms == f.creation_ms);
+    assert_true (g->max_seq == 2 && g->file_source == 0 && g->delete_rows == 0);
+    assert_int_equal (g->stats.len, f.stats.len);
+    assert_memory_equal (g->stats.blob, f.stats.blob, f.stats.len);
     free (entries);
     //  A manifest naming a file outside the table is corrupt.
-    assert_int_equal (zs_manifest_decode ("{\"entries\":[{\"kind\":\"ADD\",\"file\":\"../x\","
-                                          "\"rows\":1,\"size\":1,\"minId\":1,\"maxId\":1}]}",
-                                          &entries, &n, err, sizeof err),
-                      ZS_ECORRUPT);
+    assert_int_equal (s_patch (data, len, "aa-data", "../data"), 0);
+    assert_int_equal (zs_manifest_decode (data, len, &entries, &n, err, sizeof err), ZS_ECORRUPT);
+    free (data);
+    //  zsink's JSON manifests of old: refused, saying what to do
+    const char *old = "{\"entries\":[]}";
+    assert_int_equal (
+        zs_manifest_decode ((const uint8_t *) old, strlen (old), &entries, &n, err, sizeof err),
+        ZS_ECORRUPT);
+    assert_non_null (strstr (err, "zsink's own JSON format"));
     static const char *bad_paths[] = {"/etc/passwd", "bucket-0/../../x", "data/x",
                                       "bucket-x/y",  "bucket-0/",        "bucket-0//x",
                                       "bucket-/x",   "bucket-0/./x"};
@@ -321,19 +363,22 @@ test_manifest_codecs (void **state)
             fail_msg ("path '%s' accepted", bad_paths[i]);
     assert_int_equal (zs_data_path_check ("bucket-12/sub/data.parquet", err, sizeof err), 0);
 
-    zs_manifest_meta_t m = {.file = "manifest-aa-1", .added_files = 2};
-    text = zs_manifest_list_encode (&m, 1);
+    zs_manifest_meta_t m = {.file = "manifest-aa-1", .file_size = 1234, .added_files = 2};
+    data = zs_manifest_list_encode (&m, 1, ZS_AVRO_CODEC_ZSTANDARD, &len, err, sizeof err);
     zs_manifest_meta_t *metas;
-    assert_int_equal (zs_manifest_list_decode (text, &metas, &n, err, sizeof err), 0);
-    free (text);
+    assert_int_equal (zs_manifest_list_decode (data, len, &metas, &n, err, sizeof err), 0);
+    free (data);
     assert_int_equal (n, 1);
     assert_string_equal (metas[0].file, "manifest-aa-1");
     assert_int_equal (metas[0].added_files, 2);
+    assert_int_equal (metas[0].file_size, 1234);
     free (metas);
-    assert_int_equal (zs_manifest_list_decode ("{\"manifests\":[{\"file\":\"a/b\","
-                                               "\"addedFiles\":1,\"deletedFiles\":0}]}",
-                                               &metas, &n, err, sizeof err),
+    strcpy (m.file, "manifest-aa-2");
+    data = zs_manifest_list_encode (&m, 1, ZS_AVRO_CODEC_NULL, &len, err, sizeof err);
+    assert_int_equal (s_patch (data, len, "aa-2", "a/b2"), 0);
+    assert_int_equal (zs_manifest_list_decode (data, len, &metas, &n, err, sizeof err),
                       ZS_ECORRUPT);
+    free (data);
 }
 
 //  filterCommitted: the same or a lower identifier is filtered; after
@@ -415,11 +460,11 @@ test_commit_and_filter (void **state)
     char p[512];
     snprintf (p, sizeof p, "%s/snapshot/LATEST", s_dir);
     char *hint = zs_fs_read_file (p, 64, NULL, err, sizeof err);
-    assert_string_equal (hint, "5\n");
+    assert_string_equal (hint, "5");
     free (hint);
     snprintf (p, sizeof p, "%s/snapshot/EARLIEST", s_dir);
     hint = zs_fs_read_file (p, 64, NULL, err, sizeof err);
-    assert_string_equal (hint, "1\n");
+    assert_string_equal (hint, "1");
     free (hint);
 
     char *report = NULL;
@@ -755,7 +800,7 @@ test_crash_before_snapshot_link (void **state)
     assert_int_equal (waitpid (pid, &status, 0), pid);
     assert_true (WIFEXITED (status));
     assert_int_equal (WEXITSTATUS (status), 137);
-    assert_int_equal (s_count ("snapshot", "snapshot-2.tmp-aaaaaaaa-"), 1);
+    assert_int_equal (s_count ("snapshot", ".snapshot-2.tmp-aaaaaaaa-"), 1);
     assert_int_equal (s_count ("snapshot", "snapshot-2"), 1); //  the temp file only
     assert_true (zs_table_clean_uncommitted_manifests (s_table, USER_A, err, sizeof err) >= 1);
     assert_int_equal (s_count ("snapshot", ".tmp-"), 0);
@@ -775,7 +820,7 @@ test_crash_before_snapshot_link (void **state)
 }
 
 //  The same for the LATEST hint: a crash between its temp file and the
-//  rename left "LATEST.tmp-…" that nothing removed (found by
+//  rename left ".LATEST.tmp-…" that nothing removed (found by
 //  t_failpoints, fs.rename=crash:2). Its temp file is now tagged with the
 //  commit user and its next committer removes it; another user's is kept.
 static void
@@ -796,8 +841,8 @@ test_crash_before_latest_rename (void **state)
     assert_int_equal (waitpid (pid, &status, 0), pid);
     assert_true (WIFEXITED (status));
     assert_int_equal (WEXITSTATUS (status), 137);
-    assert_int_equal (s_count ("snapshot", "LATEST.tmp-aaaaaaaa-"), 1);
-    s_write ("snapshot/LATEST.tmp-bbbbbbbb-1-0", "7\n"); //  another user's, in flight
+    assert_int_equal (s_count ("snapshot", ".LATEST.tmp-aaaaaaaa-"), 1);
+    s_write ("snapshot/.LATEST.tmp-bbbbbbbb-1-0", "7"); //  another user's, in flight
     assert_true (zs_table_clean_uncommitted_manifests (s_table, USER_A, err, sizeof err) >= 1);
     assert_int_equal (s_count ("snapshot", "LATEST.tmp-aaaaaaaa-"), 0);
     assert_int_equal (s_count ("snapshot", "LATEST.tmp-bbbbbbbb-"), 1);
@@ -886,12 +931,12 @@ test_clean_uncommitted_manifests (void **state)
     int before = s_count ("manifest", NULL);
     s_write ("manifest/manifest-aaaaaaaa-left1", "{\"entries\":[]}");
     s_write ("manifest/manifest-list-aaaaaaaa-left2", "{\"manifests\":[]}");
-    s_write ("manifest/manifest-list-aaaaaaaa-left3.tmp-9-0", "{\"manif");
+    s_write ("manifest/.manifest-list-aaaaaaaa-left3.tmp-9-0", "{\"manif");
     s_write ("manifest/manifest-bbbbbbbb-other", "{\"entries\":[]}");
     //  a snapshot temp file of each user, as a crash between write and link
     //  leaves it (found by the soak: it was counted as an orphan)
-    s_write ("snapshot/snapshot-3.tmp-aaaaaaaa-77-0", "{\"id\":3");
-    s_write ("snapshot/snapshot-3.tmp-bbbbbbbb-78-0", "{\"id\":3");
+    s_write ("snapshot/.snapshot-3.tmp-aaaaaaaa-77-0", "{\"id\":3");
+    s_write ("snapshot/.snapshot-3.tmp-bbbbbbbb-78-0", "{\"id\":3");
     assert_int_equal (zs_table_clean_uncommitted_manifests (s_table, USER_A, err, sizeof err), 4);
     assert_int_equal (s_count ("snapshot", "tmp-aaaaaaaa"), 0);
     assert_int_equal (s_count ("snapshot", "tmp-bbbbbbbb"), 1);
@@ -1009,6 +1054,43 @@ test_verify_duplicates_rows_orphans (void **state)
     free (report);
 }
 
+//  Snapshots another writer made (no committedIdentifiers) on top of ours:
+//  filterCommitted finds our last identifier by scanning back, as Paimon
+//  does, and our next snapshot carries both users again.
+static void
+test_foreign_snapshots (void **state)
+{
+    char err[ZS_ERRLEN];
+    zs_file_meta_t f1 = s_data_file (1, 3), f2 = s_data_file (4, 3);
+    assert_int_equal (s_commit (USER_A, 7, &f1, 1, NULL), 0);
+    zs_snapshot_t s1;
+    assert_int_equal (zs_table_read_snapshot (s_table, 1, &s1, err, sizeof err), 0);
+    for (int id = 2; id <= 3; id++) {
+        char json[1024], rel[64];
+        snprintf (json, sizeof json,
+                  "{\"version\":3,\"id\":%d,\"schemaId\":0,\"baseManifestList\":\"%s\","
+                  "\"deltaManifestList\":\"%s\",\"commitUser\":\"paimon-java\","
+                  "\"commitIdentifier\":%d,\"commitKind\":\"APPEND\",\"timeMillis\":1,"
+                  "\"totalRecordCount\":3,\"deltaRecordCount\":0}",
+                  id, s1.base_manifest_list, s1.delta_manifest_list, 100 + id);
+        snprintf (rel, sizeof rel, "snapshot/snapshot-%d", id);
+        s_write (rel, json);
+    }
+    int64_t last = 0;
+    assert_int_equal (zs_table_last_committed (s_table, USER_A, &last, err, sizeof err), 0);
+    assert_int_equal (last, 7);
+    assert_int_equal (zs_table_last_committed (s_table, "paimon-java", &last, err, sizeof err), 0);
+    assert_int_equal (last, 103);
+    assert_int_equal (s_commit (USER_A, 7, &f2, 1, NULL), ZS_EFILTERED);
+    int64_t sid = 0;
+    assert_int_equal (s_commit (USER_A, 8, &f2, 1, &sid), 0);
+    zs_snapshot_t s4;
+    assert_int_equal (zs_table_read_snapshot (s_table, sid, &s4, err, sizeof err), 0);
+    assert_true (s4.has_user_ids);
+    assert_int_equal (zs_snapshot_last_identifier (&s4, USER_A), 8);
+    assert_int_equal (zs_snapshot_last_identifier (&s4, "paimon-java"), 103);
+}
+
 int
 main (void)
 {
@@ -1035,6 +1117,7 @@ main (void)
         T (test_latest_hint),
         T (test_verify_reports_each_problem),
         T (test_verify_duplicates_rows_orphans),
+        T (test_foreign_snapshots),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
