@@ -152,20 +152,47 @@ typedef struct {
     size_t n, cap;
 } s_arena_t;
 
-static void
-s_keep (s_arena_t *arena, void *p)
+//  n zeroed items of size bytes (at least one), kept in the arena. Out of
+//  memory here is not recoverable in the coordinator: abort.
+static void *
+s_alloc (s_arena_t *arena, size_t n, size_t size)
 {
+    void *p = calloc (n ? n : 1, size);
+    if (!p)
+        abort ();
     if (arena->n == arena->cap) {
         size_t cap = arena->cap ? arena->cap * 2 : 64;
         void **grown = realloc (arena->ptrs, cap * sizeof *grown);
-        if (!grown) {
-            //  out of memory here is not recoverable in the coordinator
+        if (!grown)
             abort ();
-        }
         arena->ptrs = grown;
         arena->cap = cap;
     }
     arena->ptrs[arena->n++] = p;
+    return p;
+}
+
+//  Fills item (of the message type at hand) from j, the i-th of its array.
+typedef int (s_from_json_fn) (json_t *j, size_t i, void *item, s_arena_t *arena, char *err,
+                              size_t errlen);
+
+//  A JSON array into a repeated message field: the items and the pointers
+//  to them protobuf-c wants, both in the arena. The pointers, or NULL +
+//  err.
+static void **
+s_repeated_from_json (json_t *ja, size_t size, s_from_json_fn *fn, s_arena_t *arena, size_t *n_p,
+                      char *err, size_t errlen)
+{
+    size_t n = json_array_size (ja);
+    char *items = s_alloc (arena, n, size);
+    void **ptrs = s_alloc (arena, n, sizeof *ptrs);
+    for (size_t i = 0; i < n; i++) {
+        ptrs[i] = items + i * size;
+        if (fn (json_array_get (ja, i), i, ptrs[i], arena, err, errlen) < 0)
+            return NULL;
+    }
+    *n_p = n;
+    return ptrs;
 }
 
 static void
@@ -178,8 +205,10 @@ s_arena_free (s_arena_t *arena)
 
 //  One file of a committable; its strings point into jf.
 static int
-s_file_from_json (json_t *jf, Zsink__FileMeta *f, s_arena_t *arena, char *err, size_t errlen)
+s_file_from_json (json_t *jf, size_t i, void *item, s_arena_t *arena, char *err, size_t errlen)
 {
+    (void) i;
+    Zsink__FileMeta *f = item;
     const char *path = NULL, *stats = NULL;
     json_int_t rows = 0, size = 0, mn = INT64_MIN, mx = INT64_MIN, created = -1;
     json_error_t jerr;
@@ -203,8 +232,7 @@ s_file_from_json (json_t *jf, Zsink__FileMeta *f, s_arena_t *arena, char *err, s
     f->creation_ms = created;
     if (stats) {
         size_t len = strlen (stats) / 2;
-        uint8_t *blob = malloc (len ? len : 1);
-        s_keep (arena, blob);
+        uint8_t *blob = s_alloc (arena, len, 1);
         if (s_unhex (stats, blob, len) != 0) {
             snprintf (err, errlen, "committer state: file: bad value_stats");
             return -1;
@@ -218,9 +246,11 @@ s_file_from_json (json_t *jf, Zsink__FileMeta *f, s_arena_t *arena, char *err, s
 
 //  One committable of a pending checkpoint, its files in the arena.
 static int
-s_committable_from_json (json_t *jc, Zsink__Committable *c, s_arena_t *arena, char *err,
+s_committable_from_json (json_t *jc, size_t i, void *item, s_arena_t *arena, char *err,
                          size_t errlen)
 {
+    (void) i;
+    Zsink__Committable *c = item;
     json_int_t cid = 0;
     int writer = 0, bucket = 0;
     json_t *jfiles = NULL;
@@ -237,26 +267,16 @@ s_committable_from_json (json_t *jc, Zsink__Committable *c, s_arena_t *arena, ch
     c->writer = writer;
     c->has_bucket = true;
     c->bucket = bucket;
-    size_t nf = json_array_size (jfiles);
-    Zsink__FileMeta *fs = calloc (nf ? nf : 1, sizeof *fs);
-    Zsink__FileMeta **fps = calloc (nf ? nf : 1, sizeof *fps);
-    s_keep (arena, fs);
-    s_keep (arena, fps);
-    for (size_t k = 0; k < nf; k++) {
-        if (s_file_from_json (json_array_get (jfiles, k), &fs[k], arena, err, errlen) < 0)
-            return -1;
-        fps[k] = &fs[k];
-    }
-    c->n_files = nf;
-    c->files = fps;
-    return 0;
+    c->files = (Zsink__FileMeta **) s_repeated_from_json (
+        jfiles, sizeof (Zsink__FileMeta), s_file_from_json, arena, &c->n_files, err, errlen);
+    return c->files ? 0 : -1;
 }
 
 //  pending[i]: the committables of one checkpoint id, in the arena.
 static int
-s_manifest_from_json (json_t *jm, size_t i, Zsink__ManifestCommittable *m, s_arena_t *arena,
-                      char *err, size_t errlen)
+s_manifest_from_json (json_t *jm, size_t i, void *item, s_arena_t *arena, char *err, size_t errlen)
 {
+    Zsink__ManifestCommittable *m = item;
     json_int_t ident = 0;
     json_t *jcs = NULL;
     json_error_t jerr;
@@ -267,19 +287,10 @@ s_manifest_from_json (json_t *jm, size_t i, Zsink__ManifestCommittable *m, s_are
     }
     zsink__manifest_committable__init (m);
     m->identifier = ident;
-    size_t nc = json_array_size (jcs);
-    Zsink__Committable *cs = calloc (nc ? nc : 1, sizeof *cs);
-    Zsink__Committable **cps = calloc (nc ? nc : 1, sizeof *cps);
-    s_keep (arena, cs);
-    s_keep (arena, cps);
-    for (size_t j = 0; j < nc; j++) {
-        if (s_committable_from_json (json_array_get (jcs, j), &cs[j], arena, err, errlen) < 0)
-            return -1;
-        cps[j] = &cs[j];
-    }
-    m->n_committables = nc;
-    m->committables = cps;
-    return 0;
+    m->committables = (Zsink__Committable **) s_repeated_from_json (
+        jcs, sizeof (Zsink__Committable), s_committable_from_json, arena, &m->n_committables, err,
+        errlen);
+    return m->committables ? 0 : -1;
 }
 
 //  st's pending checkpoints and ended writers, in the arena.
@@ -287,21 +298,13 @@ static int
 s_lists_from_json (json_t *pending, json_t *ended, Zsink__CommitterState *st, s_arena_t *arena,
                    char *err, size_t errlen)
 {
-    size_t np = json_array_size (pending);
-    Zsink__ManifestCommittable *ms = calloc (np ? np : 1, sizeof *ms);
-    Zsink__ManifestCommittable **mps = calloc (np ? np : 1, sizeof *mps);
-    s_keep (arena, ms);
-    s_keep (arena, mps);
-    for (size_t i = 0; i < np; i++) {
-        if (s_manifest_from_json (json_array_get (pending, i), i, &ms[i], arena, err, errlen) < 0)
-            return -1;
-        mps[i] = &ms[i];
-    }
-    st->n_pending = np;
-    st->pending = mps;
+    st->pending = (Zsink__ManifestCommittable **) s_repeated_from_json (
+        pending, sizeof (Zsink__ManifestCommittable), s_manifest_from_json, arena, &st->n_pending,
+        err, errlen);
+    if (!st->pending)
+        return -1;
     size_t ne = json_array_size (ended);
-    int32_t *ew = calloc (ne ? ne : 1, sizeof *ew);
-    s_keep (arena, ew);
+    int32_t *ew = s_alloc (arena, ne, sizeof *ew);
     for (size_t i = 0; i < ne; i++)
         ew[i] = (int32_t) json_integer_value (json_array_get (ended, i));
     st->n_ended_writers = ne;
@@ -527,32 +530,12 @@ zs_chk_read (const char *path, zs_chk_t *chk, char *err, size_t errlen)
 int64_t
 zs_chk_latest (const char *job_dir, char *err, size_t errlen)
 {
-    DIR *dir = opendir (job_dir);
-    if (!dir) {
-        if (errno == ENOENT)
-            return 0;
-        snprintf (err, errlen, "%s: %s", job_dir, strerror (errno));
-        return -1;
-    }
-    int64_t best = 0;
-    struct dirent *de;
-    while ((de = readdir (dir))) {
-        char *end;
-        if (strncmp (de->d_name, "chk-", 4) != 0)
-            continue;
-        long long n = strtoll (de->d_name + 4, &end, 10);
-        if (*end == 0 && n > best)
-            best = n;
-    }
-    closedir (dir);
-    return best;
-}
-
-static int
-s_cmp_desc (const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
-    return x < y ? 1 : x > y ? -1 : 0;
+    int64_t *ids;
+    size_t n;
+    int rc = zs_fs_list_numbered (job_dir, "chk-", &ids, &n, err, errlen);
+    int64_t latest = rc == ZS_ENOENT ? 0 : rc < 0 ? -1 : n ? ids[n - 1] : 0;
+    free (ids);
+    return latest;
 }
 
 //  Older checkpoints go only after a newer one is durable: the latest is
@@ -560,27 +543,17 @@ s_cmp_desc (const void *a, const void *b)
 void
 zs_chk_prune (const char *job_dir, int retained)
 {
-    DIR *dir = opendir (job_dir);
-    if (!dir)
+    int64_t *ids;
+    size_t n;
+    char err[ZS_ERRLEN];
+    if (zs_fs_list_numbered (job_dir, "chk-", &ids, &n, err, sizeof err) != 0)
         return;
-    int64_t ids[4096];
-    size_t n = 0;
-    struct dirent *de;
-    while ((de = readdir (dir)) && n < 4096) {
-        char *end;
-        if (strncmp (de->d_name, "chk-", 4) != 0)
-            continue;
-        long long id = strtoll (de->d_name + 4, &end, 10);
-        if (*end == 0 && id > 0)
-            ids[n++] = id;
-    }
-    closedir (dir);
-    qsort (ids, n, sizeof ids[0], s_cmp_desc);
-    for (size_t i = retained; i < n; i++) {
+    for (size_t i = 0; i + (size_t) retained < n; i++) {
         char path[ZS_PATH_MAX];
         snprintf (path, sizeof path, "%s/chk-%lld", job_dir, (long long) ids[i]);
         zs_fs_unlink (path);
     }
+    free (ids);
 }
 
 int

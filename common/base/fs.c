@@ -32,6 +32,7 @@
 */
 #include "fs.h"
 #include "failpoint.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -719,4 +720,65 @@ zs_fs_file_abort (zs_fs_file_t **self_p)
         return;
     s_unlink ((*self_p)->path);
     s_file_free (self_p);
+}
+
+//  name is prefix + N, N spelled as zs_fs_list_numbered says.
+static bool
+s_numbered (const char *name, const char *prefix, size_t plen, int64_t *n)
+{
+    if (strncmp (name, prefix, plen) != 0)
+        return false;
+    const char *d = name + plen;
+    size_t len = strlen (d);
+    if (len < 1 || len > 18 || (d[0] == '0' && len > 1))
+        return false;
+    for (const char *c = d; *c; c++)
+        if (*c < '0' || *c > '9')
+            return false;
+    *n = strtoll (d, NULL, 10);
+    return true;
+}
+
+static int
+s_cmp_i64 (const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+    return x < y ? -1 : x > y;
+}
+
+int
+zs_fs_list_numbered (const char *dir, const char *prefix, int64_t **ids_p, size_t *n_p, char *err,
+                     size_t errlen)
+{
+    *ids_p = NULL;
+    *n_p = 0;
+    DIR *d = opendir (dir);
+    if (!d) {
+        int e = errno;
+        s_seterr (err, errlen, dir, "list", e);
+        return e == ENOENT ? ZS_ENOENT : -1;
+    }
+    int64_t *ids = NULL;
+    size_t n = 0, cap = 0, plen = strlen (prefix); //  cap in bytes, as zs_grow counts
+    struct dirent *de;
+    while ((de = readdir (d))) {
+        int64_t id;
+        if (!s_numbered (de->d_name, prefix, plen, &id))
+            continue;
+        int64_t *grown = zs_grow (ids, &cap, n * sizeof *ids, sizeof *ids, 64 * sizeof *ids);
+        if (!grown) {
+            free (ids);
+            closedir (d);
+            s_seterr (err, errlen, dir, "list", ENOMEM);
+            return -1;
+        }
+        ids = grown;
+        ids[n++] = id;
+    }
+    closedir (d);
+    if (n)
+        qsort (ids, n, sizeof *ids, s_cmp_i64);
+    *ids_p = ids;
+    *n_p = n;
+    return 0;
 }

@@ -53,6 +53,14 @@ int64_t zs_fs_file_size (const char *path);
 //  Remove a file; missing is not an error. 0 or -1.
 int zs_fs_unlink (const char *path);
 
+//  The numbers N of dir's entries named prefix + N ("snapshot-7", "chk-12"),
+//  ascending, in *ids_p (malloc'd; NULL when there are none). N is decimal,
+//  one spelling per number (no sign, no leading zero but in "0") and at
+//  most 18 digits; other names are not ours and are passed over. 0;
+//  ZS_ENOENT when dir does not exist; -1; both with err.
+int zs_fs_list_numbered (const char *dir, const char *prefix, int64_t **ids_p, size_t *n_p,
+                         char *err, size_t errlen);
+
 //  Streaming writer for data files: buffered write, then flush + fsync +
 //  close + fsync dir on close. All calls return 0 or -1 with err filled.
 typedef struct _zs_fs_file_t zs_fs_file_t;

@@ -72,26 +72,15 @@ zs_table_file_path (zs_table_t *self, char *buf, size_t buflen, const char *rel)
 static int
 s_latest_schema (const char *dir, int64_t *id, char *err, size_t errlen)
 {
-    DIR *d = opendir (dir);
-    if (!d && errno == ENOENT)
-        return ZS_ENOENT;
-    if (!d) {
-        snprintf (err, errlen, "%s: %s", dir, strerror (errno));
-        return -1;
-    }
-    *id = -1;
-    struct dirent *de;
-    while ((de = readdir (d))) {
-        const char *n = de->d_name;
-        if (strncmp (n, "schema-", 7) != 0 || !n[7] || strlen (n + 7) > 18)
-            continue;
-        char *end;
-        long long v = strtoll (n + 7, &end, 10);
-        if (*end == '\0' && v >= 0 && n[7] >= '0' && n[7] <= '9' && v > *id)
-            *id = v;
-    }
-    closedir (d);
-    return *id < 0 ? ZS_ENOENT : 0;
+    int64_t *ids;
+    size_t n;
+    int rc = zs_fs_list_numbered (dir, "schema-", &ids, &n, err, errlen);
+    if (rc == 0 && n == 0)
+        rc = ZS_ENOENT;
+    if (rc == 0)
+        *id = ids[n - 1];
+    free (ids);
+    return rc;
 }
 
 static int
@@ -269,31 +258,6 @@ zs_table_path (zs_table_t *self)
 //  --------------------------------------------------------------------------
 //  Snapshots
 
-//  "snapshot-<digits>" exactly (temp files and hints do not count). 1/0.
-static int
-s_parse_snapshot_name (const char *name, int64_t *id)
-{
-    if (strncmp (name, "snapshot-", 9) != 0)
-        return 0;
-    const char *d = name + 9;
-    //  No leading zeros (one spelling per id) and at most 18 digits so that
-    //  strtoll cannot overflow; anything else is not ours to interpret.
-    if (*d < '1' || *d > '9' || strlen (d) > 18)
-        return 0;
-    for (const char *c = d; *c; c++)
-        if (*c < '0' || *c > '9')
-            return 0;
-    *id = strtoll (d, NULL, 10);
-    return 1;
-}
-
-static int
-s_cmp_i64 (const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
-    return x < y ? -1 : x > y;
-}
-
 //  Ids of every snapshot file present, ascending. 0 or -1 + err.
 int
 zs_table_snapshot_ids (zs_table_t *self, int64_t **ids_p, size_t *n_p, char *err, size_t errlen)
@@ -302,37 +266,8 @@ zs_table_snapshot_ids (zs_table_t *self, int64_t **ids_p, size_t *n_p, char *err
     zs_table_file_path (self, dir, sizeof dir, "snapshot");
     //  The directory listing, not LATEST, is the truth (invariant 1): the
     //  hint is written after the snapshot and lags behind after a crash.
-    DIR *d = opendir (dir);
-    if (!d) {
-        snprintf (err, errlen, "%s: %s", dir, strerror (errno));
-        return -1;
-    }
-    int64_t *ids = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
-    while ((de = readdir (d))) {
-        int64_t id;
-        if (!s_parse_snapshot_name (de->d_name, &id))
-            continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            int64_t *grown = realloc (ids, cap * sizeof *ids);
-            if (!grown) {
-                free (ids);
-                closedir (d);
-                snprintf (err, errlen, "%s: out of memory", dir);
-                return -1;
-            }
-            ids = grown;
-        }
-        ids[n++] = id;
-    }
-    closedir (d);
-    if (n)
-        qsort (ids, n, sizeof *ids, s_cmp_i64);
-    *ids_p = ids;
-    *n_p = n;
-    return 0;
+    int rc = zs_fs_list_numbered (dir, "snapshot-", ids_p, n_p, err, errlen);
+    return rc == 0 ? 0 : -1;
 }
 
 int

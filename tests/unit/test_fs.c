@@ -163,6 +163,44 @@ test_create_exclusive_raced_by_processes (void **state)
     assert_int_equal (s_count_named (".tmp-"), 0);
 }
 
+//  Only prefix + one spelling of a number counts; the rest is passed over.
+static void
+test_list_numbered (void **state)
+{
+    const char *names[] = {"chk-10",
+                           "chk-2",
+                           "chk-0",
+                           "chk-1",
+                           "chk-007",
+                           "chk-",
+                           "chk-x",
+                           "chk-+5",
+                           "chk-3.tmp-1",
+                           ".chk-4",
+                           "chk-6x",
+                           "other",
+                           "chk-1234567890123456789"};
+    char p[512], err[ZS_ERRLEN];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        s_join (p, sizeof p, names[i]);
+        assert_int_equal (zs_fs_write_atomic (p, "x", 1, err, sizeof err), 0);
+    }
+    int64_t *ids;
+    size_t n;
+    assert_int_equal (zs_fs_list_numbered (s_dir, "chk-", &ids, &n, err, sizeof err), 0);
+    assert_int_equal (n, 4);
+    int64_t want[] = {0, 1, 2, 10};
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal (ids[i], want[i]);
+    free (ids);
+    assert_int_equal (zs_fs_list_numbered (s_dir, "none-", &ids, &n, err, sizeof err), 0);
+    assert_int_equal (n, 0);
+    assert_null (ids);
+    s_join (p, sizeof p, "missing");
+    assert_int_equal (zs_fs_list_numbered (p, "chk-", &ids, &n, err, sizeof err), ZS_ENOENT);
+    assert_non_null (strstr (err, "missing"));
+}
+
 static void
 test_read_file_errors (void **state)
 {
@@ -278,6 +316,7 @@ main (void)
                                          s_teardown),
         cmocka_unit_test_setup_teardown (test_create_exclusive_raced_by_processes, s_setup,
                                          s_teardown),
+        cmocka_unit_test_setup_teardown (test_list_numbered, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_read_file_errors, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_streaming_writer, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_failpoints_fail_cleanly, s_setup, s_teardown),
