@@ -754,32 +754,14 @@ typedef struct {
 } s_args_t;
 
 static int
-s_on_option (int opt, const char *arg, void *self)
-{
-    s_args_t *a = self;
-    if (opt == 'c')
-        a->coordinator = arg;
-    else if (opt == 'b')
-        a->bind = arg;
-    else if (opt == 'k')
-        a->keys = arg;
-    return ZS_CMD_GO_ON;
-}
-
-static int
 s_parse_args (int argc, char **argv, s_args_t *a)
 {
     a->coordinator = getenv ("ZSINK_COORDINATOR");
     a->bind = getenv ("ZSINK_COMMITTER_BIND");
     a->keys = getenv ("ZSINK_KEYS_DIR");
-    static const struct option options[] = {{"coordinator", required_argument, NULL, 'c'},
-                                            {"bind", required_argument, NULL, 'b'},
-                                            {"keys", required_argument, NULL, 'k'},
-                                            {"help", no_argument, NULL, 'h'},
-                                            {NULL, 0, NULL, 0}};
-    int rc = zs_cmd_getopt (argc, argv, "c:b:h", options, s_usage, s_on_option, a);
-    if (rc == ZS_CMD_GO_ON)
-        rc = zs_cmd_no_operands (argc, argv, s_usage);
+    const zs_cmd_value_t opts[] = {
+        {"coordinator", &a->coordinator}, {"bind", &a->bind}, {"keys", &a->keys}};
+    int rc = zs_cmd_getopt_values (argc, argv, opts, 3, s_usage);
     if (rc != ZS_CMD_GO_ON)
         return rc;
     if (!a->coordinator || !*a->coordinator) {

@@ -168,21 +168,6 @@ typedef struct {
     const char *coordinator, *committer, *index, *keys;
 } s_args_t;
 
-static int
-s_on_option (int opt, const char *arg, void *self)
-{
-    s_args_t *a = self;
-    if (opt == 'c')
-        a->coordinator = arg;
-    else if (opt == 'm')
-        a->committer = arg;
-    else if (opt == 'i')
-        a->index = arg;
-    else if (opt == 'k')
-        a->keys = arg;
-    return ZS_CMD_GO_ON;
-}
-
 //  ZS_CMD_GO_ON, or the exit code (0 after --help, 2 for bad arguments,
 //  their message printed).
 static int
@@ -190,15 +175,11 @@ s_parse_args (s_writer_t *self, int argc, char **argv)
 {
     s_args_t a = {getenv ("ZSINK_COORDINATOR"), getenv ("ZSINK_COMMITTER"), getenv ("ZSINK_INDEX"),
                   getenv ("ZSINK_KEYS_DIR")};
-    static const struct option opts[] = {{"coordinator", required_argument, 0, 'c'},
-                                         {"committer", required_argument, 0, 'm'},
-                                         {"index", required_argument, 0, 'i'},
-                                         {"keys", required_argument, 0, 'k'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    int code = zs_cmd_getopt (argc, argv, "h", opts, s_usage, s_on_option, &a);
-    if (code == ZS_CMD_GO_ON)
-        code = zs_cmd_no_operands (argc, argv, s_usage);
+    const zs_cmd_value_t opts[] = {{"coordinator", &a.coordinator},
+                                   {"committer", &a.committer},
+                                   {"index", &a.index},
+                                   {"keys", &a.keys}};
+    int code = zs_cmd_getopt_values (argc, argv, opts, 4, s_usage);
     if (code != ZS_CMD_GO_ON)
         return code;
     char bad[160] = "";

@@ -3,6 +3,7 @@
 #include "failpoint.h"
 #include "fs.h"
 #include "log.h"
+#include <assert.h>
 #include <string.h>
 
 int
@@ -25,6 +26,32 @@ zs_cmd_getopt (int argc, char **argv, const char *shortopts, const struct option
             return rc;
     }
     return ZS_CMD_GO_ON;
+}
+
+#define S_VALUES_MAX 8
+
+static int
+s_on_value (int opt, const char *arg, void *self)
+{
+    const zs_cmd_value_t *opts = self;
+    *opts[opt - 256].value = arg;
+    return ZS_CMD_GO_ON;
+}
+
+int
+zs_cmd_getopt_values (int argc, char **argv, const zs_cmd_value_t *opts, int n_opts,
+                      void (*usage) (FILE *out))
+{
+    //  a programming error, not input: the table is the caller's constant
+    assert (n_opts >= 0 && n_opts <= S_VALUES_MAX);
+    struct option longopts[S_VALUES_MAX + 2] = {{0}};
+    for (int i = 0; i < n_opts; i++)
+        longopts[i] = (struct option){opts[i].name, required_argument, NULL, 256 + i};
+    longopts[n_opts] = (struct option){"help", no_argument, NULL, 'h'};
+    int rc = zs_cmd_getopt (argc, argv, "h", longopts, usage, s_on_value, (void *) opts);
+    if (rc == ZS_CMD_GO_ON)
+        rc = zs_cmd_no_operands (argc, argv, usage);
+    return rc;
 }
 
 int

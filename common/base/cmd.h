@@ -31,6 +31,18 @@ typedef int (zs_cmd_option_fn) (int opt, const char *arg, void *self);
 int zs_cmd_getopt (int argc, char **argv, const char *shortopts, const struct option *longopts,
                    void (*usage) (FILE *out), zs_cmd_option_fn *fn, void *self);
 
+//  A role's options all take a value: --name VALUE (or --name=VALUE) sets
+//  *value, which holds its default (say from the environment) before.
+typedef struct {
+    const char *name;
+    const char **value;
+} zs_cmd_value_t;
+
+//  zs_cmd_getopt over opts (n_opts of them) and -h/--help, then
+//  zs_cmd_no_operands: ZS_CMD_GO_ON, or the exit code.
+int zs_cmd_getopt_values (int argc, char **argv, const zs_cmd_value_t *opts, int n_opts,
+                          void (*usage) (FILE *out));
+
 //  After zs_cmd_getopt, for a program that takes no operands: ZS_CMD_GO_ON,
 //  or 2 having named the first operand and printed the usage on stderr.
 int zs_cmd_no_operands (int argc, char **argv, void (*usage) (FILE *out));
