@@ -472,40 +472,43 @@ zs_table_list_snapshots (zs_table_t *self, zs_snapshot_t **snaps_p, size_t *n_p,
 //  --------------------------------------------------------------------------
 //  Manifests
 
-//  Read manifest/<name> whole. NULL with *rc_p and err set when it cannot be
-//  read: a file a snapshot references that is gone breaks that snapshot, so
-//  that is ZS_ECORRUPT.
-static uint8_t *
-s_read_manifest_file (zs_table_t *self, const char *name, char *path, size_t pathlen, size_t *len,
-                      int *rc_p, char *err, size_t errlen)
+//  Read and decode manifest/<name>: a manifest list (list) or a manifest,
+//  into *items_p (zs_manifest_meta_t or zs_manifest_entry_t). A file a
+//  snapshot references that is gone or does not decode breaks that
+//  snapshot: ZS_ECORRUPT with err (and *items_p NULL).
+static int
+s_read_manifest_file (zs_table_t *self, const char *name, bool list, void **items_p, size_t *n_p,
+                      char *err, size_t errlen)
 {
-    char rel[ZS_PATH_MAX];
+    *items_p = NULL;
+    char rel[ZS_PATH_MAX], path[ZS_PATH_MAX], why[ZS_ERRLEN];
     snprintf (rel, sizeof rel, "manifest/%s", name);
-    if (zs_table_file_path (self, path, pathlen, rel) != 0) {
+    if (zs_table_file_path (self, path, sizeof path, rel) != 0) {
         snprintf (err, errlen, "manifest/%s: path too long", name);
-        *rc_p = -1;
-        return NULL;
+        return -1;
     }
-    char *data = zs_fs_read_file (path, S_META_MAX, len, err, errlen);
+    size_t len = 0;
+    uint8_t *data = (uint8_t *) zs_fs_read_file (path, S_META_MAX, &len, err, errlen);
     if (!data)
-        *rc_p = ZS_ECORRUPT;
-    return (uint8_t *) data;
+        return ZS_ECORRUPT;
+    zs_manifest_meta_t *metas = NULL;
+    zs_manifest_entry_t *entries = NULL;
+    int rc = list ? zs_manifest_list_decode (data, len, &metas, n_p, why, sizeof why)
+                  : zs_manifest_decode (data, len, &entries, n_p, why, sizeof why);
+    free (data);
+    if (rc != 0)
+        snprintf (err, errlen, "%s: corrupt manifest%s: %s", path, list ? " list" : "", why);
+    *items_p = list ? (void *) metas : (void *) entries;
+    return rc;
 }
 
 int
 zs_table_read_manifest_list (zs_table_t *self, const char *name, zs_manifest_meta_t **metas_p,
                              size_t *n_p, char *err, size_t errlen)
 {
-    char path[ZS_PATH_MAX], why[ZS_ERRLEN];
-    int rc;
-    size_t len = 0;
-    uint8_t *data = s_read_manifest_file (self, name, path, sizeof path, &len, &rc, err, errlen);
-    if (!data)
-        return rc;
-    rc = zs_manifest_list_decode (data, len, metas_p, n_p, why, sizeof why);
-    free (data);
-    if (rc != 0)
-        snprintf (err, errlen, "%s: corrupt manifest list: %s", path, why);
+    void *items;
+    int rc = s_read_manifest_file (self, name, true, &items, n_p, err, errlen);
+    *metas_p = items;
     return rc;
 }
 
@@ -513,16 +516,9 @@ int
 zs_table_read_manifest (zs_table_t *self, const char *name, zs_manifest_entry_t **entries_p,
                         size_t *n_p, char *err, size_t errlen)
 {
-    char path[ZS_PATH_MAX], why[ZS_ERRLEN];
-    int rc;
-    size_t len = 0;
-    uint8_t *data = s_read_manifest_file (self, name, path, sizeof path, &len, &rc, err, errlen);
-    if (!data)
-        return rc;
-    rc = zs_manifest_decode (data, len, entries_p, n_p, why, sizeof why);
-    free (data);
-    if (rc != 0)
-        snprintf (err, errlen, "%s: corrupt manifest: %s", path, why);
+    void *items;
+    int rc = s_read_manifest_file (self, name, false, &items, n_p, err, errlen);
+    *entries_p = items;
     return rc;
 }
 
