@@ -59,7 +59,7 @@
 #include <unistd.h>
 
 #define MAX_CHILDREN 130
-#define MAX_ARGS 300
+#define MAX_ARGS (2 * ZS_CONFIG_MAX_OVERRIDES + 16) //  -c, -D…, and the rest of a child's line
 
 //  Longest delay before restarting a child that keeps exiting 75.
 #define S_WAIT_MAX_MS 10000
@@ -267,11 +267,10 @@ s_parse_status (const char *json, progress_t *p)
 //  any process starts.
 
 typedef struct {
-    const char *config_file, *restore_from, *job_arg;
+    zs_config_args_t config;
+    const char *restore_from, *job_arg;
     const char *role_wrapper; //  --role-wrapper (NULL: run each child directly)
     const char *coord_host, *commit_host;
-    const char *overrides[MAX_ARGS / 2];
-    int n_over;
     int64_t run_for_ms;
     zs_config_t cfg;
     zs_curve_t *curve; //  our keys as a client, with CURVE on
@@ -281,14 +280,13 @@ static int
 s_on_option (int opt, const char *arg, void *self)
 {
     s_args_t *args = self;
-    switch (opt) {
-    case 'c':
-        args->config_file = arg;
-        break;
-    case 'D':
-        if (args->n_over < MAX_ARGS / 2 - 1)
-            args->overrides[args->n_over++] = arg;
-        break;
+    char err[ZS_ERRLEN];
+    int taken = zs_config_args_take (&args->config, opt, arg, err, sizeof err);
+    if (taken < 0) {
+        fprintf (stderr, "zsink cluster: %s\n", err);
+        return 2;
+    }
+    switch (taken ? 0 : opt) {
     case 'r':
         if (zs_parse_duration_ms (arg, &args->run_for_ms) < 0 || args->run_for_ms <= 0) {
             fprintf (stderr, "zsink cluster: --run-for: bad duration '%s'\n", arg);
@@ -370,9 +368,7 @@ s_parse (s_args_t *args, int argc, char **argv)
         return 2;
     }
     char err[ZS_ERRLEN];
-    if (zs_config_build (&args->cfg, args->config_file, args->overrides, args->n_over, err,
-                         sizeof err)
-        < 0) {
+    if (zs_config_args_build (&args->config, &args->cfg, err, sizeof err) < 0) {
         fprintf (stderr, "zsink cluster: %s\n", err);
         return 2;
     }
@@ -445,13 +441,13 @@ s_coordinator_argv (s_roles_t *roles, const s_args_t *args)
     snprintf (co->name, sizeof co->name, "coordinator");
     int a = 0;
     co->argv[a++] = roles->bin[0];
-    if (args->config_file) {
+    if (args->config.file) {
         co->argv[a++] = "-c";
-        co->argv[a++] = (char *) args->config_file;
+        co->argv[a++] = (char *) args->config.file;
     }
-    for (int i = 0; i < args->n_over; i++) {
+    for (int i = 0; i < args->config.n_overrides; i++) {
         co->argv[a++] = "-D";
-        co->argv[a++] = (char *) args->overrides[i];
+        co->argv[a++] = (char *) args->config.overrides[i];
     }
     co->argv[a++] = "--bind";
     co->argv[a++] = roles->coord_ep;

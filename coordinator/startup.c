@@ -113,9 +113,7 @@ s_restore_from (coord_t *self, const char *path)
 //  The command line: -D overrides apply after the file whatever their
 //  order on the line.
 typedef struct {
-    const char *config_file;
-    const char *overrides[256];
-    int n_over;
+    zs_config_args_t config;
     const char *job_id;
     const char *restore_from;
     const char *bind;
@@ -125,17 +123,13 @@ static int
 s_on_option (int opt, const char *arg, void *self)
 {
     s_args_t *args = self;
-    switch (opt) {
-    case 'c':
-        args->config_file = arg;
-        break;
-    case 'D':
-        if (args->n_over == (int) (sizeof args->overrides / sizeof args->overrides[0])) {
-            fprintf (stderr, "zsink-coordinator: too many -D options\n");
-            return 2;
-        }
-        args->overrides[args->n_over++] = arg;
-        break;
+    char err[ZS_ERRLEN];
+    int taken = zs_config_args_take (&args->config, opt, arg, err, sizeof err);
+    if (taken < 0) {
+        fprintf (stderr, "zsink-coordinator: %s\n", err);
+        return 2;
+    }
+    switch (taken ? 0 : opt) {
     case 'b':
         args->bind = arg;
         break;
@@ -167,9 +161,7 @@ static int
 s_load_config (coord_t *self, const s_args_t *args)
 {
     char err[ZS_ERRLEN];
-    if (zs_config_build (&self->cfg, args->config_file, args->overrides, args->n_over, err,
-                         sizeof err)
-        < 0) {
+    if (zs_config_args_build (&args->config, &self->cfg, err, sizeof err) < 0) {
         zs_error ("configuration: %s", err);
         return 2;
     }

@@ -771,3 +771,26 @@ zs_config_build (zs_config_t *cfg, const char *yaml_file, const char *const *ove
             return -1;
     return zs_config_validate (cfg, err, errlen);
 }
+
+int
+zs_config_args_take (zs_config_args_t *self, int opt, const char *arg, char *err, size_t errlen)
+{
+    if (opt == 'c') {
+        self->file = arg;
+        return 1;
+    }
+    if (opt != 'D')
+        return 0;
+    if (self->n_overrides == ZS_CONFIG_MAX_OVERRIDES) {
+        snprintf (err, errlen, "more than %d -D options", ZS_CONFIG_MAX_OVERRIDES);
+        return -1;
+    }
+    self->overrides[self->n_overrides++] = arg;
+    return 1;
+}
+
+int
+zs_config_args_build (const zs_config_args_t *self, zs_config_t *cfg, char *err, size_t errlen)
+{
+    return zs_config_build (cfg, self->file, self->overrides, self->n_overrides, err, errlen);
+}

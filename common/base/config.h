@@ -72,6 +72,25 @@ int zs_config_load_yaml (zs_config_t *cfg, const char *path, char *err, size_t e
 int zs_config_build (zs_config_t *cfg, const char *yaml_file, const char *const *overrides,
                      int n_overrides, char *err, size_t errlen);
 
+//  A job's configuration as a command line names it: -c FILE and any
+//  number of -D key=value, the overrides applying after the file whatever
+//  their order on the line. Kept as text, to build (zs_config_args_build)
+//  and to pass on to a child process as given.
+#define ZS_CONFIG_MAX_OVERRIDES 256
+typedef struct {
+    const char *file; //  NULL: none
+    const char *overrides[ZS_CONFIG_MAX_OVERRIDES];
+    int n_overrides;
+} zs_config_args_t;
+
+//  Take option 'c' or 'D' with its argument: 1 when taken, 0 when opt is
+//  another option, -1 + err when there are too many -D.
+int zs_config_args_take (zs_config_args_t *self, int opt, const char *arg, char *err,
+                         size_t errlen);
+
+//  zs_config_build from the arguments.
+int zs_config_args_build (const zs_config_args_t *self, zs_config_t *cfg, char *err, size_t errlen);
+
 //  Check cross-key rules (required keys present, ranges). 0 or -1 + err.
 int zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen);
 

@@ -646,6 +646,36 @@ test_build_layers (void **state)
     assert_non_null (strstr (err, "table.path"));
 }
 
+//  -c and -D as a command line gives them: overrides after the file
+//  whatever their order, and a clear error past the last one kept.
+static void
+test_config_args (void **state)
+{
+    zs_config_args_t args = {0};
+    char err[256];
+    assert_int_equal (zs_config_args_take (&args, 'D', "table.path=/tmp/t", err, sizeof err), 1);
+    assert_int_equal (
+        zs_config_args_take (&args, 'D', "state.checkpoints.dir=/tmp/c", err, sizeof err), 1);
+    assert_int_equal (zs_config_args_take (&args, 'D', "parallelism=3", err, sizeof err), 1);
+    assert_int_equal (zs_config_args_take (&args, 'x', "other", err, sizeof err), 0);
+    assert_int_equal (args.n_overrides, 3);
+    zs_config_t cfg;
+    //  a file that does not exist is named
+    assert_int_equal (zs_config_args_take (&args, 'c', "/nonexistent/job.yaml", err, sizeof err),
+                      1);
+    assert_int_equal (zs_config_args_build (&args, &cfg, err, sizeof err), -1);
+    assert_non_null (strstr (err, "/nonexistent/job.yaml"));
+    args.file = NULL;
+    assert_int_equal (zs_config_args_build (&args, &cfg, err, sizeof err), 0);
+    assert_int_equal (cfg.parallelism, 3);
+    while (args.n_overrides < ZS_CONFIG_MAX_OVERRIDES)
+        assert_int_equal (zs_config_args_take (&args, 'D', "parallelism=2", err, sizeof err), 1);
+    assert_int_equal (zs_config_args_take (&args, 'D', "parallelism=4", err, sizeof err), -1);
+    assert_non_null (strstr (err, "-D"));
+    assert_int_equal (zs_config_args_build (&args, &cfg, err, sizeof err), 0);
+    assert_int_equal (cfg.parallelism, 2); //  the last one kept wins
+}
+
 int
 main (void)
 {
@@ -662,6 +692,7 @@ main (void)
         cmocka_unit_test (test_validate),
         cmocka_unit_test (test_round_trip),
         cmocka_unit_test (test_build_layers),
+        cmocka_unit_test (test_config_args),
     };
     return cmocka_run_group_tests (tests, s_group_setup, s_group_teardown);
 }
