@@ -663,16 +663,12 @@ s_drain_data (s_committer_t *self)
 {
     for (int i = 0; i < DATA_BATCH && !self->done; i++) {
         char rid[ZS_RID_MAX] = "", user[64];
-        char err[ZS_ERRLEN];
         zs_env_t *env = NULL;
-        int rc = zs_env_recv_auth (self->data, rid, sizeof rid, user, sizeof user, &env, err,
-                                   sizeof err);
+        int rc = zs_drops_recv (self->drops, self->data, rid, sizeof rid, user, sizeof user, &env);
         if (rc == 0)
             return;
-        if (rc < 0) {
-            zs_drops_add (self->drops, zs_drop_of (rc), rid, err);
+        if (rc < 0)
             continue;
-        }
         s_on_data (self, rid, user, env);
         zs_env_free (&env);
     }

@@ -1233,16 +1233,14 @@ static void
 s_drain (coord_t *self)
 {
     while (1) {
-        char rid[ZS_RID_MAX], user[64], err[ZS_ERRLEN];
+        char rid[ZS_RID_MAX], user[64];
         zs_env_t *env = NULL;
-        int got = zs_env_recv_auth (self->router, rid, sizeof rid, user, sizeof user, &env, err,
-                                    sizeof err);
+        int got =
+            zs_drops_recv (self->drops, self->router, rid, sizeof rid, user, sizeof user, &env);
         if (got == 0)
             break;
-        if (got < 0) {
-            zs_drops_add (self->drops, zs_drop_of (got), rid, err);
+        if (got < 0)
             continue;
-        }
         if (!self->curve || s_authorized (self, rid, user, env))
             s_on_message (self, rid, env);
         zs_env_free (&env);

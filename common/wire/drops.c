@@ -87,3 +87,15 @@ zs_drops_format (const zs_drops_t *self, char *buf, size_t len)
         k += (size_t) snprintf (buf + k, len - k, "%s%lld %s", i ? ", " : "",
                                 (long long) self->n[i], zs_drop_name (i));
 }
+
+int
+zs_drops_recv (zs_drops_t *self, zsock_t *sock, char *routing_id, size_t idlen, char *user,
+               size_t user_len, zs_env_t **env_p)
+{
+    char err[ZS_ERRLEN];
+    int rc = zs_env_recv_auth (sock, routing_id, idlen, user, user_len, env_p, err, sizeof err);
+    if (rc >= 0)
+        return rc;
+    zs_drops_add (self, zs_drop_of (rc), routing_id, err);
+    return -1;
+}

@@ -28,6 +28,13 @@ void zs_drops_destroy (zs_drops_t **self_p);
 //  from that peer. detail says what was wrong (may be NULL).
 void zs_drops_add (zs_drops_t *self, zs_drop_t why, const char *peer, const char *detail);
 
+//  zs_env_recv_auth (user NULL: not wanted) with a refused message counted
+//  and logged here: 1 with *env_p set, 0 when nothing was waiting, -1 when
+//  one message was dropped (the caller may go on reading, or stop to keep
+//  other sockets served).
+int zs_drops_recv (zs_drops_t *self, zsock_t *sock, char *routing_id, size_t idlen, char *user,
+                   size_t user_len, zs_env_t **env_p);
+
 //  Count n drops reported by someone else (no log line).
 void zs_drops_add_n (zs_drops_t *self, zs_drop_t why, int64_t n);
 

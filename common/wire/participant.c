@@ -282,14 +282,11 @@ zs_participant_poll (zs_participant_t *self, zs_env_t **env_p)
     }
     while (1) {
         zs_env_t *env = NULL;
-        char err[ZS_ERRLEN];
-        int rc = zs_env_recv (self->sock, NULL, 0, &env, err, sizeof err);
+        int rc = zs_drops_recv (self->drops, self->sock, NULL, 0, NULL, 0, &env);
         if (rc == 0)
             return ZS_PEV_NONE;
-        if (rc < 0) {
-            zs_drops_add (self->drops, zs_drop_of (rc), NULL, err);
+        if (rc < 0)
             continue;
-        }
         if (env->sender != ZSINK__ROLE__ROLE_COORDINATOR) {
             zs_drops_add (self->drops, ZS_DROP_FOREIGN, NULL, "not sent by a coordinator");
             zs_env_free (&env);
