@@ -243,6 +243,71 @@ zs_table_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, size_t 
     return 0;
 }
 
+//  Whether name, an entry of one of the table's directories, is a file of
+//  the user whose tag (zs_table_user_tag) is given.
+typedef bool (s_ours_fn) (const char *name, const char *tag);
+
+//  A manifest or manifest list of the user, or the temp file of one.
+static bool
+s_users_manifest (const char *name, const char *tag)
+{
+    char prefix_m[32], prefix_l[40];
+    snprintf (prefix_m, sizeof prefix_m, "manifest-%s-", tag);
+    snprintf (prefix_l, sizeof prefix_l, "manifest-list-%s-", tag);
+    const char *base = name[0] == '.' ? name + 1 : name;
+    return strncmp (base, prefix_m, strlen (prefix_m)) == 0
+           || strncmp (base, prefix_l, strlen (prefix_l)) == 0;
+}
+
+//  A snapshot's (or a LATEST/EARLIEST hint's) temp file left by a crash
+//  between its write and its link or rename: tagged with the user
+//  (zs_fs_*_tagged), so it is ours. A snapshot file itself never is.
+static bool
+s_users_snapshot_temp (const char *name, const char *tag)
+{
+    char pattern[32];
+    snprintf (pattern, sizeof pattern, ".tmp-%s-", tag);
+    bool temp = strncmp (name, ".snapshot-", 10) == 0 || strncmp (name, ".LATEST.tmp-", 12) == 0
+                || strncmp (name, ".EARLIEST.tmp-", 14) == 0;
+    return temp && strstr (name, pattern);
+}
+
+//  Delete the files of directory dir that ours says are the user's, but
+//  those refs (may be NULL) holds. How many, or -1 + err.
+static int
+s_delete_users (zs_table_t *self, const char *dir, s_ours_fn *ours, const char *user,
+                const s_strset_t *refs, char *err, size_t errlen)
+{
+    char tag[9], path[ZS_PATH_MAX];
+    zs_table_user_tag (user, tag);
+    zs_table_file_path (self, path, sizeof path, dir);
+    DIR *d = opendir (path);
+    if (!d) {
+        snprintf (err, errlen, "%s: %s", path, strerror (errno));
+        return -1;
+    }
+    int count = 0;
+    struct dirent *de;
+    while ((de = readdir (d))) {
+        if (!ours (de->d_name, tag))
+            continue;
+        char rel[512], full[ZS_PATH_MAX];
+        snprintf (rel, sizeof rel, "%s/%s", dir, de->d_name);
+        if ((refs && s_strset_has (refs, rel))
+            || zs_table_file_path (self, full, sizeof full, rel) != 0)
+            continue;
+        if (zs_fs_unlink (full) != 0) {
+            snprintf (err, errlen, "%s: unlink: %s", full, strerror (errno));
+            count = -1;
+            break;
+        }
+        zs_info ("Deleted uncommitted file %s of user %s", rel, user);
+        count++;
+    }
+    closedir (d);
+    return count;
+}
+
 int
 zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_user, char *err,
                                       size_t errlen)
@@ -252,81 +317,18 @@ zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_user,
     //  snapshot's base list is referenced by it alone.
     s_strset_t refs = {0};
     int rc = s_referenced (self, false, &refs, err, errlen);
-    if (rc != 0) {
-        s_strset_free (&refs);
-        return -1;
-    }
-    char tag[9], prefix_m[32], prefix_l[40], dir[ZS_PATH_MAX];
-    zs_table_user_tag (commit_user, tag);
-    snprintf (prefix_m, sizeof prefix_m, "manifest-%s-", tag);
-    snprintf (prefix_l, sizeof prefix_l, "manifest-list-%s-", tag);
-    zs_table_file_path (self, dir, sizeof dir, "manifest");
-    DIR *d = opendir (dir);
-    if (!d) {
-        snprintf (err, errlen, "%s: %s", dir, strerror (errno));
-        s_strset_free (&refs);
-        return -1;
-    }
     //  No age guard here, unlike orphans: the caller (the committer at
     //  start, before its first commit) knows no commit of this user is in
     //  flight, and temp files of the crashed commit go too.
-    int count = 0;
-    struct dirent *de;
-    while ((de = readdir (d))) {
-        const char *name = de->d_name;
-        //  the manifests and lists themselves, and their temp files
-        const char *base = name[0] == '.' ? name + 1 : name;
-        if (strncmp (base, prefix_m, strlen (prefix_m)) != 0
-            && strncmp (base, prefix_l, strlen (prefix_l)) != 0)
-            continue;
-        char rel[512], full[ZS_PATH_MAX];
-        snprintf (rel, sizeof rel, "manifest/%s", name);
-        if (s_strset_has (&refs, rel) || zs_table_file_path (self, full, sizeof full, rel) != 0)
-            continue;
-        if (zs_fs_unlink (full) != 0) {
-            snprintf (err, errlen, "%s: unlink: %s", full, strerror (errno));
-            count = -1;
-            break;
-        }
-        zs_info ("Deleted uncommitted manifest file %s of user %s", rel, commit_user);
-        count++;
-    }
-    closedir (d);
+    int manifests = rc != 0 ? -1
+                            : s_delete_users (self, "manifest", s_users_manifest, commit_user,
+                                              &refs, err, errlen);
     s_strset_free (&refs);
-    if (count < 0)
+    if (manifests < 0)
         return -1;
-    //  A snapshot's (or a LATEST/EARLIEST hint's) temp file left by a crash
-    //  between its write and its link or rename: tagged with the user
-    //  (zs_fs_*_tagged), so it is ours. A snapshot file itself is never
-    //  touched.
-    char pattern[32];
-    snprintf (pattern, sizeof pattern, ".tmp-%s-", tag);
-    zs_table_file_path (self, dir, sizeof dir, "snapshot");
-    d = opendir (dir);
-    if (!d) {
-        snprintf (err, errlen, "%s: %s", dir, strerror (errno));
-        return -1;
-    }
-    while ((de = readdir (d))) {
-        bool ours = strncmp (de->d_name, ".snapshot-", 10) == 0
-                    || strncmp (de->d_name, ".LATEST.tmp-", 12) == 0
-                    || strncmp (de->d_name, ".EARLIEST.tmp-", 14) == 0;
-        if (!ours || !strstr (de->d_name, pattern))
-            continue;
-        char rel[512], full[ZS_PATH_MAX];
-        snprintf (rel, sizeof rel, "snapshot/%s", de->d_name);
-        if (zs_table_file_path (self, full, sizeof full, rel) != 0)
-            continue;
-        if (zs_fs_unlink (full) != 0) {
-            snprintf (err, errlen, "%s: unlink: %s", full, strerror (errno));
-            count = -1;
-            break;
-        }
-        zs_info ("Deleted temp file %s of user %s", rel, commit_user);
-        count++;
-    }
-    closedir (d);
-    return count;
+    int temps =
+        s_delete_users (self, "snapshot", s_users_snapshot_temp, commit_user, NULL, err, errlen);
+    return temps < 0 ? -1 : manifests + temps;
 }
 
 //  --------------------------------------------------------------------------
