@@ -35,7 +35,7 @@
 #ifndef ZS_AVRO_H_INCLUDED
 #define ZS_AVRO_H_INCLUDED
 
-#include "zs.h"
+#include "bytes.h"
 
 //  Largest block a reader decompresses, by default (zs_avro_reader_set_
 //  block_max): a bound on memory against compression bombs. Avro writers
@@ -61,13 +61,9 @@ const char *zs_avro_codec_name (zs_avro_codec_t codec);
 //  --------------------------------------------------------------------------
 //  Encoder. A value type: zs_avro_enc_init, write, use data[0..len),
 //  zs_avro_enc_reset to reuse the buffer, zs_avro_enc_fini to free it.
+//  It is the format layer's byte buffer (bytes.h): data, len, cap, ok.
 
-typedef struct {
-    uint8_t *data;
-    size_t len;
-    size_t cap;
-    bool ok; //  false once an allocation failed; everything after is dropped
-} zs_avro_enc_t;
+typedef zs_bytes_t zs_avro_enc_t;
 
 void zs_avro_enc_init (zs_avro_enc_t *self);
 void zs_avro_enc_reset (zs_avro_enc_t *self);
@@ -95,15 +91,11 @@ void zs_avro_enc_map_start (zs_avro_enc_t *self, size_t count);
 void zs_avro_enc_map_end (zs_avro_enc_t *self);
 
 //  --------------------------------------------------------------------------
-//  Decoder. A cursor over caller-owned bytes. Every call returns 0 / -1;
-//  after -1 `error` says what was wrong and every later call fails too.
+//  Decoder. A cursor over caller-owned bytes (bytes.h: start, p, end,
+//  error). Every call returns 0 / -1; after -1 `error` says what was
+//  wrong and every later call fails too.
 
-typedef struct {
-    const uint8_t *start;
-    const uint8_t *p;
-    const uint8_t *end;
-    const char *error; //  NULL while all is well
-} zs_avro_dec_t;
+typedef zs_cursor_t zs_avro_dec_t;
 
 void zs_avro_dec_init (zs_avro_dec_t *self, const void *data, size_t len);
 size_t zs_avro_dec_offset (const zs_avro_dec_t *self); //  bytes consumed

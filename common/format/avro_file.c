@@ -39,9 +39,8 @@ struct _zs_avro_writer_t {
     int level;
     zs_avro_enc_t out;   //  the file so far
     zs_avro_enc_t block; //  the objects of the block being filled, plain
-    uint8_t *zbuf;       //  the block compressed
-    size_t zcap;
-    size_t header_len; //  the header ends with the sync marker
+    zs_bytes_t z;        //  the block compressed
+    size_t header_len;   //  the header ends with the sync marker
     uint8_t sync[ZS_AVRO_SYNC_SIZE];
     size_t block_size;
     int64_t block_count;
@@ -112,6 +111,7 @@ zs_avro_writer_new (const char *schema, zs_avro_codec_t codec, int level, char *
     self->block_size = S_DEFAULT_BLOCK_SIZE;
     zs_avro_enc_init (&self->out);
     zs_avro_enc_init (&self->block);
+    zs_bytes_init (&self->z);
     if (codec == ZS_AVRO_CODEC_ZSTANDARD) {
         self->cctx = ZSTD_createCCtx ();
         //  The frame checksum lets readers catch a corrupt block that
@@ -152,7 +152,7 @@ zs_avro_writer_destroy (zs_avro_writer_t **self_p)
     zs_avro_writer_t *self = *self_p;
     zs_avro_enc_fini (&self->out);
     zs_avro_enc_fini (&self->block);
-    free (self->zbuf);
+    zs_bytes_fini (&self->z);
     ZSTD_freeCCtx (self->cctx);
     free (self);
     *self_p = NULL;
@@ -186,18 +186,12 @@ zs_avro_writer_count (const zs_avro_writer_t *self)
     return self->count;
 }
 
-//  Room for n bytes of compressed output in zbuf.
+//  Room for n bytes of compressed output in z, from its start.
 static int
 s_zroom (zs_avro_writer_t *self, size_t n)
 {
-    if (n <= self->zcap)
-        return 0;
-    uint8_t *z = realloc (self->zbuf, n);
-    if (!z)
-        return -1;
-    self->zbuf = z;
-    self->zcap = n;
-    return 0;
+    zs_bytes_reset (&self->z);
+    return zs_bytes_reserve (&self->z, n) ? 0 : -1;
 }
 
 //  Raw deflate (window bits -15: no zlib header or trailer), as Avro's
@@ -217,7 +211,7 @@ s_deflate (zs_avro_writer_t *self, const uint8_t *src, size_t len, size_t *zlen)
     if (s_zroom (self, bound) == 0) {
         zs.next_in = src;
         zs.avail_in = (uInt) len;
-        zs.next_out = self->zbuf;
+        zs.next_out = self->z.data;
         zs.avail_out = (uInt) bound;
         if (deflate (&zs, Z_FINISH) == Z_STREAM_END) {
             *zlen = zs.total_out;
@@ -234,7 +228,7 @@ s_zstd (zs_avro_writer_t *self, const uint8_t *src, size_t len, size_t *zlen)
     size_t bound = ZSTD_compressBound (len);
     if (bound == 0 || ZSTD_isError (bound) || s_zroom (self, bound) != 0)
         return -1;
-    size_t n = ZSTD_compress2 (self->cctx, self->zbuf, bound, src, len);
+    size_t n = ZSTD_compress2 (self->cctx, self->z.data, bound, src, len);
     if (ZSTD_isError (n))
         return -1;
     *zlen = n;
@@ -254,11 +248,11 @@ s_end_block (zs_avro_writer_t *self)
     if (self->codec == ZS_AVRO_CODEC_DEFLATE) {
         if (s_deflate (self, self->block.data, self->block.len, &zlen) != 0)
             return -1;
-        z = self->zbuf;
+        z = self->z.data;
     } else if (self->codec == ZS_AVRO_CODEC_ZSTANDARD) {
         if (s_zstd (self, self->block.data, self->block.len, &zlen) != 0)
             return -1;
-        z = self->zbuf;
+        z = self->z.data;
     }
     zs_avro_enc_long (&self->out, self->block_count);
     zs_avro_enc_long (&self->out, (int64_t) zlen);

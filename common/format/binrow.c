@@ -11,6 +11,7 @@
        the fixed part are refused too: no writer makes them.
 */
 #include "binrow.h"
+#include "bytes.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,22 +32,6 @@ static size_t
 s_round8 (size_t n)
 {
     return (n + 7) & ~(size_t) 7;
-}
-
-static void
-s_put_le (uint8_t *p, uint64_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (uint8_t) (v >> (8 * i));
-}
-
-static uint64_t
-s_get_le (const uint8_t *p, int n)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++)
-        v |= (uint64_t) p[i] << (8 * i);
-    return v;
 }
 
 static bool
@@ -92,19 +77,19 @@ s_put_value (uint8_t *row, uint8_t *slot, size_t *cursor, zs_type_t type, const 
         break;
     case ZS_TYPE_INT:
     case ZS_TYPE_DATE:
-        s_put_le (slot, (uint32_t) v->v.i32, 4);
+        zs_le_put (slot, (uint32_t) v->v.i32, 4);
         break;
     case ZS_TYPE_BIGINT:
     case ZS_TYPE_TIMESTAMP3:
-        s_put_le (slot, (uint64_t) v->v.i64, 8);
+        zs_le_put (slot, (uint64_t) v->v.i64, 8);
         break;
     case ZS_TYPE_FLOAT:
         memcpy (&bits32, &v->v.f32, 4);
-        s_put_le (slot, bits32, 4);
+        zs_le_put (slot, bits32, 4);
         break;
     case ZS_TYPE_DOUBLE:
         memcpy (&bits64, &v->v.f64, 8);
-        s_put_le (slot, bits64, 8);
+        zs_le_put (slot, bits64, 8);
         break;
     case ZS_TYPE_STRING:
     case ZS_TYPE_BYTES: {
@@ -115,7 +100,7 @@ s_put_value (uint8_t *row, uint8_t *slot, size_t *cursor, zs_type_t type, const 
             slot[7] = (uint8_t) (0x80 | len);
         } else {
             memcpy (row + *cursor, v->v.bin.ptr, len);
-            s_put_le (slot, (uint64_t) *cursor << 32 | len, 8);
+            zs_le_put (slot, (uint64_t) *cursor << 32 | len, 8);
             *cursor += s_round8 (len);
         }
         break;
@@ -124,8 +109,8 @@ s_put_value (uint8_t *row, uint8_t *slot, size_t *cursor, zs_type_t type, const 
         int64_t millis;
         uint32_t nanos;
         s_split_micros (v->v.i64, &millis, &nanos);
-        s_put_le (row + *cursor, (uint64_t) millis, 8);
-        s_put_le (slot, (uint64_t) *cursor << 32 | nanos, 8);
+        zs_le_put (row + *cursor, (uint64_t) millis, 8);
+        zs_le_put (slot, (uint64_t) *cursor << 32 | nanos, 8);
         *cursor += 8;
         break;
     }
@@ -172,7 +157,7 @@ zs_binrow_encode (const zs_type_t *types, const zs_value_t *values, int n, size_
         else {
             row[(i + 8) / 8] |= (uint8_t) (1u << ((i + 8) % 8));
             if (types[i] == ZS_TYPE_TIMESTAMP6) {
-                s_put_le (slot, (uint64_t) cursor << 32, 8);
+                zs_le_put (slot, (uint64_t) cursor << 32, 8);
                 cursor += 8;
             }
         }
@@ -216,7 +201,7 @@ static int
 s_get_value (const uint8_t *row, size_t rowlen, size_t fixed, const uint8_t *slot, int col,
              zs_type_t type, zs_value_t *v, char *err, size_t errlen)
 {
-    uint64_t u = s_get_le (slot, 8);
+    uint64_t u = zs_le_get (slot, 8);
     uint32_t bits32 = (uint32_t) u;
     switch (type) {
     case ZS_TYPE_BOOLEAN:
@@ -269,7 +254,7 @@ s_get_value (const uint8_t *row, size_t rowlen, size_t fixed, const uint8_t *slo
         //  millis * 1000 + µs, with the µs borrowed from the next
         //  millisecond up when millis is negative, so that every value the
         //  encoder takes (INT64_MIN µs too) comes back without overflowing.
-        int64_t millis = (int64_t) s_get_le (row + off, 8), micros;
+        int64_t millis = (int64_t) zs_le_get (row + off, 8), micros;
         int64_t us = bits32 / 1000;
         if (millis < 0 && us > 0) {
             millis += 1;

@@ -1,5 +1,5 @@
 /*  parquet.c - what the Parquet writer and reader share: options, names,
-    the byte buffer, the RLE/bit-packed hybrid and statistics arithmetic.
+    the RLE/bit-packed hybrid and statistics arithmetic.
     The writer is parquet_write.c, the reader parquet_read.c.
 */
 #include "parquet_priv.h"
@@ -8,7 +8,6 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 void
@@ -80,44 +79,6 @@ zs_pq_err (char *err, size_t errlen, const char *fmt, ...)
 }
 
 //  --------------------------------------------------------------------------
-//  Byte buffer
-
-void
-zs_pq_buf_init (zs_pq_buf_t *self)
-{
-    memset (self, 0, sizeof *self);
-    self->ok = true;
-}
-
-void
-zs_pq_buf_fini (zs_pq_buf_t *self)
-{
-    free (self->data);
-    memset (self, 0, sizeof *self);
-}
-
-bool
-zs_pq_buf_reserve (zs_pq_buf_t *self, size_t n)
-{
-    if (!self->ok)
-        return false;
-    uint8_t *data = zs_grow (self->data, &self->cap, self->len, n, 4096);
-    if (!data)
-        return self->ok = false;
-    self->data = data;
-    return true;
-}
-
-void
-zs_pq_buf_put (zs_pq_buf_t *self, const void *data, size_t len)
-{
-    if (len && zs_pq_buf_reserve (self, len)) {
-        memcpy (self->data + self->len, data, len);
-        self->len += len;
-    }
-}
-
-//  --------------------------------------------------------------------------
 //  RLE / bit-packed hybrid
 
 static inline uint32_t
@@ -126,26 +87,19 @@ s_get (const uint8_t *u8, const uint32_t *u32, size_t i)
     return u8 ? u8[i] : u32[i];
 }
 
-static void
-s_put_varint (zs_pq_buf_t *out, uint64_t v)
-{
-    if (zs_pq_buf_reserve (out, ZS_VARINT_MAX))
-        out->len += zs_varint_put (out->data + out->len, v);
-}
-
 //  Values [start, start + count) as one bit-packed run, count rounded up to
 //  groups of 8 with zeros past n. Header: varint(groups << 1 | 1). Values
 //  are packed LSB first: value i occupies bits i*width … i*width+width-1
 //  of the run, so a group of 8 values is exactly `width` bytes.
 static void
-s_put_packed (zs_pq_buf_t *out, const uint8_t *u8, const uint32_t *u32, size_t n, size_t start,
+s_put_packed (zs_bytes_t *out, const uint8_t *u8, const uint32_t *u32, size_t n, size_t start,
               size_t count, int width)
 {
     if (count == 0)
         return;
     size_t groups = (count + 7) / 8;
-    s_put_varint (out, (uint64_t) groups << 1 | 1);
-    if (!zs_pq_buf_reserve (out, groups * (size_t) width))
+    zs_bytes_put_varint (out, (uint64_t) groups << 1 | 1);
+    if (!zs_bytes_reserve (out, groups * (size_t) width))
         return;
     uint8_t *o = out->data + out->len;
     uint64_t acc = 0;
@@ -166,17 +120,14 @@ s_put_packed (zs_pq_buf_t *out, const uint8_t *u8, const uint32_t *u32, size_t n
 //  An RLE run: varint(count << 1), then the value in ceil(width / 8)
 //  little-endian bytes.
 static void
-s_put_run (zs_pq_buf_t *out, uint32_t value, size_t count, int width)
+s_put_run (zs_bytes_t *out, uint32_t value, size_t count, int width)
 {
-    s_put_varint (out, (uint64_t) count << 1);
-    for (int i = 0; i < (width + 7) / 8; i++) {
-        uint8_t byte = (uint8_t) (value >> (8 * i));
-        zs_pq_buf_put (out, &byte, 1);
-    }
+    zs_bytes_put_varint (out, (uint64_t) count << 1);
+    zs_bytes_put_le (out, value, (width + 7) / 8);
 }
 
 void
-zs_pq_rle_encode (zs_pq_buf_t *out, const uint8_t *u8, const uint32_t *u32, size_t n, int width)
+zs_pq_rle_encode (zs_bytes_t *out, const uint8_t *u8, const uint32_t *u32, size_t n, int width)
 {
     //  [bp_start, i) are values waiting to go out bit-packed. A bit-packed
     //  run other than the last must hold a multiple of 8 values, so a long
@@ -212,23 +163,6 @@ zs_pq_rle_dec_init (zs_pq_rle_dec_t *self, const uint8_t *data, size_t len, int 
     self->width = width;
 }
 
-static int
-s_get_varint (zs_pq_rle_dec_t *self, uint64_t *value)
-{
-    uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        if (self->p >= self->end)
-            return -1;
-        uint8_t b = *self->p++;
-        v |= (uint64_t) (b & 0x7F) << shift;
-        if (!(b & 0x80)) {
-            *value = v;
-            return 0;
-        }
-    }
-    return -1;
-}
-
 //  Runs are decoded lazily, one value a call: a page's levels and indices
 //  are read in step with its values, never expanded into an array.
 int
@@ -238,7 +172,7 @@ zs_pq_rle_dec_next (zs_pq_rle_dec_t *self, uint32_t *value)
     //  Each pass consumes at least the header byte: garbage cannot loop.
     while (self->run_left == 0) {
         uint64_t header;
-        if (s_get_varint (self, &header) != 0)
+        if (zs_varint_get (&self->p, self->end, &header) != 0)
             return -1;
         if (header & 1) {
             uint64_t groups = header >> 1;
@@ -256,12 +190,9 @@ zs_pq_rle_dec_next (zs_pq_rle_dec_t *self, uint32_t *value)
             int nbytes = (width + 7) / 8;
             if (self->end - self->p < nbytes)
                 return -1;
-            uint32_t v = 0;
-            for (int i = 0; i < nbytes; i++)
-                v |= (uint32_t) self->p[i] << (8 * i);
+            self->value = (uint32_t) zs_le_get (self->p, nbytes);
             self->p += nbytes;
             self->packed = false;
-            self->value = v;
             self->run_left = header >> 1;
         }
     }
@@ -419,62 +350,40 @@ zs_pq_stats_copy (zs_column_stats_t *dst, const zs_column_stats_t *src, zs_type_
 size_t
 zs_pq_stats_encode (zs_type_t type, const zs_value_t *value, uint8_t *out)
 {
-    switch (type) {
-    case ZS_TYPE_BOOLEAN:
-        out[0] = value->v.b ? 1 : 0;
-        return 1;
-    case ZS_TYPE_INT:
-    case ZS_TYPE_DATE:
-    case ZS_TYPE_FLOAT:
-        memcpy (out, &value->v, 4);
-        return 4;
-    case ZS_TYPE_BIGINT:
-    case ZS_TYPE_TIMESTAMP3:
-    case ZS_TYPE_TIMESTAMP6:
-    case ZS_TYPE_DOUBLE:
-        memcpy (out, &value->v, 8);
-        return 8;
-    case ZS_TYPE_STRING:
-    case ZS_TYPE_BYTES: {
+    if (zs_type_is_binary (type)) {
         size_t len = value->v.bin.len <= ZS_STATS_BIN_MAX ? value->v.bin.len : ZS_STATS_BIN_MAX;
         if (len)
             memcpy (out, value->v.bin.ptr, len);
         return len;
     }
+    if (type == ZS_TYPE_BOOLEAN) {
+        out[0] = value->v.b ? 1 : 0;
+        return 1;
     }
-    return 0;
+    size_t width = (size_t) zs_pq_value_width (zs_pq_physical_type (type));
+    memcpy (out, &value->v, width);
+    return width;
 }
 
 bool
 zs_pq_stats_decode (zs_type_t type, const uint8_t *data, uint32_t len, zs_value_t *value)
 {
     memset (value, 0, sizeof *value);
-    switch (type) {
-    case ZS_TYPE_BOOLEAN:
-        if (len != 1)
-            return false;
-        value->v.b = data[0] != 0;
-        return true;
-    case ZS_TYPE_INT:
-    case ZS_TYPE_DATE:
-    case ZS_TYPE_FLOAT:
-        if (len != 4)
-            return false;
-        memcpy (&value->v, data, 4);
-        return type != ZS_TYPE_FLOAT || !isnan (value->v.f32);
-    case ZS_TYPE_BIGINT:
-    case ZS_TYPE_TIMESTAMP3:
-    case ZS_TYPE_TIMESTAMP6:
-    case ZS_TYPE_DOUBLE:
-        if (len != 8)
-            return false;
-        memcpy (&value->v, data, 8);
-        return type != ZS_TYPE_DOUBLE || !isnan (value->v.f64);
-    case ZS_TYPE_STRING:
-    case ZS_TYPE_BYTES:
+    if (zs_type_is_binary (type)) {
         value->v.bin.ptr = data;
         value->v.bin.len = len;
         return true;
     }
-    return false;
+    int width = zs_pq_value_width (zs_pq_physical_type (type));
+    if (width == 0 || len != (uint32_t) width)
+        return false;
+    if (type == ZS_TYPE_BOOLEAN) {
+        value->v.b = data[0] != 0;
+        return true;
+    }
+    memcpy (&value->v, data, len);
+    //  A NaN bounds nothing: such a min or max is not a usable bound.
+    if (type == ZS_TYPE_FLOAT)
+        return !isnan (value->v.f32);
+    return type != ZS_TYPE_DOUBLE || !isnan (value->v.f64);
 }

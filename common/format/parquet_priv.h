@@ -1,8 +1,8 @@
 /*  parquet_priv.h - what parquet.c, parquet_write.c, parquet_read.c and
     parquet_meta.c share, and what tests/unit/test_parquet.c reaches into:
-    the format's enum values (parquet.thrift), a growable byte buffer, the
-    RLE/bit-packed hybrid encoding, statistics arithmetic, and the footer as
-    the reader's two halves pass it on. Not for other modules.
+    the format's enum values (parquet.thrift), the RLE/bit-packed hybrid
+    encoding, statistics arithmetic, and the footer as the reader's two
+    halves pass it on. Not for other modules.
 */
 #ifndef ZS_PARQUET_PRIV_H_INCLUDED
 #define ZS_PARQUET_PRIV_H_INCLUDED
@@ -93,27 +93,60 @@ const char *zs_pq_type_name (int ptype);
 //  Physical type of a zsink type.
 int zs_pq_physical_type (zs_type_t type);
 
+//  Bytes a value of a physical type takes in PLAIN pages, in statistics
+//  and in the writer's buffers: INT32 and FLOAT 4, INT64 and DOUBLE 8;
+//  BOOLEAN 1 (but PLAIN pages pack booleans into bits); 0 for byte arrays
+//  and the types zsink does not read.
+static inline int
+zs_pq_value_width (int ptype)
+{
+    switch (ptype) {
+    case ZS_PQ_BOOLEAN:
+        return 1;
+    case ZS_PQ_INT32:
+    case ZS_PQ_FLOAT:
+        return 4;
+    case ZS_PQ_INT64:
+    case ZS_PQ_DOUBLE:
+        return 8;
+    }
+    return 0;
+}
+
 //  Format an error message into err[0..errlen); returns -1.
 int zs_pq_err (char *err, size_t errlen, const char *fmt, ...)
     __attribute__ ((format (printf, 3, 4)));
 
 //  --------------------------------------------------------------------------
-//  Growable byte buffer. ok turns false on allocation failure and stays
-//  so; writes are then dropped.
+//  Byte buffers are the format layer's (bytes.h: zs_bytes_t, ok false
+//  once an allocation failed). zs_pq_buf_t and its functions are the same
+//  under the names the tests and fuzzers build pages with.
 
-typedef struct {
-    uint8_t *data;
-    size_t len;
-    size_t cap;
-    bool ok;
-} zs_pq_buf_t;
+typedef zs_bytes_t zs_pq_buf_t;
 
-void zs_pq_buf_init (zs_pq_buf_t *self);
-void zs_pq_buf_fini (zs_pq_buf_t *self);
-//  Room for n more bytes: data + len is writable for n bytes. false when
-//  out of memory.
-bool zs_pq_buf_reserve (zs_pq_buf_t *self, size_t n);
-void zs_pq_buf_put (zs_pq_buf_t *self, const void *data, size_t len);
+static inline void
+zs_pq_buf_init (zs_pq_buf_t *self)
+{
+    zs_bytes_init (self);
+}
+
+static inline void
+zs_pq_buf_fini (zs_pq_buf_t *self)
+{
+    zs_bytes_fini (self);
+}
+
+static inline bool
+zs_pq_buf_reserve (zs_pq_buf_t *self, size_t n)
+{
+    return zs_bytes_reserve (self, n);
+}
+
+static inline void
+zs_pq_buf_put (zs_pq_buf_t *self, const void *data, size_t len)
+{
+    zs_bytes_put (self, data, len);
+}
 
 //  --------------------------------------------------------------------------
 //  RLE / bit-packed hybrid (Encodings.md), bit width 0…32, without the
@@ -121,7 +154,7 @@ void zs_pq_buf_put (zs_pq_buf_t *self, const void *data, size_t len);
 //  from u32 (dictionary indices). Runs of 8 or more equal values become RLE
 //  runs, the rest bit-packed groups of 8; the last group is zero padded.
 
-void zs_pq_rle_encode (zs_pq_buf_t *out, const uint8_t *u8, const uint32_t *u32, size_t n,
+void zs_pq_rle_encode (zs_bytes_t *out, const uint8_t *u8, const uint32_t *u32, size_t n,
                        int width);
 
 typedef struct {

@@ -97,6 +97,21 @@ s_pread (zs_parquet_reader_t *self, void *buf, size_t len, int64_t offset, char 
     return 0;
 }
 
+//  *buf holding n bytes at least, and never NULL: grown to exactly n, as
+//  what is read whole (a chunk, a page) needs no room to grow into.
+static bool
+s_fit (uint8_t **buf, size_t *cap, size_t n)
+{
+    if (*buf && *cap >= n)
+        return true;
+    uint8_t *b = realloc (*buf, n ? n : 1);
+    if (!b)
+        return false;
+    *buf = b;
+    *cap = n;
+    return true;
+}
+
 //  --------------------------------------------------------------------------
 //  Open
 
@@ -244,13 +259,8 @@ s_decompress (zs_parquet_reader_t *self, int codec, const uint8_t **data, size_t
         codec == ZS_PQ_SNAPPY ? (uint64_t) len * 22 + 64 : (uint64_t) len * 32768 + 65536;
     if (unc_len > S_PAGE_MAX || unc_len > most)
         return zs_pq_err (why, why_len, "page size implausible");
-    if (*cap < unc_len || !*buf) {
-        uint8_t *b = realloc (*buf, unc_len ? unc_len : 1);
-        if (!b)
-            return zs_pq_err (why, why_len, "out of memory");
-        *buf = b;
-        *cap = unc_len;
-    }
+    if (!s_fit (buf, cap, unc_len))
+        return zs_pq_err (why, why_len, "out of memory");
     if (codec == ZS_PQ_SNAPPY) {
         if (zs_snappy_decompress (*data, len, *buf, unc_len) != 0)
             return zs_pq_err (why, why_len, "snappy data corrupt");
@@ -414,18 +424,15 @@ s_plain_value (int ptype, const uint8_t **p, const uint8_t *end, uint64_t *bool_
     }
     case ZS_PQ_INT32:
     case ZS_PQ_FLOAT:
-        if (left < 4)
-            return -1;
-        memcpy (&out->v, *p, 4);
-        *p += 4;
-        return 0;
     case ZS_PQ_INT64:
-    case ZS_PQ_DOUBLE:
-        if (left < 8)
+    case ZS_PQ_DOUBLE: {
+        size_t width = (size_t) zs_pq_value_width (ptype);
+        if (left < width)
             return -1;
-        memcpy (&out->v, *p, 8);
-        *p += 8;
+        memcpy (&out->v, *p, width);
+        *p += width;
         return 0;
+    }
     case ZS_PQ_BYTE_ARRAY: {
         uint32_t len;
         if (left < 4)
@@ -646,13 +653,8 @@ s_load_group (zs_parquet_reader_t *self, uint32_t g, char *err, size_t errlen)
         zs_pq_chunk_meta_t *ch = &gr->cols[i];
         s_col_t *c = &self->cols[i];
         size_t len = (size_t) ch->len;
-        if (c->chunk_cap < len || !c->chunk) {
-            uint8_t *b = realloc (c->chunk, len ? len : 1);
-            if (!b)
-                return zs_pq_err (err, errlen, "%s: row group %u: out of memory", self->path, g);
-            c->chunk = b;
-            c->chunk_cap = len;
-        }
+        if (!s_fit (&c->chunk, &c->chunk_cap, len))
+            return zs_pq_err (err, errlen, "%s: row group %u: out of memory", self->path, g);
         if (s_pread (self, c->chunk, len, ch->start, err, errlen) != 0)
             return -1;
         c->chunk_len = len;

@@ -43,7 +43,7 @@ typedef struct {
     int width;               //  buffered bytes per fixed-width value; 0 for byte arrays
     uint8_t *defs;           //  nullable columns: 1 per row of the group (0 = null)
     uint8_t *vals;           //  fixed width: one value per non-null row
-    zs_pq_buf_t bin;         //  byte arrays: PLAIN bytes per non-null row
+    zs_bytes_t bin;          //  byte arrays: PLAIN bytes per non-null row
     int64_t nvals;           //  non-null values in the group
     zs_column_stats_t stats; //  whole file so far
     bool stats_unknown;      //  a chunk had values but no min/max
@@ -96,12 +96,12 @@ struct _zs_parquet_writer_t {
     int groups_cap;
     s_column_t cols[ZS_MAX_COLUMNS];
     //  Scratch, reused for every page
-    zs_pq_buf_t page;
-    zs_pq_buf_t zpage;
+    zs_bytes_t page;
+    zs_bytes_t zpage;
     zs_thrift_enc_t enc;
     ZSTD_CCtx *cctx;
     //  Dictionary of the chunk being written
-    zs_pq_buf_t dict;    //  PLAIN bytes of the distinct values
+    zs_bytes_t dict;     //  PLAIN bytes of the distinct values
     uint32_t *dict_off;  //  entry -> offset in dict
     size_t dict_off_cap; //  entries
     uint32_t ndict;
@@ -117,14 +117,14 @@ s_free (zs_parquet_writer_t *self)
     for (int i = 0; i < self->schema.n; i++) {
         free (self->cols[i].defs);
         free (self->cols[i].vals);
-        zs_pq_buf_fini (&self->cols[i].bin);
+        zs_bytes_fini (&self->cols[i].bin);
     }
     for (int g = 0; g < self->ngroups; g++)
         free (self->groups[g].chunks);
     free (self->groups);
-    zs_pq_buf_fini (&self->page);
-    zs_pq_buf_fini (&self->zpage);
-    zs_pq_buf_fini (&self->dict);
+    zs_bytes_fini (&self->page);
+    zs_bytes_fini (&self->zpage);
+    zs_bytes_fini (&self->dict);
     zs_thrift_enc_fini (&self->enc);
     ZSTD_freeCCtx (self->cctx);
     free (self->dict_off);
@@ -174,11 +174,8 @@ s_init_columns (zs_parquet_writer_t *self, char *err, size_t errlen)
                       c->col.name);
             return -1;
         }
-        c->width = c->ptype == ZS_PQ_BOOLEAN                            ? 1
-                   : c->ptype == ZS_PQ_INT32 || c->ptype == ZS_PQ_FLOAT ? 4
-                   : c->ptype == ZS_PQ_BYTE_ARRAY                       ? 0
-                                                                        : 8;
-        zs_pq_buf_init (&c->bin);
+        c->width = zs_pq_value_width (c->ptype);
+        zs_bytes_init (&c->bin);
         self->row_bytes += c->width + (c->col.nullable ? 1 : 0);
     }
     return 0;
@@ -207,9 +204,9 @@ zs_parquet_writer_new (const char *path, const zs_schema_t *schema,
     }
     self->schema = *schema;
     self->opts = *opts;
-    zs_pq_buf_init (&self->page);
-    zs_pq_buf_init (&self->zpage);
-    zs_pq_buf_init (&self->dict);
+    zs_bytes_init (&self->page);
+    zs_bytes_init (&self->zpage);
+    zs_bytes_init (&self->dict);
     zs_thrift_enc_init (&self->enc);
     int rc = s_init_columns (self, err, errlen);
     if (rc == 0 && opts->compression == ZS_COMPRESSION_ZSTD && !(self->cctx = ZSTD_createCCtx ()))
@@ -267,7 +264,7 @@ s_compress (zs_parquet_writer_t *self, const uint8_t *body, size_t len, const ui
         return 0;
     size_t bound = ZSTD_compressBound (len);
     self->zpage.len = 0;
-    if (!zs_pq_buf_reserve (&self->zpage, bound))
+    if (!zs_bytes_reserve (&self->zpage, bound))
         return zs_pq_err (err, errlen, "%s: out of memory", self->path);
     *zlen =
         ZSTD_compressCCtx (self->cctx, self->zpage.data, bound, body, len, self->opts.zstd_level);
@@ -422,10 +419,9 @@ s_build_dict (zs_parquet_writer_t *self, s_column_t *c)
                     self->dict_off_cap = cap;
                 }
                 self->dict_off[self->ndict] = (uint32_t) self->dict.len;
-                zs_pq_buf_put (&self->dict, bin + pos, 4 + (size_t) len);
+                zs_bytes_put (&self->dict, bin + pos, 4 + (size_t) len);
                 if (!self->dict.ok) {
-                    self->dict.ok = true; //  nothing kept: usable again
-                    self->dict.len = 0;
+                    zs_bytes_reset (&self->dict); //  nothing kept: usable again
                     return false;
                 }
                 s->hash = h;
@@ -663,10 +659,10 @@ s_page_span (const s_column_t *c, int64_t rows, s_pages_t *pg)
 
 //  PLAIN booleans: bits, LSB first.
 static bool
-s_put_bools (zs_pq_buf_t *page, const uint8_t *vals, int64_t n)
+s_put_bools (zs_bytes_t *page, const uint8_t *vals, int64_t n)
 {
     size_t nbytes = ((size_t) n + 7) / 8;
-    if (!zs_pq_buf_reserve (page, nbytes))
+    if (!zs_bytes_reserve (page, nbytes))
         return false;
     uint8_t *o = page->data + page->len;
     memset (o, 0, nbytes);
@@ -683,10 +679,10 @@ s_put_bools (zs_pq_buf_t *page, const uint8_t *vals, int64_t n)
 static bool
 s_page_body (zs_parquet_writer_t *self, const s_column_t *c, const s_pages_t *pg)
 {
-    zs_pq_buf_t *page = &self->page;
+    zs_bytes_t *page = &self->page;
     page->len = 0;
     if (c->col.nullable) {
-        if (!zs_pq_buf_reserve (page, 4))
+        if (!zs_bytes_reserve (page, 4))
             return false;
         page->len = 4;
         zs_pq_rle_encode (page, c->defs + pg->r, NULL, (size_t) pg->rows, 1);
@@ -696,17 +692,16 @@ s_page_body (zs_parquet_writer_t *self, const s_column_t *c, const s_pages_t *pg
         memcpy (page->data, &levels, 4);
     }
     if (pg->dict) {
-        uint8_t w = (uint8_t) pg->bit_width;
-        zs_pq_buf_put (page, &w, 1);
+        zs_bytes_put_byte (page, (uint8_t) pg->bit_width);
         zs_pq_rle_encode (page, NULL, self->indices + pg->v, (size_t) pg->vals, pg->bit_width);
     } else if (c->ptype == ZS_PQ_BOOLEAN) {
         if (!s_put_bools (page, c->vals + pg->v, pg->vals))
             return false;
     } else if (c->width)
-        zs_pq_buf_put (page, c->vals + (size_t) pg->v * (size_t) c->width,
-                       (size_t) pg->vals * (size_t) c->width);
+        zs_bytes_put (page, c->vals + (size_t) pg->v * (size_t) c->width,
+                      (size_t) pg->vals * (size_t) c->width);
     else
-        zs_pq_buf_put (page, c->bin.data + pg->bpos, pg->bend - pg->bpos);
+        zs_bytes_put (page, c->bin.data + pg->bpos, pg->bend - pg->bpos);
     return page->ok;
 }
 
@@ -852,7 +847,7 @@ zs_parquet_writer_append (zs_parquet_writer_t *self, const zs_value_t *row, char
                           self->path, c->col.name, len, S_VALUE_MAX_BYTES);
                 return -1;
             }
-            if (!zs_pq_buf_reserve (&c->bin, 4 + (size_t) len)) {
+            if (!zs_bytes_reserve (&c->bin, 4 + (size_t) len)) {
                 c->bin.ok = true;
                 snprintf (err, errlen, "%s: out of memory", self->path);
                 return -1;

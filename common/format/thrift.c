@@ -1,8 +1,9 @@
 /*  thrift.c - Thrift compact protocol encoder and decoder (see thrift.h).
 
-    The decoder's invariants, kept by every function below:
+    The decoder's invariants, kept by every function below (1 and 2 by
+    the cursor of bytes.h, self->in, which every read goes through):
     1. p never moves past end; a read that needs more bytes than are left
-       fails with "truncated" before touching them.
+       fails ("truncated") before touching them.
     2. Once error is set it stays set, and every call returns -1: callers
        may check only at the end of a struct without reading garbage.
     3. depth counts entered structs and lists (skip included) and is
@@ -10,25 +11,22 @@
        the stack.
 */
 #include "thrift.h"
-#include "varint.h"
-#include <stdlib.h>
 #include <string.h>
 
 //  --------------------------------------------------------------------------
-//  Encoder
+//  Encoder: the byte buffer of bytes.h, as self->out.
 
 void
 zs_thrift_enc_init (zs_thrift_enc_t *self)
 {
     memset (self, 0, sizeof *self);
-    self->ok = true;
+    zs_bytes_init (&self->out);
 }
 
 void
 zs_thrift_enc_reset (zs_thrift_enc_t *self)
 {
-    self->len = 0;
-    self->ok = true;
+    zs_bytes_reset (&self->out);
     self->depth = 0;
     self->last_id[0] = 0;
 }
@@ -36,45 +34,8 @@ zs_thrift_enc_reset (zs_thrift_enc_t *self)
 void
 zs_thrift_enc_fini (zs_thrift_enc_t *self)
 {
-    free (self->data);
+    zs_bytes_fini (&self->out);
     memset (self, 0, sizeof *self);
-}
-
-//  Room for n more bytes; false (and ok = false from then on) when out of
-//  memory.
-static bool
-s_reserve (zs_thrift_enc_t *self, size_t n)
-{
-    if (!self->ok)
-        return false;
-    uint8_t *data = zs_grow (self->data, &self->cap, self->len, n, 256);
-    if (!data)
-        return self->ok = false;
-    self->data = data;
-    return true;
-}
-
-static void
-s_put_byte (zs_thrift_enc_t *self, uint8_t byte)
-{
-    if (s_reserve (self, 1))
-        self->data[self->len++] = byte;
-}
-
-static void
-s_put_varint (zs_thrift_enc_t *self, uint64_t v)
-{
-    if (s_reserve (self, ZS_VARINT_MAX))
-        self->len += zs_varint_put (self->data + self->len, v);
-}
-
-static void
-s_put_bytes (zs_thrift_enc_t *self, const void *data, size_t len)
-{
-    if (s_reserve (self, len) && len) {
-        memcpy (self->data + self->len, data, len);
-        self->len += len;
-    }
 }
 
 //  The short form needs ids to rise by 1…15 within a struct; anything else
@@ -86,10 +47,10 @@ s_field_header (zs_thrift_enc_t *self, int16_t id, int type)
     int16_t last = self->last_id[self->depth];
     int delta = (int) id - (int) last;
     if (delta > 0 && delta <= 15)
-        s_put_byte (self, (uint8_t) (delta << 4 | type));
+        zs_bytes_put_byte (&self->out, (uint8_t) (delta << 4 | type));
     else {
-        s_put_byte (self, (uint8_t) type);
-        s_put_varint (self, zs_zigzag (id));
+        zs_bytes_put_byte (&self->out, (uint8_t) type);
+        zs_bytes_put_varint (&self->out, zs_zigzag (id));
     }
     self->last_id[self->depth] = id;
 }
@@ -98,14 +59,14 @@ void
 zs_thrift_enc_field_i32 (zs_thrift_enc_t *self, int16_t id, int32_t value)
 {
     s_field_header (self, id, ZS_THRIFT_I32);
-    s_put_varint (self, zs_zigzag (value));
+    zs_bytes_put_varint (&self->out, zs_zigzag (value));
 }
 
 void
 zs_thrift_enc_field_i64 (zs_thrift_enc_t *self, int16_t id, int64_t value)
 {
     s_field_header (self, id, ZS_THRIFT_I64);
-    s_put_varint (self, zs_zigzag (value));
+    zs_bytes_put_varint (&self->out, zs_zigzag (value));
 }
 
 void
@@ -120,10 +81,7 @@ zs_thrift_enc_field_double (zs_thrift_enc_t *self, int16_t id, double value)
     s_field_header (self, id, ZS_THRIFT_DOUBLE);
     uint64_t bits;
     memcpy (&bits, &value, 8);
-    uint8_t le[8];
-    for (int i = 0; i < 8; i++)
-        le[i] = (uint8_t) (bits >> (8 * i));
-    s_put_bytes (self, le, 8);
+    zs_bytes_put_le (&self->out, bits, 8);
 }
 
 void
@@ -151,10 +109,10 @@ zs_thrift_enc_field_list (zs_thrift_enc_t *self, int16_t id, int elem_type, uint
 {
     s_field_header (self, id, ZS_THRIFT_LIST);
     if (size < 15)
-        s_put_byte (self, (uint8_t) (size << 4 | (uint32_t) elem_type));
+        zs_bytes_put_byte (&self->out, (uint8_t) (size << 4 | (uint32_t) elem_type));
     else {
-        s_put_byte (self, (uint8_t) (0xF0 | elem_type));
-        s_put_varint (self, size);
+        zs_bytes_put_byte (&self->out, (uint8_t) (0xF0 | elem_type));
+        zs_bytes_put_varint (&self->out, size);
     }
 }
 
@@ -163,7 +121,7 @@ zs_thrift_enc_struct_begin (zs_thrift_enc_t *self)
 {
     //  Our own footer nests 6 deep; deeper is a bug in the caller.
     if (self->depth >= ZS_THRIFT_MAX_DEPTH) {
-        self->ok = false;
+        self->out.ok = false;
         return;
     }
     self->last_id[++self->depth] = 0;
@@ -172,7 +130,7 @@ zs_thrift_enc_struct_begin (zs_thrift_enc_t *self)
 void
 zs_thrift_enc_struct_end (zs_thrift_enc_t *self)
 {
-    s_put_byte (self, ZS_THRIFT_STOP);
+    zs_bytes_put_byte (&self->out, ZS_THRIFT_STOP);
     if (self->depth > 0)
         self->depth--;
 }
@@ -180,20 +138,20 @@ zs_thrift_enc_struct_end (zs_thrift_enc_t *self)
 void
 zs_thrift_enc_i32 (zs_thrift_enc_t *self, int32_t value)
 {
-    s_put_varint (self, zs_zigzag (value));
+    zs_bytes_put_varint (&self->out, zs_zigzag (value));
 }
 
 void
 zs_thrift_enc_i64 (zs_thrift_enc_t *self, int64_t value)
 {
-    s_put_varint (self, zs_zigzag (value));
+    zs_bytes_put_varint (&self->out, zs_zigzag (value));
 }
 
 void
 zs_thrift_enc_binary (zs_thrift_enc_t *self, const void *data, size_t len)
 {
-    s_put_varint (self, len);
-    s_put_bytes (self, data, len);
+    zs_bytes_put_varint (&self->out, len);
+    zs_bytes_put (&self->out, data, len);
 }
 
 //  --------------------------------------------------------------------------
@@ -203,66 +161,19 @@ void
 zs_thrift_dec_init (zs_thrift_dec_t *self, const void *data, size_t len)
 {
     memset (self, 0, sizeof *self);
-    self->start = data;
-    self->p = data;
-    self->end = self->p + len;
+    zs_cursor_init (&self->in, data, len);
 }
 
 size_t
 zs_thrift_dec_offset (const zs_thrift_dec_t *self)
 {
-    return (size_t) (self->p - self->start);
-}
-
-static int
-s_fail (zs_thrift_dec_t *self, const char *why)
-{
-    if (!self->error)
-        self->error = why;
-    return -1;
+    return zs_cursor_offset (&self->in);
 }
 
 static int
 s_get_byte (zs_thrift_dec_t *self, uint8_t *byte)
 {
-    if (self->error)
-        return -1;
-    if (self->p >= self->end)
-        return s_fail (self, "truncated");
-    *byte = *self->p++;
-    return 0;
-}
-
-//  At most 10 bytes make a 64-bit varint; more is garbage, not a number to
-//  keep reading.
-static int
-s_get_varint (zs_thrift_dec_t *self, uint64_t *value)
-{
-    if (self->error)
-        return -1;
-    uint64_t v = 0;
-    for (int shift = 0; shift < 70; shift += 7) {
-        if (self->p >= self->end)
-            return s_fail (self, "truncated");
-        uint8_t b = *self->p++;
-        v |= (uint64_t) (b & 0x7F) << shift;
-        if (!(b & 0x80)) {
-            *value = v;
-            return 0;
-        }
-    }
-    return s_fail (self, "varint too long");
-}
-
-//  A zigzag varint: i16, i32, i64 and long-form field ids.
-static int
-s_get_zigzag (zs_thrift_dec_t *self, int64_t *value)
-{
-    uint64_t raw;
-    if (s_get_varint (self, &raw) != 0)
-        return -1;
-    *value = zs_unzigzag (raw);
-    return 0;
+    return zs_cursor_byte (&self->in, byte, "truncated");
 }
 
 //  A binary's length and bytes (the type already checked).
@@ -270,13 +181,10 @@ static int
 s_get_binary (zs_thrift_dec_t *self, const uint8_t **data, uint32_t *len)
 {
     uint64_t n;
-    if (s_get_varint (self, &n) != 0)
+    if (zs_cursor_varint (&self->in, &n) != 0
+        || zs_cursor_take (&self->in, n, data, "binary longer than the bytes left") != 0)
         return -1;
-    if (n > (uint64_t) (self->end - self->p))
-        return s_fail (self, "binary longer than the bytes left");
-    *data = self->p;
     *len = (uint32_t) n;
-    self->p += n;
     return 0;
 }
 
@@ -285,7 +193,7 @@ static int
 s_enter (zs_thrift_dec_t *self)
 {
     if (self->depth >= ZS_THRIFT_MAX_DEPTH)
-        return s_fail (self, "nested too deep");
+        return zs_cursor_fail (&self->in, "nested too deep");
     self->depth++;
     return 0;
 }
@@ -293,7 +201,7 @@ s_enter (zs_thrift_dec_t *self)
 int
 zs_thrift_dec_struct_begin (zs_thrift_dec_t *self)
 {
-    if (self->error || s_enter (self) != 0)
+    if (self->in.error || s_enter (self) != 0)
         return -1;
     self->last_id[self->depth] = 0;
     return 0;
@@ -314,15 +222,15 @@ zs_thrift_dec_field (zs_thrift_dec_t *self, int16_t *id, int *type)
     }
     int t = byte & 0x0F;
     if (t > ZS_THRIFT_STRUCT)
-        return s_fail (self, "unknown field type");
+        return zs_cursor_fail (&self->in, "unknown field type");
     int delta = byte >> 4;
     int64_t fid;
     if (delta)
         fid = (int64_t) self->last_id[self->depth] + delta;
-    else if (s_get_zigzag (self, &fid) != 0)
+    else if (zs_cursor_zigzag (&self->in, &fid) != 0)
         return -1;
     if (fid < INT16_MIN || fid > INT16_MAX)
-        return s_fail (self, "field id out of range");
+        return zs_cursor_fail (&self->in, "field id out of range");
     self->last_id[self->depth] = (int16_t) fid;
     *id = (int16_t) fid;
     *type = t;
@@ -343,8 +251,8 @@ zs_thrift_dec_int (zs_thrift_dec_t *self, int type, int64_t *value)
         return 0;
     }
     if (type != ZS_THRIFT_I16 && type != ZS_THRIFT_I32 && type != ZS_THRIFT_I64)
-        return s_fail (self, "wrong type (integer expected)");
-    return s_get_zigzag (self, value);
+        return zs_cursor_fail (&self->in, "wrong type (integer expected)");
+    return zs_cursor_zigzag (&self->in, value);
 }
 
 int
@@ -354,7 +262,7 @@ zs_thrift_dec_i32 (zs_thrift_dec_t *self, int type, int32_t *value)
     if (zs_thrift_dec_int (self, type, &v) != 0)
         return -1;
     if (v < INT32_MIN || v > INT32_MAX)
-        return s_fail (self, "i32 out of range");
+        return zs_cursor_fail (&self->in, "i32 out of range");
     *value = (int32_t) v;
     return 0;
 }
@@ -362,10 +270,10 @@ zs_thrift_dec_i32 (zs_thrift_dec_t *self, int type, int32_t *value)
 int
 zs_thrift_dec_bool (zs_thrift_dec_t *self, int type, bool *value)
 {
-    if (self->error)
+    if (self->in.error)
         return -1;
     if (type != ZS_THRIFT_TRUE && type != ZS_THRIFT_FALSE)
-        return s_fail (self, "wrong type (bool expected)");
+        return zs_cursor_fail (&self->in, "wrong type (bool expected)");
     *value = type == ZS_THRIFT_TRUE;
     return 0;
 }
@@ -383,16 +291,13 @@ zs_thrift_dec_bool_elem (zs_thrift_dec_t *self, bool *value)
 int
 zs_thrift_dec_double (zs_thrift_dec_t *self, int type, double *value)
 {
-    if (self->error)
+    if (self->in.error)
         return -1;
     if (type != ZS_THRIFT_DOUBLE)
-        return s_fail (self, "wrong type (double expected)");
-    if (self->end - self->p < 8)
-        return s_fail (self, "truncated");
-    uint64_t bits = 0;
-    for (int i = 0; i < 8; i++)
-        bits |= (uint64_t) self->p[i] << (8 * i);
-    self->p += 8;
+        return zs_cursor_fail (&self->in, "wrong type (double expected)");
+    uint64_t bits;
+    if (zs_cursor_le (&self->in, 8, &bits, "truncated") != 0)
+        return -1;
     memcpy (value, &bits, 8);
     return 0;
 }
@@ -400,10 +305,10 @@ zs_thrift_dec_double (zs_thrift_dec_t *self, int type, double *value)
 int
 zs_thrift_dec_binary (zs_thrift_dec_t *self, int type, const uint8_t **data, uint32_t *len)
 {
-    if (self->error)
+    if (self->in.error)
         return -1;
     if (type != ZS_THRIFT_BINARY)
-        return s_fail (self, "wrong type (binary expected)");
+        return zs_cursor_fail (&self->in, "wrong type (binary expected)");
     return s_get_binary (self, data, len);
 }
 
@@ -417,34 +322,25 @@ s_elem_type_ok (int type)
 int
 zs_thrift_dec_list (zs_thrift_dec_t *self, int type, int *elem_type, uint32_t *size)
 {
-    if (self->error)
+    if (self->in.error)
         return -1;
     if (type != ZS_THRIFT_LIST && type != ZS_THRIFT_SET)
-        return s_fail (self, "wrong type (list expected)");
+        return zs_cursor_fail (&self->in, "wrong type (list expected)");
     uint8_t byte;
     if (s_get_byte (self, &byte) != 0)
         return -1;
     uint64_t n = byte >> 4;
-    if (n == 15 && s_get_varint (self, &n) != 0)
+    if (n == 15 && zs_cursor_varint (&self->in, &n) != 0)
         return -1;
     int et = byte & 0x0F;
     if (!s_elem_type_ok (et))
-        return s_fail (self, "unknown list element type");
+        return zs_cursor_fail (&self->in, "unknown list element type");
     //  Every element takes at least one byte: a size beyond the bytes left
     //  is garbage, and checking here bounds what callers allocate.
-    if (n > (uint64_t) (self->end - self->p))
-        return s_fail (self, "list longer than the bytes left");
+    if (n > zs_cursor_left (&self->in))
+        return zs_cursor_fail (&self->in, "list longer than the bytes left");
     *elem_type = et;
     *size = (uint32_t) n;
-    return 0;
-}
-
-static int
-s_skip_bytes (zs_thrift_dec_t *self, uint64_t n)
-{
-    if (n > (uint64_t) (self->end - self->p))
-        return s_fail (self, "truncated");
-    self->p += n;
     return 0;
 }
 
@@ -472,7 +368,7 @@ s_skip_map (zs_thrift_dec_t *self)
 {
     uint64_t n;
     uint8_t kv;
-    if (s_get_varint (self, &n) != 0)
+    if (zs_cursor_varint (&self->in, &n) != 0)
         return -1;
     if (n == 0)
         return 0;
@@ -480,9 +376,9 @@ s_skip_map (zs_thrift_dec_t *self)
         return -1;
     int kt = kv >> 4, vt = kv & 0x0F;
     if (!s_elem_type_ok (kt) || !s_elem_type_ok (vt))
-        return s_fail (self, "unknown map element type");
-    if (n > (uint64_t) (self->end - self->p) / 2)
-        return s_fail (self, "map longer than the bytes left");
+        return zs_cursor_fail (&self->in, "unknown map element type");
+    if (n > zs_cursor_left (&self->in) / 2)
+        return zs_cursor_fail (&self->in, "map longer than the bytes left");
     if (s_enter (self) != 0)
         return -1;
     for (uint64_t i = 0; i < n; i++)
@@ -510,7 +406,7 @@ s_skip_struct (zs_thrift_dec_t *self)
 static int
 s_skip (zs_thrift_dec_t *self, int type, bool in_field)
 {
-    if (self->error)
+    if (self->in.error)
         return -1;
     uint64_t n;
     const uint8_t *data;
@@ -518,15 +414,15 @@ s_skip (zs_thrift_dec_t *self, int type, bool in_field)
     switch (type) {
     case ZS_THRIFT_TRUE:
     case ZS_THRIFT_FALSE:
-        return in_field ? 0 : s_skip_bytes (self, 1);
+        return in_field ? 0 : zs_cursor_take (&self->in, 1, NULL, "truncated");
     case ZS_THRIFT_I8:
-        return s_skip_bytes (self, 1);
+        return zs_cursor_take (&self->in, 1, NULL, "truncated");
     case ZS_THRIFT_I16:
     case ZS_THRIFT_I32:
     case ZS_THRIFT_I64:
-        return s_get_varint (self, &n);
+        return zs_cursor_varint (&self->in, &n);
     case ZS_THRIFT_DOUBLE:
-        return s_skip_bytes (self, 8);
+        return zs_cursor_take (&self->in, 8, NULL, "truncated");
     case ZS_THRIFT_BINARY:
         return s_get_binary (self, &data, &len);
     case ZS_THRIFT_LIST:
@@ -537,7 +433,7 @@ s_skip (zs_thrift_dec_t *self, int type, bool in_field)
     case ZS_THRIFT_STRUCT:
         return s_skip_struct (self);
     default:
-        return s_fail (self, "unknown type");
+        return zs_cursor_fail (&self->in, "unknown type");
     }
 }
 
@@ -550,7 +446,7 @@ zs_thrift_dec_skip (zs_thrift_dec_t *self, int type)
 int
 zs_thrift_dec_fail (zs_thrift_dec_t *self, const char *why)
 {
-    return s_fail (self, why);
+    return zs_cursor_fail (&self->in, why);
 }
 
 //  --------------------------------------------------------------------------
@@ -591,7 +487,7 @@ s_keep (zs_thrift_dec_t *self, const zs_thrift_field_t *f, int type, void *obj)
     case ZS_THRIFT_KEEP_CALL:
         return f->fn (self, type, obj);
     default:
-        return s_fail (self, "field table entry of unknown kind");
+        return zs_cursor_fail (&self->in, "field table entry of unknown kind");
     }
     if (rc == 0 && f->has != ZS_THRIFT_NO_FLAG)
         *(bool *) ((uint8_t *) obj + f->has) = true;
@@ -609,7 +505,7 @@ zs_thrift_dec_struct (zs_thrift_dec_t *self, const zs_thrift_field_t *fields, si
     while ((rc = zs_thrift_dec_field (self, &id, &type)) == 1) {
         const zs_thrift_field_t *f = s_find_field (fields, nfields, id);
         rc = f ? s_keep (self, f, type, obj) : s_skip (self, type, true);
-        if (rc != 0 || self->error)
+        if (rc != 0 || self->in.error)
             return -1;
     }
     return rc;

@@ -26,7 +26,7 @@
 #ifndef ZS_THRIFT_H_INCLUDED
 #define ZS_THRIFT_H_INCLUDED
 
-#include "zs.h"
+#include "bytes.h"
 
 //  Compact protocol type codes.
 enum {
@@ -51,12 +51,24 @@ enum {
 //  --------------------------------------------------------------------------
 //  Encoder. A value type: zs_thrift_enc_init, write, use data[0..len),
 //  zs_thrift_enc_reset to reuse the buffer, zs_thrift_enc_fini to free it.
+//
+//  The bytes are the format layer's byte buffer (bytes.h) under two
+//  names: out, which thrift.c writes through, and data, len, cap, ok, the
+//  same four fields (C11's common initial sequence) as callers read them.
+//  thrift.c uses out only and callers the old names only, so that no
+//  function writes a field under one name and reads it under the other,
+//  where a compiler's alias analysis may not see the union.
 
 typedef struct {
-    uint8_t *data;
-    size_t len;
-    size_t cap;
-    bool ok;   //  false once an allocation failed; everything after is dropped
+    union {
+        zs_bytes_t out;
+        struct {
+            uint8_t *data;
+            size_t len;
+            size_t cap;
+            bool ok; //  false once an allocation failed; everything after is dropped
+        };
+    };
     int depth; //  open structs
     int16_t last_id[ZS_THRIFT_MAX_DEPTH + 1];
 } zs_thrift_enc_t;
@@ -98,12 +110,21 @@ void zs_thrift_enc_binary (zs_thrift_enc_t *self, const void *data, size_t len);
 //
 //  Every call returns 0 (or 1 for a field) / -1; after -1 `error` says what
 //  was wrong and every later call fails too.
+//
+//  As the encoder's bytes, the input is the cursor of bytes.h under two
+//  names, kept apart the same way: in for thrift.c, start, p, end, error
+//  for callers.
 
 typedef struct {
-    const uint8_t *start;
-    const uint8_t *p;
-    const uint8_t *end;
-    const char *error; //  NULL while all is well
+    union {
+        zs_cursor_t in;
+        struct {
+            const uint8_t *start;
+            const uint8_t *p;
+            const uint8_t *end;
+            const char *error; //  NULL while all is well
+        };
+    };
     int depth;
     int16_t last_id[ZS_THRIFT_MAX_DEPTH + 1];
 } zs_thrift_dec_t;

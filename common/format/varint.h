@@ -1,9 +1,9 @@
 /*  varint.h - the integer spelling that Thrift's compact protocol, Avro and
     Parquet's RLE/bit-packed hybrid share: unsigned LEB128 varints (seven
     bits a byte, low bits first, the top bit set on every byte but the
-    last) and zigzag for signed numbers. Encoding only, and the zigzag
-    inverse: each decoder keeps its own varint reader, since they differ in
-    what they refuse and how they say so.
+    last) and zigzag for signed numbers. One reader serves every decoder:
+    they refuse the same things (a varint cut short, one past 64 bits) and
+    each says so in its own way (bytes.h: zs_cursor_varint).
 
     Static inline: the encoders call these once per value.
 */
@@ -28,6 +28,37 @@ zs_varint_put (uint8_t *out, uint64_t v)
     }
     out[n++] = (uint8_t) v;
     return n;
+}
+
+//  What zs_varint_get refuses.
+enum {
+    ZS_VARINT_TRUNCATED = -1, //  the input ends inside the varint
+    ZS_VARINT_TOO_LONG = -2,  //  more than 64 bits
+};
+
+//  Read a varint from [*p, end) into *value and move *p past it: 0, or
+//  ZS_VARINT_* with *p where it was. At most 10 bytes make a 64-bit
+//  varint, and the 10th holds only the top bit: anything longer or larger
+//  is garbage, not a number to keep reading.
+static inline int
+zs_varint_get (const uint8_t **p, const uint8_t *end, uint64_t *value)
+{
+    const uint8_t *q = *p;
+    uint64_t v = 0;
+    for (int i = 0; i < ZS_VARINT_MAX; i++) {
+        if (q >= end)
+            return ZS_VARINT_TRUNCATED;
+        uint8_t b = *q++;
+        if (i == ZS_VARINT_MAX - 1 && b > 1)
+            return ZS_VARINT_TOO_LONG;
+        v |= (uint64_t) (b & 0x7F) << (7 * i);
+        if (!(b & 0x80)) {
+            *value = v;
+            *p = q;
+            return 0;
+        }
+    }
+    return ZS_VARINT_TOO_LONG; //  not reached: the 10th byte ends the loop
 }
 
 //  Zigzag maps small negative numbers to small unsigned ones (-1 -> 1,

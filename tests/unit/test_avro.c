@@ -73,6 +73,16 @@ test_wire_bytes (void **state)
         s_expect (&e, longs[i].hex);
     }
     zs_avro_enc_fini (&e);
+
+    //  Nothing written into a new encoder (a zero-size fixed) is no
+    //  failure: it used to read as out of memory, having no buffer yet.
+    zs_avro_enc_init (&e);
+    zs_avro_enc_fixed (&e, "", 0);
+    assert_true (e.ok);
+    zs_avro_enc_bool (&e, true);
+    assert_true (e.ok);
+    s_expect (&e, "01");
+    zs_avro_enc_fini (&e);
 }
 
 static void

@@ -294,6 +294,18 @@ test_hostile_lengths (void **state)
     uint8_t varint[16] = {0x16};
     memset (varint + 1, 0xFF, 15);
     assert_int_equal (s_walk (varint, sizeof varint, &why), -1);
+    //  Ten bytes are the most a 64-bit varint takes, and the tenth holds
+    //  the top bit only: an i64 field of the largest varint is read, one
+    //  with more bits in its tenth byte is refused (it used to be read,
+    //  the bits beyond 64 dropped).
+    uint8_t i64[12] = {0x16};
+    memset (i64 + 1, 0xFF, 9);
+    i64[10] = 0x01;
+    i64[11] = 0x00;
+    assert_int_equal (s_walk (i64, sizeof i64, &why), 0);
+    i64[10] = 0x7F;
+    assert_int_equal (s_walk (i64, sizeof i64, &why), -1);
+    assert_non_null (strstr (why, "64 bits"));
     //  Structs nested 100 deep.
     uint8_t deep[101];
     memset (deep, 0x1C, 100);
