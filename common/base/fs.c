@@ -458,6 +458,26 @@ zs_fs_write_atomic (const char *path, const void *data, size_t len, char *err, s
     return zs_fs_write_atomic_tagged (path, NULL, data, len, err, errlen);
 }
 
+//  Give the fsynced temp file tmp the name path: by rename(2), replacing
+//  what path was, or by link(2), which fails with EEXIST instead, so that
+//  exactly one of any number of racing creators wins, its content
+//  complete because it was fsynced before it got its name. Past the fail
+//  point fs.rename or fs.link and the disk-fault layer; journaled. 0, or
+//  the errno (tmp is the caller's to remove).
+static int
+s_name_temp (const char *tmp, const char *path, bool replace)
+{
+    const char *op = replace ? "rename" : "link";
+    if (zs_failpoint (replace ? "fs.rename" : "fs.link") == -1)
+        return EIO;
+    char shadow[ZS_PATH_MAX + 64];
+    if (s_op (op, path) != 0 || (replace && s_shadow (path, shadow, sizeof shadow) != 0)
+        || (replace ? rename (tmp, path) : link (tmp, path)) != 0)
+        return errno;
+    s_journal_named (replace ? 'R' : 'L', tmp, path, replace ? shadow : NULL);
+    return 0;
+}
+
 int
 zs_fs_write_atomic_tagged (const char *path, const char *tag, const void *data, size_t len,
                            char *err, size_t errlen)
@@ -465,19 +485,12 @@ zs_fs_write_atomic_tagged (const char *path, const char *tag, const void *data, 
     char tmp[ZS_PATH_MAX + 64];
     if (s_write_temp (path, tag, data, len, tmp, sizeof tmp, err, errlen) != 0)
         return -1;
-    char shadow[ZS_PATH_MAX + 64];
-    if (zs_failpoint ("fs.rename") == -1) {
-        s_seterr (err, errlen, path, "rename", EIO);
+    int e = s_name_temp (tmp, path, true);
+    if (e) {
+        s_seterr (err, errlen, path, "rename", e);
         s_unlink (tmp);
         return -1;
     }
-    if (s_op ("rename", path) != 0 || s_shadow (path, shadow, sizeof shadow) != 0
-        || rename (tmp, path) != 0) {
-        s_seterr (err, errlen, path, "rename", errno);
-        s_unlink (tmp);
-        return -1;
-    }
-    s_journal_named ('R', tmp, path, shadow);
     return s_fsync_parent (path, err, errlen);
 }
 
@@ -494,21 +507,11 @@ zs_fs_create_exclusive_tagged (const char *path, const char *tag, const void *da
     char tmp[ZS_PATH_MAX + 64];
     if (s_write_temp (path, tag, data, len, tmp, sizeof tmp, err, errlen) != 0)
         return -1;
-    //  link(2) fails with EEXIST instead of replacing: exactly one of any
-    //  number of racing creators wins, and the winner's content is complete
-    //  because it was fsynced before it got its name.
-    int rc, e = 0;
-    if (zs_failpoint ("fs.link") == -1) {
-        rc = -1;
-        e = EIO;
-    } else if ((rc = s_op ("link", path)) != 0 || (rc = link (tmp, path)) != 0)
-        e = errno;
-    else
-        s_journal_named ('L', tmp, path, NULL);
+    int e = s_name_temp (tmp, path, false);
     s_unlink (tmp);
-    if (rc != 0) {
-        if (e == EEXIST)
-            return ZS_ECONFLICT;
+    if (e == EEXIST)
+        return ZS_ECONFLICT;
+    if (e) {
         s_seterr (err, errlen, path, "link", e);
         return -1;
     }
