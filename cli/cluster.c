@@ -280,13 +280,7 @@ static int
 s_on_option (int opt, const char *arg, void *self)
 {
     s_args_t *args = self;
-    char err[ZS_ERRLEN];
-    int taken = zs_config_args_take (&args->config, opt, arg, err, sizeof err);
-    if (taken < 0) {
-        fprintf (stderr, "zsink cluster: %s\n", err);
-        return 2;
-    }
-    switch (taken ? 0 : opt) {
+    switch (opt) {
     case 'r':
         if (zs_parse_duration_ms (arg, &args->run_for_ms) < 0 || args->run_for_ms <= 0) {
             fprintf (stderr, "zsink cluster: --run-for: bad duration '%s'\n", arg);
@@ -360,7 +354,8 @@ s_parse (s_args_t *args, int argc, char **argv)
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     args->coord_host = args->commit_host = "127.0.0.1";
-    int rc = zs_cmd_getopt (argc, argv, "c:D:h", opts, s_usage, s_on_option, args);
+    int rc =
+        zs_cmd_getopt_config (argc, argv, "c:D:h", opts, s_usage, &args->config, s_on_option, args);
     if (rc != ZS_CMD_GO_ON)
         return rc;
     if (optind < argc) {

@@ -123,13 +123,7 @@ static int
 s_on_option (int opt, const char *arg, void *self)
 {
     s_args_t *args = self;
-    char err[ZS_ERRLEN];
-    int taken = zs_config_args_take (&args->config, opt, arg, err, sizeof err);
-    if (taken < 0) {
-        fprintf (stderr, "zsink-coordinator: %s\n", err);
-        return 2;
-    }
-    switch (taken ? 0 : opt) {
+    switch (opt) {
     case 'b':
         args->bind = arg;
         break;
@@ -150,7 +144,8 @@ s_parse_args (int argc, char **argv, s_args_t *args)
         {"config", required_argument, 0, 'c'}, {"bind", required_argument, 0, 'b'},
         {"job-id", required_argument, 0, 'j'}, {"restore-from", required_argument, 0, 'r'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
-    int code = zs_cmd_getopt (argc, argv, "c:D:h", opts, s_usage, s_on_option, args);
+    int code =
+        zs_cmd_getopt_config (argc, argv, "c:D:h", opts, s_usage, &args->config, s_on_option, args);
     if (code == ZS_CMD_GO_ON)
         code = zs_cmd_no_operands (argc, argv, s_usage);
     return code;

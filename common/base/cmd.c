@@ -28,6 +28,37 @@ zs_cmd_getopt (int argc, char **argv, const char *shortopts, const struct option
     return ZS_CMD_GO_ON;
 }
 
+typedef struct {
+    const char *prog; //  argv[0]: a program, or a zsink subcommand
+    zs_config_args_t *config;
+    zs_cmd_option_fn *fn;
+    void *self;
+} s_config_opts_t;
+
+static int
+s_on_config_option (int opt, const char *arg, void *self)
+{
+    s_config_opts_t *c = self;
+    char err[ZS_ERRLEN];
+    int taken = zs_config_args_take (c->config, opt, arg, err, sizeof err);
+    if (taken < 0) {
+        const char *slash = strrchr (c->prog, '/');
+        const char *name = slash ? slash + 1 : c->prog;
+        fprintf (stderr, "%s%s: %s\n", strncmp (name, "zsink", 5) ? "zsink " : "", name, err);
+        return 2;
+    }
+    return taken ? ZS_CMD_GO_ON : c->fn (opt, arg, c->self);
+}
+
+int
+zs_cmd_getopt_config (int argc, char **argv, const char *shortopts, const struct option *longopts,
+                      void (*usage) (FILE *out), zs_config_args_t *config, zs_cmd_option_fn *fn,
+                      void *self)
+{
+    s_config_opts_t c = {argv[0], config, fn, self};
+    return zs_cmd_getopt (argc, argv, shortopts, longopts, usage, s_on_config_option, &c);
+}
+
 #define S_VALUES_MAX 8
 
 static int

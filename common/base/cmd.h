@@ -15,6 +15,7 @@
 #ifndef ZS_CMD_H_INCLUDED
 #define ZS_CMD_H_INCLUDED
 
+#include "config.h"
 #include <getopt.h>
 #include <stdio.h>
 
@@ -30,6 +31,13 @@ typedef int (zs_cmd_option_fn) (int opt, const char *arg, void *self);
 //  optind), or the exit code.
 int zs_cmd_getopt (int argc, char **argv, const char *shortopts, const struct option *longopts,
                    void (*usage) (FILE *out), zs_cmd_option_fn *fn, void *self);
+
+//  zs_cmd_getopt for a command that takes a job's configuration: -c FILE
+//  and -D key=value go into config (zs_config_args_take; too many -D ends
+//  with exit 2), every other option to fn.
+int zs_cmd_getopt_config (int argc, char **argv, const char *shortopts,
+                          const struct option *longopts, void (*usage) (FILE *out),
+                          zs_config_args_t *config, zs_cmd_option_fn *fn, void *self);
 
 //  A role's options all take a value: --name VALUE (or --name=VALUE) sets
 //  *value, which holds its default (say from the environment) before.

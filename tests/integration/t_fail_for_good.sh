@@ -27,5 +27,12 @@ out=$("$ZSINK" cluster -c "$(vdir $v)/job.yaml" -Dexecution.checkpointing.interv
 rc=$?
 [ $rc -eq 2 ] || fail $v "bad duration: exit $rc, expected 2"
 echo "$out" | grep -q "execution.checkpointing.interval" || fail $v "bad value's key not named: $out"
+# more -D than are kept: refused by name, not dropped
+many=$(for i in $(seq 1 257); do printf ' -Dparallelism=1'; done)
+# shellcheck disable=SC2086 # one word per option
+out=$("$ZSINK" cluster -c "$(vdir $v)/job.yaml" $many 2>&1)
+rc=$?
+[ $rc -eq 2 ] || fail $v "257 -D: exit $rc, expected 2"
+echo "$out" | grep -q "more than 256 -D" || fail $v "257 -D not refused by name: $out"
 echo "[$v] configuration errors refused: exit 2, key named"
 pass
