@@ -19,10 +19,22 @@
 # and the venv and jars are still there, nothing runs (well under a second).
 # Safe to run concurrently (flock). Works as root on a fresh Debian 12 that
 # reaches Debian's archive, PyPI and Maven Central.
+#
+#   setup-interop.sh --check BUILD_DIR
+#
+# installs nothing: exit 0 when BUILD_DIR/interop is complete and up to date,
+# else exit 1 with one line saying what is missing (tests/integration/lib.sh
+# asks this before it runs Paimon's readers).
 set -e
-[ -n "$1" ] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
+CHECK=0
+[ "$1" = --check ] && { CHECK=1; shift; }
+[ -n "$1" ] || { echo "usage: $0 [--check] BUILD_DIR" >&2; exit 2; }
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-mkdir -p "$1/interop"
+if [ $CHECK = 1 ]; then
+    [ -d "$1/interop" ] || { echo "not installed: no $1/interop (run: sh scripts/setup-interop.sh $1)"; exit 1; }
+else
+    mkdir -p "$1/interop"
+fi
 OUT=$(cd "$1/interop" && pwd)
 SRC=$ROOT/tests/interop
 VENV=$OUT/venv
@@ -45,6 +57,13 @@ ready () {
     for j in $(tr ':' ' ' < "$JOUT/classpath.txt"); do [ -f "$j" ] || return 1; done
     command -v java >/dev/null
 }
+
+if [ $CHECK = 1 ]; then
+    command -v java >/dev/null 2>&1 || { echo "no java on PATH"; exit 1; }
+    [ -x "$VENV/bin/python" ] && [ -f "$JOUT/java.args" ] || { echo "not installed in $OUT (run: sh scripts/setup-interop.sh $1)"; exit 1; }
+    ready || { echo "out of date or incomplete: $OUT (run: sh scripts/setup-interop.sh $1)"; exit 1; }
+    exit 0
+fi
 
 # fast path, without the lock (a hash and a few stats)
 if ready; then

@@ -18,12 +18,22 @@
 //   node oracle.mjs layout --zsink BIN --table DIR
 //       files, row groups and codecs of the live files (parquet_metadata)
 //       and the time DuckDB takes to count the rows, best of 3
+//   node oracle.mjs read-time --zsink BIN --table DIR
+//       the time DuckDB takes to read the live files whole (every column,
+//       into a temp table): the first read and the best of 3 (bench/run.sh)
 //   node oracle.mjs input --zsink BIN --table DIR --input PATH --format jsonl|csv
 //       the table equals the source files: DuckDB's read_json / read_csv of
 //       the input with the table's schema vs DuckDB's read of the table
+//   node oracle.mjs snapshots --zsink BIN --table DIR --ids ID,ID,...
+//       zsink's figures of older snapshots (time travel): for each id, the
+//       count and digest of `zsink table scan DIR --snapshot ID` (no DuckDB;
+//       tests/interop/readers.py compares them with Paimon's readers)
+//   node oracle.mjs where --zsink BIN --table DIR --where SQL [--where SQL]...
+//       DuckDB's answer over the live files for each WHERE condition: the
+//       count, and the files holding a matching row (relative to DIR), in
+//       order; the interop tests compare Paimon Java's push-down with it
 //
 // Prints one JSON summary line; exit 0 on agreement, 1 on any difference.
-import { DuckDBInstance } from '@duckdb/node-api';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync, readdirSync } from 'node:fs';
@@ -32,7 +42,12 @@ import { join } from 'node:path';
 const args = process.argv.slice(2);
 const mode = args.shift();
 const opt = {};
-for (let i = 0; i < args.length; i += 2) opt[args[i].replace(/^--/, '')] = args[i + 1];
+opt.where = [];
+for (let i = 0; i < args.length; i += 2) {
+  const k = args[i].replace(/^--/, '');
+  if (k === 'where') opt.where.push(args[i + 1]);
+  else opt[k] = args[i + 1];
+}
 
 function die(msg) {
   console.log(JSON.stringify({ ok: false, error: msg }));
@@ -245,8 +260,9 @@ async function duckSql(conn, from, cols) {
   return r.getRows()[0];
 }
 
-function zsinkTally(bin, target, cols) {
-  const out = execFileSync(bin, ['table', 'scan', target, '--format', 'csv'], {
+function zsinkTally(bin, target, cols, snapshot) {
+  const snap = snapshot === undefined ? [] : ['--snapshot', String(snapshot)];
+  const out = execFileSync(bin, ['table', 'scan', target, ...snap, '--format', 'csv'], {
     maxBuffer: 4 << 30, encoding: 'utf8',
   });
   const t = newTally(cols);
@@ -313,7 +329,47 @@ function checkSql(sql, sum, cols) {
 
 const fileList = (paths) => '[' + paths.map((p) => `'${p.replace(/'/g, "''")}'`).join(', ') + ']';
 
+// zsink's count and digest of each older snapshot (no DuckDB needed)
+function snapshotFigures() {
+  const cols = tableSchema(opt.table);
+  const snaps = {};
+  for (const id of (opt.ids || '').split(',').filter((x) => x !== '')) {
+    if (!/^[0-9]+$/.test(id)) die(`--ids wants snapshot ids separated by commas, not '${opt.ids}'`);
+    const sum = summary(zsinkTally(opt.zsink, opt.table, cols, id), cols);
+    snaps[id] = { count: sum.count, distinct_ids: sum.distinct_ids, digest: sum.digest };
+  }
+  console.log(JSON.stringify({ ok: true, snapshots: snaps }));
+}
+
+function liveFiles() {
+  return JSON.parse(execFileSync(opt.zsink, ['table', 'files', opt.table, '--json'],
+    { encoding: 'utf8' })).files.map((f) => join(opt.table, f.path));
+}
+
+// DuckDB's count and matching files for each --where over the live files
+async function whereCounts(conn) {
+  const files = liveFiles();
+  if (!files.length) die('where: the table has no live files');
+  const root = opt.table.replace(/\/+$/, '') + '/';
+  const res = [];
+  for (const w of opt.where) {
+    const r = (await conn.runAndReadAll(
+      `SELECT filename, count(*) FROM read_parquet(${fileList(files)}, filename = true) WHERE ${w} GROUP BY filename ORDER BY filename`)).getRows();
+    let count = 0n;
+    const matching = [];
+    for (const [f, n] of r) {
+      count += BigInt(n);
+      matching.push(f.startsWith(root) ? f.slice(root.length) : f);
+    }
+    res.push({ where: w, count: count.toString(), files_matching: matching });
+  }
+  console.log(JSON.stringify({ ok: true, files_total: files.length, results: res }));
+}
+
 async function main() {
+  if (mode === 'snapshots') return snapshotFigures();
+  // DuckDB only where it is used: loading it costs a quarter of a second
+  const { DuckDBInstance } = await import('@duckdb/node-api');
   const db = await DuckDBInstance.create(':memory:');
   const conn = await db.connect();
   const errs = [];
@@ -323,6 +379,26 @@ async function main() {
     const extra = opt.options ? ', ' + opt.options : '';
     await conn.run(`COPY (${opt.sql}) TO '${opt.out.replace(/'/g, "''")}' (FORMAT parquet${extra})`);
     console.log(JSON.stringify({ ok: true, wrote: opt.out, bytes: statSync(opt.out).size }));
+    return;
+  }
+
+  if (mode === 'where') return whereCounts(conn);
+
+  if (mode === 'read-time') {
+    // the live files whole, every column into DuckDB's memory (a temp
+    // table; nothing converted to JavaScript), 3 times: the first and the best
+    const files = JSON.parse(execFileSync(opt.zsink, ['table', 'files', opt.table, '--json'],
+      { encoding: 'utf8' })).files.map((f) => join(opt.table, f.path));
+    const runs = [];
+    let rows = null;
+    for (let i = 0; i < 3; i++) {
+      const t0 = process.hrtime.bigint();
+      await conn.run(`CREATE OR REPLACE TEMP TABLE whole AS SELECT * FROM read_parquet(${fileList(files)})`);
+      runs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      rows = (await conn.runAndReadAll('SELECT count(*) FROM whole')).getRows()[0][0];
+    }
+    console.log(JSON.stringify({ reader: 'duckdb', what: 'read_parquet of the live files into a temp table',
+      rows: Number(rows), first_ms: +runs[0].toFixed(1), best_ms: +Math.min(...runs).toFixed(1) }));
     return;
   }
 

@@ -22,6 +22,12 @@ TEST_NAME=$(basename "$0" .sh)
 LIB_DIR=$(cd "$(dirname "$0")" && pwd)
 ORACLE=$LIB_DIR/oracle.py
 DUCK=$LIB_DIR/../duckdb/oracle.mjs
+# Paimon's own readers (tests/interop): ZSINK_INTEROP is what
+# `scripts/setup-interop.sh BUILD_DIR` installed, BUILD_DIR/interop (`make
+# test` runs it and exports this; default: this build's). Without it the
+# Paimon checks skip with a message, or fail with ZSINK_INTEROP_REQUIRED=1 (CI).
+INTEROP=${ZSINK_INTEROP:-$BUILD/interop}
+INTEROP_SRC=$(cd "$LIB_DIR/../interop" && pwd)
 PY=$(command -v python3 || echo /usr/bin/python3)
 SEED=${ZSINK_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 RAND_N=0
@@ -150,6 +156,10 @@ cleanup () {
         kill -9 "$_pid" 2>/dev/null
     done
     for _p in $EXTRA_PIDS; do kill -9 "$_p" 2>/dev/null; done
+    if [ -s "$SCRATCH/.readers.pid" ]; then
+        kill -TERM "$(cat "$SCRATCH/.readers.pid")" 2>/dev/null
+        rm -f "$SCRATCH/.readers.pid"
+    fi
 }
 EXTRA_PIDS=
 trap 'cleanup' INT TERM
@@ -286,7 +296,8 @@ oracle () {
 
 # duck_table VARIANT [N]: DuckDB reads the table's live files and agrees
 # with zsink's reader on count, distinct ids, min/max/sum of every numeric
-# column, null counts and a digest of all rows (with N: ids 1..N once).
+# column, null counts and a digest of all rows (with N: ids 1..N once);
+# then Paimon's own readers do (paimon_table).
 duck_table () {
     if ! _out=$(node "$DUCK" table --zsink "$ZSINK" --table "$(table_of "$1")" \
         ${2:+--expect "$2"} 2>&1); then
@@ -294,10 +305,97 @@ duck_table () {
         fail "$1" "DuckDB oracle failed"
     fi
     echo "[$1] duckdb: $_out"
+    paimon_table "$1"
 }
 
 # duck ARGS...: run the DuckDB oracle script (tests/duckdb/oracle.mjs).
 duck () { node "$DUCK" "$@"; }
+
+# interop_ready: true when Paimon's readers are installed and up to date
+# (setup-interop.sh --check, asked once per test); else $INTEROP_WHY says why.
+interop_ready () {
+    _f=$SCRATCH/.interop-ready
+    if [ ! -f "$_f" ]; then
+        _why=$(sh "$LIB_DIR/../../scripts/setup-interop.sh" --check "$(dirname "$INTEROP")" 2>&1) && _why=ok
+        # variants ask at once, and share $$: a name of its own each
+        _t=$(mktemp "$_f.XXXXXX")
+        echo "$_why" >"$_t"
+        mv "$_t" "$_f"
+    fi
+    INTEROP_WHY=$(cat "$_f")
+    [ "$INTEROP_WHY" = ok ]
+}
+
+# interop_required: for the t_interop_* tests, which are about nothing else:
+# skip (77) without the readers, or fail under ZSINK_INTEROP_REQUIRED=1.
+interop_required () {
+    interop_ready && return 0
+    [ "${ZSINK_INTEROP_REQUIRED:-0}" = 1 ] &&
+        fail - "Paimon's readers are required (ZSINK_INTEROP_REQUIRED=1): $INTEROP_WHY"
+    echo "SKIP $TEST_NAME: Paimon's readers are not installed: $INTEROP_WHY"
+    exit 77
+}
+
+# paimon_table VARIANT [readers.py options]: Paimon Java and pypaimon read the
+# table and agree with zsink (tests/interop/readers.py): count, ids and the
+# digest of all rows, the snapshot list, time travel to the first, a middle
+# and the last snapshot, and filterCommitted of every commit user.
+paimon_table () {
+    _v=$1
+    shift
+    if ! interop_ready; then
+        [ "${ZSINK_INTEROP_REQUIRED:-0}" = 1 ] &&
+            fail "$_v" "Paimon's readers are required (ZSINK_INTEROP_REQUIRED=1): $INTEROP_WHY"
+        echo "[$_v] paimon: skipped Paimon's readers (pypaimon, Paimon Java): $INTEROP_WHY"
+        return 0
+    fi
+    readers_server
+    if ! _out=$("$INTEROP/venv/bin/python" "$INTEROP_SRC/readers.py" --server "$SCRATCH/.readers.sock" \
+        --zsink "$ZSINK" --table "$(table_of "$_v")" --interop "$INTEROP" --duck "$DUCK" "$@" 2>&1); then
+        echo "$_out"
+        fail "$_v" "Paimon's readers disagree with zsink"
+    fi
+    echo "[$_v] paimon: $_out"
+}
+
+# readers_server: this test's `readers.py serve` (one JVM and one pypaimon
+# import for all of the test's tables), started unless it runs. Detached (no
+# `wait` waits for it); it ends with the test's shell, or at cleanup.
+readers_server () {
+    (
+        flock 8
+        _p=$(cat "$SCRATCH/.readers.pid" 2>/dev/null)
+        [ -n "$_p" ] && kill -0 "$_p" 2>/dev/null && exit 0
+        rm -f "$SCRATCH/.readers.sock"
+        # (without the locks of fds 8 and 9, which it would hold for its life)
+        ("$INTEROP/venv/bin/python" "$INTEROP_SRC/readers.py" serve --interop "$INTEROP" \
+            --socket "$SCRATCH/.readers.sock" --parent $$ </dev/null >>"$SCRATCH/.readers.log" 2>&1 8>&- 9>&- &
+            echo $! >"$SCRATCH/.readers.pid")
+        # asks queue once the socket is bound, before pypaimon has loaded
+        _n=0
+        while [ ! -S "$SCRATCH/.readers.sock" ] && [ $_n -lt 100 ]; do
+            _n=$((_n + 1))
+            sleep 0.05
+        done
+    ) 8>"$SCRATCH/.readers.lock"
+}
+
+# paimon_java ARGS...: Paimon Java's oracle (ZsinkInterop COMMAND ARGS...);
+# paimon_py ARGS...: pypaimon's (tests/interop/paimon_py.py). One JSON value
+# on stdout each; Paimon's log lines on stderr.
+paimon_java () { java @"$INTEROP/java/java.args" ZsinkInterop "$@"; }
+paimon_py () { "$INTEROP/venv/bin/python" "$INTEROP_SRC/paimon_py.py" "$@"; }
+
+# paimon_java_bg OUT ERR ARGS...: paimon_java in the background, stdout to
+# OUT, stderr to ERR; $BG_PID is the JVM itself, added to EXTRA_PIDS so that
+# cleanup kills it (append-loop and maintain also end when the test is gone).
+paimon_java_bg () {
+    _o=$1 _e=$2
+    shift 2
+    java @"$INTEROP/java/java.args" ZsinkInterop "$@" >"$_o" 2>"$_e" &
+    BG_PID=$!
+    EXTRA_PIDS="$EXTRA_PIDS $BG_PID"
+}
 
 # run_variants FUNC VARIANT...: run `FUNC VARIANT` for each variant at the
 # same time (background subshells); fail if any of them failed.

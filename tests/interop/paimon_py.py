@@ -23,6 +23,9 @@ on stdout and exit 1; usage errors exit 2):
       [{"id", "commit_user", "commit_identifier", "commit_kind", "time_millis",
         "delta_record_count", "total_record_count"}, …] (oldest first), the keys
       of `zsink table snapshots --json`
+  check TABLE [--snapshots ID,ID...]
+      {"ok", "latest": <summary>, "snapshots": <snapshots>, "at": {"ID":
+      <summary --snapshot ID>, …}}: what lib.sh's oracle asks, in one process
   create TABLE SCHEMA_SPEC [--option K=V ...]
       a new append-only table: "id BIGINT NOT NULL, name STRING, …", options
       bucket=-1, file.format=parquet (plus any --option)
@@ -31,6 +34,9 @@ on stdout and exit 1; usage errors exit 2):
       in one commit; with --commit-user/--identifier through the stream write
       builder (that user, that identifier), else the batch write builder; K
       writers, each a contiguous slice of the ids, so K data files
+  read-time TABLE [--repeat N]
+      plans and reads the whole table into Arrow N times (default 3) in this
+      process: {"rows", "first_ms", "best_ms", …} (bench/run.sh)
   spell-doubles
       reads one number a line on stdin (decimal text or 0x + 16 hex digits of
       the IEEE bits) and prints "<double spelling>\\t<float spelling>" a line:
@@ -248,12 +254,15 @@ def canonical_lines(table):
 
 
 def cmd_summary(a):
-    table = open_table(a.table, a.snapshot)
+    print(json.dumps(summary_of(open_table(a.table, a.snapshot), a.snapshot)))
+
+
+def summary_of(table, snapshot=None):
     t0 = time.monotonic()
     lines, ids, has_id, files, snap, read_ms = canonical_lines(table)
     if snap is None:
         latest = table.snapshot_manager().get_latest_snapshot()
-        snap = a.snapshot if a.snapshot is not None else (latest.id if latest else None)
+        snap = snapshot if snapshot is not None else (latest.id if latest else None)
     out = {
         "ok": True,
         "reader": "pypaimon",
@@ -267,7 +276,7 @@ def cmd_summary(a):
         "read_ms": round(read_ms, 1),
         "total_ms": round((time.monotonic() - t0) * 1000, 1),
     }
-    print(json.dumps(out))
+    return out
 
 
 def cmd_rows(a):
@@ -279,7 +288,10 @@ def cmd_rows(a):
 
 
 def cmd_snapshots(a):
-    table = open_table(a.table)
+    print(json.dumps(snapshot_list(open_table(a.table))))
+
+
+def snapshot_list(table):
     out = []
     for s in table.snapshot_manager().list_snapshots():
         out.append({
@@ -291,7 +303,29 @@ def cmd_snapshots(a):
             "delta_record_count": s.delta_record_count,
             "total_record_count": s.total_record_count,
         })
-    print(json.dumps(out))
+    return out
+
+
+def check(path, ids):
+    """What lib.sh's oracle asks of pypaimon, in one process: the latest
+    snapshot read in full, the snapshot list, and a read by id (time travel)
+    of each of ids (a failed one: {"ok": false, "error"})."""
+    t0 = time.monotonic()
+    table = open_table(path)
+    out = {"ok": True, "reader": "pypaimon", "latest": summary_of(table),
+           "snapshots": snapshot_list(table), "at": {}}
+    for i in ids:
+        try:
+            out["at"][str(i)] = summary_of(open_table(path, i), i)
+        except Exception as e:  # noqa: BLE001 - reported, compared by the caller
+            out["at"][str(i)] = {"ok": False, "error": f"{type(e).__name__}: {e}"}
+    out["total_ms"] = round((time.monotonic() - t0) * 1000, 1)
+    return out
+
+
+def cmd_check(a):
+    ids = [int(x) for x in a.snapshots.split(",")] if a.snapshots else []
+    print(json.dumps(check(a.table, ids)))
 
 
 def split_spec(spec):
@@ -468,6 +502,27 @@ def cmd_append(a):
     }))
 
 
+def cmd_read_time(a):
+    """Plan and read the whole table into Arrow, a.repeat times in this
+    process (pypaimon's imports not counted): the first read and the best."""
+    table = open_table(a.table)
+    runs = []
+    rows = 0
+    for _ in range(a.repeat):
+        t0 = time.monotonic()
+        rb = table.new_read_builder()
+        splits = rb.new_scan().plan().splits()
+        t1 = time.monotonic()
+        arrow = rb.new_read().to_arrow(splits) if splits else None
+        t2 = time.monotonic()
+        rows = arrow.num_rows if arrow is not None else 0
+        runs.append(((t1 - t0) * 1000, (t2 - t1) * 1000))
+    best = min(runs, key=lambda r: r[0] + r[1])
+    print(json.dumps({"reader": "pypaimon", "what": "plan + to_arrow, every column",
+                      "rows": rows, "first_ms": round(sum(runs[0]), 1),
+                      "best_ms": round(sum(best), 1), "best_plan_ms": round(best[0], 1)}))
+
+
 def cmd_spell_doubles(a):
     for line in sys.stdin:
         line = line.strip()
@@ -494,6 +549,9 @@ def main():
     s.add_argument("--snapshot", type=int)
     s = sub.add_parser("snapshots")
     s.add_argument("table")
+    s = sub.add_parser("check")
+    s.add_argument("table")
+    s.add_argument("--snapshots", default="")
     s = sub.add_parser("create")
     s.add_argument("table")
     s.add_argument("schema")
@@ -504,11 +562,14 @@ def main():
     s.add_argument("--commit-user")
     s.add_argument("--identifier", type=int)
     s.add_argument("--files", type=int, default=1)
+    s = sub.add_parser("read-time")
+    s.add_argument("table")
+    s.add_argument("--repeat", type=int, default=3)
     sub.add_parser("spell-doubles")
     a = p.parse_args()
     try:
-        {"summary": cmd_summary, "rows": cmd_rows, "snapshots": cmd_snapshots,
-         "create": cmd_create, "append": cmd_append,
+        {"summary": cmd_summary, "rows": cmd_rows, "snapshots": cmd_snapshots, "check": cmd_check,
+         "create": cmd_create, "append": cmd_append, "read-time": cmd_read_time,
          "spell-doubles": cmd_spell_doubles}[a.cmd](a)
     except SystemExit:
         raise

@@ -14,13 +14,23 @@
       files TABLE [--snapshot ID]            the data files the scan plans
       snapshots TABLE                        the snapshot list
       filter-committed TABLE USER ID...      FileStoreCommit.filterCommitted
-      count-where TABLE PREDICATE [--snapshot ID]
+      count-where TABLE PREDICATE... [--snapshot ID]
                                              a read with the predicate pushed down
+                                             (several: a JSON array, one JVM)
       create TABLE SCHEMA_SPEC [--option K=V]...
       append TABLE --ids A..B [--commit-user U] [--identifier N] [--files K]
+      append-loop TABLE --from A --rows K --commit-user U [--identifier N]
+                  [--until FILE] [--max-commits M] [--pause-ms P]
+                                             commits of K rows one after another
+      check TABLE [--snapshots ID,ID...]     summary + snapshots + time travel to each
+                                             ID + filterCommitted of every user
       expire TABLE --retain-max N --retain-min M [--time-retain-ms T] [--max-deletes D]
       remove-orphans TABLE [--older-than-ms N] [--dry-run]
+      maintain TABLE --until FILE|--rounds R --retain-max N --retain-min M [--time-retain-ms T] [--pause-ms P]
+                                             expire + remove-orphans (default margin) in a loop
       spell-doubles                          stdin numbers -> digest spellings
+      serve                                  stdin: one command a line (tab-separated
+                                             arguments) -> one JSON line each
       train SCRATCH_DIR                      every command once (setup's CDS archive)
 
     The digest: every row's values spelt canonically (NULL \N, BOOLEAN
@@ -134,7 +144,7 @@ public class ZsinkInterop {
     static int run(String[] argv) throws Exception {
         if (argv.length < 1)
             throw new UsageError("usage: ZsinkInterop summary|rows|files|snapshots|filter-committed|"
-                    + "count-where|create|append|expire|remove-orphans|spell-doubles ...");
+                    + "count-where|check|create|append|append-loop|expire|remove-orphans|maintain|spell-doubles ...");
         Args a = new Args(Arrays.copyOfRange(argv, 1, argv.length));
         switch (argv[0]) {
             case "summary": return summary(a);
@@ -143,11 +153,15 @@ public class ZsinkInterop {
             case "snapshots": return snapshots(a);
             case "filter-committed": return filterCommitted(a);
             case "count-where": return countWhere(a);
+            case "check": return check(a);
+            case "append-loop": return appendLoop(a);
+            case "maintain": return maintain(a);
             case "create": return create(a);
             case "append": return append(a);
             case "expire": return expire(a);
             case "remove-orphans": return removeOrphans(a);
             case "spell-doubles": return spellDoubles();
+            case "serve": return serve();
             case "train": return train(a);
             default: throw new UsageError("unknown command " + argv[0]);
         }
@@ -490,7 +504,12 @@ public class ZsinkInterop {
     }
 
     static int summary(Args a) throws Exception {
-        FileStoreTable t = open(a.pos(0, "TABLE"), a.optLong("--snapshot"));
+        out.println(toJson(summaryOf(open(a.pos(0, "TABLE"), a.optLong("--snapshot")))));
+        return 0;
+    }
+
+    // summary's figures of one read (the latest snapshot, or t's scan.snapshot-id)
+    static Map<String, Object> summaryOf(FileStoreTable t) throws Exception {
         Canon c = canonical(t);
         Map<String, Object> m = obj("ok", true, "reader", "paimon-java", "snapshot", c.planned.snapshot,
                 "files", c.planned.files, "count", c.lines.size());
@@ -510,8 +529,7 @@ public class ZsinkInterop {
         }
         m.put("digest", digest(c.lines));
         m.putAll(timing(c.readMs));
-        out.println(toJson(m));
-        return 0;
+        return m;
     }
 
     static int rows(Args a) throws Exception {
@@ -555,7 +573,11 @@ public class ZsinkInterop {
     // ---- snapshots / filter-committed ------------------------------------------------
 
     static int snapshots(Args a) throws Exception {
-        FileStoreTable t = open(a.pos(0, "TABLE"), null);
+        out.println(toJson(snapshotList(open(a.pos(0, "TABLE"), null))));
+        return 0;
+    }
+
+    static List<Object> snapshotList(FileStoreTable t) throws Exception {
         List<Object> list = new ArrayList<>();
         Iterator<Snapshot> it = t.snapshotManager().snapshots();
         while (it.hasNext()) {
@@ -564,8 +586,7 @@ public class ZsinkInterop {
                     "commit_kind", s.commitKind().name(), "time_millis", s.timeMillis(),
                     "delta_record_count", s.deltaRecordCount(), "total_record_count", s.totalRecordCount()));
         }
-        out.println(toJson(list));
-        return 0;
+        return list;
     }
 
     static int filterCommitted(Args a) throws Exception {
@@ -581,6 +602,14 @@ public class ZsinkInterop {
         }
         if (in.isEmpty())
             throw new UsageError("filter-committed TABLE USER ID...");
+        Map<String, Object> m = filterCommittedOf(t, user, in);
+        m.put("ok", true);
+        out.println(toJson(m));
+        return 0;
+    }
+
+    static Map<String, Object> filterCommittedOf(FileStoreTable t, String user, List<ManifestCommittable> in)
+            throws Exception {
         List<Long> uncommitted = new ArrayList<>();
         try (FileStoreCommit commit = t.store().newCommit(user, t)) {
             for (ManifestCommittable m : commit.filterCommitted(in))
@@ -591,21 +620,94 @@ public class ZsinkInterop {
             if (!uncommitted.contains(m.identifier()))
                 committed.add(m.identifier());
         Long latest = t.snapshotManager().latestSnapshotOfUser(user).map(Snapshot::commitIdentifier).orElse(null);
-        out.println(toJson(obj("ok", true, "commit_user", user, "uncommitted", uncommitted, "committed", committed,
-                "latest_identifier_of_user", latest)));
+        return obj("commit_user", user, "uncommitted", uncommitted, "committed", committed,
+                "latest_identifier_of_user", latest);
+    }
+
+    // ---- check: what lib.sh's oracle asks of Paimon Java, in one JVM ----------------
+    //
+    // The latest snapshot read in full (summary), the snapshot list, a read by
+    // id (time travel) of each --snapshots id, and filterCommitted for every
+    // commit user of the list: each of its identifiers still in the list, and
+    // one above its newest (unless that is Long.MAX_VALUE).
+    static int check(Args a) throws Exception {
+        String path = a.pos(0, "TABLE");
+        FileStoreTable t = open(path, null);
+        Map<String, Object> m = obj("ok", true, "reader", "paimon-java");
+        m.put("latest", summaryOf(t));
+        List<Object> snaps = snapshotList(t);
+        m.put("snapshots", snaps);
+        Map<String, Object> at = new LinkedHashMap<>();
+        for (long id : idList(a.opt("--snapshots"))) {
+            try {
+                at.put(String.valueOf(id), summaryOf(open(path, id)));
+            } catch (Exception e) {
+                at.put(String.valueOf(id), obj("ok", false, "error", e.toString()));
+            }
+        }
+        m.put("at", at);
+        Map<String, List<Long>> byUser = new LinkedHashMap<>();
+        for (Object o : snaps) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> s = (Map<String, Object>) o;
+            List<Long> l = byUser.computeIfAbsent((String) s.get("commit_user"), k -> new ArrayList<>());
+            long ident = (Long) s.get("commit_identifier");
+            if (!l.contains(ident))
+                l.add(ident);
+        }
+        List<Object> fc = new ArrayList<>();
+        for (Map.Entry<String, List<Long>> e : byUser.entrySet()) {
+            List<ManifestCommittable> in = new ArrayList<>();
+            long max = Long.MIN_VALUE;
+            for (long ident : e.getValue()) {
+                in.add(new ManifestCommittable(ident));
+                max = Math.max(max, ident);
+            }
+            if (max != Long.MAX_VALUE)
+                in.add(new ManifestCommittable(max + 1));
+            fc.add(filterCommittedOf(t, e.getKey(), in));
+        }
+        m.put("filter_committed", fc);
+        m.put("total_ms", jvmToMainMs + sinceMainMs());
+        out.println(toJson(m));
         return 0;
+    }
+
+    static List<Long> idList(String text) {
+        List<Long> l = new ArrayList<>();
+        if (text == null || text.isEmpty())
+            return l;
+        for (String p : text.split(",")) {
+            try {
+                l.add(Long.parseLong(p.trim()));
+            } catch (NumberFormatException e) {
+                throw new UsageError("--snapshots wants ids separated by commas, not '" + text + "'");
+            }
+        }
+        return l;
     }
 
     // ---- count-where ----------------------------------------------------------------
 
+    // One predicate: one object. Several: an array of those, in order, read in
+    // this one JVM (a test asks many at the price of one start).
     static int countWhere(Args a) throws Exception {
         FileStoreTable t = open(a.pos(0, "TABLE"), a.optLong("--snapshot"));
-        String text = a.pos(1, "PREDICATE");
+        a.pos(1, "PREDICATE");
+        // without the filter: how many files there are to plan
+        Planned all = plan(t, t.newReadBuilder());
+        List<Object> res = new ArrayList<>();
+        for (int i = 1; i < a.pos.size(); i++)
+            res.add(countWhereOf(t, a.pos.get(i), all, absPath(a.pos(0, "TABLE"))));
+        out.println(toJson(res.size() == 1 ? res.get(0) : res));
+        return 0;
+    }
+
+    static Map<String, Object> countWhereOf(FileStoreTable t, String text, Planned all, String root)
+            throws Exception {
         RowType rt = t.rowType();
         Predicate pred = new PredicateParser(text, rt).parse();
         long t0 = System.nanoTime();
-        // without the filter: how many files there are to plan
-        Planned all = plan(t, t.newReadBuilder());
         ReadBuilder rb = t.newReadBuilder().withFilter(pred);
         Planned p = plan(t, rb);
         long[] n = new long[2]; // rows the read returned, rows that match
@@ -615,13 +717,11 @@ public class ZsinkInterop {
                 n[1]++;
         });
         long readMs = (System.nanoTime() - t0) / 1_000_000;
-        String root = absPath(a.pos(0, "TABLE"));
-        Map<String, Object> m = obj("ok", true, "predicate", pred.toString(), "snapshot", p.snapshot,
-                "count", n[1], "rows_read", n[0], "files_planned", p.files, "files_total", all.files,
+        Map<String, Object> m = obj("ok", true, "where", text, "predicate", pred.toString(), "snapshot",
+                p.snapshot, "count", n[1], "rows_read", n[0], "files_planned", p.files, "files_total", all.files,
                 "planned", filePaths(root, p));
         m.putAll(timing(readMs));
-        out.println(toJson(m));
-        return 0;
+        return m;
     }
 
     // expr := and (OR and)* ; and := unary (AND unary)* ; unary := '(' expr ')' | cmp
@@ -958,17 +1058,30 @@ public class ZsinkInterop {
         return out;
     }
 
-    static int append(Args a) throws Exception {
-        FileStoreTable t = open(a.pos(0, "TABLE"), null);
-        String ids = a.opt("--ids");
+    static long[] idRange(String ids) {
         java.util.regex.Matcher m = ids == null ? null : java.util.regex.Pattern.compile("(\\d+)\\.\\.(\\d+)").matcher(ids);
         if (m == null || !m.matches() || Long.parseLong(m.group(1)) > Long.parseLong(m.group(2)))
             throw new UsageError("--ids wants A..B with 0 <= A <= B");
-        long lo = Long.parseLong(m.group(1)), hi = Long.parseLong(m.group(2));
-        String user = a.opt("--commit-user");
-        Long ident = a.optLong("--identifier");
+        return new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
+    }
+
+    static int append(Args a) throws Exception {
+        FileStoreTable t = open(a.pos(0, "TABLE"), null);
+        long[] r = idRange(a.opt("--ids"));
         Long nFiles = a.optLong("--files");
-        long[][] parts = slices(lo, hi, nFiles == null ? 1 : nFiles);
+        Map<String, Object> out0 = commitRange(t, r[0], r[1], a.opt("--commit-user"), a.optLong("--identifier"),
+                nFiles == null ? 1 : nFiles);
+        out0.put("jvm_start_ms", jvmToMainMs);
+        out.println(toJson(out0));
+        return 0;
+    }
+
+    // The rows of ids lo..hi in one commit, through K writers (K files). With a
+    // user or an identifier: the stream write builder (that user, identifier N,
+    // default 1); else the batch one (a random user, Long.MAX_VALUE).
+    static Map<String, Object> commitRange(FileStoreTable t, long lo, long hi, String user, Long ident, long nFiles)
+            throws Exception {
+        long[][] parts = slices(lo, hi, nFiles);
         RowType rt = t.rowType();
         long t0 = System.nanoTime();
         boolean stream = user != null || ident != null;
@@ -1016,10 +1129,50 @@ public class ZsinkInterop {
         Snapshot latest = t.snapshotManager().latestSnapshot();
         if (commitUser == null && latest != null)
             commitUser = latest.commitUser();
-        Map<String, Object> out0 = obj("ok", true, "rows", hi - lo + 1, "commit_user", commitUser, "identifier",
-                identifier, "snapshot", latest == null ? null : latest.id(), "write_ms", ms);
-        out0.put("jvm_start_ms", jvmToMainMs);
-        out.println(toJson(out0));
+        // the snapshot this commit made (another writer's may be on top by now)
+        Snapshot mine = commitUser == null ? null : t.snapshotManager().latestSnapshotOfUser(commitUser).orElse(null);
+        return obj("ok", true, "rows", hi - lo + 1, "commit_user", commitUser, "identifier", identifier,
+                "snapshot", mine == null ? null : mine.id(), "write_ms", ms);
+    }
+
+    // The loops (append-loop, maintain) also end when the process that started
+    // them is gone: a test killed without its clean-up leaves no JVM behind.
+    static final java.util.Optional<ProcessHandle> PARENT = ProcessHandle.current().parent();
+
+    static boolean parentAlive() {
+        return PARENT.map(ProcessHandle::isAlive).orElse(true);
+    }
+
+    // append-loop TABLE --from A --rows K --commit-user U [--identifier N]
+    //             [--until FILE] [--max-commits M] [--pause-ms P]
+    // Commits as user U, one commit after another, until FILE exists (checked
+    // before each commit) or M commits: commit j holds ids A+j*K .. A+(j+1)*K-1,
+    // identifier N+j (N default 1), P ms apart. A concurrent writer for tests,
+    // in one JVM.
+    static int appendLoop(Args a) throws Exception {
+        FileStoreTable t = open(a.pos(0, "TABLE"), null);
+        Long from = a.optLong("--from"), rows = a.optLong("--rows"), max = a.optLong("--max-commits");
+        Long ident0 = a.optLong("--identifier"), pause = a.optLong("--pause-ms");
+        String user = a.opt("--commit-user"), until = a.opt("--until");
+        if (from == null || rows == null || rows < 1 || user == null || (until == null && max == null))
+            throw new UsageError("append-loop TABLE --from A --rows K --commit-user U [--identifier N] "
+                    + "[--until FILE] [--max-commits M] [--pause-ms P]");
+        long next = from, ident = ident0 == null ? 1 : ident0;
+        List<Object> commits = new ArrayList<>();
+        long t0 = System.nanoTime();
+        while ((max == null || commits.size() < max) && (until == null || !new File(until).exists())
+                && parentAlive()) {
+            Map<String, Object> r = commitRange(t, next, next + rows - 1, user, ident, 1);
+            commits.add(obj("ids", next + ".." + (next + rows - 1), "identifier", ident, "snapshot",
+                    r.get("snapshot"), "write_ms", r.get("write_ms")));
+            next += rows;
+            ident++;
+            if (pause != null && pause > 0)
+                Thread.sleep(pause); // a rate, so that other committers get their turn
+        }
+        out.println(toJson(obj("ok", true, "commit_user", user, "commits", commits.size(), "rows", next - from,
+                "first_id", from, "last_id", next - 1, "list", commits, "ms", (System.nanoTime() - t0) / 1_000_000,
+                "jvm_start_ms", jvmToMainMs)));
         return 0;
     }
 
@@ -1079,6 +1232,51 @@ public class ZsinkInterop {
         return 0;
     }
 
+    // maintain TABLE --until FILE|--rounds R --retain-max N --retain-min M
+    //          [--time-retain-ms T] [--pause-ms P]
+    // Paimon's maintenance in a loop, in one JVM, until FILE exists (or R
+    // rounds): each round
+    // expires snapshots (as expire) and removes orphan files with Paimon's
+    // default margin (as remove-orphans without --older-than-ms: only files
+    // older than a day), P ms apart. For running beside a job that commits.
+    static int maintain(Args a) throws Exception {
+        String root = absPath(a.pos(0, "TABLE"));
+        Long max = a.optLong("--retain-max"), min = a.optLong("--retain-min");
+        Long timeMs = a.optLong("--time-retain-ms"), pause = a.optLong("--pause-ms");
+        String until = a.opt("--until");
+        Long maxRounds = a.optLong("--rounds");
+        if (max == null || min == null || (until == null && maxRounds == null))
+            throw new UsageError("maintain TABLE --until FILE|--rounds R --retain-max N --retain-min M "
+                    + "[--time-retain-ms T] [--pause-ms P]");
+        long rounds = 0, expired = 0, orphans = 0;
+        List<Object> deleted = new ArrayList<>();
+        long t0 = System.nanoTime();
+        while ((until == null || !new File(until).exists()) && (maxRounds == null || rounds < maxRounds)
+                && parentAlive()) {
+            FileStoreTable t = open(root, null);
+            ExpireConfig cfg = ExpireConfig.builder()
+                    .snapshotRetainMax(max.intValue())
+                    .snapshotRetainMin(min.intValue())
+                    .snapshotTimeRetain(timeMs != null ? Duration.ofMillis(timeMs) : t.coreOptions().snapshotTimeRetain())
+                    .snapshotMaxDeletes(t.coreOptions().snapshotExpireLimit())
+                    .build();
+            expired += t.newExpireSnapshots().config(cfg).expire();
+            CleanOrphanFilesResult r = new LocalOrphanFilesClean(open(root, null)).clean();
+            orphans += r.getDeletedFileCount();
+            if (r.getDeletedFilesPath() != null)
+                for (Path p : r.getDeletedFilesPath())
+                    deleted.add(p.toUri().getPath());
+            rounds++;
+            if (pause != null && pause > 0)
+                Thread.sleep(pause);
+        }
+        List<Long> ids = snapshotIds(open(root, null));
+        out.println(toJson(obj("ok", true, "rounds", rounds, "expired", expired, "orphans_deleted", orphans,
+                "deleted", deleted, "snapshots_left", ids.size(), "earliest", ids.isEmpty() ? null : ids.get(0),
+                "ms", (System.nanoTime() - t0) / 1_000_000)));
+        return 0;
+    }
+
     // ---- train: one JVM that runs every command on a scratch table, so that
     // -XX:ArchiveClassesAtExit (setup-interop.sh) archives the classes they load
     // (AppCDS: JVM start and first read about twice as fast) -------------------------
@@ -1099,6 +1297,10 @@ public class ZsinkInterop {
             {"count-where", t, "id >= 10 AND id <= 20"}, {"count-where", t, "name = 's3' OR b IS NULL"},
             {"count-where", t, "d < '1960-01-01' AND ts IS NOT NULL AND price > 1.5 AND f <= 2"},
             {"filter-committed", t, "train", "1", "2", "3"},
+            {"count-where", t, "id BETWEEN 5 AND 50", "name IS NULL", "n IN (1, 2)"},
+            {"append-loop", t, "--from", "701", "--rows", "10", "--commit-user", "train-loop", "--max-commits", "2"},
+            {"check", t, "--snapshots", "1,3"},
+            {"maintain", t, "--rounds", "1", "--retain-max", "4", "--retain-min", "1"},
             {"expire", t, "--retain-max", "2", "--retain-min", "1"},
             {"remove-orphans", t, "--dry-run"},
         };
@@ -1115,6 +1317,44 @@ public class ZsinkInterop {
             out = real;
         }
         out.println(toJson(obj("ok", true, "commands", n, "scratch", dir)));
+        return 0;
+    }
+
+    // ---- serve: many commands, one JVM ------------------------------------------------
+    //
+    // One command a line on stdin, its arguments separated by tabs; for each,
+    // the JSON line it prints (a failure: {"ok":false,"error"}), then the next
+    // request. Ends at end of input. readers.py's per-test server runs its
+    // `check`s through it, so that a test pays one JVM start, not one a table.
+    static int serve() throws Exception {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        PrintStream real = out;
+        String l;
+        while ((l = in.readLine()) != null) {
+            if (l.isEmpty())
+                continue;
+            java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+            out = new PrintStream(buf, false, "UTF-8");
+            try {
+                run(l.split("\t", -1));
+            } catch (UsageError e) {
+                buf.reset();
+                out.println(toJson(obj("ok", false, "error", e.getMessage())));
+            } catch (Throwable e) {
+                e.printStackTrace();
+                buf.reset();
+                out.println(toJson(obj("ok", false, "error", e.toString())));
+            }
+            out.flush();
+            out = real;
+            String text = buf.toString("UTF-8").trim();
+            if (text.isEmpty() || text.indexOf('\n') >= 0)
+                text = toJson(obj("ok", false, "error", "serve: a command printed " + (text.isEmpty() ? "nothing"
+                        : "more than one line")));
+            real.print(text);
+            real.print('\n');
+            real.flush();
+        }
         return 0;
     }
 
