@@ -22,7 +22,8 @@
 #   - commit cost against table size: zsink-bench-commit, 3,000 commits;
 #   - Parquet encoding per writer (none, zstd) against raw text rows:
 #     zsink-bench-parquet, 1,000,000 rows;
-#   - DuckDB's time to count a 1,000,000-row table the cluster wrote.
+#   - DuckDB's time to count a 1,000,000-row table the cluster wrote, and
+#     the time DuckDB, pypaimon and Paimon Java take to read it whole.
 set -eu
 cd "$(dirname "$0")/.."
 SECS=${1:-10}
@@ -153,3 +154,16 @@ state.checkpoints.dir: $dir/chk
 YAML
 $BIN/zsink cluster -c "$dir/job.yaml" > "$dir/log" 2>&1
 node tests/duckdb/oracle.mjs layout --zsink $BIN/zsink --table "$dir/table"
+
+echo
+echo "reading that table whole: DuckDB, pypaimon, Paimon Java (first read and best of 3, ms)"
+# Paimon's readers from scripts/setup-interop.sh (make test installs them);
+# ZSINK_INTEROP=DIR for another build's
+INTEROP=${ZSINK_INTEROP:-build/interop}
+if sh scripts/setup-interop.sh --check "$(dirname "$INTEROP")" >/dev/null 2>&1; then
+    node tests/duckdb/oracle.mjs read-time --zsink $BIN/zsink --table "$dir/table"
+    "$INTEROP/venv/bin/python" tests/interop/paimon_py.py read-time "$dir/table"
+    java @"$INTEROP/java/java.args" ZsinkInterop read-time "$dir/table" 2>/dev/null
+else
+    echo "  skipped: $(sh scripts/setup-interop.sh --check "$(dirname "$INTEROP")" 2>&1) "
+fi

@@ -144,7 +144,7 @@ public class ZsinkInterop {
     static int run(String[] argv) throws Exception {
         if (argv.length < 1)
             throw new UsageError("usage: ZsinkInterop summary|rows|files|snapshots|filter-committed|"
-                    + "count-where|check|create|append|append-loop|expire|remove-orphans|maintain|spell-doubles ...");
+                    + "count-where|check|create|append|append-loop|expire|remove-orphans|maintain|read-time|spell-doubles ...");
         Args a = new Args(Arrays.copyOfRange(argv, 1, argv.length));
         switch (argv[0]) {
             case "summary": return summary(a);
@@ -160,6 +160,7 @@ public class ZsinkInterop {
             case "append": return append(a);
             case "expire": return expire(a);
             case "remove-orphans": return removeOrphans(a);
+            case "read-time": return readTime(a);
             case "spell-doubles": return spellDoubles();
             case "serve": return serve();
             case "train": return train(a);
@@ -530,6 +531,46 @@ public class ZsinkInterop {
         m.put("digest", digest(c.lines));
         m.putAll(timing(c.readMs));
         return m;
+    }
+
+    // read-time TABLE [--repeat N]: plan and read every row, every field
+    // (InternalRow.FieldGetter), N times (default 3) in this JVM; the first
+    // read and the best, JVM start apart (bench/run.sh)
+    static int readTime(Args a) throws Exception {
+        FileStoreTable t = open(a.pos(0, "TABLE"), null);
+        Long rep = a.optLong("--repeat");
+        int repeat = rep == null ? 3 : (int) Math.max(1, rep);
+        List<DataField> fs = t.rowType().getFields();
+        InternalRow.FieldGetter[] get = new InternalRow.FieldGetter[fs.size()];
+        for (int i = 0; i < get.length; i++)
+            get[i] = InternalRow.createFieldGetter(fs.get(i).type(), i);
+        long[] seen = new long[2]; // rows, non-null values
+        double first = 0, best = Double.MAX_VALUE, bestPlan = 0;
+        for (int k = 0; k < repeat; k++) {
+            seen[0] = seen[1] = 0;
+            long t0 = System.nanoTime();
+            ReadBuilder rb = t.newReadBuilder();
+            Planned p = plan(t, rb);
+            long t1 = System.nanoTime();
+            readRows(rb, p, r -> {
+                seen[0]++;
+                for (InternalRow.FieldGetter g : get)
+                    if (g.getFieldOrNull(r) != null)
+                        seen[1]++;
+            });
+            double ms = (System.nanoTime() - t0) / 1e6;
+            if (k == 0)
+                first = ms;
+            if (ms < best) {
+                best = ms;
+                bestPlan = (t1 - t0) / 1e6;
+            }
+        }
+        out.println(toJson(obj("reader", "paimon-java", "what", "plan + read every field of every row",
+                "rows", seen[0], "values", seen[1], "first_ms", Math.round(first * 10) / 10.0,
+                "best_ms", Math.round(best * 10) / 10.0, "best_plan_ms", Math.round(bestPlan * 10) / 10.0,
+                "jvm_start_ms", jvmToMainMs)));
+        return 0;
     }
 
     static int rows(Args a) throws Exception {
