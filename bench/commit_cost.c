@@ -1,10 +1,14 @@
 /*  zsink-bench-commit - does a commit cost more as the table grows?
 
-    usage: zsink-bench-commit DIR COMMITS [STEP]
+    usage: zsink-bench-commit DIR COMMITS [STEP [RETAIN_MAX]]
     Commits COMMITS snapshots of one 1-row data file each into a fresh
     table in DIR and prints the mean commit time of every STEP (default
-    500) commits. Flat is the goal: a streaming job with 1 s checkpoints
-    makes 86,400 snapshots a day.
+    500) commits, with the live files, the bytes under manifest/ and
+    snapshot/, and this process's RSS. Flat is the goal: a streaming job
+    with 1 s checkpoints makes 86,400 snapshots a day. With RETAIN_MAX,
+    snapshots are expired after each commit as the committer does
+    (snapshot.num-retained.max RETAIN_MAX, .min 10 or less), the expiry
+    timed with the commit.
 
     Then what the Avro manifests cost: the time to encode what one commit
     writes at most (a manifest of one file, the delta list, a base list of
@@ -16,9 +20,48 @@
 #include "datagen.h"
 #include "log.h"
 #include "table.h"
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+
+//  Bytes of the files in dir/sub.
+static int64_t
+s_du (const char *dir, const char *sub)
+{
+    char path[4096];
+    snprintf (path, sizeof path, "%s/%s", dir, sub);
+    DIR *d = opendir (path);
+    int64_t bytes = 0;
+    struct dirent *de;
+    while (d && (de = readdir (d))) {
+        char f[8192];
+        struct stat st;
+        snprintf (f, sizeof f, "%s/%s", path, de->d_name);
+        if (stat (f, &st) == 0 && S_ISREG (st.st_mode))
+            bytes += st.st_size;
+    }
+    if (d)
+        closedir (d);
+    return bytes;
+}
+
+//  This process's resident set, kB (VmRSS).
+static long
+s_rss_kb (void)
+{
+    FILE *f = fopen ("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    while (f && fgets (line, sizeof line, f))
+        if (strncmp (line, "VmRSS:", 6) == 0)
+            kb = atol (line + 6);
+    if (f)
+        fclose (f);
+    return kb;
+}
 
 static size_t
 s_one_size (const zs_manifest_entry_t *e)
@@ -90,12 +133,13 @@ int
 main (int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf (stderr, "usage: zsink-bench-commit DIR COMMITS [STEP]\n");
+        fprintf (stderr, "usage: zsink-bench-commit DIR COMMITS [STEP [RETAIN_MAX]]\n");
         return 2;
     }
     const char *dir = argv[1];
     int commits = atoi (argv[2]), step = argc > 3 ? atoi (argv[3]) : 500;
-    if (commits < 1 || step < 1) {
+    int retain_max = argc > 4 ? atoi (argv[4]) : 0;
+    if (commits < 1 || step < 1 || retain_max < 0) {
         fprintf (stderr, "zsink-bench-commit: bad arguments\n");
         return 2;
     }
@@ -109,6 +153,13 @@ main (int argc, char **argv)
     if (!table) {
         fprintf (stderr, "%s\n", err);
         return 1;
+    }
+    if (retain_max > 0) {
+        zs_config_t cfg;
+        zs_config_defaults (&cfg);
+        cfg.snapshot_num_retained_max = retain_max;
+        cfg.snapshot_num_retained_min = retain_max < 10 ? retain_max : 10;
+        zs_table_set_job_options (table, &cfg);
     }
     const char *user = "bench000-0000-4000-8000-000000000000";
     int64_t spent = 0, total = 0; //  us in commits since the last line, in all
@@ -134,10 +185,22 @@ main (int argc, char **argv)
             fprintf (stderr, "commit %d: %s\n", i, err);
             return 1;
         }
+        zs_expired_t gone;
+        if (retain_max > 0 && zs_table_expire_by_options (table, &gone, err, sizeof err) != 0) {
+            fprintf (stderr, "expire after commit %d: %s\n", i, err);
+            return 1;
+        }
         spent += s_now_us () - c0;
         files[(i - 1) % 1000] = meta;
         if (i % step == 0) {
-            printf ("snapshots %6d: %.2f ms per commit\n", i, (double) spent / step / 1000);
+            zs_file_meta_t *live = NULL;
+            size_t nlive = 0;
+            zs_table_live_files (table, 0, &live, &nlive, err, sizeof err);
+            free (live);
+            printf ("snapshots %6d: %.2f ms per commit; %zu live files, manifest/ %.1f MB, "
+                    "snapshot/ %.1f MB, RSS %.1f MB\n",
+                    i, (double) spent / step / 1000, nlive, s_du (dir, "manifest") / 1e6,
+                    s_du (dir, "snapshot") / 1e6, s_rss_kb () / 1024.0);
             fflush (stdout);
             total += spent;
             spent = 0;

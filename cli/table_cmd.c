@@ -43,9 +43,11 @@ typedef struct {
     bool json;
     bool delete;
     int64_t older_than_ms;
-    int64_t snapshot; //  --snapshot ID (0 = latest)
-    int64_t limit;    //  --limit N (-1 = all)
-    bool csv;         //  --format csv (else jsonl)
+    int64_t snapshot;                            //  --snapshot ID (0 = latest)
+    int64_t limit;                               //  --limit N (-1 = all)
+    bool csv;                                    //  --format csv (else jsonl)
+    int64_t retain_max, retain_min, max_deletes; //  expire-snapshots (-1: the table's)
+    bool dry_run;
 } s_args_t;
 
 //  The synopsis --help and the usage of a mistake both start with.
@@ -54,7 +56,9 @@ static const char s_synopsis[] =
     "       zsink table count|stats PATH [--snapshot ID] [--json]\n"
     "       zsink table scan PATH [--snapshot ID] [--limit N] [--format csv|jsonl]\n"
     "       zsink table orphans PATH [--delete] [--older-than DURATION] [--json]\n"
-    "       zsink table verify PATH [--orphans-older-than DURATION] [--json]\n";
+    "       zsink table verify PATH [--orphans-older-than DURATION] [--json]\n"
+    "       zsink table expire-snapshots PATH [--retain-max N] [--retain-min N]\n"
+    "                 [--older-than DURATION] [--max-deletes N] [--dry-run] [--json]\n";
 
 //  Why the command line is wrong, and the synopsis. Returns the exit code, 2.
 static int
@@ -87,7 +91,15 @@ s_help (void)
            "             file listed once, on disk with its recorded size and rows; no\n"
            "             data file in no snapshot (of any age, or older than\n"
            "             --orphans-older-than: a running job's checkpoint in flight is\n"
-           "             young); exit 1 naming each problem\n",
+           "             young); exit 1 naming each problem\n"
+           "  expire-snapshots  Paimon's expire_snapshots: keep the newest --retain-min,\n"
+           "             drop all beyond --retain-max, and between the two those older\n"
+           "             than --older-than; at most --max-deletes snapshots; each\n"
+           "             defaults to the table's snapshot.num-retained.min/max,\n"
+           "             snapshot.time-retained, snapshot.expire.limit. Removes the\n"
+           "             snapshots, the manifests only they name and the data files\n"
+           "             their commits deleted. Safe beside a running job (never the\n"
+           "             newest snapshot zsink made: its committed identifiers)\n",
            stdout);
     return 0;
 }
@@ -534,6 +546,74 @@ s_opt_age (s_args_t *args, const char *opt, const char *value)
     return ZS_CMD_GO_ON;
 }
 
+static int
+s_opt_count (s_args_t *args, const char *opt, const char *value)
+{
+    char *end = NULL;
+    int64_t v = value ? strtoll (value, &end, 10) : 0;
+    if (!end || *end || v < 1 || v > INT32_MAX) {
+        char why[160];
+        snprintf (why, sizeof why, "%s needs a whole number of at least 1", opt);
+        return s_usage (why);
+    }
+    if (strcmp (opt, "--retain-max") == 0)
+        args->retain_max = v;
+    else if (strcmp (opt, "--retain-min") == 0)
+        args->retain_min = v;
+    else
+        args->max_deletes = v;
+    return ZS_CMD_GO_ON;
+}
+
+static int
+s_opt_dry_run (s_args_t *args, const char *opt, const char *value)
+{
+    args->dry_run = true;
+    return ZS_CMD_GO_ON;
+}
+
+static int
+s_cmd_expire (zs_table_t *table, const s_args_t *args)
+{
+    const zs_table_opts_t *o = zs_table_opts (table);
+    int64_t age = args->older_than_ms >= 0 ? args->older_than_ms : o->time_retained_ms;
+    zs_expire_t req = {
+        .retain_min = (int) (args->retain_min > 0 ? args->retain_min : o->retain_min),
+        .retain_max = (int) (args->retain_max > 0 ? args->retain_max : o->retain_max),
+        .older_than_ms = zs_clock_wall_ms () - age,
+        .max_deletes = (int) (args->max_deletes > 0 ? args->max_deletes : o->expire_limit),
+        .dry_run = args->dry_run};
+    if (req.retain_max < req.retain_min) {
+        fprintf (stderr,
+                 "zsink table expire-snapshots: --retain-max %d is below --retain-min %d (the "
+                 "table's snapshot.num-retained.min unless given)\n",
+                 req.retain_max, req.retain_min);
+        return 2;
+    }
+    zs_expired_t out;
+    char err[ZS_ERRLEN];
+    int rc = zs_table_expire (table, &req, &out, err, sizeof err);
+    if (rc != 0) {
+        fprintf (stderr, "zsink table expire-snapshots: %s\n", err);
+        return 1;
+    }
+    int64_t n = out.end > out.begin ? out.end - out.begin : 0;
+    if (args->json)
+        s_print_json (json_pack ("{s:I, s:I, s:I, s:I, s:I, s:b}", "expired", (json_int_t) n,
+                                 "earliest", (json_int_t) (n ? out.end : out.begin),
+                                 "snapshot_files", (json_int_t) out.snapshots, "manifests",
+                                 (json_int_t) out.manifests, "data_files",
+                                 (json_int_t) out.data_files, "dry_run", args->dry_run));
+    else if (n == 0)
+        printf ("no snapshot to expire\n");
+    else
+        printf ("%s snapshots %" PRId64 "..%" PRId64 ": %" PRId64 " snapshot files, %" PRId64
+                " manifests and lists, %" PRId64 " data files\n",
+                args->dry_run ? "would expire" : "expired", out.begin, out.end - 1, out.snapshots,
+                out.manifests, out.data_files);
+    return 0;
+}
+
 //  The latest schema: Flink SQL's SELECT * FROM t$schemas (its columns)
 //  and t$options, and whether zsink can write the table.
 static int
@@ -578,6 +658,7 @@ enum {
     S_VERIFY = 1 << 5,
     S_SCAN = 1 << 6,
     S_SCHEMA = 1 << 7,
+    S_EXPIRE = 1 << 8,
 };
 
 typedef struct {
@@ -590,13 +671,18 @@ typedef struct {
 //  Options that do not apply to a subcommand are errors, not ignored:
 //  `count --delete` must not look like it did something.
 static const s_opt_t s_opts[] = {
-    {"--json", S_SNAPSHOTS | S_COUNT | S_STATS | S_FILES | S_ORPHANS | S_VERIFY | S_SCHEMA, false,
+    {"--json",
+     S_SNAPSHOTS | S_COUNT | S_STATS | S_FILES | S_ORPHANS | S_VERIFY | S_SCHEMA | S_EXPIRE, false,
      s_opt_json},
     {"--snapshot", S_COUNT | S_STATS | S_SCAN, true, s_opt_snapshot},
     {"--limit", S_SCAN, true, s_opt_limit},
     {"--format", S_SCAN, true, s_opt_format},
     {"--delete", S_ORPHANS, false, s_opt_delete},
-    {"--older-than", S_ORPHANS, true, s_opt_age},
+    {"--older-than", S_ORPHANS | S_EXPIRE, true, s_opt_age},
+    {"--retain-max", S_EXPIRE, true, s_opt_count},
+    {"--retain-min", S_EXPIRE, true, s_opt_count},
+    {"--max-deletes", S_EXPIRE, true, s_opt_count},
+    {"--dry-run", S_EXPIRE, false, s_opt_dry_run},
     {"--orphans-older-than", S_VERIFY, true, s_opt_age},
 };
 
@@ -619,6 +705,7 @@ static const s_cmd_t s_cmds[] = {
     {"verify", S_VERIFY, s_cmd_verify, 0},
     {"scan", S_SCAN, s_cmd_scan, S_DEFAULT_ORPHAN_AGE_MS},
     {"schema", S_SCHEMA, s_cmd_schema, S_DEFAULT_ORPHAN_AGE_MS},
+    {"expire-snapshots", S_EXPIRE, s_cmd_expire, -1}, //  -1: the table's time-retained
 };
 
 static const s_cmd_t *

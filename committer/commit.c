@@ -12,6 +12,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+//  Paimon's sink expires snapshots after each commit, unless write-only.
+//  A failed expiry fails no commit: the next one tries again (and a table
+//  with tags is Paimon's to expire: said once).
+static void
+s_expire (zs_table_t *table)
+{
+    static bool refused_said;
+    if (zs_table_opts (table)->write_only)
+        return;
+    zs_expired_t out;
+    char why[ZS_ERRLEN];
+    int rc = zs_table_expire_by_options (table, &out, why, sizeof why);
+    if (rc == ZS_EREFUSED && !refused_said) {
+        refused_said = true;
+        zs_warn ("snapshot expiration: %s", why);
+    } else if (rc != 0 && rc != ZS_EREFUSED)
+        zs_warn ("snapshot expiration failed (the next commit tries again): %s", why);
+}
+
 int
 zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_user, int64_t upto,
                 bool with_end, const zs_commit_opts_t *opts, char *err, size_t errlen)
@@ -64,6 +83,9 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
         }
         zs_pending_remove (pending, id);
         made++;
+        //  before the commit is reported: the job is not over (the end-input
+        //  snapshot reported) while its expiry is under way
+        s_expire (table);
         if (opts->on_commit)
             opts->on_commit (id, made_one.snapshot_id, made_one.total_rows, opts->arg);
         if (opts->recommit && made == 1 && zs_failpoint ("committer.mid-recommit") < 0) {
@@ -72,5 +94,9 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
         }
     }
     free (ids);
+    //  after a re-commit that made nothing too: it finishes an expiry a
+    //  crash cut short
+    if (rc == 0 && made == 0 && opts->recommit)
+        s_expire (table);
     return rc < 0 ? rc : made;
 }

@@ -271,6 +271,9 @@ s_on_welcome (s_committer_t *self)
             zs_error ("cannot open table %s: %s", cfg->table_path, err);
             return 1;
         }
+        //  the job's Paimon options (snapshot.*, manifest.*, write-only)
+        //  over the table's, as a Flink job's dynamic options
+        zs_table_set_job_options (self->table, cfg);
         char lockfile[ZS_PATH_MAX];
         int holder = 0;
         int rc = zs_committer_lock (cfg->table_path, job, &self->lock_fd, &holder, lockfile, err,

@@ -91,6 +91,20 @@ static const s_key_t s_keys[] = {
     {"heartbeat.timeout", S_DURATION, S_OFF (heartbeat_timeout_ms), 1, S_NOMAX, false, NULL},
     {"target-file-size", S_SIZE, S_OFF (target_file_size), 1, S_NOMAX, false, NULL},
     {"table.schema", S_SCHEMA, S_OFF (schema_text), 0, 0, false, NULL},
+    //  Paimon's table options, as a Flink job's dynamic options: set here
+    //  they override the table's own; unset (-1) the table's, else Paimon's
+    //  default, decide (zs_table_set_job_options)
+    {"snapshot.num-retained.min", S_INT, S_OFF (snapshot_num_retained_min), 1, INT_MAX, true, NULL},
+    {"snapshot.num-retained.max", S_INT, S_OFF (snapshot_num_retained_max), 1, INT_MAX, true, NULL},
+    {"snapshot.time-retained", S_DURATION, S_OFF (snapshot_time_retained_ms), 0, S_NOMAX, true,
+     NULL},
+    {"snapshot.expire.limit", S_INT, S_OFF (snapshot_expire_limit), 1, INT_MAX, true, NULL},
+    {"manifest.target-file-size", S_SIZE, S_OFF (manifest_target_file_size), 1, S_NOMAX, true,
+     NULL},
+    {"manifest.merge-min-count", S_INT, S_OFF (manifest_merge_min_count), 1, INT_MAX, true, NULL},
+    {"manifest.full-compaction-threshold-size", S_SIZE,
+     S_OFF (manifest_full_compaction_threshold_size), 1, S_NOMAX, true, NULL},
+    {"write-only", S_BOOL, S_OFF (write_only), 0, 0, false, NULL},
     {"file.format", S_ENUM, S_OFF (file_format), 0, 0, false, s_file_formats},
     {"file.compression", S_ENUM, S_OFF (file_compression), 0, 0, false, s_compressions},
     {"file.compression.zstd-level", S_INT, S_OFF (zstd_level), 1, 19, false, NULL},
@@ -326,6 +340,10 @@ zs_config_defaults (zs_config_t *cfg)
     cfg->heartbeat_interval_ms = 500;
     cfg->heartbeat_timeout_ms = 5000;
     cfg->target_file_size = 128 * 1024 * 1024;
+    cfg->snapshot_num_retained_min = cfg->snapshot_num_retained_max = -1;
+    cfg->snapshot_time_retained_ms = -1;
+    cfg->snapshot_expire_limit = cfg->manifest_merge_min_count = -1;
+    cfg->manifest_target_file_size = cfg->manifest_full_compaction_threshold_size = -1;
 }
 
 //  A number, duration or size (empty = unset where the key allows it).
@@ -552,9 +570,12 @@ zs_config_get (const zs_config_t *cfg, const char *key, char *buf, size_t len)
                                    : snprintf (buf, len, "%" PRId64, v);
         break;
     }
-    case S_DURATION:
-        n = snprintf (buf, len, "%" PRId64 "ms", s_num_get (cfg, k));
+    case S_DURATION: {
+        int64_t v = s_num_get (cfg, k);
+        n = k->unset_ok && v == -1 ? snprintf (buf, len, "%s", "")
+                                   : snprintf (buf, len, "%" PRId64 "ms", v);
         break;
+    }
     case S_BOOL:
         n = snprintf (buf, len, "%s", *(const bool *) field ? "true" : "false");
         break;

@@ -48,8 +48,18 @@ typedef struct {
     char file_compression[ZS_ENUM_MAX];     //  file.compression: zstd (default) or none
     int zstd_level;                         //  file.compression.zstd-level (1)
     int64_t parquet_row_group_rows;         //  parquet.row-group-rows (131072)
-    bool curve_enabled;                     //  security.curve.enabled (false)
-    char curve_keys_dir[ZS_PATH_MAX];       //  security.curve.keys-dir (docs/security.md)
+    //  Paimon table options (-1: unset, the table's own or Paimon's default)
+    int snapshot_num_retained_min;     //  snapshot.num-retained.min (10)
+    int snapshot_num_retained_max;     //  snapshot.num-retained.max (INT_MAX)
+    int64_t snapshot_time_retained_ms; //  snapshot.time-retained (1h)
+    int snapshot_expire_limit;         //  snapshot.expire.limit (50)
+    int64_t manifest_target_file_size; //  manifest.target-file-size (8mb)
+    int manifest_merge_min_count;      //  manifest.merge-min-count (30)
+    int64_t
+        manifest_full_compaction_threshold_size; //  manifest.full-compaction-threshold-size (16mb)
+    bool write_only;    //  write-only (false; or the table's): no expiry, no compaction
+    bool curve_enabled; //  security.curve.enabled (false)
+    char curve_keys_dir[ZS_PATH_MAX]; //  security.curve.keys-dir (docs/security.md)
 } zs_config_t;
 
 //  Defaults (table.path and state.checkpoints.dir left empty).

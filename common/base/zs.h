@@ -27,6 +27,7 @@ enum {
     ZS_ETOOBIG = -11,    //  message larger than ZS_MAX_MSG_SIZE
     ZS_EFRAMES = -12,    //  message of the wrong number of frames
     ZS_EDUPLICATE = -13, //  a data file already in the table (or pending)
+    ZS_EREFUSED = -14,   //  not done, by design (the message says why)
 };
 
 //  Exit status of a role process that stopped on a condition that may pass

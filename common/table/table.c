@@ -44,19 +44,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#define S_META_MAX (256 * 1024 * 1024) //  largest manifest/snapshot we read
-struct _zs_table_t {
-    zs_table_schema_t tschema;      //  the latest schema file, options and all
-    zs_schema_t schema;             //  its row type
-    zs_avro_codec_t manifest_codec; //  manifest.compression
-    char path[ZS_PATH_MAX];
-    //  The live data files of snapshot live_id (-1: not loaded; 0: the
-    //  empty table), so that "is this file in the table already?" costs no
-    //  manifest reads while we are the only committer.
-    zhash_t *live;
-    int64_t live_id;
-};
-
 //  Join table path and a relative path; -1 when it does not fit.
 int
 zs_table_file_path (zs_table_t *self, char *buf, size_t buflen, const char *rel)
@@ -81,6 +68,93 @@ s_latest_schema (const char *dir, int64_t *id, char *err, size_t errlen)
         *id = ids[n - 1];
     free (ids);
     return rc;
+}
+
+//  A table option that must be a number, duration or size: its value, or
+//  the default when absent. -1 + err when it does not parse: the table's
+//  retention or merge would otherwise be a guess (Paimon refuses it too).
+static int
+s_option_num (zs_table_t *self, const char *key, char kind, int64_t min, int64_t dflt, int64_t *v,
+              char *err, size_t errlen)
+{
+    const char *text = zs_schema_option (&self->tschema, key, NULL);
+    *v = dflt;
+    if (!text)
+        return 0;
+    int rc = 0;
+    if (kind == 'd')
+        rc = zs_parse_duration_ms (text, v);
+    else if (kind == 's')
+        rc = zs_parse_size (text, v);
+    else {
+        char *end;
+        *v = strtoll (text, &end, 10);
+        rc = end == text || *end ? -1 : 0;
+    }
+    if (rc != 0 || *v < min || (kind == 'i' && *v > INT32_MAX)) {
+        snprintf (err, errlen, "table %s: option '%s' is '%s': not a %s of at least %" PRId64,
+                  self->path, key, text,
+                  kind == 'd'   ? "duration"
+                  : kind == 's' ? "size"
+                                : "whole number",
+                  min);
+        return -1;
+    }
+    return 0;
+}
+
+//  The options the store acts on, from the schema (Paimon's defaults).
+static int
+s_read_options (zs_table_t *self, char *err, size_t errlen)
+{
+    zs_table_opts_t *o = &self->opts;
+    int64_t v[7];
+    if (s_option_num (self, "snapshot.num-retained.min", 'i', 1, 10, &v[0], err, errlen)
+        || s_option_num (self, "snapshot.num-retained.max", 'i', 1, INT32_MAX, &v[1], err, errlen)
+        || s_option_num (self, "snapshot.time-retained", 'd', 0, 3600 * 1000, &v[2], err, errlen)
+        || s_option_num (self, "snapshot.expire.limit", 'i', 1, 50, &v[3], err, errlen)
+        || s_option_num (self, "manifest.target-file-size", 's', 1, 8 << 20, &v[4], err, errlen)
+        || s_option_num (self, "manifest.merge-min-count", 'i', 1, 30, &v[5], err, errlen)
+        || s_option_num (self, "manifest.full-compaction-threshold-size", 's', 1, 16 << 20, &v[6],
+                         err, errlen))
+        return -1;
+    *o = (zs_table_opts_t){.retain_min = (int) v[0],
+                           .retain_max = (int) v[1],
+                           .time_retained_ms = v[2],
+                           .expire_limit = (int) v[3],
+                           .manifest_target_size = v[4],
+                           .merge_min_count = (int) v[5],
+                           .full_compaction_size = v[6]};
+    o->write_only =
+        strcasecmp (zs_schema_option (&self->tschema, "write-only", "false"), "true") == 0;
+    return 0;
+}
+
+const zs_table_opts_t *
+zs_table_opts (zs_table_t *self)
+{
+    return &self->opts;
+}
+
+void
+zs_table_set_job_options (zs_table_t *self, const zs_config_t *cfg)
+{
+    zs_table_opts_t *o = &self->opts;
+    if (cfg->snapshot_num_retained_min != -1)
+        o->retain_min = cfg->snapshot_num_retained_min;
+    if (cfg->snapshot_num_retained_max != -1)
+        o->retain_max = cfg->snapshot_num_retained_max;
+    if (cfg->snapshot_time_retained_ms != -1)
+        o->time_retained_ms = cfg->snapshot_time_retained_ms;
+    if (cfg->snapshot_expire_limit != -1)
+        o->expire_limit = cfg->snapshot_expire_limit;
+    if (cfg->manifest_target_file_size != -1)
+        o->manifest_target_size = cfg->manifest_target_file_size;
+    if (cfg->manifest_merge_min_count != -1)
+        o->merge_min_count = cfg->manifest_merge_min_count;
+    if (cfg->manifest_full_compaction_threshold_size != -1)
+        o->full_compaction_size = cfg->manifest_full_compaction_threshold_size;
+    o->write_only = o->write_only || cfg->write_only;
 }
 
 static int
@@ -111,6 +185,8 @@ s_read_schema (zs_table_t *self, char *err, size_t errlen)
         return -1;
     }
     self->schema = self->tschema.row;
+    if (s_read_options (self, err, errlen) != 0)
+        return -1;
     const char *codec = zs_schema_option (&self->tschema, "manifest.compression", "zstd");
     self->manifest_codec = strcasecmp (codec, "none") == 0 || strcasecmp (codec, "null") == 0
                                ? ZS_AVRO_CODEC_NULL
@@ -278,7 +354,7 @@ zs_table_read_snapshot (zs_table_t *self, int64_t id, zs_snapshot_t *out, char *
     snprintf (rel, sizeof rel, "snapshot/snapshot-%" PRId64, id);
     zs_table_file_path (self, path, sizeof path, rel);
     char why[ZS_ERRLEN];
-    char *text = zs_fs_read_file (path, S_META_MAX, NULL, why, sizeof why);
+    char *text = zs_fs_read_file (path, ZS_META_MAX, NULL, why, sizeof why);
     if (!text) {
         snprintf (err, errlen, "%s", why);
         return errno == ENOENT ? ZS_ENOENT : -1;
@@ -314,8 +390,8 @@ zs_table_snapshot_range (zs_table_t *self, int64_t *earliest, int64_t *latest, c
     return 0;
 }
 
-static bool
-s_snapshot_exists (zs_table_t *self, int64_t id)
+bool
+zs_table_snapshot_exists (zs_table_t *self, int64_t id)
 {
     char rel[64], path[ZS_PATH_MAX];
     snprintf (rel, sizeof rel, "snapshot/snapshot-%" PRId64, id);
@@ -332,22 +408,30 @@ s_snapshot_exists (zs_table_t *self, int64_t id)
 //  probe. Without a usable hint, the directory listing decides. This keeps
 //  a commit's cost flat however many snapshots the table has (Paimon reads
 //  its LATEST hint the same way).
+int
+zs_table_read_hint (zs_table_t *self, const char *rel, int64_t *id)
+{
+    char path[ZS_PATH_MAX], why[ZS_ERRLEN];
+    zs_table_file_path (self, path, sizeof path, rel);
+    char *text = zs_fs_read_file (path, 64, NULL, why, sizeof why);
+    if (!text)
+        return errno == ENOENT ? 0 : -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll (text, &end, 10);
+    bool ok = end != text && !errno && v > 0 && (*end == '\0' || !strcmp (end, "\n"));
+    free (text);
+    *id = v;
+    return ok ? 1 : -1;
+}
+
 static int
 s_latest_id (zs_table_t *self, int64_t *latest, char *err, size_t errlen)
 {
-    char path[ZS_PATH_MAX], why[ZS_ERRLEN];
-    zs_table_file_path (self, path, sizeof path, "snapshot/LATEST");
-    char *text = zs_fs_read_file (path, 64, NULL, why, sizeof why);
     int64_t hint = 0;
-    if (text) {
-        char *end;
-        long long v = strtoll (text, &end, 10);
-        if (end != text && (*end == '\n' || *end == '\0') && v > 0)
-            hint = v;
-        free (text);
-    }
-    if (hint > 0 && s_snapshot_exists (self, hint)) {
-        while (s_snapshot_exists (self, hint + 1))
+    if (zs_table_read_hint (self, "snapshot/LATEST", &hint) == 1
+        && zs_table_snapshot_exists (self, hint)) {
+        while (zs_table_snapshot_exists (self, hint + 1))
             hint++;
         *latest = hint;
         return 0;
@@ -488,7 +572,7 @@ s_read_manifest_file (zs_table_t *self, const char *name, bool list, void **item
         return -1;
     }
     size_t len = 0;
-    uint8_t *data = (uint8_t *) zs_fs_read_file (path, S_META_MAX, &len, err, errlen);
+    uint8_t *data = (uint8_t *) zs_fs_read_file (path, ZS_META_MAX, &len, err, errlen);
     if (!data)
         return ZS_ECORRUPT;
     zs_manifest_meta_t *metas = NULL;
@@ -522,10 +606,9 @@ zs_table_read_manifest (zs_table_t *self, const char *name, zs_manifest_entry_t 
     return rc;
 }
 
-//  Manifests of a snapshot: base list then delta list, in order.
-static int
-s_snapshot_manifests (zs_table_t *self, const zs_snapshot_t *snap, zs_manifest_meta_t **metas_p,
-                      size_t *n_p, char *err, size_t errlen)
+int
+zs_table_snapshot_manifests (zs_table_t *self, const zs_snapshot_t *snap,
+                             zs_manifest_meta_t **metas_p, size_t *n_p, char *err, size_t errlen)
 {
     zs_manifest_meta_t *base = NULL, *delta = NULL;
     size_t nb = 0, nd = 0;
@@ -590,26 +673,31 @@ zs_table_live_files (zs_table_t *self, int64_t snapshot_id, zs_file_meta_t **fil
     }
     zs_manifest_meta_t *metas;
     size_t nm;
-    rc = s_snapshot_manifests (self, &snap, &metas, &nm, err, errlen);
+    rc = zs_table_snapshot_manifests (self, &snap, &metas, &nm, err, errlen);
     if (rc != 0)
         return rc;
     zs_file_meta_t *files = NULL;
     size_t n = 0, cap = 0;
     bool any_delete = false;
+    zhash_t *at = zhash_new (); //  path -> index + 1 in files
     for (size_t i = 0; i < nm && rc == 0; i++) {
         zs_manifest_entry_t *entries = NULL;
         size_t ne = 0;
         rc = zs_table_read_manifest (self, metas[i].file, &entries, &ne, err, errlen);
         for (size_t j = 0; rc == 0 && j < ne; j++) {
+            const char *path = entries[j].file.path;
             if (!entries[j].add) {
                 //  DELETE: drop the earlier ADD of the same path (appends
-                //  never write these; compaction/overwrite would).
-                for (size_t k = 0; k < n; k++)
-                    if (strcmp (files[k].path, entries[j].file.path) == 0) {
-                        files[k] = files[--n];
-                        any_delete = true;
-                        break;
+                //  never write these; compaction and overwrite do).
+                uintptr_t k = (uintptr_t) zhash_lookup (at, path);
+                if (k) {
+                    zhash_delete (at, path);
+                    if (k - 1 != --n) {
+                        files[k - 1] = files[n];
+                        zhash_update (at, files[k - 1].path, (void *) k);
                     }
+                    any_delete = true;
+                }
                 continue;
             }
             if (n == cap) {
@@ -623,9 +711,11 @@ zs_table_live_files (zs_table_t *self, int64_t snapshot_id, zs_file_meta_t **fil
                 files = grown;
             }
             files[n++] = entries[j].file;
+            zhash_update (at, path, (void *) (uintptr_t) n);
         }
         free (entries);
     }
+    zhash_destroy (&at);
     free (metas);
     if (rc != 0) {
         free (files);
@@ -861,12 +951,29 @@ s_write_list (zs_table_t *self, const char *name, const zs_manifest_meta_t *meta
     return s_write_manifest (self, name, data, len, size, err, errlen);
 }
 
-//  A manifest of n files, all ADD, as manifest/<name>; its list entry.
-//  new_files: they are this commit's, written with the table's latest
-//  schema (its id goes in); else their own schema ids stay.
+int
+zs_table_write_entries (zs_table_t *self, const char *name, const zs_manifest_entry_t *entries,
+                        size_t n, zs_manifest_meta_t *meta, char *err, size_t errlen)
+{
+    size_t len = 0;
+    uint8_t *data = zs_manifest_encode (entries, n, self->manifest_codec, &len, err, errlen);
+    memset (meta, 0, sizeof *meta);
+    snprintf (meta->file, sizeof meta->file, "%s", name);
+    for (size_t i = 0; i < n; i++)
+        if (entries[i].add)
+            meta->added_files++;
+        else
+            meta->deleted_files++;
+    meta->schema_id = self->tschema.id;
+    return s_write_manifest (self, name, data, len, &meta->file_size, err, errlen);
+}
+
+//  A manifest of this commit's n new files, all ADD, written with the
+//  table's latest schema (its id goes in), as manifest/<name>; its list
+//  entry.
 static int
 s_write_adds (zs_table_t *self, const char *name, const zs_file_meta_t *files, size_t n,
-              bool new_files, zs_manifest_meta_t *meta, char *err, size_t errlen)
+              zs_manifest_meta_t *meta, char *err, size_t errlen)
 {
     zs_manifest_entry_t *entries = n ? calloc (n, sizeof *entries) : NULL;
     if (n && !entries) {
@@ -875,21 +982,15 @@ s_write_adds (zs_table_t *self, const char *name, const zs_file_meta_t *files, s
     }
     for (size_t i = 0; i < n; i++) {
         entries[i] = (zs_manifest_entry_t){.add = true, .total_buckets = -1, .file = files[i]};
-        if (new_files)
-            entries[i].file.schema_id = self->tschema.id;
+        entries[i].file.schema_id = self->tschema.id;
     }
-    size_t len = 0;
-    uint8_t *data = zs_manifest_encode (entries, n, self->manifest_codec, &len, err, errlen);
+    int rc = zs_table_write_entries (self, name, entries, n, meta, err, errlen);
     free (entries);
-    memset (meta, 0, sizeof *meta);
-    snprintf (meta->file, sizeof meta->file, "%s", name);
-    meta->added_files = (int64_t) n;
-    meta->schema_id = self->tschema.id;
-    return s_write_manifest (self, name, data, len, &meta->file_size, err, errlen);
+    return rc;
 }
 
-static void
-s_unlink_meta (zs_table_t *self, const char *name)
+void
+zs_table_unlink_meta (zs_table_t *self, const char *name)
 {
     char rel[256], path[ZS_PATH_MAX];
     snprintf (rel, sizeof rel, "manifest/%s", name);
@@ -897,62 +998,22 @@ s_unlink_meta (zs_table_t *self, const char *name)
     zs_fs_unlink (path);
 }
 
-//  Merge the manifests of latest into one holding its live files, once
-//  there are this many (Paimon's manifest.merge-min-count): without it the
-//  base list grows by one manifest per commit, and so does the cost of
-//  every commit and every read.
-#define S_MANIFEST_MERGE_MIN 30
-
-//  Replace metas (latest's manifests) by one new manifest of latest's live
-//  files. *merged gets its name, for clean-up if the commit fails.
-static int
-s_merge_manifests (zs_table_t *self, const zs_snapshot_t *latest, const char *tag,
-                   zs_manifest_meta_t **metas_p, size_t *n_p, char merged[128], char *err,
-                   size_t errlen)
-{
-    zs_file_meta_t *files = NULL;
-    size_t nf = 0;
-    int rc = zs_table_live_files (self, latest->id, &files, &nf, err, errlen);
-    if (rc != 0)
-        return rc;
-    char uuid[40];
-    zs_uuid (uuid);
-    snprintf (merged, 128, "manifest-%s-%s", tag, uuid);
-    zs_manifest_meta_t meta;
-    rc = s_write_adds (self, merged, files, nf, false, &meta, err, errlen);
-    free (files);
-    if (rc != 0) {
-        merged[0] = '\0';
-        return rc;
-    }
-    zs_manifest_meta_t *one = realloc (*metas_p, sizeof *one);
-    if (!one) {
-        snprintf (err, errlen, "out of memory");
-        return -1;
-    }
-    *one = meta;
-    *metas_p = one;
-    *n_p = 1;
-    return 0;
-}
-
 //  Base list for a snapshot built on latest: latest's base + delta
-//  manifests (merged into one past S_MANIFEST_MERGE_MIN), written under a
-//  new name, its size into *size. *merged names a merged manifest written
-//  here ("" if none).
+//  manifests, merged as Paimon merges them (zs_table_merge_manifests),
+//  written under a new name, its size into *size. The merged manifests
+//  written go into made.
 static int
 s_write_base_list (zs_table_t *self, const zs_snapshot_t *latest, const char *tag, char name[128],
-                   int64_t *size, char merged[128], char *err, size_t errlen)
+                   int64_t *size, zs_names_t *made, char *err, size_t errlen)
 {
     char uuid[40];
     zs_uuid (uuid);
     zs_manifest_meta_t *metas = NULL;
     size_t n = 0;
-    merged[0] = '\0';
     if (latest) {
-        int rc = s_snapshot_manifests (self, latest, &metas, &n, err, errlen);
-        if (rc == 0 && n >= S_MANIFEST_MERGE_MIN)
-            rc = s_merge_manifests (self, latest, tag, &metas, &n, merged, err, errlen);
+        int rc = zs_table_snapshot_manifests (self, latest, &metas, &n, err, errlen);
+        if (rc == 0)
+            rc = zs_table_merge_manifests (self, tag, &metas, &n, made, err, errlen);
         if (rc != 0) {
             free (metas);
             return rc;
@@ -961,12 +1022,8 @@ s_write_base_list (zs_table_t *self, const zs_snapshot_t *latest, const char *ta
     snprintf (name, 128, "manifest-list-%s-%s", tag, uuid);
     int rc = s_write_list (self, name, metas, n, size, err, errlen);
     free (metas);
-    if (rc != 0) {
-        name[0] = '\0'; //  nothing written to clean up but the merged manifest
-        if (merged[0])
-            s_unlink_meta (self, merged);
-        merged[0] = '\0';
-    }
+    if (rc != 0)
+        name[0] = '\0'; //  nothing written to clean up but the merged manifests
     return rc;
 }
 
@@ -1022,7 +1079,8 @@ typedef struct {
     bool have;
     zs_snapshot_t ids; //  committed identifiers as of latest (s_user_ids)
     char tag[9];       //  the commit user's tag in file names
-    char manifest[128], delta_list[128], base_list[128], merged[128];
+    char manifest[128], delta_list[128], base_list[128];
+    zs_names_t merged;             //  manifests the merge wrote
     int64_t base_size, delta_size; //  of the lists
     int64_t delta_rows;
     zs_snapshot_t snap; //  the snapshot being created
@@ -1082,7 +1140,7 @@ s_commit_write_manifests (s_commit_t *c, char *err, size_t errlen)
     zs_uuid (uuid);
     snprintf (c->delta_list, sizeof c->delta_list, "manifest-list-%s-%s", c->tag, uuid);
     int rc = s_write_base_list (self, c->have ? &c->latest : NULL, c->tag, c->base_list,
-                                &c->base_size, c->merged, err, errlen);
+                                &c->base_size, &c->merged, err, errlen);
     if (rc != 0) {
         c->manifest[0] = c->delta_list[0] = '\0'; //  not written
         return rc;
@@ -1094,7 +1152,7 @@ s_commit_write_manifests (s_commit_t *c, char *err, size_t errlen)
     if (n == 0)
         c->manifest[0] = '\0';
     else
-        rc = s_write_adds (self, c->manifest, c->req->files, n, true, &meta, err, errlen);
+        rc = s_write_adds (self, c->manifest, c->req->files, n, &meta, err, errlen);
     if (rc == 0)
         rc = s_write_list (self, c->delta_list, &meta, n ? 1 : 0, &c->delta_size, err, errlen);
     if (rc == 0 && zs_failpoint ("committer.after-manifest") == -1) {
@@ -1170,14 +1228,12 @@ s_commit_rebase (s_commit_t *c, char *err, size_t errlen)
         rc = s_live_load (self, c->have ? c->latest.id : 0, err, errlen);
     if (rc == 0)
         rc = s_check_new_files (self, r->files, r->n, &c->delta_rows, err, errlen);
-    s_unlink_meta (self, c->base_list);
+    zs_table_unlink_meta (self, c->base_list);
     c->base_list[0] = '\0';
-    if (c->merged[0])
-        s_unlink_meta (self, c->merged);
-    c->merged[0] = '\0';
+    zs_names_unlink (&c->merged, self);
     if (rc == 0)
         rc = s_write_base_list (self, c->have ? &c->latest : NULL, c->tag, c->base_list,
-                                &c->base_size, c->merged, err, errlen);
+                                &c->base_size, &c->merged, err, errlen);
     return rc;
 }
 
@@ -1216,10 +1272,11 @@ s_commit_publish (s_commit_t *c, char *err, size_t errlen)
 static void
 s_commit_abandon (s_commit_t *c)
 {
-    const char *names[] = {c->manifest, c->delta_list, c->base_list, c->merged};
+    const char *names[] = {c->manifest, c->delta_list, c->base_list};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (names[i][0])
-            s_unlink_meta (c->table, names[i]);
+            zs_table_unlink_meta (c->table, names[i]);
+    zs_names_unlink (&c->merged, c->table);
 }
 
 //  Step 4: the snapshot exists; the live set follows it, the hints are
@@ -1240,17 +1297,14 @@ s_commit_finish (s_commit_t *c)
              (long long) c->snap.id, self->path, r->user, (long long) r->identifier);
 }
 
-int
-zs_table_commit (zs_table_t *self, const zs_commit_t *req, zs_committed_t *out, char *err,
-                 size_t errlen)
+//  Steps 2 to 4 once step 1 passed; the merged names are c's to free.
+static int
+s_commit_steps (s_commit_t *c, char *err, size_t errlen)
 {
-    s_commit_t c = {.table = self, .req = req};
-    int rc = s_commit_begin (&c, err, errlen);
-    if (rc != 0)
-        return rc;
-    rc = s_commit_write_manifests (&c, err, errlen);
+    zs_table_t *self = c->table;
+    int rc = s_commit_write_manifests (c, err, errlen);
     if (rc == 0)
-        rc = s_commit_publish (&c, err, errlen);
+        rc = s_commit_publish (c, err, errlen);
     if (rc == ZS_EUNSURE) {
         //  The snapshot is visible (readers may use it) though maybe not
         //  durable: its manifests must stay. The caller fails over; its
@@ -1259,21 +1313,33 @@ zs_table_commit (zs_table_t *self, const zs_commit_t *req, zs_committed_t *out, 
         char why[ZS_ERRLEN];
         snprintf (why, sizeof why, "%s", err);
         snprintf (err, errlen, "snapshot %" PRId64 " created but not known to be durable: %s",
-                  c.snap.id, why);
+                  c->snap.id, why);
         return -1;
     }
     if (rc != 0) {
-        s_commit_abandon (&c);
+        s_commit_abandon (c);
         return rc;
     }
     if (zs_failpoint ("committer.after-snapshot") == -1) {
         //  The snapshot exists: a retry will find this identifier filtered.
         snprintf (err, errlen, "%s: injected error after creating snapshot %" PRId64, self->path,
-                  c.snap.id);
+                  c->snap.id);
         return -1;
     }
-    s_commit_finish (&c);
-    if (out)
-        *out = (zs_committed_t){.snapshot_id = c.snap.id, .total_rows = c.snap.total_record_count};
+    s_commit_finish (c);
     return 0;
+}
+
+int
+zs_table_commit (zs_table_t *self, const zs_commit_t *req, zs_committed_t *out, char *err,
+                 size_t errlen)
+{
+    s_commit_t c = {.table = self, .req = req};
+    int rc = s_commit_begin (&c, err, errlen);
+    if (rc == 0)
+        rc = s_commit_steps (&c, err, errlen);
+    zs_names_free (&c.merged);
+    if (rc == 0 && out)
+        *out = (zs_committed_t){.snapshot_id = c.snap.id, .total_rows = c.snap.total_record_count};
+    return rc;
 }

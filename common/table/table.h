@@ -3,12 +3,13 @@
     `zsink table …`.
 
     Layout:
-        <table>/schema/schema-0                 JSON
+        <table>/schema/schema-<n>               JSON (Paimon's TableSchema)
         <table>/snapshot/snapshot-<id>          JSON, one per commit
         <table>/snapshot/LATEST, EARLIEST       hints only
-        <table>/manifest/manifest-list-<uuid>   JSON
-        <table>/manifest/manifest-<uuid>        JSON ADD/DELETE entries
-        <table>/bucket-0/data-<…>.<ext>         data files
+        <table>/manifest/manifest-list-<…>      Avro (manifest.h)
+        <table>/manifest/manifest-<…>           Avro ADD/DELETE entries
+        <table>/bucket-0/data-<…>.parquet       data files
+    (docs/formats.md)
 
     Invariants kept here:
     1. snapshot-<id> is created only by zs_fs_create_exclusive; it is never
@@ -42,6 +43,24 @@ const char *zs_table_path (zs_table_t *self);
 const zs_schema_t *zs_table_schema (zs_table_t *self);
 //  Its latest schema file, keys and options included.
 const zs_table_schema_t *zs_table_schema_file (zs_table_t *self);
+
+//  The options the store acts on, by Paimon's names and with Paimon's
+//  defaults: the table's own (its schema's options), then a job's
+//  (zs_table_set_job_options), as a Flink job's dynamic options override a
+//  table's.
+typedef struct {
+    int retain_min;               //  snapshot.num-retained.min (10)
+    int retain_max;               //  snapshot.num-retained.max (INT_MAX)
+    int64_t time_retained_ms;     //  snapshot.time-retained (1h)
+    int expire_limit;             //  snapshot.expire.limit (50)
+    int64_t manifest_target_size; //  manifest.target-file-size (8mb)
+    int merge_min_count;          //  manifest.merge-min-count (30)
+    int64_t full_compaction_size; //  manifest.full-compaction-threshold-size (16mb)
+    bool write_only;              //  write-only (false): no expiry after commits
+} zs_table_opts_t;
+const zs_table_opts_t *zs_table_opts (zs_table_t *self);
+//  Override the table's options with those cfg sets (-1: unset).
+void zs_table_set_job_options (zs_table_t *self, const zs_config_t *cfg);
 
 //  A job about to write the table at cfg->table_path, if there is one
 //  (any Paimon table: zsink's, Paimon Java's, pypaimon's): when the job
@@ -126,9 +145,30 @@ int zs_table_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, siz
 int zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_user, char *err,
                                           size_t errlen);
 
-//  Check the table: every snapshot and manifest decodes, no gap in snapshot
-//  ids between EARLIEST and LATEST; every live file of the latest snapshot
-//  is listed once ("duplicate entry"), exists as a regular file
+//  Snapshot expiration (Paimon's expire_snapshots; table_expire.c says
+//  which snapshots go and in what order their files are removed).
+typedef struct {
+    int retain_min;        //  keep at least this many (>= 1)
+    int retain_max;        //  keep at most this many
+    int64_t older_than_ms; //  between the two, expire those made before (epoch ms)
+    int max_deletes;       //  expire at most this many snapshots (0: no limit)
+    bool dry_run;          //  count, remove nothing
+} zs_expire_t;
+typedef struct {
+    int64_t begin, end; //  snapshots [begin, end) expired (end <= begin: none)
+    int64_t snapshots, manifests, data_files; //  files removed
+} zs_expired_t;
+//  0 (also when nothing is due), ZS_EREFUSED when the table has tags, or
+//  -1 + err. Safe beside committers: the latest retain_min snapshots, the
+//  newest one zsink made and every consumer's next one stay whole.
+int zs_table_expire (zs_table_t *self, const zs_expire_t *req, zs_expired_t *out, char *err,
+                     size_t errlen);
+//  The same by the table's options (snapshot.*), as after each commit.
+int zs_table_expire_by_options (zs_table_t *self, zs_expired_t *out, char *err, size_t errlen);
+
+//  Check the table: every snapshot from the EARLIEST hint on (below it an
+//  expiry is under way) and its manifests decode, no gap in snapshot ids; every live file of the
+//  latest snapshot is listed once ("duplicate entry"), exists as a regular file
 //  ("missing", "not a regular file") of the recorded size ("size") and,
 //  for Parquet, row count ("rows"); no data file at least
 //  orphan_min_age_ms old (0: any) is in no snapshot ("orphan data file").

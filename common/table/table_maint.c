@@ -107,8 +107,43 @@ s_strset_free (s_strset_t *set)
 //  Every file any snapshot present references, as table-relative paths:
 //  "manifest/<list>", "manifest/<manifest>", "bucket-N/<data>". When
 //  with_data is false the data files are not collected (no manifest read).
-//  Any snapshot, list or manifest that does not decode is an error: an
-//  incomplete set would make referenced files look orphaned.
+//  The manifests one snapshot's lists name (lists and manifests into refs
+//  and manifests). A list that does not decode is an error, unless the
+//  snapshot is expiring (below the EARLIEST hint: an expiry removes its
+//  files, table_expire.c).
+static int
+s_referenced_by (zs_table_t *self, const zs_snapshot_t *snap, bool expiring, s_strset_t *refs,
+                 s_strset_t *manifests, char *err, size_t errlen)
+{
+    const char *lists[2] = {snap->base_manifest_list, snap->delta_manifest_list};
+    char rel[256];
+    int rc = 0;
+    for (int l = 0; l < 2 && rc == 0; l++) {
+        snprintf (rel, sizeof rel, "manifest/%s", lists[l]);
+        if (s_strset_has (refs, rel))
+            continue;
+        zs_manifest_meta_t *metas;
+        size_t nm;
+        rc = zs_table_read_manifest_list (self, lists[l], &metas, &nm, err, errlen);
+        if (rc != 0 && expiring) {
+            rc = 0;
+            continue;
+        }
+        if (rc != 0)
+            break;
+        rc = s_strset_insert (refs, rel);
+        for (size_t m = 0; m < nm && rc == 0; m++)
+            rc = s_strset_insert (manifests, metas[m].file);
+        free (metas);
+    }
+    return rc;
+}
+
+//  Every file some snapshot references: the lists, the manifests and (with
+//  data) the data files, as table-relative paths, sorted.
+//  Any snapshot, list or manifest that does not decode is an error (an
+//  incomplete set would make referenced files look orphaned), except those
+//  only expiring snapshots name.
 static int
 s_referenced (zs_table_t *self, bool with_data, s_strset_t *refs, char *err, size_t errlen)
 {
@@ -117,39 +152,41 @@ s_referenced (zs_table_t *self, bool with_data, s_strset_t *refs, char *err, siz
     int rc = zs_table_list_snapshots (self, &snaps, &ns, err, errlen);
     if (rc != 0)
         return rc;
-    s_strset_t manifests = {0};
-    char rel[256];
+    int64_t earliest = 0;
+    if (zs_table_read_hint (self, "snapshot/EARLIEST", &earliest) != 1
+        || !zs_table_snapshot_exists (self, earliest))
+        earliest = 0;
+    s_strset_t manifests = {0}, expiring = {0};
     for (size_t i = 0; i < ns && rc == 0; i++) {
-        const char *lists[2] = {snaps[i].base_manifest_list, snaps[i].delta_manifest_list};
-        for (int l = 0; l < 2 && rc == 0; l++) {
-            snprintf (rel, sizeof rel, "manifest/%s", lists[l]);
-            if (s_strset_has (refs, rel))
-                continue;
-            zs_manifest_meta_t *metas;
-            size_t nm;
-            rc = zs_table_read_manifest_list (self, lists[l], &metas, &nm, err, errlen);
-            if (rc != 0)
-                break;
-            rc = s_strset_insert (refs, rel);
-            for (size_t m = 0; m < nm && rc == 0; m++)
-                rc = s_strset_insert (&manifests, metas[m].file);
-            free (metas);
-        }
+        bool old = snaps[i].id < earliest;
+        rc =
+            s_referenced_by (self, &snaps[i], old, refs, old ? &expiring : &manifests, err, errlen);
     }
     free (snaps);
-    for (size_t i = 0; i < manifests.n && rc == 0; i++) {
-        snprintf (rel, sizeof rel, "manifest/%s", manifests.v[i]);
-        rc = s_strset_add (refs, rel);
-        if (rc != 0 || !with_data)
-            continue;
-        zs_manifest_entry_t *entries = NULL;
-        size_t ne = 0;
-        rc = zs_table_read_manifest (self, manifests.v[i], &entries, &ne, err, errlen);
-        for (size_t e = 0; rc == 0 && e < ne; e++)
-            rc = s_strset_add (refs, entries[e].file.path);
-        free (entries);
+    char rel[256];
+    for (int set = 0; set < 2 && rc == 0; set++) {
+        s_strset_t *from = set ? &expiring : &manifests;
+        for (size_t i = 0; i < from->n && rc == 0; i++) {
+            snprintf (rel, sizeof rel, "manifest/%s", from->v[i]);
+            if (set && s_strset_has (&manifests, from->v[i]))
+                continue; //  a retained snapshot names it too: done above
+            zs_manifest_entry_t *entries = NULL;
+            size_t ne = 0;
+            rc = with_data ? zs_table_read_manifest (self, from->v[i], &entries, &ne, err, errlen)
+                           : 0;
+            if (rc != 0 && set) {
+                rc = 0; //  an expiring snapshot's, removed already
+                continue;
+            }
+            if (rc == 0)
+                rc = s_strset_add (refs, rel);
+            for (size_t e = 0; rc == 0 && e < ne; e++)
+                rc = s_strset_add (refs, entries[e].file.path);
+            free (entries);
+        }
     }
     s_strset_free (&manifests);
+    s_strset_free (&expiring);
     if (rc == -1 && !err[0])
         snprintf (err, errlen, "out of memory");
     s_strset_sort (refs);
@@ -368,22 +405,6 @@ s_problem (s_report_t *r, char *err, size_t errlen, const char *fmt, ...)
 }
 
 //  Read a hint file: 1 = got a valid id, 0 = absent, -1 = garbage.
-static int
-s_read_hint (zs_table_t *self, const char *rel, int64_t *id)
-{
-    char path[ZS_PATH_MAX], why[ZS_ERRLEN];
-    zs_table_file_path (self, path, sizeof path, rel);
-    char *text = zs_fs_read_file (path, 64, NULL, why, sizeof why);
-    if (!text)
-        return errno == ENOENT ? 0 : -1;
-    char *end;
-    errno = 0;
-    long long v = strtoll (text, &end, 10);
-    bool ok = end != text && !errno && v > 0 && (*end == '\0' || !strcmp (end, "\n"));
-    free (text);
-    *id = v;
-    return ok ? 1 : -1;
-}
 
 static int
 s_cmp_meta_path (const void *a, const void *b)
@@ -504,14 +525,14 @@ zs_table_verify (zs_table_t *self, int64_t orphan_min_age_ms, char **report, cha
     int64_t range[2] = {n ? ids[0] : 0, n ? ids[n - 1] : 0};
     for (int h = 0; h < 2; h++) {
         int64_t hid = 0;
-        int got = s_read_hint (self, hints[h], &hid);
+        int got = zs_table_read_hint (self, hints[h], &hid);
         if (got < 0)
             s_problem (&r, err, errlen, "%s: not a snapshot id", hints[h]);
         else if (got == 1 && !bsearch (&hid, ids, n, sizeof *ids, s_cmp_i64))
             s_problem (&r, err, errlen, "%s: names snapshot %" PRId64 " which does not exist",
                        hints[h], hid);
         else if (got == 1 && h == 0)
-            range[0] = hid < range[0] ? hid : range[0];
+            range[0] = hid;
     }
     //  Ids are contiguous from the first to the last: a hole means a
     //  snapshot was deleted by hand (expiry removes from the oldest end).
@@ -526,6 +547,10 @@ zs_table_verify (zs_table_t *self, int64_t orphan_min_age_ms, char **report, cha
     //  list or manifest shared by many snapshots is reported once.
     s_strset_t seen = {0};
     for (size_t i = 0; i < n; i++) {
+        //  below a valid EARLIEST hint: expiring (table_expire.c), its files
+        //  may be gone already
+        if (ids[i] < range[0])
+            continue;
         zs_snapshot_t snap;
         int rc = zs_table_read_snapshot (self, ids[i], &snap, why, sizeof why);
         if (rc == ZS_ENOENT)

@@ -7,6 +7,66 @@
 
 #include "manifest.h"
 #include "table.h"
+#include <czmq.h>
+
+#define ZS_META_MAX (256 * 1024 * 1024) //  largest manifest/snapshot we read
+
+struct _zs_table_t {
+    zs_table_schema_t tschema;      //  the latest schema file, options and all
+    zs_schema_t schema;             //  its row type
+    zs_avro_codec_t manifest_codec; //  manifest.compression
+    zs_table_opts_t opts;           //  the options the store acts on
+    char path[ZS_PATH_MAX];
+    //  The live data files of snapshot live_id (-1: not loaded; 0: the
+    //  empty table), so that "is this file in the table already?" costs no
+    //  manifest reads while we are the only committer.
+    zhash_t *live;
+    int64_t live_id;
+};
+
+//  Names of the metadata files a commit wrote (manifest/<name>), to remove
+//  when it fails.
+typedef struct {
+    char (*name)[128];
+    size_t n, cap;
+} zs_names_t;
+//  Add a name. 0, or -1 when out of memory.
+int zs_names_add (zs_names_t *self, const char *name);
+//  Remove each manifest/<name> and forget the names.
+void zs_names_unlink (zs_names_t *self, zs_table_t *table);
+void zs_names_free (zs_names_t *self);
+
+//  A hint file (rel: "snapshot/LATEST" or "snapshot/EARLIEST"): 1 with *id,
+//  0 when there is none, -1 when it is not a snapshot id.
+int zs_table_read_hint (zs_table_t *self, const char *rel, int64_t *id);
+//  Is there a snapshot-<id>?
+bool zs_table_snapshot_exists (zs_table_t *self, int64_t id);
+
+//  Remove manifest/<name> (ENOENT is fine).
+void zs_table_unlink_meta (zs_table_t *self, const char *name);
+
+//  Manifests of a snapshot: base list then delta list, in order, one
+//  malloc'd array. 0 or ZS_ECORRUPT/-1 + err.
+int zs_table_snapshot_manifests (zs_table_t *self, const zs_snapshot_t *snap,
+                                 zs_manifest_meta_t **metas_p, size_t *n_p, char *err,
+                                 size_t errlen);
+
+//  Write n manifest entries as manifest/<name> (the table's codec), its
+//  list entry into *meta (added/deleted counted). 0 or -1 + err.
+int zs_table_write_entries (zs_table_t *self, const char *name, const zs_manifest_entry_t *entries,
+                            size_t n, zs_manifest_meta_t *meta, char *err, size_t errlen);
+
+//  Paimon's manifest merge (ManifestFileMerger, the legacy merger): the
+//  manifests a new snapshot's base list names, from latest's base + delta
+//  manifests (*metas_p, in order), rewritten in place. Runs of small
+//  manifests are merged into files of about manifest.target-file-size
+//  (ADD and DELETE of one file cancel); once the small and DELETE-holding
+//  manifests pass manifest.full-compaction-threshold-size, all are
+//  rewritten without DELETE entries. The manifests written are added to
+//  made (the caller removes them if its commit fails). 0 or -1/ZS_ECORRUPT
+//  + err.
+int zs_table_merge_manifests (zs_table_t *self, const char *tag, zs_manifest_meta_t **metas_p,
+                              size_t *n_p, zs_names_t *made, char *err, size_t errlen);
 
 //  "<table>/<rel>" into buf. 0, or -1 when it does not fit.
 int zs_table_file_path (zs_table_t *self, char *buf, size_t buflen, const char *rel);

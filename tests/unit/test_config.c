@@ -55,6 +55,15 @@ s_assert_same (const zs_config_t *a, const zs_config_t *b)
     assert_int_equal (a->datagen_rows_per_second, b->datagen_rows_per_second);
     assert_int_equal (a->datagen_number_of_rows, b->datagen_number_of_rows);
     assert_int_equal (a->datagen_fail_at_id, b->datagen_fail_at_id);
+    assert_int_equal (a->snapshot_num_retained_min, b->snapshot_num_retained_min);
+    assert_int_equal (a->snapshot_num_retained_max, b->snapshot_num_retained_max);
+    assert_int_equal (a->snapshot_time_retained_ms, b->snapshot_time_retained_ms);
+    assert_int_equal (a->snapshot_expire_limit, b->snapshot_expire_limit);
+    assert_int_equal (a->manifest_target_file_size, b->manifest_target_file_size);
+    assert_int_equal (a->manifest_merge_min_count, b->manifest_merge_min_count);
+    assert_int_equal (a->manifest_full_compaction_threshold_size,
+                      b->manifest_full_compaction_threshold_size);
+    assert_int_equal (a->write_only, b->write_only);
     assert_string_equal (a->table_path, b->table_path);
     assert_string_equal (a->checkpoints_dir, b->checkpoints_dir);
     assert_int_equal (a->checkpoints_num_retained, b->checkpoints_num_retained);
@@ -558,7 +567,7 @@ s_round_trip (const zs_config_t *cfg)
     s_copy_t copy = {.cfg = &back};
     int n = zs_config_foreach (cfg, s_copy_key, &copy);
     assert_int_equal (n, copy.count);
-    assert_int_equal (n, 30); //  every key of zs_config_t
+    assert_int_equal (n, 38); //  every key of zs_config_t
     assert_int_equal (copy.failures, 0);
     s_assert_same (cfg, &back);
 }
@@ -599,6 +608,14 @@ test_round_trip (void **state)
     s_set_ok (&cfg, "parquet.row-group-rows", "1000");
     s_set_ok (&cfg, "security.curve.enabled", "true");
     s_set_ok (&cfg, "security.curve.keys-dir", "/etc/zsink/keys");
+    s_set_ok (&cfg, "snapshot.num-retained.min", "3");
+    s_set_ok (&cfg, "snapshot.num-retained.max", "300");
+    s_set_ok (&cfg, "snapshot.time-retained", "30 min");
+    s_set_ok (&cfg, "snapshot.expire.limit", "7");
+    s_set_ok (&cfg, "manifest.target-file-size", "2mb");
+    s_set_ok (&cfg, "manifest.merge-min-count", "4");
+    s_set_ok (&cfg, "manifest.full-compaction-threshold-size", "1gb");
+    s_set_ok (&cfg, "write-only", "true");
     s_round_trip (&cfg);
     //  the schema is kept in its canonical spelling
     assert_string_equal (cfg.schema_text, "id BIGINT NOT NULL, d DATE, t TIMESTAMP(6)");

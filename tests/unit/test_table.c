@@ -145,6 +145,39 @@ s_age (const char *rel, int seconds)
     assert_int_equal (utimes (p, tv), 0);
 }
 
+//  No orphan of any age (each printed when there are).
+static void
+s_assert_no_orphans (void)
+{
+    char err[ZS_ERRLEN];
+    char **paths = NULL;
+    size_t no = 99;
+    assert_int_equal (zs_table_orphans (s_table, 0, &paths, &no, err, sizeof err), 0);
+    for (size_t i = 0; i < no; i++) {
+        print_error ("orphan: %s\n", paths[i]);
+        free (paths[i]);
+    }
+    free (paths);
+    assert_int_equal (no, 0);
+}
+
+//  Every live file once, the table verifies clean, no orphan of any age.
+static void
+s_assert_whole (int64_t files_expected)
+{
+    char err[ZS_ERRLEN];
+    zs_file_meta_t *files = NULL;
+    size_t nf = 0;
+    assert_int_equal (zs_table_live_files (s_table, 0, &files, &nf, err, sizeof err), 0);
+    free (files);
+    assert_int_equal (nf, files_expected);
+    char *report = NULL;
+    if (zs_table_verify (s_table, 0, &report, err, sizeof err) != 0)
+        fail_msg ("verify: %s", report);
+    free (report);
+    s_assert_no_orphans ();
+}
+
 //  --------------------------------------------------------------------------
 
 static void
@@ -808,15 +841,7 @@ test_crash_before_snapshot_link (void **state)
     int64_t sid = 0;
     assert_int_equal (s_commit (USER_A, 2, &f2, 1, &sid), 0);
     assert_int_equal (sid, 2);
-    char **paths = NULL;
-    size_t n = 99;
-    assert_int_equal (zs_table_orphans (s_table, 0, &paths, &n, err, sizeof err), 0);
-    for (size_t i = 0; i < n; i++) {
-        print_error ("orphan: %s\n", paths[i]);
-        free (paths[i]);
-    }
-    free (paths);
-    assert_int_equal (n, 0);
+    s_assert_no_orphans ();
 }
 
 //  The same for the LATEST hint: a crash between its temp file and the
@@ -1091,6 +1116,218 @@ test_foreign_snapshots (void **state)
     assert_int_equal (zs_snapshot_last_identifier (&s4, "paimon-java"), 103);
 }
 
+//  Job options over the table's: small manifests, merge after 3.
+static void
+s_job_options (int64_t target, int min_count, int64_t full)
+{
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    cfg.manifest_target_file_size = target;
+    cfg.manifest_merge_min_count = min_count;
+    cfg.manifest_full_compaction_threshold_size = full;
+    zs_table_set_job_options (s_table, &cfg);
+}
+
+//  Merged manifests roll at manifest.target-file-size: the base list keeps
+//  the full ones as they are and merges only the small run after them.
+static void
+test_manifests_roll_at_target_size (void **state)
+{
+    char err[ZS_ERRLEN];
+    //  an Avro manifest is ~2 KB of header (its schema) and ~30 bytes an
+    //  entry: 3000 bytes is ~30 files
+    s_job_options (3000, 3, 1 << 30);
+    const int commits = 200;
+    for (int i = 1; i <= commits; i++) {
+        zs_file_meta_t f = s_data_file (i * 10, 2);
+        assert_int_equal (s_commit (USER_A, i, &f, 1, NULL), 0);
+    }
+    zs_snapshot_t latest;
+    assert_int_equal (zs_table_latest_snapshot (s_table, &latest, err, sizeof err), 0);
+    zs_manifest_meta_t *metas = NULL;
+    size_t nm = 0;
+    assert_int_equal (zs_table_read_manifest_list (s_table, latest.base_manifest_list, &metas, &nm,
+                                                   err, sizeof err),
+                      0);
+    //  several full manifests (not one of every file), and a short tail
+    size_t full = 0;
+    for (size_t i = 0; i < nm; i++)
+        full += metas[i].file_size >= 3000;
+    free (metas);
+    assert_true (full >= 2);
+    assert_true (nm - full < 3 + 2);
+    s_assert_whole (commits);
+}
+
+//  A DELETE entry (as a compaction or Paimon's overwrite writes) cancels
+//  its ADD in a merge; past the full-compaction threshold no DELETE is left.
+static void
+test_manifest_merge_applies_deletes (void **state)
+{
+    char err[ZS_ERRLEN];
+    s_job_options (1 << 20, 3, 1);
+    zs_file_meta_t f[6];
+    for (int i = 0; i < 6; i++) {
+        f[i] = s_data_file (i * 10 + 1, 10);
+        assert_int_equal (s_commit (USER_A, i + 1, &f[i], 1, NULL), 0);
+    }
+    //  a foreign COMPACT-like snapshot deleting f[0] and f[1] by hand
+    zs_manifest_entry_t del[2] = {{.add = false, .total_buckets = -1, .file = f[0]},
+                                  {.add = false, .total_buckets = -1, .file = f[1]}};
+    zs_manifest_meta_t dm, *metas = NULL;
+    size_t nm = 0;
+    assert_int_equal (
+        zs_table_write_entries (s_table, "manifest-del-1", del, 2, &dm, err, sizeof err), 0);
+    assert_int_equal (dm.deleted_files, 2);
+    zs_snapshot_t s6;
+    assert_int_equal (zs_table_read_snapshot (s_table, 6, &s6, err, sizeof err), 0);
+    assert_int_equal (zs_table_snapshot_manifests (s_table, &s6, &metas, &nm, err, sizeof err), 0);
+    char list[128];
+    snprintf (list, sizeof list, "manifest-list-test-1");
+    zs_manifest_meta_t *all = realloc (metas, (nm + 1) * sizeof *all);
+    assert_non_null (all);
+    size_t len = 0;
+    uint8_t *data =
+        zs_manifest_list_encode (all, nm, ZS_AVRO_CODEC_ZSTANDARD, &len, err, sizeof err);
+    char path[512];
+    snprintf (path, sizeof path, "%s/manifest/%s", s_dir, list);
+    assert_int_equal (zs_fs_write_atomic (path, data, len, err, sizeof err), 0);
+    free (data);
+    data = zs_manifest_list_encode (&dm, 1, ZS_AVRO_CODEC_ZSTANDARD, &len, err, sizeof err);
+    snprintf (path, sizeof path, "%s/manifest/manifest-list-test-2", s_dir);
+    assert_int_equal (zs_fs_write_atomic (path, data, len, err, sizeof err), 0);
+    free (data);
+    free (all);
+    char json[1024];
+    snprintf (json, sizeof json,
+              "{\"version\":3,\"id\":7,\"schemaId\":0,\"baseManifestList\":\"%s\","
+              "\"deltaManifestList\":\"manifest-list-test-2\",\"commitUser\":\"paimon-java\","
+              "\"commitIdentifier\":1,\"commitKind\":\"COMPACT\",\"timeMillis\":1,"
+              "\"totalRecordCount\":40,\"deltaRecordCount\":-20}",
+              list);
+    s_write ("snapshot/snapshot-7", json);
+    s_assert_whole (4);
+    //  our next commit merges (full compaction: the threshold is 1 byte)
+    zs_file_meta_t g = s_data_file (1000, 5);
+    int64_t sid = 0;
+    assert_int_equal (s_commit (USER_A, 7, &g, 1, &sid), 0);
+    zs_snapshot_t s8;
+    assert_int_equal (zs_table_read_snapshot (s_table, sid, &s8, err, sizeof err), 0);
+    assert_int_equal (
+        zs_table_read_manifest_list (s_table, s8.base_manifest_list, &metas, &nm, err, sizeof err),
+        0);
+    int64_t adds = 0, dels = 0;
+    for (size_t i = 0; i < nm; i++) {
+        adds += metas[i].added_files;
+        dels += metas[i].deleted_files;
+    }
+    free (metas);
+    assert_int_equal (dels, 0);
+    assert_int_equal (adds, 4);
+    s_assert_whole (5);
+    //  expiry removes the deleted data files once no snapshot keeps them
+    zs_expire_t req = {.retain_min = 1, .retain_max = 1, .older_than_ms = INT64_MAX};
+    zs_expired_t out;
+    assert_int_equal (zs_table_expire (s_table, &req, &out, err, sizeof err), 0);
+    assert_int_equal (out.end, sid);
+    assert_int_equal (out.data_files, 2);
+    struct stat st;
+    snprintf (path, sizeof path, "%s/%s", s_dir, f[0].path);
+    assert_int_not_equal (stat (path, &st), 0);
+    s_assert_whole (5);
+}
+
+//  Expiry by count and age; filterCommitted still right after it; a
+//  second expiry with nothing due does nothing.
+static void
+test_expire_snapshots (void **state)
+{
+    char err[ZS_ERRLEN];
+    for (int i = 1; i <= 40; i++) {
+        zs_file_meta_t f = s_data_file (i * 10, 2);
+        assert_int_equal (s_commit (USER_A, i, &f, 1, NULL), 0);
+    }
+    //  retain-max 30 drops 1..10 whatever their age; the rest are young
+    zs_expire_t req = {.retain_min = 5, .retain_max = 30, .older_than_ms = 0};
+    zs_expired_t out;
+    assert_int_equal (zs_table_expire (s_table, &req, &out, err, sizeof err), 0);
+    assert_int_equal (out.begin, 1);
+    assert_int_equal (out.end, 11);
+    assert_int_equal (out.snapshots, 10);
+    assert_int_equal (out.data_files, 0);
+    assert_int_equal (s_count ("snapshot", "snapshot-"), 30);
+    int64_t e = 0, l = 0;
+    assert_int_equal (zs_table_snapshot_range (s_table, &e, &l, err, sizeof err), 0);
+    assert_int_equal (e, 11);
+    s_assert_whole (40);
+    //  by age, at most max_deletes at a time, never into retain-min
+    req = (zs_expire_t){
+        .retain_min = 5, .retain_max = 1000, .older_than_ms = INT64_MAX, .max_deletes = 7};
+    assert_int_equal (zs_table_expire (s_table, &req, &out, err, sizeof err), 0);
+    assert_int_equal (out.end, 18);
+    for (int k = 0; k < 5; k++)
+        assert_int_equal (zs_table_expire (s_table, &req, &out, err, sizeof err), 0);
+    assert_int_equal (zs_table_snapshot_range (s_table, &e, &l, err, sizeof err), 0);
+    assert_int_equal (e, 36);
+    assert_int_equal (out.end <= out.begin, true);
+    s_assert_whole (40);
+    //  the user's identifiers are carried: 40 is filtered, 41 commits
+    zs_file_meta_t f = s_data_file (5000, 1);
+    assert_int_equal (s_commit (USER_A, 40, &f, 1, NULL), ZS_EFILTERED);
+    assert_int_equal (s_commit (USER_A, 41, &f, 1, NULL), 0);
+    //  a dry run removes nothing
+    req = (zs_expire_t){
+        .retain_min = 1, .retain_max = 1, .older_than_ms = INT64_MAX, .dry_run = true};
+    assert_int_equal (zs_table_expire (s_table, &req, &out, err, sizeof err), 0);
+    assert_int_equal (out.snapshots, 5);
+    assert_int_equal (s_count ("snapshot", "snapshot-"), 6);
+}
+
+//  Another writer's snapshots on top: expiry stops below the newest one
+//  zsink made (it carries every user's committed identifiers), and a
+//  consumer's next snapshot stays; tags refuse.
+static void
+test_expire_keeps_carrier_and_consumers (void **state)
+{
+    char err[ZS_ERRLEN];
+    for (int i = 1; i <= 5; i++) {
+        zs_file_meta_t f = s_data_file (i * 10, 2);
+        assert_int_equal (s_commit (USER_A, i, &f, 1, NULL), 0);
+    }
+    zs_snapshot_t s5;
+    assert_int_equal (zs_table_read_snapshot (s_table, 5, &s5, err, sizeof err), 0);
+    for (int id = 6; id <= 9; id++) {
+        char json[1024], rel[64];
+        snprintf (json, sizeof json,
+                  "{\"version\":3,\"id\":%d,\"schemaId\":0,\"baseManifestList\":\"%s\","
+                  "\"deltaManifestList\":\"%s\",\"commitUser\":\"paimon-java\","
+                  "\"commitIdentifier\":%d,\"commitKind\":\"APPEND\",\"timeMillis\":1,"
+                  "\"totalRecordCount\":10,\"deltaRecordCount\":0}",
+                  id, s5.base_manifest_list, s5.delta_manifest_list, id);
+        snprintf (rel, sizeof rel, "snapshot/snapshot-%d", id);
+        s_write (rel, json);
+    }
+    zs_expire_t req = {.retain_min = 1, .retain_max = 1, .older_than_ms = INT64_MAX};
+    zs_expired_t out;
+    char path[512];
+    snprintf (path, sizeof path, "%s/consumer", s_dir);
+    mkdir (path, 0755);
+    s_write ("consumer/consumer-c1", "{\"nextSnapshot\":3}");
+    assert_int_equal (zs_table_expire (s_table, &req, &out, err, sizeof err), 0);
+    assert_int_equal (out.end, 3);
+    snprintf (path, sizeof path, "%s/consumer/consumer-c1", s_dir);
+    unlink (path);
+    assert_int_equal (zs_table_expire (s_table, &req, &out, err, sizeof err), 0);
+    assert_int_equal (out.end, 5);
+    int64_t last = 0;
+    assert_int_equal (zs_table_last_committed (s_table, USER_A, &last, err, sizeof err), 0);
+    assert_int_equal (last, 5);
+    snprintf (path, sizeof path, "%s/tag", s_dir);
+    mkdir (path, 0755);
+    s_write ("tag/tag-t1", "{}");
+    assert_int_equal (zs_table_expire (s_table, &req, &out, err, sizeof err), ZS_EREFUSED);
+}
+
 int
 main (void)
 {
@@ -1118,6 +1355,10 @@ main (void)
         T (test_verify_reports_each_problem),
         T (test_verify_duplicates_rows_orphans),
         T (test_foreign_snapshots),
+        T (test_manifests_roll_at_target_size),
+        T (test_manifest_merge_applies_deletes),
+        T (test_expire_snapshots),
+        T (test_expire_keeps_carrier_and_consumers),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
