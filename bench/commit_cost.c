@@ -186,7 +186,8 @@ main (int argc, char **argv)
             return 1;
         }
         zs_expired_t gone;
-        if (retain_max > 0 && zs_table_expire_by_options (table, &gone, err, sizeof err) != 0) {
+        if (retain_max > 0
+            && zs_table_expire_by_options (table, user, &gone, err, sizeof err) != 0) {
             fprintf (stderr, "expire after commit %d: %s\n", i, err);
             return 1;
         }

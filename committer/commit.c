@@ -16,14 +16,14 @@
 //  A failed expiry fails no commit: the next one tries again (and a table
 //  with tags is Paimon's to expire: said once).
 static void
-s_expire (zs_table_t *table)
+s_expire (zs_table_t *table, const char *commit_user)
 {
     static bool refused_said;
     if (zs_table_opts (table)->write_only)
         return;
     zs_expired_t out;
     char why[ZS_ERRLEN];
-    int rc = zs_table_expire_by_options (table, &out, why, sizeof why);
+    int rc = zs_table_expire_by_options (table, commit_user, &out, why, sizeof why);
     if (rc == ZS_EREFUSED && !refused_said) {
         refused_said = true;
         zs_warn ("snapshot expiration: %s", why);
@@ -85,7 +85,7 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
         made++;
         //  before the commit is reported: the job is not over (the end-input
         //  snapshot reported) while its expiry is under way
-        s_expire (table);
+        s_expire (table, commit_user);
         if (opts->on_commit)
             opts->on_commit (id, made_one.snapshot_id, made_one.total_rows, opts->arg);
         if (opts->recommit && made == 1 && zs_failpoint ("committer.mid-recommit") < 0) {
@@ -97,6 +97,6 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
     //  after a re-commit that made nothing too: it finishes an expiry a
     //  crash cut short
     if (rc == 0 && made == 0 && opts->recommit)
-        s_expire (table);
+        s_expire (table, commit_user);
     return rc < 0 ? rc : made;
 }

@@ -153,6 +153,8 @@ typedef struct {
     int64_t older_than_ms; //  between the two, expire those made before (epoch ms)
     int max_deletes;       //  expire at most this many snapshots (0: no limit)
     bool dry_run;          //  count, remove nothing
+    const char *user;      //  the commit user expiring (its tag names the hint's temp
+                           //  file, which its next committer removes after a crash), or NULL
 } zs_expire_t;
 typedef struct {
     int64_t begin, end; //  snapshots [begin, end) expired (end <= begin: none)
@@ -164,7 +166,8 @@ typedef struct {
 int zs_table_expire (zs_table_t *self, const zs_expire_t *req, zs_expired_t *out, char *err,
                      size_t errlen);
 //  The same by the table's options (snapshot.*), as after each commit.
-int zs_table_expire_by_options (zs_table_t *self, zs_expired_t *out, char *err, size_t errlen);
+int zs_table_expire_by_options (zs_table_t *self, const char *user, zs_expired_t *out, char *err,
+                                size_t errlen);
 
 //  Check the table: every snapshot from the EARLIEST hint on (below it an
 //  expiry is under way) and its manifests decode, no gap in snapshot ids; every live file of the

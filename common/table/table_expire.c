@@ -258,7 +258,13 @@ zs_table_expire (zs_table_t *self, const zs_expire_t *req, zs_expired_t *out, ch
     char path[ZS_PATH_MAX], text[32];
     int len = snprintf (text, sizeof text, "%" PRId64, end);
     zs_table_file_path (self, path, sizeof path, "snapshot/EARLIEST");
-    if (!req->dry_run && zs_fs_write_atomic (path, text, (size_t) len, err, errlen) != 0)
+    char tag[9] = "";
+    if (req->user)
+        zs_table_user_tag (req->user, tag);
+    if (!req->dry_run
+        && (req->user ? zs_fs_write_atomic_tagged (path, tag, text, (size_t) len, err, errlen)
+                      : zs_fs_write_atomic (path, text, (size_t) len, err, errlen))
+               != 0)
         return -1;
     //  2. data files, 3. metadata, 4. snapshots
     for (int64_t id = oldest + 1; id <= end; id++)
@@ -280,12 +286,14 @@ zs_table_expire (zs_table_t *self, const zs_expire_t *req, zs_expired_t *out, ch
 }
 
 int
-zs_table_expire_by_options (zs_table_t *self, zs_expired_t *out, char *err, size_t errlen)
+zs_table_expire_by_options (zs_table_t *self, const char *user, zs_expired_t *out, char *err,
+                            size_t errlen)
 {
     const zs_table_opts_t *o = zs_table_opts (self);
     zs_expire_t req = {.retain_min = o->retain_min,
                        .retain_max = o->retain_max,
                        .older_than_ms = zs_clock_wall_ms () - o->time_retained_ms,
-                       .max_deletes = o->expire_limit};
+                       .max_deletes = o->expire_limit,
+                       .user = user};
     return zs_table_expire (self, &req, out, err, errlen);
 }
