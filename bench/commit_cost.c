@@ -1,6 +1,6 @@
 /*  zsink-bench-commit - does a commit cost more as the table grows?
 
-    usage: zsink-bench-commit DIR COMMITS [STEP [RETAIN_MAX]]
+    usage: zsink-bench-commit DIR COMMITS [STEP [RETAIN_MAX [COMPACT_MIN]]]
     Commits COMMITS snapshots of one 1-row data file each into a fresh
     table in DIR and prints the mean commit time of every STEP (default
     500) commits, with the live files, the bytes under manifest/ and
@@ -8,7 +8,9 @@
     with 1 s checkpoints makes 86,400 snapshots a day. With RETAIN_MAX,
     snapshots are expired after each commit as the committer does
     (snapshot.num-retained.max RETAIN_MAX, .min 10 or less), the expiry
-    timed with the commit.
+    timed with the commit. With COMPACT_MIN, the committer's compaction
+    runs after each commit too (compaction.min.file-num COMPACT_MIN, the
+    other compaction options Paimon's defaults), timed with it.
 
     Then what the Avro manifests cost: the time to encode what one commit
     writes at most (a manifest of one file, the delta list, a base list of
@@ -21,6 +23,7 @@
 #include "log.h"
 #include "table.h"
 #include <dirent.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,13 +136,15 @@ int
 main (int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf (stderr, "usage: zsink-bench-commit DIR COMMITS [STEP [RETAIN_MAX]]\n");
+        fprintf (stderr,
+                 "usage: zsink-bench-commit DIR COMMITS [STEP [RETAIN_MAX [COMPACT_MIN]]]\n");
         return 2;
     }
     const char *dir = argv[1];
     int commits = atoi (argv[2]), step = argc > 3 ? atoi (argv[3]) : 500;
     int retain_max = argc > 4 ? atoi (argv[4]) : 0;
-    if (commits < 1 || step < 1 || retain_max < 0) {
+    int compact_min = argc > 5 ? atoi (argv[5]) : 0;
+    if (commits < 1 || step < 1 || retain_max < 0 || compact_min < 0 || compact_min == 1) {
         fprintf (stderr, "zsink-bench-commit: bad arguments\n");
         return 2;
     }
@@ -162,6 +167,12 @@ main (int argc, char **argv)
         zs_table_set_job_options (table, &cfg);
     }
     const char *user = "bench000-0000-4000-8000-000000000000";
+    zs_compact_t compact;
+    zs_config_t ccfg;
+    zs_config_defaults (&ccfg);
+    ccfg.compaction_min_file_num = compact_min;
+    zs_table_compact_options (&ccfg, user, &compact);
+    int64_t compactions = 0;
     int64_t spent = 0, total = 0; //  us in commits since the last line, in all
     static zs_file_meta_t files[1000];
     for (int i = 1; i <= commits; i++) {
@@ -185,6 +196,12 @@ main (int argc, char **argv)
             fprintf (stderr, "commit %d: %s\n", i, err);
             return 1;
         }
+        zs_compacted_t done = {0};
+        if (compact_min > 0 && zs_table_compact (table, &compact, &done, err, sizeof err) != 0) {
+            fprintf (stderr, "compaction after commit %d: %s\n", i, err);
+            return 1;
+        }
+        compactions += done.snapshot_id != 0;
         zs_expired_t gone;
         if (retain_max > 0
             && zs_table_expire_by_options (table, user, &gone, err, sizeof err) != 0) {
@@ -198,10 +215,11 @@ main (int argc, char **argv)
             size_t nlive = 0;
             zs_table_live_files (table, 0, &live, &nlive, err, sizeof err);
             free (live);
-            printf ("snapshots %6d: %.2f ms per commit; %zu live files, manifest/ %.1f MB, "
-                    "snapshot/ %.1f MB, RSS %.1f MB\n",
+            printf ("commits %6d: %.2f ms per commit; %zu live files, manifest/ %.1f MB, "
+                    "snapshot/ %.1f MB, bucket-0/ %.1f MB, RSS %.1f MB, %" PRId64 " compactions\n",
                     i, (double) spent / step / 1000, nlive, s_du (dir, "manifest") / 1e6,
-                    s_du (dir, "snapshot") / 1e6, s_rss_kb () / 1024.0);
+                    s_du (dir, "snapshot") / 1e6, s_du (dir, "bucket-0") / 1e6,
+                    s_rss_kb () / 1024.0, compactions);
             fflush (stdout);
             total += spent;
             spent = 0;

@@ -48,6 +48,8 @@ typedef struct {
     bool csv;                                    //  --format csv (else jsonl)
     int64_t retain_max, retain_min, max_deletes; //  expire-snapshots (-1: the table's)
     bool dry_run;
+    int64_t target_file_size; //  compact (0: the default)
+    int64_t min_file_num;
 } s_args_t;
 
 //  The synopsis --help and the usage of a mistake both start with.
@@ -58,7 +60,10 @@ static const char s_synopsis[] =
     "       zsink table orphans PATH [--delete] [--older-than DURATION] [--json]\n"
     "       zsink table verify PATH [--orphans-older-than DURATION] [--json]\n"
     "       zsink table expire-snapshots PATH [--retain-max N] [--retain-min N]\n"
-    "                 [--older-than DURATION] [--max-deletes N] [--dry-run] [--json]\n";
+    "                 [--older-than DURATION] [--max-deletes N] [--dry-run] [--json]\n"
+    "       zsink table compact PATH [--target-file-size SIZE] [--min-file-num N] [--json]\n"
+    "       zsink table remove-orphan-files PATH [--older-than DURATION] [--dry-run] [--json]\n"
+    "       zsink table rollback PATH --to-snapshot ID [--json]\n";
 
 //  Why the command line is wrong, and the synopsis. Returns the exit code, 2.
 static int
@@ -99,7 +104,16 @@ s_help (void)
            "             snapshot.time-retained, snapshot.expire.limit. Removes the\n"
            "             snapshots, the manifests only they name and the data files\n"
            "             their commits deleted. Safe beside a running job (never the\n"
-           "             newest snapshot zsink made: its committed identifiers)\n",
+           "             newest snapshot zsink made: its committed identifiers)\n"
+           "  compact    Paimon's compact procedure for an append table: small files\n"
+           "             (below 0.7 x --target-file-size, default 128mb) rewritten into\n"
+           "             one COMPACT snapshot once there are --min-file-num (default 5)\n"
+           "             of them, as many rounds as there is work; safe beside a job\n"
+           "  remove-orphan-files  Paimon's procedure: delete files no snapshot\n"
+           "             references, older than --older-than (default 1d, Paimon's)\n"
+           "  rollback   Paimon's rollback_to: the snapshots after --to-snapshot and the\n"
+           "             files only they added removed; refused while a zsink job\n"
+           "             commits to the table\n",
            stdout);
     return 0;
 }
@@ -560,6 +574,8 @@ s_opt_count (s_args_t *args, const char *opt, const char *value)
         args->retain_max = v;
     else if (strcmp (opt, "--retain-min") == 0)
         args->retain_min = v;
+    else if (strcmp (opt, "--min-file-num") == 0)
+        args->min_file_num = v;
     else
         args->max_deletes = v;
     return ZS_CMD_GO_ON;
@@ -614,6 +630,89 @@ s_cmd_expire (zs_table_t *table, const s_args_t *args)
     return 0;
 }
 
+static int
+s_opt_size (s_args_t *args, const char *opt, const char *value)
+{
+    if (!value || zs_parse_size (value, &args->target_file_size) != 0
+        || args->target_file_size < 1) {
+        char why[160];
+        snprintf (why, sizeof why, "%s needs a size (e.g. 128mb)", opt);
+        return s_usage (why);
+    }
+    return ZS_CMD_GO_ON;
+}
+
+//  A dedicated compaction, as Paimon's compact procedure: its own commit
+//  user (a batch commit, identifier Long.MAX_VALUE), rounds until no task
+//  is due.
+static int
+s_cmd_compact (zs_table_t *table, const s_args_t *args)
+{
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    if (args->target_file_size > 0)
+        cfg.target_file_size = args->target_file_size;
+    if (args->min_file_num > 0)
+        cfg.compaction_min_file_num = (int) args->min_file_num;
+    char user[40];
+    zs_uuid (user);
+    zs_compact_t req;
+    zs_table_compact_options (&cfg, user, &req);
+    int64_t rounds = 0, before = 0, after = 0, last = 0;
+    char err[ZS_ERRLEN];
+    for (;;) {
+        zs_compacted_t out;
+        int rc = zs_table_compact (table, &req, &out, err, sizeof err);
+        if (rc != 0) {
+            fprintf (stderr, "zsink table compact: %s\n", err);
+            return 1;
+        }
+        if (!out.snapshot_id)
+            break;
+        rounds++;
+        before += out.before;
+        after += out.after;
+        last = out.snapshot_id;
+    }
+    if (args->json)
+        s_print_json (json_pack ("{s:I, s:I, s:I, s:I, s:s}", "compactions", (json_int_t) rounds,
+                                 "files_before", (json_int_t) before, "files_after",
+                                 (json_int_t) after, "snapshot", (json_int_t) last, "commit_user",
+                                 user));
+    else if (rounds == 0)
+        printf ("nothing to compact\n");
+    else
+        printf ("compacted %" PRId64 " files into %" PRId64 " in %" PRId64
+                " COMPACT snapshot(s), the last %" PRId64 "\n",
+                before, after, rounds, last);
+    return 0;
+}
+
+static int
+s_cmd_rollback (zs_table_t *table, const s_args_t *args)
+{
+    if (!args->snapshot) {
+        fprintf (stderr, "zsink table rollback: --to-snapshot ID is required\n");
+        return 2;
+    }
+    zs_rolled_back_t out;
+    char err[ZS_ERRLEN];
+    if (zs_table_rollback (table, args->snapshot, &out, err, sizeof err) != 0) {
+        fprintf (stderr, "zsink table rollback: %s\n", err);
+        return 1;
+    }
+    if (args->json)
+        s_print_json (json_pack ("{s:I, s:I, s:I, s:I}", "latest", (json_int_t) args->snapshot,
+                                 "snapshot_files", (json_int_t) out.snapshots, "manifests",
+                                 (json_int_t) out.manifests, "data_files",
+                                 (json_int_t) out.data_files));
+    else
+        printf ("rolled back to snapshot %" PRId64 ": %" PRId64 " snapshots, %" PRId64
+                " manifests and lists, %" PRId64 " data files removed\n",
+                args->snapshot, out.snapshots, out.manifests, out.data_files);
+    return 0;
+}
+
 //  The latest schema: Flink SQL's SELECT * FROM t$schemas (its columns)
 //  and t$options, and whether zsink can write the table.
 static int
@@ -659,6 +758,9 @@ enum {
     S_SCAN = 1 << 6,
     S_SCHEMA = 1 << 7,
     S_EXPIRE = 1 << 8,
+    S_COMPACT = 1 << 9,
+    S_REMOVE_ORPHANS = 1 << 10,
+    S_ROLLBACK = 1 << 11,
 };
 
 typedef struct {
@@ -672,17 +774,21 @@ typedef struct {
 //  `count --delete` must not look like it did something.
 static const s_opt_t s_opts[] = {
     {"--json",
-     S_SNAPSHOTS | S_COUNT | S_STATS | S_FILES | S_ORPHANS | S_VERIFY | S_SCHEMA | S_EXPIRE, false,
-     s_opt_json},
+     S_SNAPSHOTS | S_COUNT | S_STATS | S_FILES | S_ORPHANS | S_VERIFY | S_SCHEMA | S_EXPIRE
+         | S_COMPACT | S_REMOVE_ORPHANS | S_ROLLBACK,
+     false, s_opt_json},
     {"--snapshot", S_COUNT | S_STATS | S_SCAN, true, s_opt_snapshot},
+    {"--to-snapshot", S_ROLLBACK, true, s_opt_snapshot},
     {"--limit", S_SCAN, true, s_opt_limit},
     {"--format", S_SCAN, true, s_opt_format},
     {"--delete", S_ORPHANS, false, s_opt_delete},
-    {"--older-than", S_ORPHANS | S_EXPIRE, true, s_opt_age},
+    {"--older-than", S_ORPHANS | S_EXPIRE | S_REMOVE_ORPHANS, true, s_opt_age},
+    {"--target-file-size", S_COMPACT, true, s_opt_size},
+    {"--min-file-num", S_COMPACT, true, s_opt_count},
     {"--retain-max", S_EXPIRE, true, s_opt_count},
     {"--retain-min", S_EXPIRE, true, s_opt_count},
     {"--max-deletes", S_EXPIRE, true, s_opt_count},
-    {"--dry-run", S_EXPIRE, false, s_opt_dry_run},
+    {"--dry-run", S_EXPIRE | S_REMOVE_ORPHANS, false, s_opt_dry_run},
     {"--orphans-older-than", S_VERIFY, true, s_opt_age},
 };
 
@@ -706,6 +812,10 @@ static const s_cmd_t s_cmds[] = {
     {"scan", S_SCAN, s_cmd_scan, S_DEFAULT_ORPHAN_AGE_MS},
     {"schema", S_SCHEMA, s_cmd_schema, S_DEFAULT_ORPHAN_AGE_MS},
     {"expire-snapshots", S_EXPIRE, s_cmd_expire, -1}, //  -1: the table's time-retained
+    {"compact", S_COMPACT, s_cmd_compact, 0},
+    //  Paimon's default margin: a day
+    {"remove-orphan-files", S_REMOVE_ORPHANS, s_cmd_orphans, 24 * 3600 * 1000},
+    {"rollback", S_ROLLBACK, s_cmd_rollback, 0},
 };
 
 static const s_cmd_t *
@@ -788,5 +898,8 @@ zs_table_cmd (int argc, char **argv)
     }
     s_args_t args = {.cmd = argv[0], .older_than_ms = cmd->older_than_ms, .limit = -1};
     int rc = s_parse (cmd, &args, argc, argv);
+    //  Paimon's remove_orphan_files deletes unless told it is a dry run
+    if (cmd->bit == S_REMOVE_ORPHANS)
+        args.delete = !args.dry_run;
     return rc != ZS_CMD_GO_ON ? rc : s_run (cmd, &args);
 }

@@ -9,6 +9,7 @@
 #include "commit.h"
 #include "failpoint.h"
 #include "log.h"
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,6 +30,24 @@ s_expire (zs_table_t *table, const char *commit_user)
         zs_warn ("snapshot expiration: %s", why);
     } else if (rc != 0 && rc != ZS_EREFUSED)
         zs_warn ("snapshot expiration failed (the next commit tries again): %s", why);
+}
+
+//  One compaction when due (Paimon's sink compacts with each checkpoint's
+//  commit). It changes no row, so a failure fails nothing: its outputs are
+//  removed, or left to the next committer's clean-up, and the next commit
+//  plans again.
+static void
+s_compact (zs_table_t *table, const zs_compact_t *req)
+{
+    zs_compacted_t out;
+    char why[ZS_ERRLEN];
+    int rc = zs_table_compact (table, req, &out, why, sizeof why);
+    if (rc != 0)
+        zs_warn ("compaction not committed: %s", why);
+    else if (out.snapshot_id)
+        zs_info ("Compacted %" PRId64 " files (%" PRId64 " rows) into %" PRId64
+                 " in snapshot %" PRId64,
+                 out.before, out.rows, out.after, out.snapshot_id);
 }
 
 int
@@ -86,6 +105,8 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
         //  before the commit is reported: the job is not over (the end-input
         //  snapshot reported) while its expiry is under way
         s_expire (table, commit_user);
+        if (opts->compact && id != ZS_END_INPUT_ID)
+            s_compact (table, opts->compact);
         if (opts->on_commit)
             opts->on_commit (id, made_one.snapshot_id, made_one.total_rows, opts->arg);
         if (opts->recommit && made == 1 && zs_failpoint ("committer.mid-recommit") < 0) {

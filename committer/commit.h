@@ -19,6 +19,8 @@ typedef struct {
     int max_retries;   //  commit.max-retries
     zs_commit_fn *on_commit;
     void *arg;
+    const zs_compact_t *compact; //  after each commit (not end of input): one
+                                 //  compaction when due; NULL: never (write-only)
 } zs_commit_opts_t;
 
 //  Commit pending identifiers <= upto in ascending order, and then

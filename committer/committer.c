@@ -102,6 +102,7 @@ typedef struct {
     int64_t epoch; //  of the last Reset applied
     char user[40];
     zs_pending_t *pending;
+    zs_compact_t compact; //  what a compaction after a commit does (s_commit_opts)
     s_writer_t *writers;
     int nwriters;
     int64_t total_rows; //  of the latest snapshot, for heartbeats
@@ -219,11 +220,16 @@ s_on_committed (int64_t identifier, int64_t snapshot_id, int64_t total_rows, voi
 static zs_commit_opts_t
 s_commit_opts (s_committer_t *self, bool recommit)
 {
+    //  Paimon's sink compacts an append table in the job unless write-only
+    //  (docs/decisions.md: the committer plans and rewrites)
+    zs_table_compact_options (&self->cfg, self->user, &self->compact);
+    bool compact = !zs_table_opts (self->table)->write_only;
     return (zs_commit_opts_t){.recommit = recommit,
                               .ignore_empty = self->cfg.commit_ignore_empty,
                               .max_retries = self->cfg.commit_max_retries,
                               .on_commit = s_on_committed,
-                              .arg = self};
+                              .arg = self,
+                              .compact = compact ? &self->compact : NULL};
 }
 
 //  Commit ids <= upto, and end of input when with_end (invariants 3, 4).

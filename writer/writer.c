@@ -905,12 +905,7 @@ s_welcome (s_writer_t *self)
         return false;
     }
     char err[ZS_ERRLEN];
-    zs_parquet_options_defaults (&self->parquet);
-    self->parquet.row_group_rows = self->cfg.parquet_row_group_rows;
-    self->parquet.compression = strcmp (self->cfg.file_compression, "none") == 0
-                                    ? ZS_COMPRESSION_NONE
-                                    : ZS_COMPRESSION_ZSTD;
-    self->parquet.zstd_level = self->cfg.zstd_level;
+    zs_datafile_options (&self->cfg, &self->parquet);
     zs_table_t *table = zs_table_open (self->cfg.table_path, &self->cfg.schema, err, sizeof err);
     if (!table) {
         zs_error ("cannot open table '%s': %s", self->cfg.table_path, err);

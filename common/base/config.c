@@ -105,6 +105,8 @@ static const s_key_t s_keys[] = {
     {"manifest.full-compaction-threshold-size", S_SIZE,
      S_OFF (manifest_full_compaction_threshold_size), 1, S_NOMAX, true, NULL},
     {"write-only", S_BOOL, S_OFF (write_only), 0, 0, false, NULL},
+    {"compaction.min.file-num", S_INT, S_OFF (compaction_min_file_num), 2, INT_MAX, false, NULL},
+    {"compaction.max.file-num", S_INT, S_OFF (compaction_max_file_num), 2, INT_MAX, false, NULL},
     {"file.format", S_ENUM, S_OFF (file_format), 0, 0, false, s_file_formats},
     {"file.compression", S_ENUM, S_OFF (file_compression), 0, 0, false, s_compressions},
     {"file.compression.zstd-level", S_INT, S_OFF (zstd_level), 1, 19, false, NULL},
@@ -340,6 +342,8 @@ zs_config_defaults (zs_config_t *cfg)
     cfg->heartbeat_interval_ms = 500;
     cfg->heartbeat_timeout_ms = 5000;
     cfg->target_file_size = 128 * 1024 * 1024;
+    cfg->compaction_min_file_num = 5;
+    cfg->compaction_max_file_num = 50;
     cfg->snapshot_num_retained_min = cfg->snapshot_num_retained_max = -1;
     cfg->snapshot_time_retained_ms = -1;
     cfg->snapshot_expire_limit = cfg->manifest_merge_min_count = -1;

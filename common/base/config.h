@@ -57,8 +57,10 @@ typedef struct {
     int manifest_merge_min_count;      //  manifest.merge-min-count (30)
     int64_t
         manifest_full_compaction_threshold_size; //  manifest.full-compaction-threshold-size (16mb)
-    bool write_only;    //  write-only (false; or the table's): no expiry, no compaction
-    bool curve_enabled; //  security.curve.enabled (false)
+    bool write_only;             //  write-only (false; or the table's): no expiry, no compaction
+    int compaction_min_file_num; //  compaction.min.file-num (5)
+    int compaction_max_file_num; //  compaction.max.file-num (50)
+    bool curve_enabled;          //  security.curve.enabled (false)
     char curve_keys_dir[ZS_PATH_MAX]; //  security.curve.keys-dir (docs/security.md)
 } zs_config_t;
 

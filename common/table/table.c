@@ -309,6 +309,7 @@ zs_table_destroy (zs_table_t **self_p)
     if (!self_p || !*self_p)
         return;
     zhash_destroy (&(*self_p)->live);
+    zhash_destroy (&(*self_p)->retired);
     free (*self_p);
     *self_p = NULL;
 }
@@ -732,32 +733,82 @@ zs_table_live_files (zs_table_t *self, int64_t snapshot_id, zs_file_meta_t **fil
 //  --------------------------------------------------------------------------
 //  The live set, and checking a file before it is added
 
-//  Make self->live the live set of snapshot id (0: the empty table).
+//  The files a DELETE entry of a retained snapshot names (compaction
+//  inputs, another writer's overwrites) into retired: no longer live, but
+//  their rows are, in the files that replaced them, until an expiry removes
+//  them. Only snapshots other than APPEND can delete.
+static int
+s_retired_load (zs_table_t *self, int64_t latest, zhash_t *retired, char *err, size_t errlen)
+{
+    int64_t *ids = NULL;
+    size_t n = 0;
+    if (zs_table_snapshot_ids (self, &ids, &n, err, errlen) != 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n && ids[i] <= latest; i++) {
+        zs_snapshot_t s;
+        char why[ZS_ERRLEN];
+        if (zs_table_read_snapshot (self, ids[i], &s, why, sizeof why) != 0
+            || strcmp (s.commit_kind, "APPEND") == 0)
+            continue; //  expired meanwhile, or no DELETE in it
+        zs_manifest_meta_t *metas = NULL;
+        size_t nm = 0;
+        if (zs_table_read_manifest_list (self, s.delta_manifest_list, &metas, &nm, why, sizeof why)
+            != 0)
+            continue;
+        for (size_t m = 0; rc == 0 && m < nm; m++) {
+            if (metas[m].deleted_files == 0)
+                continue;
+            zs_manifest_entry_t *entries = NULL;
+            size_t ne = 0;
+            if (zs_table_read_manifest (self, metas[m].file, &entries, &ne, why, sizeof why) != 0)
+                continue;
+            for (size_t e = 0; e < ne; e++)
+                if (!entries[e].add)
+                    zhash_update (retired, entries[e].file.path, (void *) 1);
+            free (entries);
+        }
+        free (metas);
+    }
+    free (ids);
+    return rc;
+}
+
+//  Make self->live the live set of snapshot id (0: the empty table), and
+//  self->retired what the retained snapshots up to it deleted.
 static int
 s_live_load (zs_table_t *self, int64_t id, char *err, size_t errlen)
 {
     if (self->live && self->live_id == id)
         return 0;
     zhash_destroy (&self->live);
+    zhash_destroy (&self->retired);
     self->live_id = -1;
-    zhash_t *live = zhash_new ();
-    if (!live) {
-        snprintf (err, errlen, "out of memory");
-        return -1;
-    }
+    zhash_t *live = zhash_new (), *retired = zhash_new ();
     zs_file_meta_t *files = NULL;
     size_t n = 0;
     int rc = id > 0 ? zs_table_live_files (self, id, &files, &n, err, errlen) : 0;
     for (size_t i = 0; rc == 0 && i < n; i++)
         zhash_insert (live, files[i].path, (void *) 1); //  a duplicate is verify's business
     free (files);
+    if (rc == 0 && id > 0)
+        rc = s_retired_load (self, id, retired, err, errlen);
     if (rc != 0) {
         zhash_destroy (&live);
+        zhash_destroy (&retired);
         return rc;
     }
     self->live = live;
+    self->retired = retired;
     self->live_id = id;
     return 0;
+}
+
+void
+zs_table_forget_retired (zs_table_t *self, const char *path)
+{
+    if (self->retired)
+        zhash_delete (self->retired, path);
 }
 
 //  The file on disk is the one recorded: a regular file (not a link out of
@@ -797,13 +848,25 @@ s_check_not_live (zs_table_t *self, const zs_file_meta_t *f, char *err, size_t e
     //  The negative control turns this net off too: with it on, a re-commit
     //  without filterCommitted fails instead of doubling rows, and the
     //  control would show nothing.
-    if (s_no_filter () || !zhash_lookup (self->live, f->path))
+    if (s_no_filter ())
         return 0;
-    //  Paimon's words for the same refusal (FileEntry.mergeEntries)
-    snprintf (err, errlen,
-              "Trying to add file %s which is already added (live in snapshot %" PRId64 " of %s)",
-              f->path, self->live_id, self->path);
-    return ZS_EDUPLICATE;
+    if (zhash_lookup (self->live, f->path)) {
+        //  Paimon's words for the same refusal (FileEntry.mergeEntries)
+        snprintf (err, errlen,
+                  "Trying to add file %s which is already added (live in snapshot %" PRId64
+                  " of %s)",
+                  f->path, self->live_id, self->path);
+        return ZS_EDUPLICATE;
+    }
+    //  compacted away: its rows are live in the file that replaced it
+    if (self->retired && zhash_lookup (self->retired, f->path)) {
+        snprintf (err, errlen,
+                  "Trying to add file %s which was added and then compacted away (its rows are "
+                  "live as of snapshot %" PRId64 " of %s)",
+                  f->path, self->live_id, self->path);
+        return ZS_EDUPLICATE;
+    }
+    return 0;
 }
 
 int
@@ -852,6 +915,27 @@ s_check_new_files (zs_table_t *self, const zs_file_meta_t *files, size_t n, int6
     }
     zhash_destroy (&seen);
     return rc;
+}
+
+//  A compaction's inputs: each live in the snapshot the live set is of,
+//  once; their rows into *rows. ZS_ECONFLICT when one is not (another
+//  writer deleted it: the compaction is dropped, as Paimon drops it).
+static int
+s_check_deletes (zs_table_t *self, const zs_file_meta_t *files, size_t n, int64_t *rows, char *err,
+                 size_t errlen)
+{
+    *rows = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!zhash_lookup (self->live, files[i].path)) {
+            snprintf (err, errlen,
+                      "%s: compaction input %s is not live in snapshot %" PRId64
+                      " (removed by another commit): compaction dropped",
+                      self->path, files[i].path, self->live_id);
+            return ZS_ECONFLICT;
+        }
+        *rows += files[i].rows;
+    }
+    return 0;
 }
 
 //  --------------------------------------------------------------------------
@@ -968,23 +1052,27 @@ zs_table_write_entries (zs_table_t *self, const char *name, const zs_manifest_en
     return s_write_manifest (self, name, data, len, &meta->file_size, err, errlen);
 }
 
-//  A manifest of this commit's n new files, all ADD, written with the
-//  table's latest schema (its id goes in), as manifest/<name>; its list
-//  entry.
+//  A manifest of this commit: a DELETE entry for each of the nd files it
+//  removes (a compaction's inputs, as recorded), then an ADD for each of
+//  its n new files, written with the table's latest schema (its id goes
+//  in), as manifest/<name>; its list entry.
 static int
-s_write_adds (zs_table_t *self, const char *name, const zs_file_meta_t *files, size_t n,
-              zs_manifest_meta_t *meta, char *err, size_t errlen)
+s_write_delta (zs_table_t *self, const char *name, const zs_file_meta_t *dels, size_t nd,
+               const zs_file_meta_t *files, size_t n, zs_manifest_meta_t *meta, char *err,
+               size_t errlen)
 {
-    zs_manifest_entry_t *entries = n ? calloc (n, sizeof *entries) : NULL;
-    if (n && !entries) {
+    zs_manifest_entry_t *entries = n + nd ? calloc (n + nd, sizeof *entries) : NULL;
+    if (n + nd && !entries) {
         snprintf (err, errlen, "out of memory");
         return -1;
     }
+    for (size_t i = 0; i < nd; i++)
+        entries[i] = (zs_manifest_entry_t){.add = false, .total_buckets = -1, .file = dels[i]};
     for (size_t i = 0; i < n; i++) {
-        entries[i] = (zs_manifest_entry_t){.add = true, .total_buckets = -1, .file = files[i]};
-        entries[i].file.schema_id = self->tschema.id;
+        entries[nd + i] = (zs_manifest_entry_t){.add = true, .total_buckets = -1, .file = files[i]};
+        entries[nd + i].file.schema_id = self->tschema.id;
     }
-    int rc = zs_table_write_entries (self, name, entries, n, meta, err, errlen);
+    int rc = zs_table_write_entries (self, name, entries, n + nd, meta, err, errlen);
     free (entries);
     return rc;
 }
@@ -1082,7 +1170,7 @@ typedef struct {
     char manifest[128], delta_list[128], base_list[128];
     zs_names_t merged;             //  manifests the merge wrote
     int64_t base_size, delta_size; //  of the lists
-    int64_t delta_rows;
+    int64_t delta_rows, deleted_rows;
     zs_snapshot_t snap; //  the snapshot being created
 } s_commit_t;
 
@@ -1095,8 +1183,23 @@ s_commit_latest (s_commit_t *c, char *err, size_t errlen)
     memset (&c->ids, 0, sizeof c->ids);
     if (rc == 0 && c->have)
         rc = s_user_ids (c->table, &c->latest, &c->ids, err, errlen);
-    if (rc == 0)
+    if (rc == 0 && !r->compact)
         rc = s_filter (c->table, c->have ? &c->ids : NULL, r->user, r->identifier, err, errlen);
+    return rc;
+}
+
+//  The files against the snapshot we build on (live set loaded for it):
+//  the new ones (s_check_new_files) and a compaction's inputs.
+static int
+s_commit_check (s_commit_t *c, char *err, size_t errlen)
+{
+    zs_table_t *self = c->table;
+    const zs_commit_t *r = c->req;
+    int rc = s_live_load (self, c->have ? c->latest.id : 0, err, errlen);
+    if (rc == 0)
+        rc = s_check_new_files (self, r->files, r->n, &c->delta_rows, err, errlen);
+    if (rc == 0)
+        rc = s_check_deletes (self, r->deletes, r->n_deletes, &c->deleted_rows, err, errlen);
     return rc;
 }
 
@@ -1122,8 +1225,7 @@ s_commit_begin (s_commit_t *c, char *err, size_t errlen)
                   r->identifier);
         return ZS_EFILTERED;
     }
-    rc = s_live_load (self, c->have ? c->latest.id : 0, err, errlen);
-    return rc ? rc : s_check_new_files (self, r->files, r->n, &c->delta_rows, err, errlen);
+    return s_commit_check (c, err, errlen);
 }
 
 //  Step 2: the base list first (it reads the latest snapshot's lists: if
@@ -1148,11 +1250,13 @@ s_commit_write_manifests (s_commit_t *c, char *err, size_t errlen)
     //  An empty commit's delta list is empty, as Paimon writes it: no
     //  manifest of no files.
     zs_manifest_meta_t meta;
-    size_t n = c->req->n;
+    const zs_commit_t *r = c->req;
+    size_t n = r->n + r->n_deletes;
     if (n == 0)
         c->manifest[0] = '\0';
     else
-        rc = s_write_adds (self, c->manifest, c->req->files, n, &meta, err, errlen);
+        rc = s_write_delta (self, c->manifest, r->deletes, r->n_deletes, r->files, r->n, &meta, err,
+                            errlen);
     if (rc == 0)
         rc = s_write_list (self, c->delta_list, &meta, n ? 1 : 0, &c->delta_size, err, errlen);
     if (rc == 0 && zs_failpoint ("committer.after-manifest") == -1) {
@@ -1185,12 +1289,15 @@ s_commit_build_snapshot (s_commit_t *c)
     snap->n_user_ids = c->ids.n_user_ids;
     memcpy (snap->user_ids, c->ids.user_ids, sizeof snap->user_ids);
     snprintf (snap->commit_user, sizeof snap->commit_user, "%s", r->user);
-    snap->commit_identifier = r->identifier;
-    snprintf (snap->commit_kind, sizeof snap->commit_kind, "APPEND");
+    //  a compaction carries the user's last identifier: it adds no input
+    int64_t last = zs_snapshot_last_identifier (&c->ids, r->user);
+    snap->commit_identifier = r->compact && c->have && last >= 0 ? last : r->identifier;
+    snprintf (snap->commit_kind, sizeof snap->commit_kind, r->compact ? "COMPACT" : "APPEND");
     snap->time_millis = zs_clock_wall_ms ();
-    snap->total_record_count = (c->have ? c->latest.total_record_count : 0) + c->delta_rows;
-    snap->delta_record_count = c->delta_rows;
-    zs_snapshot_set_user_id (snap, r->user, r->identifier, snap->time_millis);
+    snap->delta_record_count = c->delta_rows - c->deleted_rows;
+    snap->total_record_count =
+        (c->have ? c->latest.total_record_count : 0) + snap->delta_record_count;
+    zs_snapshot_set_user_id (snap, r->user, snap->commit_identifier, snap->time_millis);
 }
 
 //  Create snapshot-<id> if absent (invariant 1). ZS_ECONFLICT: taken.
@@ -1222,12 +1329,9 @@ static int
 s_commit_rebase (s_commit_t *c, char *err, size_t errlen)
 {
     zs_table_t *self = c->table;
-    const zs_commit_t *r = c->req;
     int rc = s_commit_latest (c, err, errlen);
     if (rc == 0)
-        rc = s_live_load (self, c->have ? c->latest.id : 0, err, errlen);
-    if (rc == 0)
-        rc = s_check_new_files (self, r->files, r->n, &c->delta_rows, err, errlen);
+        rc = s_commit_check (c, err, errlen);
     zs_table_unlink_meta (self, c->base_list);
     c->base_list[0] = '\0';
     zs_names_unlink (&c->merged, self);
@@ -1287,14 +1391,20 @@ s_commit_finish (s_commit_t *c)
     zs_table_t *self = c->table;
     const zs_commit_t *r = c->req;
     if (self->live && self->live_id == (c->have ? c->latest.id : 0)) {
+        for (size_t i = 0; i < r->n_deletes; i++) {
+            zhash_delete (self->live, r->deletes[i].path);
+            if (self->retired)
+                zhash_update (self->retired, r->deletes[i].path, (void *) 1);
+        }
         for (size_t i = 0; i < r->n; i++)
             zhash_insert (self->live, r->files[i].path, (void *) 1);
         self->live_id = c->snap.id;
     }
     s_write_hints (self, c->snap.id, c->tag);
     zs_info ("Successfully commit snapshot %lld to table %s by user %s with identifier %lld "
-             "and kind APPEND.",
-             (long long) c->snap.id, self->path, r->user, (long long) r->identifier);
+             "and kind %s.",
+             (long long) c->snap.id, self->path, r->user, (long long) c->snap.commit_identifier,
+             c->snap.commit_kind);
 }
 
 //  Steps 2 to 4 once step 1 passed; the merged names are c's to free.

@@ -26,6 +26,7 @@
 
 #include "config.h"
 #include "filemeta.h"
+#include "parquet.h"
 #include "schema.h"
 #include "snapshot.h"
 #include "zs.h"
@@ -101,6 +102,13 @@ typedef struct {
     size_t n;
     bool ignore_empty; //  commit.ignore-empty: no snapshot for n == 0
     int max_retries;   //  commit.max-retries, on a lost race for the snapshot id
+    //  A compaction (kind COMPACT): these live files are replaced by files
+    //  (same rows). Not filtered: the snapshot carries the user's last
+    //  identifier (identifier only when the user has none). An input no
+    //  longer live (another writer removed it) drops the commit: ZS_ECONFLICT.
+    const zs_file_meta_t *deletes;
+    size_t n_deletes;
+    bool compact;
 } zs_commit_t;
 
 //  What it made.
@@ -145,6 +153,32 @@ int zs_table_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, siz
 int zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_user, char *err,
                                           size_t errlen);
 
+//  Append compaction (table_compact.c says how it plans and names files).
+typedef struct {
+    const char *user;         //  the commit user of the COMPACT snapshot
+    int64_t identifier;       //  its identifier when the user has none yet
+    int max_retries;          //  commit.max-retries
+    int64_t target_file_size; //  target-file-size
+    double small_file_ratio;  //  compaction.small-file-ratio (0.7)
+    int min_file_num;         //  compaction.min.file-num (5)
+    int max_file_num;         //  compaction.max.file-num (50)
+    int64_t open_file_cost;   //  source.split.open-file-cost (4mb)
+    zs_parquet_options_t parquet;
+} zs_compact_t;
+typedef struct {
+    int64_t snapshot_id; //  the COMPACT snapshot (0: nothing to compact)
+    int64_t before, after, rows;
+} zs_compacted_t;
+//  Plan one compaction on the latest snapshot, rewrite it, commit it as a
+//  COMPACT snapshot. 0 (snapshot_id 0 when nothing was due), ZS_ECONFLICT
+//  when another commit removed an input (dropped, outputs deleted), or
+//  another error + err.
+int zs_table_compact (zs_table_t *self, const zs_compact_t *req, zs_compacted_t *out, char *err,
+                      size_t errlen);
+//  req from the job's configuration (target-file-size, compaction.*,
+//  Parquet options), for user.
+void zs_table_compact_options (const zs_config_t *cfg, const char *user, zs_compact_t *req);
+
 //  Snapshot expiration (Paimon's expire_snapshots; table_expire.c says
 //  which snapshots go and in what order their files are removed).
 typedef struct {
@@ -168,6 +202,16 @@ int zs_table_expire (zs_table_t *self, const zs_expire_t *req, zs_expired_t *out
 //  The same by the table's options (snapshot.*), as after each commit.
 int zs_table_expire_by_options (zs_table_t *self, const char *user, zs_expired_t *out, char *err,
                                 size_t errlen);
+
+//  Paimon's rollback_to: snapshots after `to` removed, with the files only
+//  they added (table_rollback.c). ZS_EREFUSED while a zsink committer holds
+//  its lock on the table, or when `to` is past the latest; ZS_ENOENT when
+//  there is no snapshot `to`; else 0 or -1 + err.
+typedef struct {
+    int64_t snapshots, manifests, data_files; //  removed
+} zs_rolled_back_t;
+int zs_table_rollback (zs_table_t *self, int64_t to, zs_rolled_back_t *out, char *err,
+                       size_t errlen);
 
 //  Check the table: every snapshot from the EARLIEST hint on (below it an
 //  expiry is under way) and its manifests decode, no gap in snapshot ids; every live file of the

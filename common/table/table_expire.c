@@ -172,8 +172,11 @@ s_remove_deleted_files (zs_table_t *self, int64_t id, bool dry_run, int64_t *cou
         if (zs_table_read_manifest (self, metas[i].file, &entries, &ne, why, sizeof why) != 0)
             continue;
         for (size_t j = 0; j < ne; j++)
-            if (!entries[j].add)
+            if (!entries[j].add) {
                 s_remove (self, entries[j].file.path, dry_run, count);
+                if (!dry_run)
+                    zs_table_forget_retired (self, entries[j].file.path);
+            }
         free (entries);
     }
     free (metas);

@@ -309,6 +309,32 @@ s_users_snapshot_temp (const char *name, const char *tag)
     return temp && strstr (name, pattern);
 }
 
+//  A compaction output of the user (table_compact.c names them).
+static bool
+s_users_compact_output (const char *name, const char *tag)
+{
+    char prefix[40];
+    snprintf (prefix, sizeof prefix, "data-%s-compact-", tag);
+    return strncmp (name, prefix, strlen (prefix)) == 0;
+}
+
+//  Whether directory dir holds a file ours says is the user's.
+static bool
+s_has_users (zs_table_t *self, const char *dir, s_ours_fn *ours, const char *user)
+{
+    char tag[9], path[ZS_PATH_MAX];
+    zs_table_user_tag (user, tag);
+    zs_table_file_path (self, path, sizeof path, dir);
+    DIR *d = opendir (path);
+    bool any = false;
+    struct dirent *de;
+    while (d && !any && (de = readdir (d)))
+        any = ours (de->d_name, tag);
+    if (d)
+        closedir (d);
+    return any;
+}
+
 //  Delete the files of directory dir that ours says are the user's, but
 //  those refs (may be NULL) holds. How many, or -1 + err.
 static int
@@ -365,7 +391,20 @@ zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_user,
         return -1;
     int temps =
         s_delete_users (self, "snapshot", s_users_snapshot_temp, commit_user, NULL, err, errlen);
-    return temps < 0 ? -1 : manifests + temps;
+    if (temps < 0)
+        return -1;
+    //  compaction outputs no snapshot took (data files: read every manifest
+    //  only when there are some)
+    int outputs = 0;
+    if (s_has_users (self, "bucket-0", s_users_compact_output, commit_user)) {
+        s_strset_t data = {0};
+        outputs = s_referenced (self, true, &data, err, errlen) != 0
+                      ? -1
+                      : s_delete_users (self, "bucket-0", s_users_compact_output, commit_user,
+                                        &data, err, errlen);
+        s_strset_free (&data);
+    }
+    return outputs < 0 ? -1 : manifests + temps + outputs;
 }
 
 //  --------------------------------------------------------------------------

@@ -21,6 +21,7 @@ struct _zs_table_t {
     //  empty table), so that "is this file in the table already?" costs no
     //  manifest reads while we are the only committer.
     zhash_t *live;
+    zhash_t *retired; //  deleted by a retained snapshot (s_retired_load)
     int64_t live_id;
 };
 
@@ -41,6 +42,9 @@ void zs_names_free (zs_names_t *self);
 int zs_table_read_hint (zs_table_t *self, const char *rel, int64_t *id);
 //  Is there a snapshot-<id>?
 bool zs_table_snapshot_exists (zs_table_t *self, int64_t id);
+
+//  An expiry removed this data file: no longer retired (gone).
+void zs_table_forget_retired (zs_table_t *self, const char *path);
 
 //  Remove manifest/<name> (ENOENT is fine).
 void zs_table_unlink_meta (zs_table_t *self, const char *name);

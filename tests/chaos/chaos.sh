@@ -7,14 +7,16 @@
 #
 # Per trial (all drawn from the trial's own seed, printed with it):
 #   - parallelism 1-4, rate 2,000/4,000/8,000 rows/s for 2-4 s of rows,
-#     checkpoint interval 200 ms - 1.2 s;
+#     checkpoint interval 200 ms - 1.2 s; the table keeps 1-4 snapshots
+#     (expired after each commit) and compacts from 2-5 small files, so
+#     every fault may meet an expiry or a compaction;
 #   - 1-3 faults, each one of: kill -9 of a role (coordinator, committer or
 #     a writer), SIGSTOP of a role for 0.3-4.5 s then SIGCONT (past the 3 s
 #     heartbeat timeout it is a failover), or a fail point (any of `zsink
 #     failpoints`, crash or error on its 1st-3rd hit) armed at start;
 #   - the oracle (tests/integration/oracle.py): ids 1..N exactly once,
 #     verify clean, no orphan file, one commit user, identifiers strictly
-#     increasing; and the job must end by itself (exit 0) within 180 s.
+#     increasing (COMPACT snapshots: the identifier before them); and the job must end by itself (exit 0) within 180 s.
 # A failed trial keeps its directory and prints how to rerun it alone:
 #   tests/chaos/chaos.sh --seed S --only K
 #
@@ -81,6 +83,8 @@ trial () { # k
     local rates=(2000 4000 8000) ivals=(200 300 500 800 1200)
     local rate=${rates[RANDOM % 3]} secs=$((RANDOM % 3 + 2))
     local n=$((rate * secs)) ival=${ivals[RANDOM % 5]}
+    # the table's upkeep: keep 1-4 snapshots, compact from 2-5 small files
+    local keep=$((RANDOM % 4 + 1)) cmin=$((RANDOM % 4 + 2))
     cat >"$d/job.yaml" <<YAML
 parallelism: $p
 execution.checkpointing.interval: ${ival}ms
@@ -91,7 +95,15 @@ datagen.rows-per-second: $rate
 datagen.number-of-rows: $n
 table.path: $d/table
 state.checkpoints.dir: $d/chk
+snapshot.num-retained.min: 1
+snapshot.num-retained.max: $keep
+compaction.min.file-num: $cmin
+manifest.merge-min-count: 3
 YAML
+    # the control shows doubled rows; with its checks off, a compacted and
+    # expired file committed again is missing instead (another failure)
+    # (and a manifest merge refuses a file added twice: none then)
+    [ $NEGATIVE = 1 ] && printf 'write-only: true\nmanifest.merge-min-count: 1000000\n' >>"$d/job.yaml"
     # the faults: fail points armed at start, the rest during the run
     local nf=$((RANDOM % 3 + 1)) spec="" live=() desc=""
     # the control needs a re-commit to happen: one committer kill always
@@ -156,7 +168,7 @@ YAML
         out="sanitizer report in $d/log"
         verdict=FAIL
     fi
-    local line="trial $k p=$p rate=$rate rows=$n interval=${ival}ms faults:$desc"
+    local line="trial $k p=$p rate=$rate rows=$n interval=${ival}ms keep=$keep compact-from=$cmin faults:$desc"
     if [ $verdict = ok ]; then
         echo "ok   $line" | tee "$RES/$k"
         rm -rf "$d"

@@ -4,15 +4,17 @@
   --expect N     stats: count = distinct_ids = N, min_id 1, max_id N
                  (N = 0: count 0, min/max null)
   always         orphans --older-than 0s: none; verify: exit 0 and OK;
-                 snapshots: at most one commit user, identifiers strictly
-                 increasing (so none is committed twice)
-  --snapshots K  exactly K snapshots
+                 snapshots: at most one commit user, the APPEND snapshots'
+                 identifiers strictly increasing (so none is committed
+                 twice), each COMPACT snapshot (the job's compaction) with
+                 the identifier of the snapshot before it and no row added
+  --snapshots K  exactly K APPEND snapshots
   --last-max     the last identifier is INT64_MAX
   --ids-are-completed-checkpoints
                  the identifiers except the last are exactly the checkpoint
                  ids of the log's `Completed checkpoint N for job` lines
   --include ID   the identifier ID is present (repeatable)
-  --consecutive A  identifiers A and A+1 are in consecutive snapshots
+  --consecutive A  identifiers A and A+1 are in consecutive APPEND snapshots
   --user U       the commit user is U
 
 Prints one summary line; exits 1 with the reasons on failure.
@@ -76,7 +78,19 @@ def main():
         snaps = []
     else:
         snaps = json.loads(out)
-    ids = [s["commit_identifier"] for s in snaps]
+    # a COMPACT snapshot (the job's compaction) carries the identifier of
+    # the APPEND before it; the APPEND snapshots carry the checkpoints
+    ids = [s["commit_identifier"] for s in snaps if s["commit_kind"] != "COMPACT"]
+    last = None
+    for s in snaps:
+        # (the first snapshot left after an expiry has none before it)
+        if s["commit_kind"] == "COMPACT" and last is not None and s["commit_identifier"] != last:
+            errors.append(f"COMPACT snapshot {s['id']} carries identifier "
+                          f"{s['commit_identifier']}, the one before it {last}")
+        if s["commit_kind"] == "COMPACT" and s["delta_record_count"] != 0:
+            errors.append(f"COMPACT snapshot {s['id']} changes the row count by "
+                          f"{s['delta_record_count']}")
+        last = s["commit_identifier"]
     users = sorted({s["commit_user"] for s in snaps})
     if len(users) > 1:
         errors.append(f"{len(users)} commit users: {users}")
@@ -84,8 +98,8 @@ def main():
         errors.append(f"commit user {users}, expected {a.user}")
     if any(x >= y for x, y in zip(ids, ids[1:])):
         errors.append(f"identifiers not strictly increasing: {ids}")
-    if a.snapshots is not None and len(snaps) != a.snapshots:
-        errors.append(f"{len(snaps)} snapshots, expected {a.snapshots}")
+    if a.snapshots is not None and len(ids) != a.snapshots:
+        errors.append(f"{len(ids)} APPEND snapshots, expected {a.snapshots}")
     if a.last_max and (not ids or ids[-1] != INT64_MAX):
         errors.append(f"last identifier {ids[-1] if ids else None}, expected {INT64_MAX}")
     if a.ids_are_completed_checkpoints:
@@ -101,8 +115,10 @@ def main():
         if c not in ids or c + 1 not in ids or ids.index(c + 1) != ids.index(c) + 1:
             errors.append(f"identifiers {c} and {c + 1} not in consecutive snapshots: {ids}")
     short = ids if len(ids) <= 12 else ids[:5] + ["..."] + ids[-5:]
+    compacts = len(snaps) - len(ids)
     summary = (f"oracle: count {st['count']} distinct {st['distinct_ids']} min {st['min_id']} "
-               f"max {st['max_id']}, {len(snaps)} snapshots, identifiers {short}, "
+               f"max {st['max_id']}, {len(snaps)} snapshots ({compacts} COMPACT), "
+               f"identifiers {short}, "
                f"user {users[0] if users else None}")
     if errors:
         print(summary)

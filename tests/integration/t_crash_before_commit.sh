@@ -19,7 +19,7 @@ drive () {
                  split(substr($0, RSTART, RLENGTH), w, " "); last = w[3] }' "$log")
     [ -n "$n" ] || fail "$v" "no checkpoint completed before the crash"
     echo "[$v] committer crashed before committing checkpoint $n"
-    c=$(grep -cE "with identifier $n and kind" "$log")
+    c=$(grep -cE "with identifier $n and kind APPEND" "$log")
     [ "$c" = 1 ] || fail "$v" "identifier $n committed $c times in the log"
     oracle "$v" 20000 --last-max --include "$n"
 }

@@ -4,8 +4,9 @@
 # fire, and whatever it causes, the job must finish with ids 1..N exactly
 # once, verify clean, no orphans, identifiers strictly increasing (lib.sh's
 # oracle, DuckDB included). The job keeps one snapshot (expiring the one
-# before at each commit) and merges manifests after 3, so every fault also
-# meets an expiry (and committer.mid-expire fires in one). An fs.* error is a full disk or an I/O error at
+# before at each commit), merges manifests after 3 and compacts as soon as
+# there are 2 small files, so every fault also meets an expiry and a
+# compaction (committer.mid-expire and committer.mid-compact among them). An fs.* error is a full disk or an I/O error at
 # the K-th write/fsync/rename/link of every process.
 # Every fs.* point also gets error:1, whatever the seed.
 # Four trials run at a time. ZSINK_FP_SEEDS=3 runs every combination with
@@ -23,7 +24,8 @@ trial () {
     write_job "$v" 2 "datagen.rows-per-second: 4000" "datagen.number-of-rows: $N" \
         "execution.checkpointing.interval: 300ms" "restart-strategy.fixed-delay.attempts: 20" \
         "restart-strategy.fixed-delay.delay: 200ms" "heartbeat.timeout: 3s" \
-        "snapshot.num-retained.min: 1" "snapshot.num-retained.max: 1" "manifest.merge-min-count: 3"
+        "snapshot.num-retained.min: 1" "snapshot.num-retained.max: 1" "manifest.merge-min-count: 3" \
+        "compaction.min.file-num: 2"
     FAILPOINTS=$spec
     start_cluster "$v"
     expect_exit "$v" 120 0

@@ -89,7 +89,7 @@ k=$(json_get "$savepoint" checkpoint_id 2>/dev/null || basename "$savepoint" | t
 grep -q "filtered committed identifier $k\$" "$log" ||
     fail $v "job B's committer did not filter the savepoint's identifier $k"
 echo "[$v] job B: savepoint identifier $k filtered"
-grep -o 'with identifier [0-9]* and kind' "$log" | sort | uniq -d | grep . &&
+grep -o 'with identifier [0-9]* and kind APPEND' "$log" | sort | uniq -d | grep . &&
     fail $v "an identifier was committed twice (above)"
 oracle $v $N --last-max --user "$user"
 pass

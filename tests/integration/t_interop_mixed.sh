@@ -29,8 +29,15 @@ N=20000
 SCHEMA="id BIGINT NOT NULL, name STRING, price DOUBLE, qty INT, ok BOOLEAN, ts TIMESTAMP(3), \
 day DATE, raw BYTES, f FLOAT, t6 TIMESTAMP(6), s STRING NOT NULL"
 v=mixed
-# no table.schema: the job adopts the table's
-write_fault_job $v 2 "datagen.rows-per-second: 3000" "execution.checkpointing.interval: 300ms"
+# no table.schema: the job adopts the table's. write-only: no compaction
+# (nor expiry). Paimon Java's local commit checks that the snapshot id is
+# free, then renames over it: a zsink snapshot linked in between is
+# replaced (seen once zsink's COMPACT snapshots doubled its commits:
+# zsink's end-input snapshot overwritten by java-loop's). That is Paimon's
+# race, not zsink's (docs/decisions.md); fewer zsink commits keep the test
+# about what it checks.
+write_fault_job $v 2 "datagen.rows-per-second: 3000" "execution.checkpointing.interval: 300ms" \
+    "write-only: true"
 t=$(table_of $v)
 
 # 1. Paimon first
@@ -107,7 +114,7 @@ races = len(re.findall(r"was committed by another user, retrying", log))
 for s in snaps:
     by.setdefault(s["commit_user"], []).append(s)
 for u, l in by.items():
-    ids = [s["commit_identifier"] for s in l]
+    ids = [s["commit_identifier"] for s in l if s["commit_kind"] != "COMPACT"]
     if any(a >= b for a, b in zip(ids, ids[1:])):
         bad.append(f"user {u}: identifiers not strictly increasing: {ids}")
 rows = {u: sum(s["delta_record_count"] for s in l) for u, l in by.items()}

@@ -17,8 +17,8 @@ drive () {
     # N is committed only after checkpoint N+1 completed, and before N+1
     awk -v n="$n" -v m="$m" '
         $0 ~ "Completed checkpoint " m " for job" { cm = NR }
-        $0 ~ "with identifier " n " and kind" { sn = NR }
-        $0 ~ "with identifier " m " and kind" { sm = NR }
+        $0 ~ "with identifier " n " and kind APPEND" { sn = NR }
+        $0 ~ "with identifier " m " and kind APPEND" { sm = NR }
         END { exit !(cm && sn > cm && sm > sn) }' "$log" ||
         fail "$v" "identifier $n was not committed after checkpoint $m completed and before $m"
     oracle "$v" 20000 --last-max --consecutive "$n"

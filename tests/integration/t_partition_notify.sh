@@ -18,7 +18,7 @@ wait_for_log $v 'failpoint coordinator.after-checkpoint-write: delay' 40
 t0=$(elapsed)
 net_cut committer coordinator
 grep -q 'Completed checkpoint 2 for job' "$(clog $v)" || fail $v "cut before chk-2 completed"
-grep -q 'with identifier 2 and kind' "$(clog $v)" && fail $v "identifier 2 committed before the cut"
+grep -q 'with identifier 2 and kind APPEND' "$(clog $v)" && fail $v "identifier 2 committed before the cut"
 wait_for_log $v 'committer \(pid [0-9]+\) timed out: no heartbeat' 20
 t1=$(elapsed)
 net_heal committer coordinator
@@ -27,7 +27,7 @@ expect_exit $v 120 0
 log=$(clog $v)
 # Notify(2) was lost: identifier 2 was committed only by the restore
 awk '/Restoring job .* from Checkpoint 2 @/ && !r { r = NR }
-     /with identifier 2 and kind/ { c++; at = NR }
+     /with identifier 2 and kind APPEND/ { c++; at = NR }
      END { exit !(r && c == 1 && at > r) }' "$log" ||
     fail $v "identifier 2 was not committed exactly once, by the restore of chk-2"
 fails=$(count_log $v 'switched from state [A-Z]+ to RESTARTING')

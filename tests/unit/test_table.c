@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -1328,6 +1330,120 @@ test_expire_keeps_carrier_and_consumers (void **state)
     assert_int_equal (zs_table_expire (s_table, &req, &out, err, sizeof err), ZS_EREFUSED);
 }
 
+//  Compaction: Paimon's plan (min files, small files only), a COMPACT
+//  snapshot with the same rows and the user's last identifier, a dropped
+//  compaction when an input is gone, and a crashed one's outputs removed by
+//  the user's next committer.
+static void
+test_compaction (void **state)
+{
+    char err[ZS_ERRLEN];
+    zs_compact_t req;
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    zs_table_compact_options (&cfg, USER_A, &req);
+    zs_compacted_t out;
+    for (int i = 1; i <= 4; i++) {
+        zs_file_meta_t f = s_data_file (i * 100, 10);
+        assert_int_equal (s_commit (USER_A, i, &f, 1, NULL), 0);
+    }
+    //  4 small files: below compaction.min.file-num 5, nothing
+    assert_int_equal (zs_table_compact (s_table, &req, &out, err, sizeof err), 0);
+    assert_int_equal (out.snapshot_id, 0);
+    zs_file_meta_t f5 = s_data_file (500, 10);
+    assert_int_equal (s_commit (USER_A, 5, &f5, 1, NULL), 0);
+    assert_int_equal (zs_table_compact (s_table, &req, &out, err, sizeof err), 0);
+    assert_int_equal (out.snapshot_id, 6);
+    assert_int_equal (out.before, 5);
+    assert_int_equal (out.after, 1);
+    assert_int_equal (out.rows, 50);
+    zs_snapshot_t s6;
+    assert_int_equal (zs_table_read_snapshot (s_table, 6, &s6, err, sizeof err), 0);
+    assert_string_equal (s6.commit_kind, "COMPACT");
+    assert_int_equal (s6.commit_identifier, 5);
+    assert_int_equal (s6.total_record_count, 50);
+    assert_int_equal (s6.delta_record_count, 0);
+    s_assert_whole (1);
+    zs_file_meta_t *files = NULL;
+    size_t nf = 0;
+    assert_int_equal (zs_table_live_files (s_table, 0, &files, &nf, err, sizeof err), 0);
+    assert_int_equal (files[0].rows, 50);
+    assert_int_equal (files[0].file_source, ZS_FILE_SOURCE_COMPACT);
+    //  the identifiers are untouched: 5 filtered
+    assert_int_equal (s_commit (USER_A, 5, &f5, 1, NULL), ZS_EFILTERED);
+    //  a compacted input is never added again, not even by a new handle
+    //  (its rows are live in the output)
+    assert_int_equal (s_commit (USER_A, 6, &f5, 1, NULL), ZS_EDUPLICATE);
+    zs_table_t *again = zs_table_open (s_dir, NULL, err, sizeof err);
+    assert_non_null (again);
+    assert_int_equal (zs_table_check_new_file (again, &f5, err, sizeof err), ZS_EDUPLICATE);
+    zs_table_destroy (&again);
+    //  a compaction of a file no longer live is dropped
+    zs_file_meta_t gone = s_data_file (900, 3);
+    zs_commit_t c = {.user = USER_A,
+                     .identifier = 6,
+                     .files = &gone,
+                     .n = 1,
+                     .deletes = &f5,
+                     .n_deletes = 1,
+                     .compact = true};
+    assert_int_equal (zs_table_commit (s_table, &c, NULL, err, sizeof err), ZS_ECONFLICT);
+    //  a crashed compaction's output: removed by the user's clean-up only
+    char tag[9], path[512];
+    zs_table_user_tag (USER_A, tag);
+    snprintf (path, sizeof path, "bucket-0/data-%s-compact-x-0.parquet", tag);
+    s_write (path, "left by a crash");
+    s_write ("bucket-0/data-other-compact-x-0.parquet", "not ours");
+    assert_true (zs_table_clean_uncommitted_manifests (s_table, USER_A, err, sizeof err) >= 1);
+    assert_int_equal (s_count ("bucket-0", "-compact-x-"), 1);
+    free (files);
+}
+
+//  Rollback: the table as of snapshot N, the files only later snapshots
+//  added gone, refused while a committer holds its lock.
+static void
+test_rollback (void **state)
+{
+    char err[ZS_ERRLEN];
+    zs_file_meta_t f[6];
+    for (int i = 0; i < 6; i++) {
+        f[i] = s_data_file (i * 10 + 1, 10);
+        assert_int_equal (s_commit (USER_A, i + 1, &f[i], 1, NULL), 0);
+    }
+    zs_rolled_back_t out;
+    assert_int_equal (zs_table_rollback (s_table, 9, &out, err, sizeof err), ZS_EREFUSED);
+    assert_int_equal (zs_table_rollback (s_table, 4, &out, err, sizeof err), 0);
+    assert_int_equal (out.snapshots, 2);
+    assert_int_equal (out.data_files, 2);
+    zs_snapshot_t latest;
+    assert_int_equal (zs_table_latest_snapshot (s_table, &latest, err, sizeof err), 0);
+    assert_int_equal (latest.id, 4);
+    s_assert_whole (4);
+    //  the user's identifiers are those of snapshot 4 again
+    assert_int_equal (s_commit (USER_A, 5, &f[4], 1, NULL), ZS_EMISSING);
+    zs_file_meta_t g = s_data_file (500, 1);
+    int64_t sid = 0;
+    assert_int_equal (s_commit (USER_A, 5, &g, 1, &sid), 0);
+    assert_int_equal (sid, 5);
+    //  a committer's lock held: refused
+    char path[512];
+    snprintf (path, sizeof path, "%s/.locks", s_dir);
+    mkdir (path, 0755);
+    snprintf (path, sizeof path, "%s/.locks/committer-job1", s_dir);
+    int fd = open (path, O_CREAT | O_RDWR, 0644);
+    assert_true (fd >= 0);
+    assert_int_equal (flock (fd, LOCK_EX), 0);
+    pid_t pid = fork ();
+    if (pid == 0) {
+        zs_table_t *t = zs_table_open (s_dir, NULL, err, sizeof err);
+        _exit (t && zs_table_rollback (t, 2, &out, err, sizeof err) == ZS_EREFUSED ? 0 : 1);
+    }
+    int status = 0;
+    assert_int_equal (waitpid (pid, &status, 0), pid);
+    assert_int_equal (WEXITSTATUS (status), 0);
+    close (fd);
+}
+
 int
 main (void)
 {
@@ -1359,6 +1475,8 @@ main (void)
         T (test_manifest_merge_applies_deletes),
         T (test_expire_snapshots),
         T (test_expire_keeps_carrier_and_consumers),
+        T (test_compaction),
+        T (test_rollback),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }

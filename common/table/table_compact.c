@@ -1,0 +1,229 @@
+/*  table_compact.c - append compaction of a bucket-unaware table
+    (zs_table_compact in table.h), as Paimon's Flink sink does it for such
+    tables: AppendCompactCoordinator plans, a worker rewrites, the commit
+    is a COMPACT snapshot replacing the inputs by the outputs.
+
+    The plan (Paimon's pack): the live files smaller than target-file-size x
+    compaction.small-file-ratio, smallest first, go into a bin, each
+    weighing its size plus source.split.open-file-cost; the bin becomes a
+    task once it holds more than one file and weighs twice the target, or
+    holds compaction.max.file-num files; what is left becomes one only when
+    it counts compaction.min.file-num files. One task per call: the work a
+    commit adds stays bounded.
+
+    The rewrite reads each input (oldest sequence first) and writes its rows
+    into new files rolled at target-file-size, named
+    bucket-0/data-<user tag>-compact-<uuid>-<k>.parquet: a crash before the
+    COMPACT snapshot leaves files no snapshot names, which the user's next
+    committer removes (zs_table_clean_uncommitted_manifests), like any
+    uncommitted file. Same rows, so nothing about exactly-once changes: the
+    snapshot carries the user's last identifier.
+*/
+#include "datafile.h"
+#include "failpoint.h"
+#include "fs.h"
+#include "log.h"
+#include "parquet.h"
+#include "table_priv.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+s_by_size (const void *a, const void *b)
+{
+    int64_t x = ((const zs_file_meta_t *) a)->size, y = ((const zs_file_meta_t *) b)->size;
+    return x < y ? -1 : x > y;
+}
+
+static int
+s_by_seq (const void *a, const void *b)
+{
+    int64_t x = ((const zs_file_meta_t *) a)->min_seq, y = ((const zs_file_meta_t *) b)->min_seq;
+    return x < y ? -1
+           : x > y
+               ? 1
+               : strcmp (((const zs_file_meta_t *) a)->path, ((const zs_file_meta_t *) b)->path);
+}
+
+//  Paimon's pack over files (sorted here): the first task into files[0..*n).
+//  false when there is none.
+static bool
+s_plan (const zs_compact_t *req, zs_file_meta_t *files, size_t *n)
+{
+    int64_t small = (int64_t) ((double) req->target_file_size * req->small_file_ratio);
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (files[i].size < small)
+            files[k++] = files[i];
+    qsort (files, k, sizeof *files, s_by_size);
+    int64_t weight = 0;
+    for (size_t i = 0; i < k; i++) {
+        weight += files[i].size + req->open_file_cost;
+        size_t in_bin = i + 1;
+        if ((in_bin > 1 && weight >= 2 * req->target_file_size)
+            || (int) in_bin >= req->max_file_num) {
+            *n = in_bin;
+            return true;
+        }
+    }
+    *n = k;
+    return (int) k >= req->min_file_num && k > 1;
+}
+
+//  Remove files (table-relative) that no snapshot names.
+static void
+s_unlink (zs_table_t *self, const zs_file_meta_t *files, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char path[ZS_PATH_MAX];
+        zs_table_file_path (self, path, sizeof path, files[i].path);
+        zs_fs_unlink (path);
+    }
+}
+
+//  Rewrite the inputs into outputs rolled at the target size. *out_p
+//  malloc'd, *n_out of them, each on disk and durable; on error none left.
+static int
+s_rewrite (zs_table_t *self, const zs_compact_t *req, const zs_file_meta_t *in, size_t n,
+           zs_file_meta_t **out_p, size_t *n_out, char *err, size_t errlen)
+{
+    const zs_schema_t *schema = zs_table_schema (self);
+    char tag[9], uuid[40], rel[256], path[ZS_PATH_MAX];
+    zs_table_user_tag (req->user, tag);
+    zs_uuid (uuid);
+    zs_file_meta_t *out = calloc (n, sizeof *out); //  never more outputs than inputs + 1
+    zs_file_meta_t *grown = out ? realloc (out, (n + 1) * sizeof *out) : NULL;
+    if (!grown) {
+        free (out);
+        snprintf (err, errlen, "out of memory");
+        return -1;
+    }
+    out = grown;
+    size_t k = 0;
+    int64_t min_seq = INT64_MAX, max_seq = 0;
+    for (size_t i = 0; i < n; i++) {
+        min_seq = in[i].min_seq < min_seq ? in[i].min_seq : min_seq;
+        max_seq = in[i].max_seq > max_seq ? in[i].max_seq : max_seq;
+    }
+    zs_datafile_writer_t *w = NULL;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        zs_table_file_path (self, path, sizeof path, in[i].path);
+        zs_parquet_reader_t *r = zs_parquet_reader_open (path, err, errlen);
+        if (!r) {
+            rc = -1;
+            break;
+        }
+        zs_value_t row[ZS_MAX_COLUMNS];
+        int got;
+        while (rc == 0 && (got = zs_parquet_reader_next (r, row, err, errlen)) == 1) {
+            if (!w) {
+                snprintf (rel, sizeof rel, "bucket-0/data-%s-compact-%s-%zu.%s", tag, uuid, k,
+                          zs_datafile_extension ());
+                w = zs_datafile_writer_new (zs_table_path (self), rel, schema, &req->parquet, err,
+                                            errlen);
+                if (!w) {
+                    rc = -1;
+                    break;
+                }
+            }
+            rc = zs_datafile_writer_append (w, row, err, errlen);
+            if (rc == 0 && zs_datafile_writer_bytes (w) >= req->target_file_size && k < n) {
+                rc = zs_datafile_writer_close (&w, &out[k], err, errlen);
+                k += rc == 0;
+            }
+        }
+        if (rc == 0 && got < 0)
+            rc = -1;
+        zs_parquet_reader_destroy (&r);
+    }
+    if (rc == 0 && w) {
+        rc = zs_datafile_writer_close (&w, &out[k], err, errlen);
+        k += rc == 0;
+    }
+    if (w)
+        zs_datafile_writer_abort (&w);
+    for (size_t i = 0; i < k; i++) {
+        out[i].file_source = ZS_FILE_SOURCE_COMPACT;
+        out[i].min_seq = min_seq;
+        out[i].max_seq = max_seq;
+    }
+    if (rc != 0) {
+        s_unlink (self, out, k);
+        free (out);
+        return rc;
+    }
+    *out_p = out;
+    *n_out = k;
+    return 0;
+}
+
+int
+zs_table_compact (zs_table_t *self, const zs_compact_t *req, zs_compacted_t *out, char *err,
+                  size_t errlen)
+{
+    memset (out, 0, sizeof *out);
+    zs_file_meta_t *files = NULL;
+    size_t n = 0;
+    int rc = zs_table_live_files (self, 0, &files, &n, err, errlen);
+    if (rc != 0)
+        return rc;
+    if (!s_plan (req, files, &n)) {
+        free (files);
+        return 0;
+    }
+    qsort (files, n, sizeof *files, s_by_seq);
+    zs_file_meta_t *made = NULL;
+    size_t nm = 0;
+    rc = s_rewrite (self, req, files, n, &made, &nm, err, errlen);
+    if (rc == 0 && zs_failpoint ("committer.mid-compact") == -1) {
+        snprintf (err, errlen, "%s: injected error between a compaction's rewrite and its commit",
+                  zs_table_path (self));
+        rc = ZS_ECONFLICT; //  as dropped: the outputs go
+        s_unlink (self, made, nm);
+        free (made);
+        free (files);
+        return rc;
+    }
+    if (rc == 0) {
+        zs_commit_t c = {.user = req->user,
+                         .identifier = req->identifier,
+                         .files = made,
+                         .n = nm,
+                         .max_retries = req->max_retries,
+                         .deletes = files,
+                         .n_deletes = n,
+                         .compact = true};
+        zs_committed_t done;
+        rc = zs_table_commit (self, &c, &done, err, errlen);
+        if (rc == 0)
+            *out = (zs_compacted_t){
+                .snapshot_id = done.snapshot_id, .before = (int64_t) n, .after = (int64_t) nm};
+        for (size_t i = 0; i < n; i++)
+            out->rows += files[i].rows;
+        //  dropped (an input is gone, or the retries ran out): no snapshot
+        //  names the outputs. After any other failure the snapshot may
+        //  exist: the user's next committer removes them if not.
+        if (rc == ZS_ECONFLICT)
+            s_unlink (self, made, nm);
+        free (made);
+    }
+    free (files);
+    return rc;
+}
+
+void
+zs_table_compact_options (const zs_config_t *cfg, const char *user, zs_compact_t *req)
+{
+    *req = (zs_compact_t){.user = user,
+                          .identifier = ZS_END_INPUT_ID,
+                          .max_retries = cfg->commit_max_retries,
+                          .target_file_size = cfg->target_file_size,
+                          .small_file_ratio = 0.7,
+                          .min_file_num = cfg->compaction_min_file_num,
+                          .max_file_num = cfg->compaction_max_file_num,
+                          .open_file_cost = 4 << 20};
+    zs_datafile_options (cfg, &req->parquet);
+}

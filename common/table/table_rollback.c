@@ -1,0 +1,167 @@
+/*  table_rollback.c - Paimon's rollback_to (zs_table_rollback in table.h):
+    the table as of snapshot N again.
+
+    Refused while a zsink committer holds its lock on the table
+    (<table>/.locks/committer-<job>): a running job would commit on top of
+    snapshots that are going away. Another engine's committer cannot be
+    seen; stop it first (as Paimon's procedure asks).
+
+    Order: the snapshot files from the latest down to N+1 (at each step the
+    table is whole, its latest one lower), the LATEST hint, then the files
+    only those snapshots added: the data files their deltas added and the
+    manifests and lists that snapshot N does not name (created after N, no
+    snapshot at or below N can name them). A crash in the middle leaves
+    orphans for remove-orphan-files, never a broken snapshot.
+*/
+#include "fs.h"
+#include "log.h"
+#include "table_priv.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+//  A committer lock held on the table: its file name into holder.
+static bool
+s_locked (zs_table_t *self, char *holder, size_t len)
+{
+    char dir[ZS_PATH_MAX];
+    zs_table_file_path (self, dir, sizeof dir, ".locks");
+    DIR *d = opendir (dir);
+    bool held = false;
+    struct dirent *de;
+    while (d && !held && (de = readdir (d))) {
+        if (strncmp (de->d_name, "committer-", 10) != 0)
+            continue;
+        char path[ZS_PATH_MAX + 256];
+        snprintf (path, sizeof path, "%s/%s", dir, de->d_name);
+        int fd = open (path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        if (flock (fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+            held = true;
+            snprintf (holder, len, "%s", de->d_name);
+        }
+        close (fd);
+    }
+    if (d)
+        closedir (d);
+    return held;
+}
+
+//  What snapshot s added that snapshot keep does not name: its delta's
+//  data files, and its lists and manifests outside keep, into set.
+static void
+s_note_added (zs_table_t *self, const zs_snapshot_t *s, zhash_t *keep, zhash_t *set)
+{
+    const char *lists[] = {s->base_manifest_list, s->delta_manifest_list};
+    for (int l = 0; l < 2; l++) {
+        if (!lists[l][0] || zhash_lookup (keep, lists[l]))
+            continue;
+        zhash_update (set, lists[l], (void *) 1);
+        zs_manifest_meta_t *metas = NULL;
+        size_t nm = 0;
+        char why[ZS_ERRLEN];
+        if (zs_table_read_manifest_list (self, lists[l], &metas, &nm, why, sizeof why) != 0)
+            continue;
+        for (size_t i = 0; i < nm; i++) {
+            if (zhash_lookup (keep, metas[i].file))
+                continue;
+            zhash_update (set, metas[i].file, (void *) 1);
+            if (l == 0)
+                continue; //  the base's data files are older snapshots' business
+            zs_manifest_entry_t *entries = NULL;
+            size_t ne = 0;
+            if (zs_table_read_manifest (self, metas[i].file, &entries, &ne, why, sizeof why) != 0)
+                continue;
+            char rel[300];
+            for (size_t e = 0; e < ne; e++)
+                if (entries[e].add) {
+                    snprintf (rel, sizeof rel, "/%s", entries[e].file.path);
+                    zhash_update (set, rel, (void *) 1); //  "/bucket-…": a data file
+                }
+            free (entries);
+        }
+        free (metas);
+    }
+}
+
+int
+zs_table_rollback (zs_table_t *self, int64_t to, zs_rolled_back_t *out, char *err, size_t errlen)
+{
+    memset (out, 0, sizeof *out);
+    char holder[300];
+    if (s_locked (self, holder, sizeof holder)) {
+        snprintf (err, errlen,
+                  "table %s: a job is committing to it (lock .locks/%s is held); stop it first",
+                  self->path, holder);
+        return ZS_EREFUSED;
+    }
+    zs_snapshot_t latest, target;
+    int rc = zs_table_latest_snapshot (self, &latest, err, errlen);
+    if (rc == 0 && to > latest.id) {
+        snprintf (err, errlen, "table %s: snapshot %" PRId64 " is past the latest, %" PRId64,
+                  self->path, to, latest.id);
+        return ZS_EREFUSED;
+    }
+    if (rc == 0 && (rc = zs_table_read_snapshot (self, to, &target, err, errlen)) == ZS_ENOENT)
+        snprintf (err, errlen, "table %s has no snapshot %" PRId64 " (expired, or never made)",
+                  self->path, to);
+    if (rc != 0)
+        return rc;
+    zhash_t *keep = zhash_new (), *gone = zhash_new ();
+    zhash_update (keep, target.base_manifest_list, (void *) 1);
+    zhash_update (keep, target.delta_manifest_list, (void *) 1);
+    zs_manifest_meta_t *metas = NULL;
+    size_t nm = 0;
+    rc = zs_table_snapshot_manifests (self, &target, &metas, &nm, err, errlen);
+    for (size_t i = 0; rc == 0 && i < nm; i++)
+        zhash_update (keep, metas[i].file, (void *) 1);
+    free (metas);
+    for (int64_t id = latest.id; rc == 0 && id > to; id--) {
+        zs_snapshot_t s;
+        char why[ZS_ERRLEN], rel[64];
+        if (zs_table_read_snapshot (self, id, &s, why, sizeof why) == 0)
+            s_note_added (self, &s, keep, gone);
+        snprintf (rel, sizeof rel, "snapshot/snapshot-%" PRId64, id);
+        char path[ZS_PATH_MAX];
+        zs_table_file_path (self, path, sizeof path, rel);
+        if (unlink (path) == 0)
+            out->snapshots++;
+        else if (errno != ENOENT) {
+            snprintf (err, errlen, "%s: %s", path, strerror (errno));
+            rc = -1;
+        }
+    }
+    if (rc == 0) {
+        char path[ZS_PATH_MAX], text[32];
+        int len = snprintf (text, sizeof text, "%" PRId64, to);
+        zs_table_file_path (self, path, sizeof path, "snapshot/LATEST");
+        rc = zs_fs_write_atomic (path, text, (size_t) len, err, errlen);
+    }
+    for (const char *v = zhash_first (gone); rc == 0 && v; v = zhash_next (gone)) {
+        const char *key = zhash_cursor (gone);
+        char rel[320], path[ZS_PATH_MAX];
+        bool data = key[0] == '/';
+        snprintf (rel, sizeof rel, data ? "%s" : "manifest/%s", data ? key + 1 : key);
+        zs_table_file_path (self, path, sizeof path, rel);
+        if (unlink (path) == 0)
+            (*(data ? &out->data_files : &out->manifests))++;
+    }
+    zhash_destroy (&keep);
+    zhash_destroy (&gone);
+    //  the live set is of a snapshot that is gone
+    zhash_destroy (&self->live);
+    zhash_destroy (&self->retired);
+    self->live_id = -1;
+    if (rc == 0)
+        zs_info ("Rolled table %s back to snapshot %" PRId64 ": %" PRId64 " snapshots, %" PRId64
+                 " manifests and lists, %" PRId64 " data files removed",
+                 self->path, to, out->snapshots, out->manifests, out->data_files);
+    return rc;
+}
