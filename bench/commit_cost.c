@@ -1,6 +1,6 @@
 /*  zsink-bench-commit - does a commit cost more as the table grows?
 
-    usage: zsink-bench-commit DIR COMMITS [STEP [RETAIN_MAX [COMPACT_MIN]]]
+    usage: zsink-bench-commit DIR COMMITS [STEP [RETAIN_MAX [COMPACT_MIN [TARGET]]]]
     Commits COMMITS snapshots of one 1-row data file each into a fresh
     table in DIR and prints the mean commit time of every STEP (default
     500) commits, with the live files, the bytes under manifest/ and
@@ -10,7 +10,8 @@
     (snapshot.num-retained.max RETAIN_MAX, .min 10 or less), the expiry
     timed with the commit. With COMPACT_MIN, the committer's compaction
     runs after each commit too (compaction.min.file-num COMPACT_MIN, the
-    other compaction options Paimon's defaults), timed with it.
+    other compaction options Paimon's defaults, target-file-size TARGET
+    bytes, default 128 MB), timed with it.
 
     Then what the Avro manifests cost: the time to encode what one commit
     writes at most (a manifest of one file, the delta list, a base list of
@@ -136,8 +137,9 @@ int
 main (int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf (stderr,
-                 "usage: zsink-bench-commit DIR COMMITS [STEP [RETAIN_MAX [COMPACT_MIN]]]\n");
+        fprintf (
+            stderr,
+            "usage: zsink-bench-commit DIR COMMITS [STEP [RETAIN_MAX [COMPACT_MIN [TARGET]]]]\n");
         return 2;
     }
     const char *dir = argv[1];
@@ -171,6 +173,10 @@ main (int argc, char **argv)
     zs_config_t ccfg;
     zs_config_defaults (&ccfg);
     ccfg.compaction_min_file_num = compact_min;
+    if (argc > 6 && (ccfg.target_file_size = atoll (argv[6])) < 1) {
+        fprintf (stderr, "zsink-bench-commit: bad TARGET\n");
+        return 2;
+    }
     zs_table_compact_options (&ccfg, user, &compact);
     int64_t compactions = 0;
     int64_t spent = 0, total = 0; //  us in commits since the last line, in all
