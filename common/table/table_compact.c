@@ -57,6 +57,8 @@ s_plan (const zs_compact_t *req, zs_file_meta_t *files, size_t *n)
     for (size_t i = 0; i < *n; i++)
         if (files[i].size < small)
             files[k++] = files[i];
+    if (k < 2)
+        return false;
     qsort (files, k, sizeof *files, s_by_size);
     int64_t weight = 0;
     for (size_t i = 0; i < k; i++) {
@@ -160,6 +162,23 @@ s_rewrite (zs_table_t *self, const zs_compact_t *req, const zs_file_meta_t *in, 
     return 0;
 }
 
+//  May f be live in the latest snapshot as it is on disk now? (true when
+//  that cannot be read: an output is removed only when it surely is not.)
+static bool
+s_live_now (zs_table_t *self, const zs_file_meta_t *f)
+{
+    zs_file_meta_t *files = NULL;
+    size_t n = 0;
+    char why[ZS_ERRLEN];
+    if (zs_table_live_files (self, 0, &files, &n, why, sizeof why) != 0)
+        return true;
+    bool live = false;
+    for (size_t i = 0; i < n && !live; i++)
+        live = strcmp (files[i].path, f->path) == 0;
+    free (files);
+    return live;
+}
+
 int
 zs_table_compact (zs_table_t *self, const zs_compact_t *req, zs_compacted_t *out, char *err,
                   size_t errlen)
@@ -205,8 +224,9 @@ zs_table_compact (zs_table_t *self, const zs_compact_t *req, zs_compacted_t *out
             out->rows += files[i].rows;
         //  dropped (an input is gone, or the retries ran out): no snapshot
         //  names the outputs. After any other failure the snapshot may
-        //  exist: the user's next committer removes them if not.
-        if (rc == ZS_ECONFLICT)
+        //  exist (created, its fsync failed): the outputs go only when the
+        //  latest snapshot, read afresh, does not hold them.
+        if (rc == ZS_ECONFLICT || (rc != 0 && nm && !s_live_now (self, &made[0])))
             s_unlink (self, made, nm);
         free (made);
     }

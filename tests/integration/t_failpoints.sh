@@ -21,7 +21,7 @@ POINTS=$("$ZSINK" failpoints | awk '/^  [a-z]/ { print $1 }')
 trial () {
     v=$1
     spec=$(cat "$(vdir "$v")/spec")
-    write_job "$v" 2 "datagen.rows-per-second: 4000" "datagen.number-of-rows: $N" \
+    write_job "$v" 2 "datagen.rows-per-second: 2000" "datagen.number-of-rows: $N" \
         "execution.checkpointing.interval: 300ms" "restart-strategy.fixed-delay.attempts: 20" \
         "restart-strategy.fixed-delay.delay: 200ms" "heartbeat.timeout: 3s" \
         "snapshot.num-retained.min: 1" "snapshot.num-retained.max: 1" "manifest.merge-min-count: 3" \
