@@ -1444,6 +1444,28 @@ test_rollback (void **state)
     close (fd);
 }
 
+//  A compaction whose commit failed before its snapshot (here: an injected
+//  error after its manifests) removes its outputs: no snapshot names them.
+static void
+test_compaction_failed_commit_removes_outputs (void **state)
+{
+    char err[ZS_ERRLEN];
+    for (int i = 1; i <= 5; i++) {
+        zs_file_meta_t f = s_data_file (i * 100, 10);
+        assert_int_equal (s_commit (USER_A, i, &f, 1, NULL), 0);
+    }
+    zs_compact_t req;
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    zs_table_compact_options (&cfg, USER_A, &req);
+    assert_int_equal (zs_failpoint_init ("committer.after-manifest=error:1", err, sizeof err), 0);
+    zs_compacted_t out;
+    assert_int_not_equal (zs_table_compact (s_table, &req, &out, err, sizeof err), 0);
+    assert_int_equal (out.snapshot_id, 0);
+    assert_int_equal (s_count ("bucket-0", "-compact-"), 0);
+    s_assert_whole (5);
+}
+
 int
 main (void)
 {
@@ -1476,6 +1498,7 @@ main (void)
         T (test_expire_snapshots),
         T (test_expire_keeps_carrier_and_consumers),
         T (test_compaction),
+        T (test_compaction_failed_commit_removes_outputs),
         T (test_rollback),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
