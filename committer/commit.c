@@ -32,24 +32,6 @@ s_expire (zs_table_t *table, const char *commit_user)
         zs_warn ("snapshot expiration failed (the next commit tries again): %s", why);
 }
 
-//  One compaction when due (Paimon's sink compacts with each checkpoint's
-//  commit). It changes no row, so a failure fails nothing: its outputs are
-//  removed, or left to the next committer's clean-up, and the next commit
-//  plans again.
-static void
-s_compact (zs_table_t *table, const zs_compact_t *req)
-{
-    zs_compacted_t out;
-    char why[ZS_ERRLEN];
-    int rc = zs_table_compact (table, req, &out, why, sizeof why);
-    if (rc != 0)
-        zs_warn ("compaction not committed: %s", why);
-    else if (out.snapshot_id)
-        zs_info ("Compacted %" PRId64 " files (%" PRId64 " rows) into %" PRId64
-                 " in snapshot %" PRId64,
-                 out.before, out.rows, out.after, out.snapshot_id);
-}
-
 int
 zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_user, int64_t upto,
                 bool with_end, const zs_commit_opts_t *opts, char *err, size_t errlen)
@@ -74,6 +56,9 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
         //  The end-input snapshot is made even when empty: it is how the
         //  table (and the coordinator) learn that the job has finished.
         bool ignore_empty = opts->ignore_empty && id != ZS_END_INPUT_ID;
+        //  nothing of ours after the end-input snapshot: it is the last
+        if (id == ZS_END_INPUT_ID && opts->compactor)
+            zs_compactor_cancel (opts->compactor);
         zs_commit_t req = {.user = commit_user,
                            .identifier = id,
                            .files = files,
@@ -105,8 +90,9 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
         //  before the commit is reported: the job is not over (the end-input
         //  snapshot reported) while its expiry is under way
         s_expire (table, commit_user);
-        if (opts->compact && id != ZS_END_INPUT_ID)
-            s_compact (table, opts->compact);
+        //  one compaction when due, rewritten off this thread (compactor.c)
+        if (opts->compact && opts->compactor && id != ZS_END_INPUT_ID)
+            zs_compactor_start (opts->compactor, table, opts->compact);
         if (opts->on_commit)
             opts->on_commit (id, made_one.snapshot_id, made_one.total_rows, opts->arg);
         if (opts->recommit && made == 1 && zs_failpoint ("committer.mid-recommit") < 0) {

@@ -4,6 +4,7 @@
 #ifndef ZS_COMMIT_H_INCLUDED
 #define ZS_COMMIT_H_INCLUDED
 
+#include "compactor.h"
 #include "config.h"
 #include "pending.h"
 #include "table.h"
@@ -21,6 +22,8 @@ typedef struct {
     void *arg;
     const zs_compact_t *compact; //  after each commit (not end of input): one
                                  //  compaction when due; NULL: never (write-only)
+    zs_compactor_t *compactor;   //  runs it (with compact); cancelled before
+                                 //  the end-input snapshot
 } zs_commit_opts_t;
 
 //  Commit pending identifiers <= upto in ascending order, and then

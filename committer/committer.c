@@ -49,6 +49,7 @@
 #include "committer.h"
 #include "codec.h"
 #include "commit.h"
+#include "compactor.h"
 #include "drops.h"
 #include "failpoint.h"
 #include "fs.h"
@@ -102,7 +103,8 @@ typedef struct {
     int64_t epoch; //  of the last Reset applied
     char user[40];
     zs_pending_t *pending;
-    zs_compact_t compact; //  what a compaction after a commit does (s_commit_opts)
+    zs_compact_t compact;      //  what a compaction after a commit does (s_commit_opts)
+    zs_compactor_t *compactor; //  ... and the thread that rewrites it
     s_writer_t *writers;
     int nwriters;
     int64_t total_rows; //  of the latest snapshot, for heartbeats
@@ -129,6 +131,7 @@ s_writers_free (s_committer_t *self)
 static void
 s_drop_state (s_committer_t *self)
 {
+    zs_compactor_cancel (self->compactor);
     zs_pending_clear (self->pending);
     s_writers_free (self);
     self->phase = S_IDLE;
@@ -229,7 +232,8 @@ s_commit_opts (s_committer_t *self, bool recommit)
                               .max_retries = self->cfg.commit_max_retries,
                               .on_commit = s_on_committed,
                               .arg = self,
-                              .compact = compact ? &self->compact : NULL};
+                              .compact = compact ? &self->compact : NULL,
+                              .compactor = self->compactor};
 }
 
 //  Commit ids <= upto, and end of input when with_end (invariants 3, 4).
@@ -263,6 +267,7 @@ s_on_welcome (s_committer_t *self)
     //  in). Only the in-memory state goes; the Reset to come restores it.
     bool same = self->table && strcmp (job, self->job_id) == 0
                 && strcmp (cfg->table_path, self->table_path) == 0;
+    zs_compactor_cancel (self->compactor); //  it reads the table's files
     if (!same) {
         //  Another job (a coordinator started afresh): its own lock.
         zs_committer_unlock (&self->lock_fd);
@@ -413,6 +418,25 @@ s_on_notify (s_committer_t *self, int64_t n)
     char err[ZS_ERRLEN];
     if (s_commit (self, n, s_all_ended (self, n), false, err, sizeof err) < 0)
         s_fail (self, "commit of checkpoint %lld failed: %s", (long long) n, err);
+}
+
+//  A rewrite has finished: its COMPACT snapshot goes in now, between two
+//  APPEND commits, while ACTIVE (a Reset cancels any rewrite first, so one
+//  finishing while FAILED is of this epoch: dropped, the Reset plans anew).
+//  A backlog is worked off at once: the next task is planned right away.
+static void
+s_on_compacted (s_committer_t *self)
+{
+    bool active = self->phase == S_ACTIVE && self->table;
+    if (!zs_compactor_busy (self->compactor)) { //  cancelled since the poll
+        zs_compactor_finish (self->compactor, self->table, false);
+        return;
+    }
+    zs_compactor_finish (self->compactor, self->table, active);
+    if (active && !zs_table_opts (self->table)->write_only) {
+        zs_table_compact_options (&self->cfg, self->user, &self->compact);
+        zs_compactor_start (self->compactor, self->table, &self->compact);
+    }
 }
 
 //  ---- data pipe -----------------------------------------------------------
@@ -787,6 +811,7 @@ s_committer_fini (s_committer_t *self)
     zs_participant_destroy (&self->part);
     zsock_destroy (&self->data);
     zs_curve_destroy (&self->curve);
+    zs_compactor_destroy (&self->compactor);
     zs_table_destroy (&self->table);
     zs_committer_unlock (&self->lock_fd);
     zs_pending_destroy (&self->pending);
@@ -803,7 +828,8 @@ s_committer_init (s_committer_t *self, const s_args_t *a)
     char err[ZS_ERRLEN];
     self->pending = zs_pending_new ();
     self->drops = zs_drops_new ("data message");
-    if (!self->pending || !self->drops) {
+    self->compactor = zs_compactor_new ();
+    if (!self->pending || !self->drops || !self->compactor) {
         zs_error ("out of memory");
         return 1;
     }
@@ -841,8 +867,9 @@ s_committer_run (s_committer_t *self)
         zmq_pollitem_t items[] = {
             {zsock_resolve (zs_participant_sock (self->part)), 0, ZMQ_POLLIN, 0},
             {zsock_resolve (self->data), 0, ZMQ_POLLIN, 0},
+            {NULL, zs_compactor_fd (self->compactor), ZMQ_POLLIN, 0},
         };
-        if (zmq_poll (items, 2, POLL_MS) < 0 && errno != EINTR) {
+        if (zmq_poll (items, 3, POLL_MS) < 0 && errno != EINTR) {
             zs_error ("poll failed: %s", zmq_strerror (zmq_errno ()));
             self->exit_code = 1;
             break;
@@ -850,6 +877,8 @@ s_committer_run (s_committer_t *self)
         s_drain_control (self);
         if (!self->done && (items[1].revents & ZMQ_POLLIN))
             s_drain_data (self);
+        if (!self->done && (items[2].revents & ZMQ_POLLIN))
+            s_on_compacted (self);
         if (self->curve) {
             int64_t unauthorized, handshakes;
             zs_curve_counters (self->curve, &unauthorized, &handshakes);

@@ -252,8 +252,9 @@ zs_failpoint (const char *name)
     if (i < 0)
         return 0;
     s_state_t *st = &s_state[i];
-    st->hits++;
-    if (st->action == S_OFF || (st->nth && st->hits != st->nth))
+    //  atomic: the committer's compaction thread writes files too
+    int64_t hit = __atomic_add_fetch (&st->hits, 1, __ATOMIC_RELAXED);
+    if (st->action == S_OFF || (st->nth && hit != st->nth))
         return 0;
     //  Every firing is logged, so a test (or a person) sees what was
     //  injected next to what it caused.

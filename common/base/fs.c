@@ -66,9 +66,9 @@ static struct {
 static int
 s_op (const char *what, const char *path)
 {
-    s_disk.ops++;
-    if (s_disk.kind == S_FAULT_NONE || s_disk.ops < s_disk.at
-        || (s_disk.ops > s_disk.at && !s_disk.sticky))
+    //  atomic: the committer's compaction thread writes files too
+    int64_t op = __atomic_add_fetch (&s_disk.ops, 1, __ATOMIC_RELAXED);
+    if (s_disk.kind == S_FAULT_NONE || op < s_disk.at || (op > s_disk.at && !s_disk.sticky))
         return 0;
     //  A full disk still lets files be removed (that is how space returns).
     if (s_disk.kind == S_FAULT_ENOSPC && strcmp (what, "unlink") == 0)
@@ -76,7 +76,7 @@ s_op (const char *what, const char *path)
     if (s_disk.kind == S_FAULT_CRASH) {
         char line[ZS_PATH_MAX + 128];
         int n = snprintf (line, sizeof line, "fs: simulated crash before operation %lld (%s %s)\n",
-                          (long long) s_disk.ops, what, path);
+                          (long long) op, what, path);
         if (write (STDERR_FILENO, line, n > 0 && n < (int) sizeof line ? (size_t) n : 0) < 0)
             _exit (137);
         _exit (137);
@@ -144,7 +144,8 @@ s_shadow (const char *path, char *shadow, size_t len)
     snprintf (shadow, len, "-");
     if (s_disk.journal < 0)
         return 0;
-    snprintf (shadow, len, "%s/%ld-%u", s_disk.shadow_dir, (long) getpid (), s_disk.shadow_seq++);
+    snprintf (shadow, len, "%s/%ld-%u", s_disk.shadow_dir, (long) getpid (),
+              __atomic_fetch_add (&s_disk.shadow_seq, 1, __ATOMIC_RELAXED));
     if (link (path, shadow) == 0)
         return 0;
     if (errno == ENOENT) {
@@ -408,10 +409,11 @@ s_write_temp (const char *path, const char *tag, const void *data, size_t len, c
         const char *slash = strrchr (path, '/');
         int dirlen = slash ? (int) (slash - path + 1) : 0;
         const char *name = path + dirlen;
-        int n = tag ? snprintf (tmp, tmplen, "%.*s.%s.tmp-%s-%ld-%u", dirlen, path, name, tag,
-                                (long) getpid (), counter++)
-                    : snprintf (tmp, tmplen, "%.*s.%s.tmp-%ld-%u", dirlen, path, name,
-                                (long) getpid (), counter++);
+        int n =
+            tag ? snprintf (tmp, tmplen, "%.*s.%s.tmp-%s-%ld-%u", dirlen, path, name, tag,
+                            (long) getpid (), __atomic_fetch_add (&counter, 1, __ATOMIC_RELAXED))
+                : snprintf (tmp, tmplen, "%.*s.%s.tmp-%ld-%u", dirlen, path, name, (long) getpid (),
+                            __atomic_fetch_add (&counter, 1, __ATOMIC_RELAXED));
         if (n >= (int) tmplen) {
             s_seterr (err, errlen, path, "path too long", ENAMETOOLONG);
             return -1;

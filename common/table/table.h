@@ -175,6 +175,26 @@ typedef struct {
 //  another error + err.
 int zs_table_compact (zs_table_t *self, const zs_compact_t *req, zs_compacted_t *out, char *err,
                       size_t errlen);
+//  The same in three steps, so that the rewrite can run on another thread
+//  while the table commits (the committer's compactor.c):
+//  plan: the task's inputs into *files (malloc'd, oldest sequence first),
+//  *n 0 when nothing is due. 0 or an error + err.
+int zs_table_compact_plan (zs_table_t *self, const zs_compact_t *req, zs_file_meta_t **files,
+                           size_t *n, char *err, size_t errlen);
+//  rewrite: the inputs' rows into new durable files, *out malloc'd. Uses no
+//  zs_table_t. When *stop becomes non-zero (stop may be NULL) it gives up:
+//  ZS_EREFUSED. On any error no output is left.
+int zs_table_compact_rewrite (const char *table_path, const zs_schema_t *schema,
+                              const zs_compact_t *req, const zs_file_meta_t *in, size_t n,
+                              const int *stop, zs_file_meta_t **out, size_t *n_out, char *err,
+                              size_t errlen);
+//  commit: the COMPACT snapshot replacing in by made; outputs removed when
+//  it is surely not made. Return as zs_table_compact.
+int zs_table_compact_commit (zs_table_t *self, const zs_compact_t *req, const zs_file_meta_t *in,
+                             size_t n, const zs_file_meta_t *made, size_t nm, zs_compacted_t *out,
+                             char *err, size_t errlen);
+//  Remove rewritten files no snapshot names (paths relative to table_path).
+void zs_table_compact_discard (const char *table_path, const zs_file_meta_t *files, size_t n);
 //  req from the job's configuration (target-file-size, compaction.*,
 //  Parquet options), for user.
 void zs_table_compact_options (const zs_config_t *cfg, const char *user, zs_compact_t *req);

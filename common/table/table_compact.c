@@ -47,6 +47,25 @@ s_by_seq (const void *a, const void *b)
                : strcmp (((const zs_file_meta_t *) a)->path, ((const zs_file_meta_t *) b)->path);
 }
 
+//  Leave out of a task's bin, largest first, each file more than twice as
+//  big as all the others together (files[0..*n) sorted by size): a task
+//  then copies at most three times the bytes it merges, and a file is
+//  rewritten only when it grows by half or more. Paimon's pack has no such
+//  rule; docs/decisions.md says why zsink adds it.
+static void
+s_drop_oversized (const zs_file_meta_t *files, size_t *n)
+{
+    size_t m = *n;
+    int64_t rest = 0; //  files[0..m-1): all but the largest
+    for (size_t i = 0; i + 1 < m; i++)
+        rest += files[i].size;
+    while (m > 1 && files[m - 1].size > 2 * rest) {
+        m--;
+        rest -= files[m - 1].size;
+    }
+    *n = m;
+}
+
 //  Paimon's pack over files (sorted here): the first task into files[0..*n).
 //  false when there is none.
 static bool
@@ -61,37 +80,37 @@ s_plan (const zs_compact_t *req, zs_file_meta_t *files, size_t *n)
         return false;
     qsort (files, k, sizeof *files, s_by_size);
     int64_t weight = 0;
-    for (size_t i = 0; i < k; i++) {
+    bool full = false;
+    for (size_t i = 0; i < k && !full; i++) {
         weight += files[i].size + req->open_file_cost;
         size_t in_bin = i + 1;
         if ((in_bin > 1 && weight >= 2 * req->target_file_size)
             || (int) in_bin >= req->max_file_num) {
-            *n = in_bin;
-            return true;
+            k = in_bin;
+            full = true;
         }
     }
+    s_drop_oversized (files, &k);
     *n = k;
-    return (int) k >= req->min_file_num && k > 1;
+    return k > 1 && (full || (int) k >= req->min_file_num);
 }
 
-//  Remove files (table-relative) that no snapshot names.
-static void
-s_unlink (zs_table_t *self, const zs_file_meta_t *files, size_t n)
+void
+zs_table_compact_discard (const char *table_path, const zs_file_meta_t *files, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         char path[ZS_PATH_MAX];
-        zs_table_file_path (self, path, sizeof path, files[i].path);
-        zs_fs_unlink (path);
+        if (snprintf (path, sizeof path, "%s/%s", table_path, files[i].path) < (int) sizeof path)
+            zs_fs_unlink (path);
     }
 }
 
-//  Rewrite the inputs into outputs rolled at the target size. *out_p
-//  malloc'd, *n_out of them, each on disk and durable; on error none left.
-static int
-s_rewrite (zs_table_t *self, const zs_compact_t *req, const zs_file_meta_t *in, size_t n,
-           zs_file_meta_t **out_p, size_t *n_out, char *err, size_t errlen)
+int
+zs_table_compact_rewrite (const char *table_path, const zs_schema_t *schema,
+                          const zs_compact_t *req, const zs_file_meta_t *in, size_t n,
+                          const int *stop, zs_file_meta_t **out_p, size_t *n_out, char *err,
+                          size_t errlen)
 {
-    const zs_schema_t *schema = zs_table_schema (self);
     char tag[9], uuid[40], rel[256], path[ZS_PATH_MAX];
     zs_table_user_tag (req->user, tag);
     zs_uuid (uuid);
@@ -112,7 +131,7 @@ s_rewrite (zs_table_t *self, const zs_compact_t *req, const zs_file_meta_t *in, 
     zs_datafile_writer_t *w = NULL;
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
-        zs_table_file_path (self, path, sizeof path, in[i].path);
+        snprintf (path, sizeof path, "%s/%s", table_path, in[i].path);
         zs_parquet_reader_t *r = zs_parquet_reader_open (path, err, errlen);
         if (!r) {
             rc = -1;
@@ -121,11 +140,15 @@ s_rewrite (zs_table_t *self, const zs_compact_t *req, const zs_file_meta_t *in, 
         zs_value_t row[ZS_MAX_COLUMNS];
         int got;
         while (rc == 0 && (got = zs_parquet_reader_next (r, row, err, errlen)) == 1) {
+            if (stop && __atomic_load_n (stop, __ATOMIC_RELAXED)) {
+                snprintf (err, errlen, "compaction stopped");
+                rc = ZS_EREFUSED;
+                break;
+            }
             if (!w) {
                 snprintf (rel, sizeof rel, "bucket-0/data-%s-compact-%s-%zu.%s", tag, uuid, k,
                           zs_datafile_extension ());
-                w = zs_datafile_writer_new (zs_table_path (self), rel, schema, &req->parquet, err,
-                                            errlen);
+                w = zs_datafile_writer_new (table_path, rel, schema, &req->parquet, err, errlen);
                 if (!w) {
                     rc = -1;
                     break;
@@ -153,7 +176,7 @@ s_rewrite (zs_table_t *self, const zs_compact_t *req, const zs_file_meta_t *in, 
         out[i].max_seq = max_seq;
     }
     if (rc != 0) {
-        s_unlink (self, out, k);
+        zs_table_compact_discard (table_path, out, k);
         free (out);
         return rc;
     }
@@ -180,10 +203,11 @@ s_live_now (zs_table_t *self, const zs_file_meta_t *f)
 }
 
 int
-zs_table_compact (zs_table_t *self, const zs_compact_t *req, zs_compacted_t *out, char *err,
-                  size_t errlen)
+zs_table_compact_plan (zs_table_t *self, const zs_compact_t *req, zs_file_meta_t **files_p,
+                       size_t *n_p, char *err, size_t errlen)
 {
-    memset (out, 0, sizeof *out);
+    *files_p = NULL;
+    *n_p = 0;
     zs_file_meta_t *files = NULL;
     size_t n = 0;
     int rc = zs_table_live_files (self, 0, &files, &n, err, errlen);
@@ -194,42 +218,61 @@ zs_table_compact (zs_table_t *self, const zs_compact_t *req, zs_compacted_t *out
         return 0;
     }
     qsort (files, n, sizeof *files, s_by_seq);
-    zs_file_meta_t *made = NULL;
-    size_t nm = 0;
-    rc = s_rewrite (self, req, files, n, &made, &nm, err, errlen);
-    if (rc == 0 && zs_failpoint ("committer.mid-compact") == -1) {
+    *files_p = files;
+    *n_p = n;
+    return 0;
+}
+
+int
+zs_table_compact_commit (zs_table_t *self, const zs_compact_t *req, const zs_file_meta_t *in,
+                         size_t n, const zs_file_meta_t *made, size_t nm, zs_compacted_t *out,
+                         char *err, size_t errlen)
+{
+    memset (out, 0, sizeof *out);
+    if (zs_failpoint ("committer.mid-compact") == -1) {
         snprintf (err, errlen, "%s: injected error between a compaction's rewrite and its commit",
                   zs_table_path (self));
-        rc = ZS_ECONFLICT; //  as dropped: the outputs go
-        s_unlink (self, made, nm);
-        free (made);
-        free (files);
-        return rc;
+        zs_table_compact_discard (zs_table_path (self), made, nm); //  as dropped
+        return ZS_ECONFLICT;
     }
-    if (rc == 0) {
-        zs_commit_t c = {.user = req->user,
-                         .identifier = req->identifier,
-                         .files = made,
-                         .n = nm,
-                         .max_retries = req->max_retries,
-                         .deletes = files,
-                         .n_deletes = n,
-                         .compact = true};
-        zs_committed_t done;
-        rc = zs_table_commit (self, &c, &done, err, errlen);
-        if (rc == 0)
-            *out = (zs_compacted_t){
-                .snapshot_id = done.snapshot_id, .before = (int64_t) n, .after = (int64_t) nm};
-        for (size_t i = 0; i < n; i++)
-            out->rows += files[i].rows;
-        //  dropped (an input is gone, or the retries ran out): no snapshot
-        //  names the outputs. After any other failure the snapshot may
-        //  exist (created, its fsync failed): the outputs go only when the
-        //  latest snapshot, read afresh, does not hold them.
-        if (rc == ZS_ECONFLICT || (rc != 0 && nm && !s_live_now (self, &made[0])))
-            s_unlink (self, made, nm);
-        free (made);
-    }
+    zs_commit_t c = {.user = req->user,
+                     .identifier = req->identifier,
+                     .files = made,
+                     .n = nm,
+                     .max_retries = req->max_retries,
+                     .deletes = in,
+                     .n_deletes = n,
+                     .compact = true};
+    zs_committed_t done;
+    int rc = zs_table_commit (self, &c, &done, err, errlen);
+    if (rc == 0)
+        *out = (zs_compacted_t){
+            .snapshot_id = done.snapshot_id, .before = (int64_t) n, .after = (int64_t) nm};
+    for (size_t i = 0; i < n; i++)
+        out->rows += in[i].rows;
+    //  dropped (an input is gone, or the retries ran out): no snapshot
+    //  names the outputs. After any other failure the snapshot may exist
+    //  (created, its fsync failed): the outputs go only when the latest
+    //  snapshot, read afresh, does not hold them.
+    if (rc == ZS_ECONFLICT || (rc != 0 && nm && !s_live_now (self, &made[0])))
+        zs_table_compact_discard (zs_table_path (self), made, nm);
+    return rc;
+}
+
+int
+zs_table_compact (zs_table_t *self, const zs_compact_t *req, zs_compacted_t *out, char *err,
+                  size_t errlen)
+{
+    memset (out, 0, sizeof *out);
+    zs_file_meta_t *files = NULL, *made = NULL;
+    size_t n = 0, nm = 0;
+    int rc = zs_table_compact_plan (self, req, &files, &n, err, errlen);
+    if (rc == 0 && n)
+        rc = zs_table_compact_rewrite (zs_table_path (self), zs_table_schema (self), req, files, n,
+                                       NULL, &made, &nm, err, errlen);
+    if (rc == 0 && n)
+        rc = zs_table_compact_commit (self, req, files, n, made, nm, out, err, errlen);
+    free (made);
     free (files);
     return rc;
 }

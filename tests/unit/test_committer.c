@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "commit.h"
+#include "compactor.h"
 #include "datafile.h"
 #include "datafiles.h"
 #include "lock.h"
@@ -18,6 +19,7 @@
 #include "table.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -133,6 +135,74 @@ test_commit_upto_ascending (void **state)
     int64_t last = 0;
     assert_int_equal (zs_table_last_committed (t, "user-1", &last, err, sizeof err), 0);
     assert_true (last == ZS_END_INPUT_ID);
+    zs_pending_destroy (&p);
+    zs_table_destroy (&t);
+}
+
+//  Wait (10 s at most) for the compactor to say its rewrite is done.
+static void
+s_wait_compacted (zs_compactor_t *c)
+{
+    struct pollfd pfd = {.fd = zs_compactor_fd (c), .events = POLLIN};
+    assert_int_equal (poll (&pfd, 1, 10000), 1);
+}
+
+//  Compaction off the commit path: started by a commit, its COMPACT
+//  snapshot made by _finish after the APPEND commits of the meantime;
+//  cancelled by the end-input commit with nothing left behind.
+static void
+test_compactor (void **state)
+{
+    char path[ZS_PATH_MAX], err[ZS_ERRLEN];
+    zs_table_t *t = s_new_table (path);
+    zs_pending_t *p = zs_pending_new ();
+    zs_compactor_t *c = zs_compactor_new ();
+    assert_non_null (c);
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    zs_compact_t req;
+    zs_table_compact_options (&cfg, "user-c", &req);
+    req.min_file_num = 2;
+    s_log_t log = {0};
+    zs_commit_opts_t opts = {
+        .max_retries = 3, .on_commit = s_on_commit, .arg = &log, .compact = &req, .compactor = c};
+    s_add_file (p, path, 1, 1, 10);
+    s_add_file (p, path, 2, 11, 10);
+    assert_int_equal (zs_commit_upto (t, p, "user-c", 2, false, &opts, err, sizeof err), 2);
+    assert_true (zs_compactor_busy (c));
+    //  an APPEND commit while the rewrite runs
+    s_add_file (p, path, 3, 21, 10);
+    assert_int_equal (zs_commit_upto (t, p, "user-c", 3, false, &opts, err, sizeof err), 1);
+    s_wait_compacted (c);
+    assert_int_equal (zs_compactor_finish (c, t, true), 4);
+    assert_false (zs_compactor_busy (c));
+    zs_snapshot_t snap;
+    assert_int_equal (zs_table_read_snapshot (t, 4, &snap, err, sizeof err), 0);
+    assert_string_equal (snap.commit_kind, "COMPACT");
+    assert_int_equal (snap.commit_identifier, 3);
+    assert_int_equal (snap.total_record_count, 30);
+    //  the next rewrite, cancelled by the end-input snapshot: no output left
+    s_add_file (p, path, 4, 31, 10);
+    s_add_file (p, path, 4, 41, 10);
+    assert_int_equal (zs_commit_upto (t, p, "user-c", 4, false, &opts, err, sizeof err), 1);
+    assert_true (zs_compactor_busy (c));
+    s_add_file (p, path, ZS_END_INPUT_ID, 51, 1);
+    assert_int_equal (zs_commit_upto (t, p, "user-c", 4, true, &opts, err, sizeof err), 1);
+    assert_false (zs_compactor_busy (c));
+    zs_snapshot_t latest;
+    assert_int_equal (zs_table_latest_snapshot (t, &latest, err, sizeof err), 0);
+    assert_int_equal (latest.commit_identifier, ZS_END_INPUT_ID);
+    assert_int_equal (latest.total_record_count, 51);
+    zs_file_meta_t *live = NULL;
+    size_t n = 0;
+    assert_int_equal (zs_table_live_files (t, 0, &live, &n, err, sizeof err), 0);
+    char cmd[ZS_PATH_MAX + 64];
+    snprintf (cmd, sizeof cmd, "test $(ls '%s/bucket-0' | grep -c compact) -eq 1", path);
+    assert_int_equal (system (cmd), 0); //  snapshot 4's output only
+    free (live);
+    //  a rewrite finishing with nothing in flight: nothing to do
+    assert_int_equal (zs_compactor_finish (c, t, true), 0);
+    zs_compactor_destroy (&c);
     zs_pending_destroy (&p);
     zs_table_destroy (&t);
 }
@@ -296,6 +366,7 @@ main (void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test (test_commit_upto_ascending),
         cmocka_unit_test (test_recommit_filters_committed),
+        cmocka_unit_test (test_compactor),
         cmocka_unit_test (test_missing_file_stops_in_order),
         cmocka_unit_test (test_ignore_empty_but_end_input_always),
         cmocka_unit_test (test_lock_one_committer_per_job),

@@ -1466,6 +1466,47 @@ test_compaction_failed_commit_removes_outputs (void **state)
     s_assert_whole (5);
 }
 
+//  The size-ratio rule: a file more than twice as big as all the others of
+//  its task together stays out (rewriting it would copy far more than it
+//  merges); once the small ones add up to half of it, it goes in.
+static void
+test_compaction_leaves_a_big_file_out (void **state)
+{
+    char err[ZS_ERRLEN];
+    zs_compact_t req;
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    zs_table_compact_options (&cfg, USER_A, &req);
+    zs_file_meta_t big = s_data_file (1, 20000);
+    assert_int_equal (s_commit (USER_A, 1, &big, 1, NULL), 0);
+    for (int i = 2; i <= 6; i++) {
+        zs_file_meta_t f = s_data_file (100000 + i * 10, 10);
+        assert_int_equal (s_commit (USER_A, i, &f, 1, NULL), 0);
+    }
+    zs_compacted_t out;
+    assert_int_equal (zs_table_compact (s_table, &req, &out, err, sizeof err), 0);
+    assert_int_equal (out.before, 5); //  the five small files, not the big one
+    assert_int_equal (out.rows, 50);
+    zs_file_meta_t *files = NULL;
+    size_t nf = 0;
+    assert_int_equal (zs_table_live_files (s_table, 0, &files, &nf, err, sizeof err), 0);
+    assert_int_equal (nf, 2);
+    bool big_live = false;
+    for (size_t i = 0; i < nf; i++)
+        big_live |= strcmp (files[i].path, big.path) == 0;
+    assert_true (big_live);
+    free (files);
+    //  the others bigger than it together: all of them in one task
+    zs_file_meta_t f7 = s_data_file (200000, 15000), f8 = s_data_file (300000, 15000);
+    assert_int_equal (s_commit (USER_A, 7, &f7, 1, NULL), 0);
+    assert_int_equal (s_commit (USER_A, 8, &f8, 1, NULL), 0);
+    req.min_file_num = 2;
+    assert_int_equal (zs_table_compact (s_table, &req, &out, err, sizeof err), 0);
+    assert_int_equal (out.before, 4);
+    assert_int_equal (out.rows, 50050);
+    s_assert_whole (1);
+}
+
 int
 main (void)
 {
@@ -1499,6 +1540,7 @@ main (void)
         T (test_expire_keeps_carrier_and_consumers),
         T (test_compaction),
         T (test_compaction_failed_commit_removes_outputs),
+        T (test_compaction_leaves_a_big_file_out),
         T (test_rollback),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
