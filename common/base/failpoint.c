@@ -48,6 +48,8 @@ static const zs_failpoint_info_t s_points[] = {
     {"committer.after-state-ack", "committer state for the checkpoint acked to the coordinator"},
     {"committer.before-commit", "checkpoint complete and notified, before the commit starts"},
     {"committer.after-manifest", "manifest files written, snapshot not yet"},
+    {"committer.mid-rewrite",
+     "compaction: the rewrite under way, its first output begun (on the compaction thread)"},
     {"committer.mid-compact",
      "compaction: outputs rewritten and durable, the COMPACT snapshot not yet"},
     {"committer.mid-expire",

@@ -8,8 +8,11 @@
     weighing its size plus source.split.open-file-cost; the bin becomes a
     task once it holds more than one file and weighs twice the target, or
     holds compaction.max.file-num files; what is left becomes one only when
-    it counts compaction.min.file-num files. One task per call: the work a
-    commit adds stays bounded.
+    it counts compaction.min.file-num files. Then (zsink's rule, not
+    Paimon's) a file more than twice the size of the rest of its task is
+    left out. One task per call: the work a commit adds stays bounded.
+    zs_table_compact does all three steps; the committer runs the rewrite
+    on a thread of its own (committer/compactor.c).
 
     The rewrite reads each input (oldest sequence first) and writes its rows
     into new files rolled at target-file-size, named
@@ -150,6 +153,11 @@ zs_table_compact_rewrite (const char *table_path, const zs_schema_t *schema,
                           zs_datafile_extension ());
                 w = zs_datafile_writer_new (table_path, rel, schema, &req->parquet, err, errlen);
                 if (!w) {
+                    rc = -1;
+                    break;
+                }
+                if (k == 0 && zs_failpoint ("committer.mid-rewrite") < 0) {
+                    snprintf (err, errlen, "failpoint committer.mid-rewrite");
                     rc = -1;
                     break;
                 }

@@ -4,7 +4,10 @@
 #    run;
 #  - x: the committer crashes between a compaction's rewrite and its COMPACT
 #    snapshot (fail point committer.mid-compact, 2nd hit); its successor
-#    removes the orphaned outputs.
+#    removes the orphaned outputs;
+#  - r: the committer crashes in the middle of a rewrite, on its compaction
+#    thread (fail point committer.mid-rewrite, 2nd hit), a half-written
+#    output on disk; its successor removes it.
 # Each ends with ids 1..N exactly once for every reader (lib.sh's oracle:
 # zsink, DuckDB, Paimon Java, pypaimon), COMPACT snapshots carrying the
 # identifier before them, no orphan, fewer live files than the writers
@@ -20,6 +23,7 @@ drive () {
     write_fault_job "$v" 2 "datagen.rows-per-second: 5000" "execution.checkpointing.interval: 150ms" \
         "compaction.min.file-num: 3"
     [ "$v" = x ] && FAILPOINTS="committer.mid-compact=crash:2"
+    [ "$v" = r ] && FAILPOINTS="committer.mid-rewrite=crash:2"
     start_cluster "$v"
     FAILPOINTS=
     if [ "$v" = k ]; then
@@ -34,6 +38,8 @@ drive () {
     t=$(table_of "$v")
     [ "$v" = x ] && { grep -q 'failpoint committer.mid-compact: crash' "$(clog "$v")" ||
         fail "$v" "the mid-compact crash never happened"; }
+    [ "$v" = r ] && { grep -q 'failpoint committer.mid-rewrite: crash' "$(clog "$v")" ||
+        fail "$v" "the mid-rewrite crash never happened"; }
     oracle "$v" $N --last-max
     written=$(grep -c 'Barrier [0-9]*: 1 files' "$(clog "$v")")
     live=$("$ZSINK" table files "$t" --json | "$PY" -c 'import json,sys; print(len(json.load(sys.stdin)["files"]))')
@@ -59,5 +65,5 @@ drive () {
     duck_table "$v" $N
 }
 interop_required
-run_variants drive k x
+run_variants drive k x r
 pass
