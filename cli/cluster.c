@@ -9,7 +9,9 @@
     1. the coordinator exits 0 (finished, canceled, stopped): the others got
        Shutdown; we wait briefly for them, then exit 0;
     2. the coordinator exits non-zero without being killed: the job failed
-       for good (restart attempts exhausted, bad configuration): exit 1;
+       for good (restart attempts exhausted): exit 1; or it cannot run at
+       all (exit 2: a participant's start-up certainty, a bad checkpoint to
+       restore): exit 2 at once;
     3. a child killed by a signal, or exiting with 137 (a crash fail
        point), is restarted after restart-strategy.fixed-delay.delay; the
        coordinator fails the job over when it notices. A child exiting 75
@@ -37,12 +39,14 @@
     steps, s_say_over).
 */
 #include "cluster.h"
+#include "checkpoint.h"
 #include "client.h"
 #include "config.h"
 #include "fs.h"
 #include "log.h"
 #include "net.h"
 #include "cmd.h"
+#include "source_file.h"
 #include "table.h"
 #include <arpa/inet.h>
 #include <errno.h>
@@ -340,6 +344,51 @@ s_load_curve (s_args_t *args)
     return ZS_CMD_GO_ON;
 }
 
+//  What is certain before any process starts fails here, exit 2, nothing
+//  written, rather than in a child and through the restart loop: the file
+//  source's input is there and holds input files; the table holds no
+//  finished run of the same input; the checkpoint to restore from reads and
+//  fits the job. (The writer and the coordinator check again,
+//  and fail the job at once with exit 2 themselves: docker-compose has no
+//  `zsink cluster`.)
+static int
+s_check_start (const s_args_t *args)
+{
+    const zs_config_t *cfg = &args->cfg;
+    char err[ZS_ERRLEN];
+    if (strcmp (cfg->source_kind, "file") == 0) {
+        zs_source_file_t *src =
+            zs_source_file_new (&cfg->schema, cfg->source_file_path, cfg->source_file_format, false,
+                                cfg->source_file_allow_empty, 0, cfg->parallelism, err, sizeof err);
+        if (!src) {
+            fprintf (stderr, "zsink cluster: source.file.path: %s\n", err);
+            return 2;
+        }
+        zs_source_file_destroy (&src);
+    }
+    //  a restore continues a commit user: filterCommitted keeps it exact
+    if (!args->restore_from && zs_table_check_rerun (cfg, err, sizeof err) != 0) {
+        fprintf (stderr, "zsink cluster: %s\n", err);
+        return 2;
+    }
+    if (args->restore_from) {
+        zs_chk_t chk;
+        if (zs_chk_read (args->restore_from, &chk, err, sizeof err) < 0) {
+            fprintf (stderr, "zsink cluster: --restore-from: %s\n", err);
+            return 2;
+        }
+        int parallelism = chk.parallelism;
+        zs_chk_clear (&chk);
+        if (parallelism != cfg->parallelism) {
+            fprintf (stderr,
+                     "zsink cluster: --restore-from %s: it has parallelism %d, the job has %d\n",
+                     args->restore_from, parallelism, cfg->parallelism);
+            return 2;
+        }
+    }
+    return ZS_CMD_GO_ON;
+}
+
 //  Arguments and configuration into args. ZS_CMD_GO_ON, or the exit code.
 static int
 s_parse (s_args_t *args, int argc, char **argv)
@@ -369,6 +418,8 @@ s_parse (s_args_t *args, int argc, char **argv)
     }
     rc = s_check_table (&args->cfg);
     if (rc == ZS_CMD_GO_ON)
+        rc = s_check_start (args);
+    if (rc == ZS_CMD_GO_ON)
         rc = s_load_curve (args);
     return rc;
 }
@@ -382,6 +433,7 @@ typedef struct {
     char keys_arg[ZS_PATH_MAX + 16];
     char bin[3][ZS_PATH_MAX + 32]; //  coordinator, committer, writer
     char cluster_json[ZS_PATH_MAX + 32];
+    int lock_fd;   //  on <checkpoints dir>/.cluster.lock
     child_t *kids; //  [0] coordinator, [1] committer, [2 + i] writer i
     int nkids;
 } s_roles_t;
@@ -529,10 +581,39 @@ s_write_cluster_json (s_roles_t *roles, const zs_config_t *cfg)
     free (text);
 }
 
+//  One cluster per state.checkpoints.dir (its coordinator checks the same
+//  for itself): a second would overwrite our cluster.json and run a second
+//  job into the same table. The lock lives as long as we do.
+//  ZS_CMD_GO_ON, or the exit code.
+static int
+s_lock_checkpoints (s_roles_t *roles, const zs_config_t *cfg)
+{
+    char path[ZS_PATH_MAX + 32], who[128], holder[128], err[ZS_ERRLEN];
+    zs_fs_mkdirs (cfg->checkpoints_dir);
+    snprintf (path, sizeof path, "%s/.cluster.lock", cfg->checkpoints_dir);
+    snprintf (who, sizeof who, "pid %d, job %s\n", (int) getpid (), roles->job_id);
+    int rc = zs_fs_lock (path, who, &roles->lock_fd, holder, sizeof holder, err, sizeof err);
+    if (rc == ZS_ECONFLICT) {
+        fprintf (stderr,
+                 "zsink cluster: another zsink cluster (%s) runs with state.checkpoints.dir %s: "
+                 "two jobs of one checkpoint directory cannot run at once\n",
+                 holder[0] ? holder : "pid unknown", cfg->checkpoints_dir);
+        return 2;
+    }
+    if (rc < 0) {
+        fprintf (stderr, "zsink cluster: %s\n", err);
+        return 1;
+    }
+    return ZS_CMD_GO_ON;
+}
+
 //  Start every role. ZS_CMD_GO_ON, or the exit code.
 static int
 s_start (s_roles_t *roles, const s_args_t *args)
 {
+    int code = s_lock_checkpoints (roles, &args->cfg);
+    if (code != ZS_CMD_GO_ON)
+        return code;
     s_catch_signals ();
     s_write_cluster_json (roles, &args->cfg);
     int n = roles->nkids - 2;
@@ -631,9 +712,13 @@ static void
 s_job_over (run_t *run, int code)
 {
     run->job_over = true;
-    run->over_deadline = zs_clock_mono_ms () + 3000;
-    run->result = code == 0 ? 0 : 1;
-    if (code != 0)
+    //  exit 2: the others were never told to go; no point waiting for them
+    run->over_deadline = zs_clock_mono_ms () + (code == 2 ? 0 : 3000);
+    run->result = code == 0 ? 0 : code == 2 ? 2 : 1;
+    if (code == 2)
+        s_say ("The job cannot run (coordinator exit status 2): no restart can help; see its log "
+               "above.");
+    else if (code != 0)
         s_say ("The job failed for good (coordinator exit status %d); see its log above.", code);
 }
 
@@ -831,24 +916,39 @@ s_supervise (run_t *run)
     }
 }
 
-//  The table has the last word on what was committed.
+//  The table has the last word on what was committed. A job that failed
+//  says so first, and names the checkpoint to restore from.
 static void
 s_say_over (const run_t *run)
 {
     const char *path = run->cfg->table_path;
     int64_t restarts = run->prog.restarts;
-    char err[ZS_ERRLEN];
+    char err[ZS_ERRLEN], what[ZS_PATH_MAX + 128];
     zs_snapshot_t snap;
     zs_table_t *table = zs_table_open (path, NULL, err, sizeof err);
     if (table && zs_table_latest_snapshot (table, &snap, err, sizeof err) == 0)
-        s_say ("Job %s over: table %s holds %lld rows in snapshot %lld (identifier %lld); "
-               "%lld restart%s.",
-               run->job_id, path, (long long) snap.total_record_count, (long long) snap.id,
-               (long long) snap.commit_identifier, (long long) restarts, restarts == 1 ? "" : "s");
+        snprintf (what, sizeof what, "table %s holds %lld rows in snapshot %lld (identifier %lld)",
+                  path, (long long) snap.total_record_count, (long long) snap.id,
+                  (long long) snap.commit_identifier);
     else
-        s_say ("Job %s over: no snapshot in table %s; %lld restart%s.", run->job_id, path,
-               (long long) restarts, restarts == 1 ? "" : "s");
+        snprintf (what, sizeof what, "no snapshot in table %s", path);
     zs_table_destroy (&table);
+    if (run->result == 0) {
+        s_say ("Job %s over: %s; %lld restart%s.", run->job_id, what, (long long) restarts,
+               restarts == 1 ? "" : "s");
+        return;
+    }
+    s_say ("Job %s FAILED (exit %d) after %lld restart%s; what was committed before: %s.",
+           run->job_id, run->result, (long long) restarts, restarts == 1 ? "" : "s", what);
+    char dir[2 * ZS_PATH_MAX];
+    snprintf (dir, sizeof dir, "%s/%s", run->cfg->checkpoints_dir, run->job_id);
+    int64_t chk = zs_chk_latest (dir, err, sizeof err);
+    if (chk > 0)
+        s_say ("Its last completed checkpoint is %s/chk-%lld: once the cause is fixed, "
+               "`zsink cluster -c CONFIG --restore-from %s/chk-%lld` continues from it.",
+               dir, (long long) chk, dir, (long long) chk);
+    else if (run->result != 2)
+        s_say ("It completed no checkpoint: a new run starts from the beginning.");
 }
 
 //  ---------------------------------------------------------------------

@@ -64,7 +64,8 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
                            .files = files,
                            .n = nfiles,
                            .ignore_empty = ignore_empty,
-                           .max_retries = opts->max_retries};
+                           .max_retries = opts->max_retries,
+                           .source_id = opts->source_id};
         zs_committed_t made_one = {0};
         int c = zs_table_commit (table, &req, &made_one, err, errlen);
         free (files);

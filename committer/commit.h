@@ -22,6 +22,7 @@ typedef struct {
     void *arg;
     const zs_compact_t *compact; //  after each commit (not end of input): one
                                  //  compaction when due; NULL: never (write-only)
+    const char *source_id;       //  for the end-input snapshot (NULL: none)
     zs_compactor_t *compactor;   //  runs it (with compact); cancelled before
                                  //  the end-input snapshot
 } zs_commit_opts_t;

@@ -105,6 +105,7 @@ typedef struct {
     zs_pending_t *pending;
     zs_compact_t compact;      //  what a compaction after a commit does (s_commit_opts)
     zs_compactor_t *compactor; //  ... and the thread that rewrites it
+    char source_id[24];        //  zs_config_source_id, for the end-input snapshot
     s_writer_t *writers;
     int nwriters;
     int64_t total_rows; //  of the latest snapshot, for heartbeats
@@ -227,13 +228,15 @@ s_commit_opts (s_committer_t *self, bool recommit)
     //  (docs/decisions.md: the committer plans and rewrites)
     zs_table_compact_options (&self->cfg, self->user, &self->compact);
     bool compact = !zs_table_opts (self->table)->write_only;
+    bool bounded = zs_config_source_id (&self->cfg, self->source_id, sizeof self->source_id);
     return (zs_commit_opts_t){.recommit = recommit,
                               .ignore_empty = self->cfg.commit_ignore_empty,
                               .max_retries = self->cfg.commit_max_retries,
                               .on_commit = s_on_committed,
                               .arg = self,
                               .compact = compact ? &self->compact : NULL,
-                              .compactor = self->compactor};
+                              .compactor = self->compactor,
+                              .source_id = bounded ? self->source_id : NULL};
 }
 
 //  Commit ids <= upto, and end of input when with_end (invariants 3, 4).

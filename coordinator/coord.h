@@ -49,6 +49,7 @@ typedef struct {
 typedef struct {
     zs_config_t cfg;
     char job_dir[ZS_PATH_MAX + 72];
+    int lock_fd; //  the flock on <checkpoints dir>/.coordinator.lock, held for life
     zs_job_meta_t meta;
     zs_sender_t from;
     zsock_t *router;

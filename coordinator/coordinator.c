@@ -257,6 +257,16 @@ s_fail_for_good (coord_t *self, const char *reason)
     s_end (self, J_FAILED, "FAILED", "job failed", 1);
 }
 
+//  CREATED or active → FAILED at once: a participant says no restart can
+//  help (a start-up certainty, e.g. the source's input is not there).
+//  Exit status 2, as for a bad configuration.
+static void
+s_fail_unrecoverable (coord_t *self, const char *reason)
+{
+    zs_error ("Job %s cannot run: %s (no restart can help)", self->meta.job_id, reason);
+    s_end (self, J_FAILED, "FAILED", "job failed", 2);
+}
+
 //  STOPPING → FINISHED: the savepoint is complete (and committed, or waited
 //  for long enough): answer the client and end the job.
 static void
@@ -891,6 +901,11 @@ s_on_failure (coord_t *self, int slot, Zsink__Failure *failure)
     if (failure->fail_at_id && !self->meta.fail_at_id_fired) {
         self->meta.fail_at_id_fired = true;
         zs_coord_persist_meta (self);
+    }
+    if (failure->unrecoverable && (s_active (self) || self->state == J_CREATED)) {
+        s_abort_checkpoint (self, "aborted: job failed");
+        s_fail_unrecoverable (self, why);
+        return;
     }
     s_fail (self, why);
 }

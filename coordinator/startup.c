@@ -179,20 +179,62 @@ s_check_job_id (const char *job_id)
     return ZS_CMD_GO_ON;
 }
 
+//  mkdir -p a checkpoint directory. ZS_CMD_GO_ON, or the exit code.
+static int
+s_make_dir (const char *dir)
+{
+    if (zs_fs_mkdirs (dir) == 0)
+        return ZS_CMD_GO_ON;
+    //  A full disk or an I/O error may pass: ask to be restarted, as a
+    //  failed job.json write does. A path that cannot be a directory (no
+    //  permission, a file in the way, read-only) will not.
+    int e = errno;
+    bool may_pass = e == EIO || e == ENOSPC || e == EDQUOT || e == ENOMEM || e == EAGAIN;
+    zs_error ("cannot create checkpoint directory %s: %s%s", dir, strerror (e),
+              may_pass ? " (stopping to be restarted)" : "");
+    return may_pass ? ZS_EXIT_RESTART : 1;
+}
+
+//  One running coordinator per state.checkpoints.dir: two jobs of one
+//  configuration at once would both write into one table (docs/decisions.md,
+//  "One job per checkpoint directory"). The lock is held for the life of
+//  the process. ZS_CMD_GO_ON, or the exit code (2 when it is held).
+static int
+s_lock_checkpoints (coord_t *self, const char *job_id)
+{
+    int code = s_make_dir (self->cfg.checkpoints_dir);
+    if (code != ZS_CMD_GO_ON)
+        return code;
+    char path[ZS_PATH_MAX + 32], who[128], holder[128], err[ZS_ERRLEN];
+    snprintf (path, sizeof path, "%s/.coordinator.lock", self->cfg.checkpoints_dir);
+    snprintf (who, sizeof who, "pid %d, job %s\n", (int) getpid (), job_id);
+    //  a predecessor told to stop (its supervisor died) may take a moment
+    int64_t until = zs_clock_mono_ms () + 3000;
+    int rc;
+    while ((rc = zs_fs_lock (path, who, &self->lock_fd, holder, sizeof holder, err, sizeof err))
+               == ZS_ECONFLICT
+           && zs_clock_mono_ms () < until)
+        usleep (100 * 1000);
+    if (rc == ZS_ECONFLICT) {
+        zs_error ("another coordinator (%s) runs with state.checkpoints.dir %s: two jobs of one "
+                  "checkpoint directory cannot run at once",
+                  holder[0] ? holder : "pid unknown", self->cfg.checkpoints_dir);
+        return 2;
+    }
+    if (rc < 0) {
+        zs_error ("%s", err);
+        return 1;
+    }
+    return ZS_CMD_GO_ON;
+}
+
 static int
 s_make_job_dir (coord_t *self, const char *job_id)
 {
     snprintf (self->job_dir, sizeof self->job_dir, "%s/%s", self->cfg.checkpoints_dir, job_id);
-    if (zs_fs_mkdirs (self->job_dir) < 0) {
-        //  A full disk or an I/O error may pass: ask to be restarted, as a
-        //  failed job.json write does. A path that cannot be a directory
-        //  (no permission, a file in the way, read-only) will not.
-        int e = errno;
-        bool may_pass = e == EIO || e == ENOSPC || e == EDQUOT || e == ENOMEM || e == EAGAIN;
-        zs_error ("cannot create checkpoint directory %s: %s%s", self->job_dir, strerror (e),
-                  may_pass ? " (stopping to be restarted)" : "");
-        return may_pass ? ZS_EXIT_RESTART : 1;
-    }
+    int code = s_make_dir (self->job_dir);
+    if (code != ZS_CMD_GO_ON)
+        return code;
     //  a coordinator killed while writing job.json or chk-N left a temp file
     zs_chk_clean_temp (self->job_dir);
     return ZS_CMD_GO_ON;
@@ -241,8 +283,18 @@ s_new_job (coord_t *self, const char *job_id, const char *restore_from)
     self->meta.epoch = 1;
     self->meta.next_checkpoint_id = 1;
     snprintf (self->meta.status, sizeof self->meta.status, "RUNNING");
-    if (restore_from && s_restore_from (self, restore_from) < 0)
-        return 1;
+    //  a checkpoint that cannot be restored, or a finished run of the same
+    //  input in the table: certain, no restart helps (exit 2), and the job
+    //  directory made for it goes again
+    char err[ZS_ERRLEN];
+    int rc = restore_from ? s_restore_from (self, restore_from)
+                          : zs_table_check_rerun (&self->cfg, err, sizeof err);
+    if (rc != 0) {
+        if (!restore_from)
+            zs_error ("%s", err);
+        rmdir (self->job_dir);
+        return 2;
+    }
     zs_info ("Submitting job %s (commit user %s).", job_id, self->meta.commit_user);
     return ZS_CMD_GO_ON;
 }
@@ -304,6 +356,8 @@ zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
         job_id = new_id;
     }
     code = s_check_job_id (job_id);
+    if (code == ZS_CMD_GO_ON)
+        code = s_lock_checkpoints (self, job_id);
     if (code == ZS_CMD_GO_ON)
         code = s_make_job_dir (self, job_id);
     if (code == ZS_CMD_GO_ON)

@@ -75,7 +75,8 @@ struct _zs_source_file_t {
     char *root;
     s_file_t *all; //  every input file, sorted
     int nall;
-    int *ours; //  indexes into all of this writer's files
+    char other[256]; //  a non-input file of the directory (for the error when none matches)
+    int *ours;       //  indexes into all of this writer's files
     int nours;
 
     //  The open file (fd >= 0) is ours[cur]
@@ -733,8 +734,11 @@ s_list (zs_source_file_t *self, char *err, size_t errlen)
         bool match = self->format == S_CSV
                          ? s_ends_with (name, ".csv")
                          : s_ends_with (name, ".jsonl") || s_ends_with (name, ".json");
-        if (!match)
+        if (!match) {
+            if (!self->other[0]) //  named if nothing matches
+                snprintf (self->other, sizeof self->other, "%s", name);
             continue;
+        }
         char *path;
         if (asprintf (&path, "%s%s%s", root, sep, name) < 0) {
             closedir (dir);
@@ -764,7 +768,8 @@ oom:
 
 zs_source_file_t *
 zs_source_file_new (const zs_schema_t *schema, const char *path, const char *format,
-                    bool skip_errors, int index, int parallelism, char *err, size_t errlen)
+                    bool skip_errors, bool allow_empty, int index, int parallelism, char *err,
+                    size_t errlen)
 {
     if (!schema || !path || !format || schema->n < 0 || schema->n > ZS_MAX_COLUMNS) {
         snprintf (err, errlen, "file source: missing schema, path or format");
@@ -802,6 +807,16 @@ zs_source_file_new (const zs_schema_t *schema, const char *path, const char *for
     }
     if (s_list (self, err, errlen) != 0)
         goto fail;
+    if (self->nall == 0 && !allow_empty) {
+        //  certainly not what was meant: a job that reads nothing and ends
+        snprintf (err, errlen,
+                  "input directory '%s' holds no %s file%s%s%s (set source.file.allow-empty: true "
+                  "to run on an empty input)",
+                  path, fmt == S_CSV ? ".csv" : ".jsonl or .json",
+                  self->other[0] ? "; it holds '" : "", self->other,
+                  self->other[0] ? "': is source.file.format right?" : "");
+        goto fail;
+    }
     self->ours = malloc ((size_t) (self->nall > 0 ? self->nall : 1) * sizeof *self->ours);
     if (!self->ours) {
         snprintf (err, errlen, "out of memory");

@@ -91,11 +91,12 @@ typedef struct _zs_source_file_t zs_source_file_t;
 
 //  List the input (see above) and keep this writer's share of it. format is
 //  "jsonl" or "csv"; skip_errors is file.on-error skip (else fail). The
-//  schema is copied. NULL with err filled when path cannot be listed or an
-//  argument is wrong. No file is opened yet.
+//  schema is copied. NULL with err filled when path cannot be listed, when
+//  it is a directory holding no input file and allow_empty is false
+//  (source.file.allow-empty), or an argument is wrong. No file is opened.
 zs_source_file_t *zs_source_file_new (const zs_schema_t *schema, const char *path,
-                                      const char *format, bool skip_errors, int index,
-                                      int parallelism, char *err, size_t errlen);
+                                      const char *format, bool skip_errors, bool allow_empty,
+                                      int index, int parallelism, char *err, size_t errlen);
 
 //  Resume at a position (see above). file "" means the first file of ours
 //  (offset, line then apply to it). The file is opened at once, and for CSV

@@ -669,16 +669,21 @@ static int
 s_open_source (s_writer_t *self, const Zsink__SourcePosition *pos)
 {
     char err[ZS_ERRLEN];
-    self->src = zs_source_file_new (&self->cfg.schema, self->cfg.source_file_path,
-                                    self->cfg.source_file_format,
-                                    strcmp (self->cfg.source_file_on_error, "skip") == 0,
-                                    self->index, self->cfg.parallelism, err, sizeof err);
-    if (self->src && pos && pos->file
+    self->src = zs_source_file_new (
+        &self->cfg.schema, self->cfg.source_file_path, self->cfg.source_file_format,
+        strcmp (self->cfg.source_file_on_error, "skip") == 0, self->cfg.source_file_allow_empty,
+        self->index, self->cfg.parallelism, err, sizeof err);
+    if (!self->src) {
+        //  the input is not there or matches no file: no restart can help
+        zs_error ("file source: %s", err);
+        zs_participant_fail_for_good (self->part, err);
+        return -1;
+    }
+    if (pos && pos->file
         && zs_source_file_seek (self->src, pos->file, pos->file_offset, pos->line, pos->skipped,
                                 err, sizeof err)
-               != 0)
+               != 0) {
         zs_source_file_destroy (&self->src);
-    if (!self->src) {
         zs_error ("file source: %s", err);
         zs_participant_fail (self->part, err, false);
         return -1;

@@ -76,6 +76,7 @@ static const s_key_t s_keys[] = {
     {"source.file.path", S_PATH, S_OFF (source_file_path), 0, 0, false, NULL},
     {"source.file.format", S_ENUM, S_OFF (source_file_format), 0, 0, false, s_source_formats},
     {"source.file.on-error", S_ENUM, S_OFF (source_file_on_error), 0, 0, false, s_on_error},
+    {"source.file.allow-empty", S_BOOL, S_OFF (source_file_allow_empty), 0, 0, false, NULL},
     {"source.file.rows-per-second", S_I64, S_OFF (source_file_rows_per_second), 0, S_NOMAX, false,
      NULL},
     {"datagen.rows-per-second", S_I64, S_OFF (datagen_rows_per_second), 0, S_NOMAX, false, NULL},
@@ -105,6 +106,7 @@ static const s_key_t s_keys[] = {
     {"manifest.full-compaction-threshold-size", S_SIZE,
      S_OFF (manifest_full_compaction_threshold_size), 1, S_NOMAX, true, NULL},
     {"write-only", S_BOOL, S_OFF (write_only), 0, 0, false, NULL},
+    {"job.allow-rerun", S_BOOL, S_OFF (allow_rerun), 0, 0, false, NULL},
     {"compaction.min.file-num", S_INT, S_OFF (compaction_min_file_num), 2, INT_MAX, false, NULL},
     {"compaction.max.file-num", S_INT, S_OFF (compaction_max_file_num), 2, INT_MAX, false, NULL},
     {"file.format", S_ENUM, S_OFF (file_format), 0, 0, false, s_file_formats},
@@ -818,4 +820,27 @@ int
 zs_config_args_build (const zs_config_args_t *self, zs_config_t *cfg, char *err, size_t errlen)
 {
     return zs_config_build (cfg, self->file, self->overrides, self->n_overrides, err, errlen);
+}
+
+bool
+zs_config_source_id (const zs_config_t *cfg, char *out, size_t outlen)
+{
+    char text[ZS_PATH_MAX + 128];
+    if (strcmp (cfg->source_kind, "file") == 0) {
+        char real[ZS_PATH_MAX];
+        const char *path = realpath (cfg->source_file_path, real) ? real : cfg->source_file_path;
+        snprintf (text, sizeof text, "file|%s|%s|%s", path, cfg->source_file_format,
+                  cfg->source_file_on_error);
+    } else if (cfg->datagen_number_of_rows >= 0)
+        snprintf (text, sizeof text, "datagen|%lld", (long long) cfg->datagen_number_of_rows);
+    else {
+        if (outlen)
+            out[0] = 0;
+        return false; //  unbounded: never finishes
+    }
+    uint64_t h = 1469598103934665603ull; //  FNV-1a
+    for (const char *c = text; *c; c++)
+        h = (h ^ (uint8_t) *c) * 1099511628211ull;
+    snprintf (out, outlen, "%016llx", (unsigned long long) h);
+    return true;
 }

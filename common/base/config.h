@@ -28,6 +28,7 @@ typedef struct {
     char source_file_path[ZS_PATH_MAX]; //  source.file.path: a file or a directory
     char source_file_format[ZS_ENUM_MAX];   //  source.file.format: jsonl (default) or csv
     char source_file_on_error[ZS_ENUM_MAX]; //  source.file.on-error: fail (default) or skip
+    bool source_file_allow_empty;           //  source.file.allow-empty: no input file is fine
     int64_t source_file_rows_per_second;    //  source.file.rows-per-second (0 = unthrottled)
     int64_t datagen_rows_per_second;        //  datagen.rows-per-second (10000; 0 = unthrottled)
     int64_t datagen_number_of_rows;         //  datagen.number-of-rows (-1 = unbounded)
@@ -60,9 +61,18 @@ typedef struct {
     bool write_only;             //  write-only (false; or the table's): no expiry, no compaction
     int compaction_min_file_num; //  compaction.min.file-num (5)
     int compaction_max_file_num; //  compaction.max.file-num (50)
+    bool allow_rerun;            //  job.allow-rerun (false): run a finished job's source again
     bool curve_enabled;          //  security.curve.enabled (false)
     char curve_keys_dir[ZS_PATH_MAX]; //  security.curve.keys-dir (docs/security.md)
 } zs_config_t;
+
+//  What identifies a bounded job's input (its rows): the source kind and
+//  its definition (datagen's number-of-rows: ids 1..N; the file source's
+//  real path, format and on-error), as 16 hex digits into out. The
+//  committer records it in the end-input snapshot (properties
+//  "zsink.source-id"), so that running the same input into the table again
+//  is noticed at start. false (out "") for an unbounded source.
+bool zs_config_source_id (const zs_config_t *cfg, char *out, size_t outlen);
 
 //  Defaults (table.path and state.checkpoints.dir left empty).
 void zs_config_defaults (zs_config_t *cfg);

@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -785,5 +786,47 @@ zs_fs_list_numbered (const char *dir, const char *prefix, int64_t **ids_p, size_
         qsort (ids, n, sizeof *ids, s_cmp_i64);
     *ids_p = ids;
     *n_p = n;
+    return 0;
+}
+
+int
+zs_fs_lock (const char *path, const char *who, int *fd_p, char *holder, size_t holderlen, char *err,
+            size_t errlen)
+{
+    *fd_p = -1;
+    if (holderlen)
+        holder[0] = 0;
+    //  The file is never deleted: unlinking it would let a second process
+    //  lock a fresh inode while the first still holds the old one.
+    int fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf (err, errlen, "cannot open %s: %s", path, strerror (errno));
+        return ZS_ERR;
+    }
+    if (flock (fd, LOCK_EX | LOCK_NB) < 0) {
+        int saved = errno;
+        if (saved == EWOULDBLOCK) {
+            //  Best effort: the holder may be between truncate and write.
+            ssize_t n = holderlen > 1 ? pread (fd, holder, holderlen - 1, 0) : 0;
+            if (n > 0) {
+                holder[n] = 0;
+                holder[strcspn (holder, "\n")] = 0;
+            }
+            close (fd);
+            snprintf (err, errlen, "lock %s is held", path);
+            return ZS_ECONFLICT;
+        }
+        close (fd);
+        snprintf (err, errlen, "cannot lock %s: %s", path, strerror (saved));
+        return ZS_ERR;
+    }
+    //  Ours now: say who holds it, for the message a second one prints.
+    size_t len = strlen (who);
+    if (ftruncate (fd, 0) < 0 || pwrite (fd, who, len, 0) != (ssize_t) len) {
+        snprintf (err, errlen, "cannot write %s: %s", path, strerror (errno));
+        close (fd);
+        return ZS_ERR;
+    }
+    *fd_p = fd;
     return 0;
 }

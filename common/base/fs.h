@@ -61,6 +61,14 @@ int zs_fs_unlink (const char *path);
 int zs_fs_list_numbered (const char *dir, const char *prefix, int64_t **ids_p, size_t *n_p,
                          char *err, size_t errlen);
 
+//  Take an exclusive flock(2) on path (created if need be) without
+//  waiting, and write who into the file. 0 with *fd_p set (keep it open to
+//  keep the lock; close-on-exec; the kernel drops it when the holder dies,
+//  kill -9 included); ZS_ECONFLICT when another open file holds it (holder
+//  gets the holder's first line of who); -1 + err on other errors.
+int zs_fs_lock (const char *path, const char *who, int *fd_p, char *holder, size_t holderlen,
+                char *err, size_t errlen);
+
 //  Streaming writer for data files: buffered write, then flush + fsync +
 //  close + fsync dir on close. All calls return 0 or -1 with err filled.
 typedef struct _zs_fs_file_t zs_fs_file_t;

@@ -50,6 +50,9 @@ zs_snapshot_encode (const zs_snapshot_t *snap)
     json_object_set_new (root, "timeMillis", json_integer (snap->time_millis));
     json_object_set_new (root, "totalRecordCount", json_integer (snap->total_record_count));
     json_object_set_new (root, "deltaRecordCount", json_integer (snap->delta_record_count));
+    if (snap->source_id[0])
+        json_object_set_new (root, "properties",
+                             json_pack ("{s:s}", "zsink.source-id", snap->source_id));
     if (snap->has_user_ids)
         json_object_set_new (root, "committedIdentifiers", ids);
     else
@@ -192,6 +195,9 @@ zs_snapshot_decode (const char *text, zs_snapshot_t *out, char *err, size_t errl
     }
     if (s_get_user_ids (root, &s, err, errlen) != 0)
         goto done;
+    json_t *source_id = json_object_get (json_object_get (root, "properties"), "zsink.source-id");
+    if (json_is_string (source_id))
+        snprintf (s.source_id, sizeof s.source_id, "%s", json_string_value (source_id));
     *out = s;
     rc = 0;
 done:

@@ -35,6 +35,10 @@ typedef struct {
     int64_t time_millis;
     int64_t total_record_count;
     int64_t delta_record_count;
+    //  Paimon's "properties" {"zsink.source-id": …} of a zsink end-input
+    //  snapshot: what input the finished job read (zs_config_source_id);
+    //  "" otherwise (other properties are not kept)
+    char source_id[24];
     //  zsink's extension: false in a snapshot another writer made
     bool has_user_ids;
     int n_user_ids;

@@ -303,6 +303,37 @@ zs_table_prepare_job (zs_config_t *cfg, char *err, size_t errlen)
     return 0;
 }
 
+int
+zs_table_check_rerun (const zs_config_t *cfg, char *err, size_t errlen)
+{
+    char source_id[24], dir[ZS_PATH_MAX + 16];
+    int64_t id;
+    snprintf (dir, sizeof dir, "%s/schema", cfg->table_path);
+    if (cfg->allow_rerun || !zs_config_source_id (cfg, source_id, sizeof source_id)
+        || s_latest_schema (dir, &id, err, errlen) == ZS_ENOENT)
+        return 0;
+    zs_table_t *table = zs_table_open (cfg->table_path, NULL, err, errlen);
+    if (!table)
+        return -1;
+    zs_snapshot_t snap;
+    int rc = zs_table_finished_run (table, source_id, &snap, err, errlen);
+    zs_table_destroy (&table);
+    if (rc <= 0)
+        return rc;
+    char when[32];
+    time_t t = (time_t) (snap.time_millis / 1000);
+    struct tm tm;
+    strftime (when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", gmtime_r (&t, &tm));
+    snprintf (err, errlen,
+              "table %s already holds a finished run of this job's input (%s; snapshot %lld, %s, "
+              "commit user %s): running it again appends the same rows again. Set "
+              "job.allow-rerun: true to run it anyway",
+              cfg->table_path,
+              strcmp (cfg->source_kind, "file") == 0 ? cfg->source_file_path : "datagen",
+              (long long) snap.id, when, snap.commit_user);
+    return ZS_EREFUSED;
+}
+
 void
 zs_table_destroy (zs_table_t **self_p)
 {
@@ -518,6 +549,26 @@ zs_table_last_committed (zs_table_t *self, const char *commit_user, int64_t *out
         *out = zs_snapshot_last_identifier (map, commit_user);
     free (map);
     return rc;
+}
+
+int
+zs_table_finished_run (zs_table_t *self, const char *source_id, zs_snapshot_t *found, char *err,
+                       size_t errlen)
+{
+    int64_t earliest, latest;
+    if (zs_table_snapshot_range (self, &earliest, &latest, err, errlen) != 0)
+        return -1;
+    for (int64_t id = latest; id >= earliest && id > 0; id--) {
+        int rc = zs_table_read_snapshot (self, id, found, err, errlen);
+        if (rc == ZS_ENOENT)
+            continue; //  expired under us
+        if (rc != 0)
+            return rc;
+        if (found->commit_identifier == ZS_END_INPUT_ID
+            && strcmp (found->source_id, source_id) == 0)
+            return 1;
+    }
+    return 0;
 }
 
 int
@@ -1293,6 +1344,8 @@ s_commit_build_snapshot (s_commit_t *c)
     int64_t last = zs_snapshot_last_identifier (&c->ids, r->user);
     snap->commit_identifier = r->compact && c->have && last >= 0 ? last : r->identifier;
     snprintf (snap->commit_kind, sizeof snap->commit_kind, r->compact ? "COMPACT" : "APPEND");
+    snprintf (snap->source_id, sizeof snap->source_id, "%s",
+              r->source_id && r->identifier == ZS_END_INPUT_ID && !r->compact ? r->source_id : "");
     snap->time_millis = zs_clock_wall_ms ();
     snap->delta_record_count = c->delta_rows - c->deleted_rows;
     snap->total_record_count =

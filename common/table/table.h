@@ -70,6 +70,11 @@ void zs_table_set_job_options (zs_table_t *self, const zs_config_t *cfg);
 //  exactly once, of the job's row type. 0 (also when there is no table
 //  yet), or -1 with err naming what is wrong.
 int zs_table_prepare_job (zs_config_t *cfg, char *err, size_t errlen);
+//  A new bounded job (not a restore) about to write cfg->table_path: does
+//  the table hold a finished run of the same input (zs_table_finished_run)?
+//  Then ZS_EREFUSED with err saying so and how to run it anyway
+//  (job.allow-rerun); else 0, or -1 + err when the table cannot be read.
+int zs_table_check_rerun (const zs_config_t *cfg, char *err, size_t errlen);
 
 //  Latest snapshot (by scanning snapshot/, LATEST only as a hint).
 //  0 = found, ZS_ENOENT = table has no snapshot, ZS_ECORRUPT/-1 + err.
@@ -86,6 +91,12 @@ int zs_table_snapshot_range (zs_table_t *self, int64_t *earliest, int64_t *lates
 //  return with *out untouched on error.
 int zs_table_last_committed (zs_table_t *self, const char *commit_user, int64_t *out, char *err,
                              size_t errlen);
+
+//  The newest retained end-input snapshot whose "zsink.source-id" is
+//  source_id (zs_config_source_id): a finished run of the same input. 1 and
+//  *found, 0 when none, or an error + err.
+int zs_table_finished_run (zs_table_t *self, const char *source_id, zs_snapshot_t *found, char *err,
+                           size_t errlen);
 
 //  Would the table take this file in a commit now? Inside the table, not
 //  live in the latest snapshot as last seen (ZS_EDUPLICATE), a regular
@@ -109,6 +120,8 @@ typedef struct {
     const zs_file_meta_t *deletes;
     size_t n_deletes;
     bool compact;
+    //  the end-input snapshot's "zsink.source-id" property (NULL: none)
+    const char *source_id;
 } zs_commit_t;
 
 //  What it made.

@@ -135,15 +135,29 @@ zs_participant_send (zs_participant_t *self, zs_env_t *env)
     return zs_env_send (self->sock, NULL, env);
 }
 
-int
-zs_participant_fail (zs_participant_t *self, const char *reason, bool fail_at_id)
+static int
+s_send_failure (zs_participant_t *self, const char *reason, bool fail_at_id, bool unrecoverable)
 {
     zs_msg_t m;
     zs_msg_init (&m, ZSINK__ENVELOPE__BODY_FAILURE);
     m.body.failure.reason = (char *) reason;
     m.body.failure.has_fail_at_id = fail_at_id;
     m.body.failure.fail_at_id = fail_at_id;
+    m.body.failure.has_unrecoverable = unrecoverable;
+    m.body.failure.unrecoverable = unrecoverable;
     return zs_participant_send (self, &m.env);
+}
+
+int
+zs_participant_fail (zs_participant_t *self, const char *reason, bool fail_at_id)
+{
+    return s_send_failure (self, reason, fail_at_id, false);
+}
+
+int
+zs_participant_fail_for_good (zs_participant_t *self, const char *reason)
+{
+    return s_send_failure (self, reason, false, true);
 }
 
 void

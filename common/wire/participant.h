@@ -65,6 +65,9 @@ bool zs_participant_registered (zs_participant_t *self);
 int zs_participant_send (zs_participant_t *self, zs_env_t *env);
 //  Convenience: send a Failure(reason).
 int zs_participant_fail (zs_participant_t *self, const char *reason, bool fail_at_id);
+//  A Failure no restart can help (a start-up certainty): the coordinator
+//  fails the job at once, exit status 2.
+int zs_participant_fail_for_good (zs_participant_t *self, const char *reason);
 
 //  Figures carried by our heartbeats.
 void zs_participant_set_progress (zs_participant_t *self, int64_t rows_read,

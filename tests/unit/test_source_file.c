@@ -122,7 +122,7 @@ s_open (const zs_schema_t *schema, const char *rel, const char *format, bool ski
     else
         snprintf (path, sizeof path, "%s", s_dir);
     zs_source_file_t *src =
-        zs_source_file_new (schema, path, format, skip, index, parallelism, err, sizeof err);
+        zs_source_file_new (schema, path, format, skip, true, index, parallelism, err, sizeof err);
     if (!src)
         fail_msg ("zs_source_file_new: %s", err);
     return src;
@@ -266,13 +266,22 @@ test_new_refuses_bad_arguments (void **state)
     s_schema_small (&schema);
     char err[ZS_ERRLEN], path[256];
     s_join (path, sizeof path, "missing");
-    assert_null (zs_source_file_new (&schema, path, "jsonl", false, 0, 1, err, sizeof err));
+    assert_null (zs_source_file_new (&schema, path, "jsonl", false, false, 0, 1, err, sizeof err));
     assert_non_null (strstr (err, "missing"));
-    assert_null (zs_source_file_new (&schema, s_dir, "parquet", false, 0, 1, err, sizeof err));
+    assert_null (
+        zs_source_file_new (&schema, s_dir, "parquet", false, false, 0, 1, err, sizeof err));
     assert_non_null (strstr (err, "parquet"));
-    assert_null (zs_source_file_new (&schema, s_dir, "csv", false, 2, 2, err, sizeof err));
-    assert_null (zs_source_file_new (&schema, s_dir, "csv", false, 0, 0, err, sizeof err));
-    //  an empty directory is an input with no files
+    assert_null (zs_source_file_new (&schema, s_dir, "csv", false, false, 2, 2, err, sizeof err));
+    assert_null (zs_source_file_new (&schema, s_dir, "csv", false, false, 0, 0, err, sizeof err));
+    //  a directory holding no input file: refused, naming what it holds,
+    //  unless source.file.allow-empty
+    assert_null (zs_source_file_new (&schema, s_dir, "csv", false, false, 0, 1, err, sizeof err));
+    assert_non_null (strstr (err, "holds no .csv file"));
+    assert_non_null (strstr (err, "source.file.allow-empty"));
+    s_write ("rows.jsonl", "{\"id\": 1}\n");
+    assert_null (zs_source_file_new (&schema, s_dir, "csv", false, false, 0, 1, err, sizeof err));
+    assert_non_null (strstr (err, "it holds 'rows.jsonl': is source.file.format right?"));
+    //  allowed, an empty directory is an input with no files
     zs_source_file_t *src = s_open (&schema, NULL, "csv", false, 0, 1);
     assert_int_equal (zs_source_file_count (src), 0);
     zs_value_t row[2];
