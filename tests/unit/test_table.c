@@ -259,16 +259,23 @@ test_snapshot_json_round_trip (void **state)
     in.has_user_ids = true;
     zs_snapshot_set_user_id (&in, USER_A, ZS_END_INPUT_ID, 5);
     zs_snapshot_set_user_id (&in, USER_B, 7, 3);
+    snprintf (in.source_id, sizeof in.source_id, "0123456789abcdef");
     char *text = zs_snapshot_encode (&in);
     assert_non_null (text);
     //  Paimon's field names.
     static const char *fields[] = {
-        "\"version\": 3",          "\"schemaId\"",
-        "\"baseManifestList\"",    "\"deltaManifestList\"",
-        "\"commitUser\"",          "\"commitIdentifier\": 9223372036854775807",
-        "\"commitKind\"",          "\"timeMillis\"",
-        "\"totalRecordCount\"",    "\"deltaRecordCount\"",
-        "\"committedIdentifiers\""};
+        "\"version\": 3",
+        "\"schemaId\"",
+        "\"baseManifestList\"",
+        "\"deltaManifestList\"",
+        "\"commitUser\"",
+        "\"commitIdentifier\": 9223372036854775807",
+        "\"commitKind\"",
+        "\"timeMillis\"",
+        "\"totalRecordCount\"",
+        "\"deltaRecordCount\"",
+        "\"committedIdentifiers\"",
+        "\"properties\": {\n    \"zsink.source-id\": \"0123456789abcdef\""};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (!strstr (text, fields[i]))
             fail_msg ("snapshot JSON lacks %s:\n%s", fields[i], text);
