@@ -12,7 +12,7 @@ static void
 s_usage (FILE *out)
 {
     fprintf (out,
-             "usage: zsink COMMAND ...\n"
+             "usage: zsink COMMAND ... | --version | --help\n"
              "  cluster [-c JOB.yaml] [-Dkey=value ...] [--run-for 10s] [--restore-from CHK]\n"
              "                           run the job on this machine (see zsink cluster --help)\n"
              "  status  [--coordinator EP | -c JOB.yaml]     a running job's status (JSON)\n"
@@ -98,6 +98,10 @@ main (int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp (cmd, "--help") == 0 || strcmp (cmd, "-h") == 0 || strcmp (cmd, "help") == 0) {
         s_usage (stdout);
+        return 0;
+    }
+    if (strcmp (cmd, "--version") == 0 || strcmp (cmd, "version") == 0) {
+        printf ("zsink %s (git %s)\n", ZSINK_VERSION, ZSINK_GIT);
         return 0;
     }
     for (size_t i = 0; i < sizeof s_commands / sizeof s_commands[0]; i++)

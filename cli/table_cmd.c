@@ -877,6 +877,8 @@ static int
 s_parse (const s_cmd_t *cmd, s_args_t *args, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
+        if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
+            return s_help ();
         const s_opt_t *opt = s_find_opt (cmd, argv[i]);
         if (opt) {
             const char *value = opt->has_value && i + 1 < argc ? argv[++i] : NULL;
