@@ -660,7 +660,12 @@ s_end_of_input (s_writer_t *self)
     if (s_send_after_data (self, S_OUT_FINISHED, 0, self->gen.offset, true) != 0)
         return;
     self->state = S_ENDED;
-    zs_info ("End of input after %" PRId64 " rows", self->gen.offset);
+    if (self->src && zs_source_file_skipped (self->src))
+        zs_warn ("End of input after %" PRId64 " rows; %" PRId64
+                 " bad records skipped (source.file.on-error: skip)",
+                 self->gen.offset, zs_source_file_skipped (self->src));
+    else
+        zs_info ("End of input after %" PRId64 " rows", self->gen.offset);
 }
 
 //  The file source at a checkpoint's position (NULL: the start). 0, or -1

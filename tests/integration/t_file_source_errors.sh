@@ -35,6 +35,9 @@ print("committed before the failure:", d)' || fail "$v" "committed rows"
     else
         expect_exit "$v" 90 0
         grep -q "Skipped bad record .*part-001.jsonl:400" "$(clog "$v")" || fail "$v" "skipped line not logged"
+        # the count at the end, from the writers that skipped (1 each)
+        [ "$(grep -cE 'End of input after [0-9]+ rows; 1 bad records skipped' "$(clog "$v")")" = 2 ] ||
+            fail "$v" "the skipped count is not said at the end of input"
         # rows of the bad lines: file k holds ids k+1, k+1+3, …; line L is
         # the id k+1+3(L-1): file 1 line 400 -> 1199, file 2 line 10 -> 30
         "$ZSINK" table scan "$(table_of "$v")" --format csv | "$PY" -c '

@@ -1,0 +1,27 @@
+# The example jobs under examples/ run as the README says (from the
+# repository root, relative paths), each into its own table here: datagen
+# ids 1..100,000 exactly once; the JSONL and CSV orders, 30 rows each, the
+# same rows in both tables.
+. "$(dirname "$0")/lib.sh"
+
+ROOT=$(cd "$LIB_DIR/../.." && pwd)
+run_example () { # NAME
+    v=$1
+    mkdir -p "$(vdir $v)"
+    (cd "$ROOT" && timeout 120 "$ZSINK" cluster -c "examples/$v.yaml" \
+        -Dtable.path="$(table_of $v)" -Dstate.checkpoints.dir="$(vdir $v)/chk" \
+        >"$(clog $v)" 2>&1) || { tail -n 20 "$(clog $v)"; fail $v "examples/$v.yaml: exit $?"; }
+    echo "[$v] $(tail -n 1 "$(clog $v)")"
+}
+run_example datagen
+oracle datagen 100000
+for v in jsonl csv; do
+    run_example $v
+    stats=$("$ZSINK" table stats "$(table_of $v)" --json)
+    [ "$(echo "$stats" | json_get - count)" = 30 ] &&
+        [ "$(echo "$stats" | json_get - distinct_ids)" = 30 ] || fail $v "stats: $stats"
+    "$ZSINK" table scan "$(table_of $v)" --format csv | sort >"$(vdir $v)/rows.csv"
+done
+cmp -s "$(vdir jsonl)/rows.csv" "$(vdir csv)/rows.csv" || fail csv "the CSV and JSONL tables differ"
+echo "[csv] the same 30 rows as jsonl: $(head -n 2 "$(vdir csv)/rows.csv" | tail -n 1)"
+pass
