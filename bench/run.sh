@@ -35,7 +35,7 @@ trap 'rm -rf "$WORK"' EXIT
 now_ms() { date +%s%3N; }
 
 status_field() { # endpoint-yaml field
-    $BIN/zsink status -c "$1" 2>/dev/null |
+    $BIN/zsink status -c "$1" --json 2>/dev/null |
         python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])" 2>/dev/null || echo 0
 }
 

@@ -1,13 +1,18 @@
 /*  client.c - see client.h. */
 #include "client.h"
+#include "checkpoint.h"
 #include "config.h"
 #include "fs.h"
 #include "net.h"
 #include "cmd.h"
 #include <jansson.h>
 #include <stdio.h>
+#include <dirent.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 zsock_t *
@@ -94,14 +99,18 @@ zs_client_find_endpoint (const char *checkpoints_dir, char *endpoint, size_t len
 static void
 s_usage (FILE *out)
 {
-    fprintf (out, "usage: zsink status [--coordinator EP | -c JOB.yaml] [-D key=value]\n"
+    fprintf (out, "usage: zsink status [--coordinator EP | -c JOB.yaml] [-D key=value] [--json]\n"
                   "       zsink stop --savepoint [--coordinator EP | -c JOB.yaml]\n"
                   "       zsink cancel [--coordinator EP | -c JOB.yaml]\n"
                   "Without --coordinator, the endpoint is read from the cluster.json that\n"
                   "`zsink cluster` writes into state.checkpoints.dir. Env ZSINK_COORDINATOR\n"
                   "also names the endpoint.\n"
                   "With CURVE on (security.curve.enabled in JOB.yaml, or --keys DIR, env\n"
-                  "ZSINK_KEYS_DIR) the request is sent with DIR/client.cert_secret.\n");
+                  "ZSINK_KEYS_DIR) the request is sent with DIR/client.cert_secret.\n"
+                  "status prints the job, its participants and its checkpoint history (the\n"
+                  "last web.checkpoints.history); --json the document itself. With no\n"
+                  "cluster running, -c JOB.yaml shows the last job of state.checkpoints.dir\n"
+                  "from its files (job.json, history.json).\n");
 }
 
 //  `zsink status|stop|cancel`'s arguments and configuration.
@@ -110,6 +119,7 @@ typedef struct {
     const char *endpoint;
     const char *keys;
     bool savepoint;
+    bool json; //  status --json
     zs_config_t cfg;
     Zsink__ClientRequest__Kind kind;
     char found[ZS_PATH_MAX]; //  the endpoint cluster.json names
@@ -127,6 +137,9 @@ s_on_option (int opt, const char *arg, void *self)
         break;
     case 's':
         args->savepoint = true;
+        break;
+    case 'j':
+        args->json = true;
         break;
     case 'k':
         args->keys = arg;
@@ -185,6 +198,9 @@ s_find_coordinator (s_args_t *args)
     if (zs_client_find_endpoint (args->cfg.checkpoints_dir, args->found, sizeof args->found, err,
                                  sizeof err)
         < 0) {
+        //  status of a job that is over: from its files
+        if (args->kind == ZSINK__CLIENT_REQUEST__KIND__STATUS)
+            return ZS_CMD_GO_ON;
         fprintf (stderr, "zsink %s: no running cluster found: %s\n", args->cmd, err);
         return 1;
     }
@@ -199,6 +215,7 @@ s_parse (s_args_t *args, int argc, char **argv)
 {
     static const struct option opts[] = {{"coordinator", required_argument, 0, 'e'},
                                          {"savepoint", no_argument, 0, 's'},
+                                         {"json", no_argument, 0, 'j'},
                                          {"config", required_argument, 0, 'c'},
                                          {"keys", required_argument, 0, 'k'},
                                          {"help", no_argument, 0, 'h'},
@@ -234,6 +251,180 @@ s_use_keys (const s_args_t *args, zs_curve_t **curve_p)
     return ZS_CMD_GO_ON;
 }
 
+//  The newest job directory of checkpoints_dir (by its job.json's time)
+//  into dir. false when there is none.
+static bool
+s_last_job_dir (const char *checkpoints_dir, char *dir, size_t len)
+{
+    DIR *d = opendir (checkpoints_dir);
+    if (!d)
+        return false;
+    struct dirent *de;
+    time_t newest = 0;
+    bool found = false;
+    while ((de = readdir (d))) {
+        char path[2 * ZS_PATH_MAX];
+        struct stat st;
+        snprintf (path, sizeof path, "%s/%s/job.json", checkpoints_dir, de->d_name);
+        if (de->d_name[0] != '.' && stat (path, &st) == 0 && (!found || st.st_mtime >= newest)) {
+            newest = st.st_mtime;
+            snprintf (dir, len, "%s/%s", checkpoints_dir, de->d_name);
+            found = true;
+        }
+    }
+    closedir (d);
+    return found;
+}
+
+//  The status of the last job of the checkpoints directory, from its files
+//  (no coordinator runs it any more): malloc'd JSON, or NULL + err.
+static char *
+s_status_from_files (const zs_config_t *cfg, char *err, size_t errlen)
+{
+    char dir[ZS_PATH_MAX + 64];
+    zs_job_meta_t meta;
+    if (!s_last_job_dir (cfg->checkpoints_dir, dir, sizeof dir)
+        || zs_job_meta_read (dir, &meta, err, errlen) != 0) {
+        snprintf (err, errlen, "no running cluster and no job in %s", cfg->checkpoints_dir);
+        return NULL;
+    }
+    char path[sizeof dir + 16];
+    snprintf (path, sizeof path, "%s/history.json", dir);
+    json_t *history = json_load_file (path, 0, NULL);
+    json_t *root = json_pack ("{s:s, s:s, s:s, s:I, s:b, s:s, s:o}", "job_id", meta.job_id, "state",
+                              meta.status, "commit_user", meta.commit_user, "attempt",
+                              (json_int_t) meta.epoch, "running", 0, "job_dir", dir, "history",
+                              json_is_array (history) ? history : json_array ());
+    if (history && !json_is_array (history))
+        json_decref (history);
+    char *text = json_dumps (root, JSON_COMPACT);
+    json_decref (root);
+    return text;
+}
+
+static const char *
+s_time (int64_t ms, char *buf, size_t len)
+{
+    time_t t = (time_t) (ms / 1000);
+    struct tm tm;
+    size_t n = strftime (buf, len, "%Y-%m-%d %H:%M:%S", localtime_r (&t, &tm));
+    snprintf (buf + n, len - n, ".%03d", (int) (ms % 1000));
+    return buf;
+}
+
+static int64_t
+s_int (json_t *o, const char *key)
+{
+    return (int64_t) json_integer_value (json_object_get (o, key));
+}
+
+//  The participants: name, pid, registered, ready, last heard.
+static void
+s_print_participants (json_t *parts)
+{
+    if (!json_array_size (parts))
+        return;
+    printf ("\n%-12s %8s %11s %6s %9s %11s\n", "participant", "pid", "registered", "ready",
+            "finished", "last heard");
+    size_t i;
+    json_t *p;
+    json_array_foreach (parts, i, p)
+    {
+        char heard[32] = "-";
+        if (s_int (p, "last_heard_ms_ago") >= 0 && json_is_true (json_object_get (p, "registered")))
+            snprintf (heard, sizeof heard, "%" PRId64 " ms ago", s_int (p, "last_heard_ms_ago"));
+        printf ("%-12s %8" PRId64 " %11s %6s %9s %11s\n",
+                json_string_value (json_object_get (p, "name")), s_int (p, "pid"),
+                json_is_true (json_object_get (p, "registered")) ? "yes" : "no",
+                json_is_true (json_object_get (p, "ready")) ? "yes" : "no",
+                json_is_true (json_object_get (p, "finished")) ? "yes" : "no", heard);
+    }
+}
+
+//  The checkpoint history, newest first, as Flink's web UI lists it.
+static void
+s_print_history (json_t *history)
+{
+    printf ("\ncheckpoint history (newest first):\n");
+    if (!json_array_size (history)) {
+        printf ("  none yet\n");
+        return;
+    }
+    printf ("%8s %-11s %7s %-23s %9s %7s %12s %8s %9s %9s\n", "id", "status", "attempt",
+            "trigger time", "duration", "acked", "committables", "bytes", "snapshot", "commit");
+    size_t i;
+    json_t *e;
+    json_array_foreach (history, i, e)
+    {
+        char when[40], dur[24] = "-", acked[24], snap[24] = "-", commit[24] = "-";
+        if (s_int (e, "duration_ms") >= 0)
+            snprintf (dur, sizeof dur, "%" PRId64 " ms", s_int (e, "duration_ms"));
+        snprintf (acked, sizeof acked, "%" PRId64 "/%" PRId64, s_int (e, "acked"),
+                  s_int (e, "expected"));
+        if (s_int (e, "snapshot"))
+            snprintf (snap, sizeof snap, "%" PRId64, s_int (e, "snapshot"));
+        if (s_int (e, "commit_latency_ms") >= 0)
+            snprintf (commit, sizeof commit, "%" PRId64 " ms", s_int (e, "commit_latency_ms"));
+        const char *status = json_string_value (json_object_get (e, "status"));
+        printf ("%8" PRId64 " %-11s %7" PRId64 " %-23s %9s %7s %12" PRId64 " %8" PRId64
+                " %9s %9s%s%s\n",
+                s_int (e, "id"), status ? status : "?", s_int (e, "attempt"),
+                s_time (s_int (e, "trigger_time"), when, sizeof when), dur, acked,
+                s_int (e, "committables"), s_int (e, "bytes"), snap, commit,
+                status && strcmp (status, "FAILED") == 0 ? "  " : "",
+                status && strcmp (status, "FAILED") == 0
+                    ? json_string_value (json_object_get (e, "reason"))
+                    : "");
+    }
+}
+
+//  zsink status for a person.
+static void
+s_print_status (const char *json)
+{
+    json_t *doc = json_loads (json, 0, NULL);
+    if (!doc) {
+        printf ("%s\n", json);
+        return;
+    }
+    bool running = !json_is_false (json_object_get (doc, "running"));
+    printf ("job %s: %s%s, attempt %" PRId64, json_string_value (json_object_get (doc, "job_id")),
+            json_string_value (json_object_get (doc, "state")),
+            running ? "" : " (not running: from its files)", s_int (doc, "attempt"));
+    if (running)
+        printf (", %" PRId64 " restarts by this coordinator", s_int (doc, "restarts"));
+    printf ("\n");
+    printf ("commit user %s, checkpoints in %s\n",
+            json_string_value (json_object_get (doc, "commit_user")),
+            json_string_value (json_object_get (doc, "job_dir")));
+    if (running) {
+        json_t *ck = json_object_get (doc, "checkpoints");
+        printf ("rows read %" PRId64 ", committed %" PRId64 " (snapshot %" PRId64
+                ", identifier %" PRId64 "); checkpoints %" PRId64 " completed, %" PRId64
+                " failed\n",
+                s_int (doc, "rows_read"), s_int (doc, "rows_committed"),
+                s_int (doc, "last_snapshot"), s_int (doc, "last_committed_identifier"),
+                s_int (ck, "completed"), s_int (ck, "aborted"));
+        json_t *drops = json_object_get (doc, "dropped");
+        const char *reason;
+        json_t *count;
+        bool any = false;
+        json_object_foreach (drops, reason, count)
+        {
+            if (json_integer_value (count)) {
+                printf ("%s%s %" JSON_INTEGER_FORMAT, any ? ", " : "dropped messages: ", reason,
+                        json_integer_value (count));
+                any = true;
+            }
+        }
+        if (any)
+            printf ("\n");
+        s_print_participants (json_object_get (doc, "participants"));
+    }
+    s_print_history (json_object_get (doc, "history"));
+    json_decref (doc);
+}
+
 //  Indented for a person; still one JSON document for a program.
 static void
 s_print_reply (const char *json)
@@ -258,6 +449,17 @@ zs_client_cmd (int argc, char **argv)
     bool ok = false;
     char *json = NULL;
     char err[ZS_ERRLEN];
+    if (!args.endpoint) { //  status, no cluster running: the files
+        zs_curve_destroy (&curve);
+        json = s_status_from_files (&args.cfg, err, sizeof err);
+        if (!json) {
+            fprintf (stderr, "zsink status: %s\n", err);
+            return 1;
+        }
+        args.json ? s_print_reply (json) : s_print_status (json);
+        free (json);
+        return 0;
+    }
     //  a savepoint waits for a checkpoint and its commit
     int timeout = args.kind == ZSINK__CLIENT_REQUEST__KIND__STOP ? 120000 : 5000;
     rc = zs_client_request (args.endpoint, args.kind, args.savepoint, timeout, &ok, &json, err,
@@ -267,7 +469,10 @@ zs_client_cmd (int argc, char **argv)
         fprintf (stderr, "zsink %s: %s\n", args.cmd, err);
         return 1;
     }
-    s_print_reply (json);
+    if (args.kind == ZSINK__CLIENT_REQUEST__KIND__STATUS && ok && !args.json)
+        s_print_status (json);
+    else
+        s_print_reply (json);
     free (json);
     return ok ? 0 : 1;
 }

@@ -11,6 +11,7 @@
 #include "config.h"
 #include "curve.h"
 #include "drops.h"
+#include "history.h"
 
 #define SUPERSEDED_MAX 64
 
@@ -70,7 +71,8 @@ typedef struct {
     int64_t restore_at, restoring_since;
     //  progress
     int64_t last_snapshot, last_identifier, rows_committed, completed, aborted;
-    zs_drops_t *drops; //  on our ROUTER
+    zs_drops_t *drops;     //  on our ROUTER
+    zs_history_t *history; //  the checkpoint history (zsink status)
     //  stop with savepoint
     bool stop_requested;
     char stop_client[ZS_RID_MAX];

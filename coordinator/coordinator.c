@@ -294,6 +294,7 @@ s_abort_checkpoint (coord_t *self, const char *why)
         return;
     zs_warn ("Checkpoint %lld of job %s %s.", (long long) self->inflight_id, self->meta.job_id,
              why);
+    zs_history_failed (self->history, self->inflight_id, why);
     self->inflight_id = 0;
     zs_state_free (&self->inflight_state);
     self->aborted++;
@@ -318,6 +319,8 @@ s_trigger (coord_t *self, bool savepoint)
     zs_info ("Triggering %s %lld @ %lld for job %s.", savepoint ? "savepoint" : "checkpoint",
              (long long) id, (long long) zs_clock_wall_ms (), self->meta.job_id);
     s_send_barriers (self, id, savepoint);
+    zs_history_add (self->history, id, self->meta.epoch, savepoint, self->n + 1);
+    zs_history_save (self->history);
 }
 
 //  The checkpoint in flight, every ack in, as a zs_chk_t that owns its
@@ -348,6 +351,7 @@ static void
 s_chk_write_failed (coord_t *self, zs_chk_t *chk, const char *err)
 {
     zs_error ("cannot write checkpoint %lld: %s", (long long) chk->id, err);
+    zs_history_failed (self->history, chk->id, err);
     zs_chk_clear (chk);
     self->consecutive_failed++;
     self->inflight_id = 0;
@@ -367,6 +371,27 @@ s_schedule_next (coord_t *self)
         self->next_trigger_at = self->inflight_start + self->cfg.checkpoint_interval_ms;
 }
 
+//  The history entry of a completed checkpoint: its duration, size and
+//  the data files the committer holds for its id.
+static void
+s_history_completed (coord_t *self, const zs_chk_t *chk, int64_t bytes, int64_t took)
+{
+    zs_chk_stat_t *e = zs_history_find (self->history, chk->id);
+    if (!e)
+        return;
+    e->status = ZS_CHK_COMPLETED;
+    e->duration_ms = took;
+    e->acked = e->expected;
+    e->bytes = bytes;
+    e->completed_mono = zs_clock_mono_ms ();
+    e->committables = 0;
+    for (size_t i = 0; chk->state && i < chk->state->n_pending; i++)
+        if (chk->state->pending[i]->identifier == chk->id)
+            for (size_t k = 0; k < chk->state->pending[i]->n_committables; k++)
+                e->committables += (int64_t) chk->state->pending[i]->committables[k]->n_files;
+    zs_history_save (self->history);
+}
+
 static void
 s_complete_checkpoint (coord_t *self)
 {
@@ -382,6 +407,7 @@ s_complete_checkpoint (coord_t *self)
     int64_t took = zs_clock_mono_ms () - self->inflight_start;
     zs_info ("Completed checkpoint %lld for job %s (%lld bytes, %lld ms).", (long long) chk.id,
              self->meta.job_id, (long long) bytes, (long long) took);
+    s_history_completed (self, &chk, bytes, took);
     zs_chk_clear (&self->latest);
     self->latest = chk;
     self->inflight_id = 0;
@@ -570,9 +596,12 @@ s_status_json (coord_t *self)
         for (int r = 0; r < ZS_DROP_NREASONS; r++)
             dropped[r] += s->dropped[r];
         handshakes += s->refused_handshakes;
-        json_array_append_new (parts, json_pack ("{s:s, s:b, s:i, s:b, s:b}", "name", name,
-                                                 "registered", s->registered, "pid", s->pid,
-                                                 "ready", s->ready, "finished", s->finished));
+        json_array_append_new (
+            parts,
+            json_pack ("{s:s, s:b, s:i, s:b, s:b, s:I}", "name", name, "registered", s->registered,
+                       "pid", s->pid, "ready", s->ready, "finished", s->finished,
+                       "last_heard_ms_ago",
+                       (json_int_t) (s->registered ? zs_clock_mono_ms () - s->last_heard : -1)));
     }
     json_t *drops = json_object ();
     for (int r = 0; r < ZS_DROP_NREASONS; r++)
@@ -587,6 +616,9 @@ s_status_json (coord_t *self)
         (json_int_t) self->last_identifier, "restarts", self->restarts, "checkpoints", "completed",
         (json_int_t) self->completed, "aborted", (json_int_t) self->aborted, "dropped", drops,
         "refused_handshakes", (json_int_t) handshakes, "participants", parts);
+    json_object_set_new (root, "attempt", json_integer (self->meta.epoch));
+    json_object_set_new (root, "job_dir", json_string (self->job_dir));
+    json_object_set_new (root, "history", zs_history_json (self->history));
     char *text = json_dumps (root, JSON_COMPACT);
     json_decref (root);
     return text;
@@ -814,6 +846,15 @@ s_on_ready (coord_t *self, int slot, Zsink__Ready *ready)
     s_start (self);
 }
 
+//  One more participant acked the checkpoint in flight.
+static void
+s_history_acked (coord_t *self, const slot_t *s)
+{
+    zs_chk_stat_t *e = zs_history_find (self->history, self->inflight_id);
+    if (e && !s->acked)
+        e->acked++;
+}
+
 //  A writer's ack of the checkpoint in flight, with its source position;
 //  an ack of any other id (late, repeated, unknown) is ignored.
 static void
@@ -822,6 +863,7 @@ s_on_writer_ack (coord_t *self, int slot, Zsink__WriterAck *ack)
     if (slot == COMMITTER || ack->checkpoint_id != self->inflight_id)
         return;
     slot_t *s = &self->slots[slot];
+    s_history_acked (self, s);
     s->acked = true;
     s->pos = *ack->position;
     //  fresher than the last heartbeat: keeps rows read >= rows committed
@@ -855,6 +897,7 @@ s_on_committer_ack (coord_t *self, int slot, Zsink__CommitterAck *ack)
         s_abort_checkpoint (self, "aborted: out of memory copying the committer state");
         return;
     }
+    s_history_acked (self, &self->slots[slot]);
     self->slots[slot].acked = true;
     s_check_checkpoint (self);
 }
@@ -866,6 +909,12 @@ s_on_committed (coord_t *self, Zsink__Committed *c)
 {
     self->last_identifier = c->identifier;
     self->last_snapshot = c->snapshot_id;
+    zs_chk_stat_t *e = zs_history_find (self->history, c->identifier);
+    if (e && e->status == ZS_CHK_COMPLETED && !e->snapshot) {
+        e->snapshot = c->snapshot_id;
+        e->commit_ms = zs_clock_mono_ms () - e->completed_mono;
+        zs_history_save (self->history);
+    }
     if (c->has_total_rows)
         self->rows_committed = c->total_rows;
     if (c->identifier == ZS_END_INPUT_ID && s_active (self))
@@ -1224,6 +1273,7 @@ s_close (coord_t *self)
     free (self->slots);
     self->slots = NULL;
     zs_drops_destroy (&self->drops);
+    zs_history_destroy (&self->history);
 }
 
 //  The slots, the drop counters and the control ROUTER.

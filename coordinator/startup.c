@@ -367,6 +367,11 @@ zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
     if (s_check_schema (self) != 0)
         return 2;
     zs_coord_persist_meta (self);
+    self->history = zs_history_new (self->job_dir, self->cfg.checkpoints_history);
+    if (!self->history) {
+        zs_error ("out of memory");
+        return 1;
+    }
     s_stamp (self);
     s_announce (self, job_id);
     return ZS_CMD_GO_ON;

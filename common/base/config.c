@@ -86,6 +86,7 @@ static const s_key_t s_keys[] = {
     {"state.checkpoints.dir", S_PATH, S_OFF (checkpoints_dir), 0, 0, false, NULL},
     {"state.checkpoints.num-retained", S_INT, S_OFF (checkpoints_num_retained), 1, INT_MAX, false,
      NULL},
+    {"web.checkpoints.history", S_INT, S_OFF (checkpoints_history), 1, 10000, false, NULL},
     {"commit.ignore-empty", S_BOOL, S_OFF (commit_ignore_empty), 0, 0, false, NULL},
     {"commit.max-retries", S_INT, S_OFF (commit_max_retries), 0, INT_MAX, false, NULL},
     {"heartbeat.interval", S_DURATION, S_OFF (heartbeat_interval_ms), 1, S_NOMAX, false, NULL},
@@ -339,6 +340,7 @@ zs_config_defaults (zs_config_t *cfg)
     cfg->datagen_number_of_rows = -1;
     cfg->datagen_fail_at_id = -1;
     cfg->checkpoints_num_retained = 1;
+    cfg->checkpoints_history = 10;
     cfg->commit_ignore_empty = false;
     cfg->commit_max_retries = 10;
     cfg->heartbeat_interval_ms = 500;

@@ -246,7 +246,7 @@ pause_random () {
 }
 
 # status VARIANT: `zsink status` JSON of the variant's running job.
-status () { "$ZSINK" status -c "$(vdir "$1")/job.yaml"; }
+status () { "$ZSINK" status -c "$(vdir "$1")/job.yaml" --json; }
 
 # wait_status VARIANT PYTHON_EXPR DEADLINE_S: until `zsink status` JSON,
 # bound to d, makes the expression true. The last document is in $STATUS.
