@@ -67,7 +67,15 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
                            .max_retries = opts->max_retries,
                            .source_id = opts->source_id};
         zs_committed_t made_one = {0};
+        int64_t started = zs_clock_mono_ms ();
         int c = zs_table_commit (table, &req, &made_one, err, errlen);
+        if (c == 0 && opts->stats)
+            *opts->stats = (zs_commit_stats_t){.commits = opts->stats->commits + 1,
+                                               .last_duration_ms = zs_clock_mono_ms () - started,
+                                               .last_attempts = made_one.attempts,
+                                               .last_files_added = made_one.files_added,
+                                               .last_files_deleted = made_one.files_deleted,
+                                               .last_delta_rows = made_one.delta_rows};
         free (files);
         //  A checkpoint the coordinator triggered while the job was
         //  finishing may complete after the end-input snapshot: empty, it

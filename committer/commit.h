@@ -13,6 +13,16 @@
 typedef void (zs_commit_fn) (int64_t identifier, int64_t snapshot_id, int64_t total_rows,
                              void *arg);
 
+//  What the last commits did (Paimon's CommitterMetrics), for the metrics.
+typedef struct {
+    int64_t commits;            //  snapshots made
+    int64_t last_duration_ms;   //  lastCommitDuration
+    int last_attempts;          //  lastCommitAttempts
+    int64_t last_files_added;   //  lastTableFilesAdded
+    int64_t last_files_deleted; //  lastTableFilesDeleted
+    int64_t last_delta_rows;    //  lastDeltaRecordsAppended
+} zs_commit_stats_t;
+
 typedef struct {
     bool recommit;     //  restoring: ZS_EFINISHED counts as committed too, the
                        //  "filtered" line is logged, committer.mid-recommit fires
@@ -23,6 +33,7 @@ typedef struct {
     const zs_compact_t *compact; //  after each commit (not end of input): one
                                  //  compaction when due; NULL: never (write-only)
     const char *source_id;       //  for the end-input snapshot (NULL: none)
+    zs_commit_stats_t *stats;    //  updated after each snapshot (may be NULL)
     zs_compactor_t *compactor;   //  runs it (with compact); cancelled before
                                  //  the end-input snapshot
 } zs_commit_opts_t;

@@ -60,6 +60,7 @@
 #include "net.h"
 #include "participant.h"
 #include "pending.h"
+#include "prom.h"
 #include "table.h"
 #include <czmq.h>
 #include <errno.h>
@@ -106,6 +107,8 @@ typedef struct {
     zs_compact_t compact;      //  what a compaction after a commit does (s_commit_opts)
     zs_compactor_t *compactor; //  ... and the thread that rewrites it
     char source_id[24];        //  zs_config_source_id, for the end-input snapshot
+    zs_commit_stats_t stats;   //  what the last commits did (metrics)
+    zs_prom_t *prom;           //  metrics.reporter.prom.port, else NULL
     s_writer_t *writers;
     int nwriters;
     int64_t total_rows; //  of the latest snapshot, for heartbeats
@@ -236,7 +239,8 @@ s_commit_opts (s_committer_t *self, bool recommit)
                               .arg = self,
                               .compact = compact ? &self->compact : NULL,
                               .compactor = self->compactor,
-                              .source_id = bounded ? self->source_id : NULL};
+                              .source_id = bounded ? self->source_id : NULL,
+                              .stats = &self->stats};
 }
 
 //  Commit ids <= upto, and end of input when with_end (invariants 3, 4).
@@ -253,6 +257,73 @@ s_commit (s_committer_t *self, int64_t upto, bool with_end, bool recommit, char 
     int rc =
         zs_commit_upto (self->table, self->pending, self->user, upto, with_end, &opts, err, errlen);
     return rc < 0 ? rc : 0;
+}
+
+//  ---- metrics ------------------------------------------------------------
+
+//  Paimon's CommitterMetrics under the names Flink's PrometheusReporter
+//  gives an operator's metrics, and zsink's own counters.
+static void
+s_render_metrics (FILE *out, void *arg)
+{
+    s_committer_t *self = arg;
+    char labels[ZS_PATH_MAX + 160];
+    snprintf (labels, sizeof labels, "job_id=\"%s\",table=\"%s\"", self->job_id, self->table_path);
+    int64_t compactions = 0, rewrite_ms = 0;
+    zs_compactor_counts (self->compactor, &compactions, &rewrite_ms);
+    const zs_commit_stats_t *st = &self->stats;
+    struct {
+        const char *name, *type, *help;
+        double value;
+    } m[] = {
+        {"lastCommitDuration", "gauge", "ms the last commit took", (double) st->last_duration_ms},
+        {"lastCommitAttempts", "gauge", "snapshot ids the last commit tried",
+         (double) st->last_attempts},
+        {"lastTableFilesAdded", "gauge", "data files the last commit added",
+         (double) st->last_files_added},
+        {"lastTableFilesDeleted", "gauge", "data files the last commit deleted",
+         (double) st->last_files_deleted},
+        {"lastDeltaRecordsAppended", "gauge", "rows the last commit appended",
+         (double) st->last_delta_rows},
+        {"numCommits", "counter", "snapshots committed by this committer (zsink)",
+         (double) st->commits},
+        {"numCompactions", "counter", "COMPACT snapshots committed by this committer (zsink)",
+         (double) compactions},
+        {"lastCompactionRewriteDuration", "gauge", "ms the last compaction's rewrite took (zsink)",
+         (double) rewrite_ms},
+        {"numCommittablesRefused", "counter", "committables refused (zsink)",
+         (double) self->refused},
+        {"numRecordsCommitted", "gauge", "rows in the table's latest snapshot (zsink)",
+         (double) self->total_rows},
+    };
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+        char name[96];
+        snprintf (name, sizeof name, "flink_taskmanager_job_task_operator_%s", m[i].name);
+        zs_prom_sample (out, name, m[i].type, m[i].help, labels, m[i].value);
+    }
+    for (int r = 0; r < ZS_DROP_NREASONS; r++) {
+        char l[sizeof labels + 48];
+        snprintf (l, sizeof l, "%s,role=\"committer\",reason=\"%s\"", labels, zs_drop_name (r));
+        zs_prom_sample (out, "zsink_dropped_messages", "counter",
+                        r ? NULL : "data messages dropped by the committer, by reason", l,
+                        (double) zs_drops_count (self->drops, r));
+    }
+}
+
+//  The job's metrics.reporter.prom.port, once: a failure costs the
+//  metrics, never the job.
+static void
+s_prom_setup (s_committer_t *self)
+{
+    if (self->prom || !self->cfg.metrics_prom_port[0])
+        return;
+    char err[ZS_ERRLEN];
+    self->prom = zs_prom_new (self->cfg.metrics_prom_port, err, sizeof err);
+    if (self->prom)
+        zs_info ("Prometheus metrics of the committer on http://0.0.0.0:%d/metrics",
+                 zs_prom_port (self->prom));
+    else
+        zs_warn ("no metrics: %s", err);
 }
 
 //  ---- control pipe -------------------------------------------------------
@@ -309,6 +380,7 @@ s_on_welcome (s_committer_t *self)
         zs_participant_set_progress (self->part, 0, self->total_rows);
     }
     s_drop_state (self);
+    s_prom_setup (self);
     zs_participant_register (self->part);
     zs_info ("registered with job %s (table %s, parallelism %d)", job, cfg->table_path,
              cfg->parallelism);
@@ -815,6 +887,7 @@ s_committer_fini (s_committer_t *self)
     zsock_destroy (&self->data);
     zs_curve_destroy (&self->curve);
     zs_compactor_destroy (&self->compactor);
+    zs_prom_destroy (&self->prom);
     zs_table_destroy (&self->table);
     zs_committer_unlock (&self->lock_fd);
     zs_pending_destroy (&self->pending);
@@ -871,8 +944,9 @@ s_committer_run (s_committer_t *self)
             {zsock_resolve (zs_participant_sock (self->part)), 0, ZMQ_POLLIN, 0},
             {zsock_resolve (self->data), 0, ZMQ_POLLIN, 0},
             {NULL, zs_compactor_fd (self->compactor), ZMQ_POLLIN, 0},
+            {NULL, self->prom ? zs_prom_fd (self->prom) : -1, ZMQ_POLLIN, 0},
         };
-        if (zmq_poll (items, 3, POLL_MS) < 0 && errno != EINTR) {
+        if (zmq_poll (items, 4, POLL_MS) < 0 && errno != EINTR) {
             zs_error ("poll failed: %s", zmq_strerror (zmq_errno ()));
             self->exit_code = 1;
             break;
@@ -882,6 +956,8 @@ s_committer_run (s_committer_t *self)
             s_drain_data (self);
         if (!self->done && (items[2].revents & ZMQ_POLLIN))
             s_on_compacted (self);
+        if (self->prom && (items[3].revents & ZMQ_POLLIN))
+            zs_prom_serve (self->prom, s_render_metrics, self);
         if (self->curve) {
             int64_t unauthorized, handshakes;
             zs_curve_counters (self->curve, &unauthorized, &handshakes);

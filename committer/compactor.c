@@ -53,6 +53,8 @@ struct zs_compactor_t {
     size_t nm;
     int rc;
     char err[ZS_ERRLEN];
+    //  counts, for the metrics
+    int64_t committed, last_rewrite_ms;
 };
 
 zs_compactor_t *
@@ -85,6 +87,13 @@ int
 zs_compactor_fd (zs_compactor_t *self)
 {
     return self->pipe[0];
+}
+
+void
+zs_compactor_counts (zs_compactor_t *self, int64_t *committed, int64_t *last_rewrite_ms)
+{
+    *committed = self->committed;
+    *last_rewrite_ms = self->last_rewrite_ms;
 }
 
 bool
@@ -188,6 +197,8 @@ zs_compactor_finish (zs_compactor_t *self, zs_table_t *table, bool commit)
             zs_warn ("compaction not committed: %s", why);
         else {
             snapshot = out.snapshot_id;
+            self->committed++;
+            self->last_rewrite_ms = zs_clock_mono_ms () - self->started_ms;
             zs_info ("Compacted %" PRId64 " files (%" PRId64 " rows) into %" PRId64
                      " in snapshot %" PRId64 " (rewrite %" PRId64 " ms)",
                      out.before, out.rows, out.after, out.snapshot_id,

@@ -33,6 +33,9 @@ int64_t zs_compactor_finish (zs_compactor_t *self, zs_table_t *table, bool commi
 //  or its files: a restore's clean-up, the end-input snapshot, a new table.
 void zs_compactor_cancel (zs_compactor_t *self);
 
+//  Compactions committed so far, and the last one's rewrite time (ms).
+void zs_compactor_counts (zs_compactor_t *self, int64_t *committed, int64_t *last_rewrite_ms);
+
 //  Is a rewrite in flight (started, not yet finished or cancelled)?
 bool zs_compactor_busy (zs_compactor_t *self);
 

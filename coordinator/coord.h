@@ -12,6 +12,8 @@
 #include "curve.h"
 #include "drops.h"
 #include "history.h"
+#include "prom.h"
+#include <stdio.h>
 
 #define SUPERSEDED_MAX 64
 
@@ -73,6 +75,7 @@ typedef struct {
     int64_t last_snapshot, last_identifier, rows_committed, completed, aborted;
     zs_drops_t *drops;     //  on our ROUTER
     zs_history_t *history; //  the checkpoint history (zsink status)
+    zs_prom_t *prom;       //  metrics.reporter.prom.port, else NULL
     //  stop with savepoint
     bool stop_requested;
     char stop_client[ZS_RID_MAX];
@@ -101,6 +104,9 @@ typedef struct {
 //  *bind_p the endpoint to bind; otherwise the exit code (0: nothing to do,
 //  1: refused, 2: usage or configuration error), having allocated nothing.
 int zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p);
+
+//  The Prometheus metrics (metrics.c), a zs_prom_render_fn over a coord_t.
+void zs_coord_render_metrics (FILE *out, void *arg);
 
 //  Rewrite job.json (epoch, next checkpoint id, status) atomically; exits
 //  the process when it cannot, since ids and epochs must never be reused.

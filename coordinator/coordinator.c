@@ -1262,6 +1262,23 @@ s_curve_setup (coord_t *self)
     return 0;
 }
 
+//  metrics.reporter.prom.port: the Prometheus endpoint. 0, or -1 (logged).
+static int
+s_prom_setup (coord_t *self)
+{
+    if (!self->cfg.metrics_prom_port[0])
+        return 0;
+    char err[ZS_ERRLEN];
+    self->prom = zs_prom_new (self->cfg.metrics_prom_port, err, sizeof err);
+    if (!self->prom) {
+        zs_error ("%s", err);
+        return -1;
+    }
+    zs_info ("Prometheus metrics of job %s on http://0.0.0.0:%d/metrics", self->meta.job_id,
+             zs_prom_port (self->prom));
+    return 0;
+}
+
 //  Everything s_open and zs_coord_setup allocated (any of it may be NULL).
 static void
 s_close (coord_t *self)
@@ -1274,6 +1291,7 @@ s_close (coord_t *self)
     self->slots = NULL;
     zs_drops_destroy (&self->drops);
     zs_history_destroy (&self->history);
+    zs_prom_destroy (&self->prom);
 }
 
 //  The slots, the drop counters and the control ROUTER.
@@ -1343,11 +1361,17 @@ zs_coordinator_main (int argc, char **argv)
         s_close (self);
         return 1;
     }
+    if (s_prom_setup (self) < 0) {
+        s_close (self);
+        return 2;
+    }
     zpoller_t *poller = zpoller_new (self->router, NULL);
     while (!zsys_interrupted) {
         zpoller_wait (poller, 20);
         s_drain (self);
         s_tick (self);
+        if (self->prom) //  at most every 20 ms: a scrape waits that long
+            zs_prom_serve (self->prom, zs_coord_render_metrics, self);
         if (self->curve)
             zs_curve_counters (self->curve, NULL, NULL); //  logs refused handshakes
         if (s_may_exit (self))

@@ -10,9 +10,10 @@ protobuf-c-compiler uuid-dev libjansson-dev libyaml-dev libzstd-dev zlib1g-dev p
 # tests: cmocka; clang (libFuzzer targets); spin (the protocol model);
 # iproute2 and iptables (network namespaces and faults, t_partition_*);
 # python3-zmq (an outside peer on the cluster's sockets, t_outside_peer);
-# clang-format (the house style, style.clang-format)
+# clang-format (the house style, style.clang-format); curl (scrapes the
+# Prometheus endpoints, t_metrics)
 [ "$1" = --test ] && PKGS="$PKGS libcmocka-dev clang spin iproute2 iptables python3-zmq \
-clang-format"
+clang-format curl"
 # Node.js may come from elsewhere (nodesource bundles npm): the commands
 # count, not the package names.
 if [ "$1" = --test ] && ! { command -v node && command -v npm; } >/dev/null 2>&1; then

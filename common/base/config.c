@@ -86,6 +86,7 @@ static const s_key_t s_keys[] = {
     {"state.checkpoints.dir", S_PATH, S_OFF (checkpoints_dir), 0, 0, false, NULL},
     {"state.checkpoints.num-retained", S_INT, S_OFF (checkpoints_num_retained), 1, INT_MAX, false,
      NULL},
+    {"metrics.reporter.prom.port", S_PATH, S_OFF (metrics_prom_port), 0, 0, false, NULL},
     {"web.checkpoints.history", S_INT, S_OFF (checkpoints_history), 1, 10000, false, NULL},
     {"commit.ignore-empty", S_BOOL, S_OFF (commit_ignore_empty), 0, 0, false, NULL},
     {"commit.max-retries", S_INT, S_OFF (commit_max_retries), 0, INT_MAX, false, NULL},

@@ -37,6 +37,7 @@ typedef struct {
     char checkpoints_dir[ZS_PATH_MAX];      //  state.checkpoints.dir (required)
     int checkpoints_num_retained;           //  state.checkpoints.num-retained (default 1)
     int checkpoints_history;                //  web.checkpoints.history (10): in zsink status
+    char metrics_prom_port[ZS_PATH_MAX];    //  metrics.reporter.prom.port: "9249" or "9249-9260"
     bool commit_ignore_empty;               //  commit.ignore-empty (false)
     int commit_max_retries;                 //  commit.max-retries (10)
     int64_t heartbeat_interval_ms;          //  heartbeat.interval (500ms)

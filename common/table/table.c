@@ -1222,6 +1222,7 @@ typedef struct {
     zs_names_t merged;             //  manifests the merge wrote
     int64_t base_size, delta_size; //  of the lists
     int64_t delta_rows, deleted_rows;
+    int attempts; //  snapshot ids tried (1 without a lost race)
     zs_snapshot_t snap; //  the snapshot being created
 } s_commit_t;
 
@@ -1403,6 +1404,7 @@ s_commit_publish (s_commit_t *c, char *err, size_t errlen)
     int max_retries = c->req->max_retries;
     int64_t backoff_ms = 1;
     for (int attempt = 0;; attempt++) {
+        c->attempts = attempt + 1;
         s_commit_build_snapshot (c);
         int rc = s_commit_create_snapshot (c, err, errlen);
         if (rc != ZS_ECONFLICT)
@@ -1503,6 +1505,11 @@ zs_table_commit (zs_table_t *self, const zs_commit_t *req, zs_committed_t *out, 
         rc = s_commit_steps (&c, err, errlen);
     zs_names_free (&c.merged);
     if (rc == 0 && out)
-        *out = (zs_committed_t){.snapshot_id = c.snap.id, .total_rows = c.snap.total_record_count};
+        *out = (zs_committed_t){.snapshot_id = c.snap.id,
+                                .total_rows = c.snap.total_record_count,
+                                .attempts = c.attempts,
+                                .files_added = (int64_t) req->n,
+                                .files_deleted = (int64_t) req->n_deletes,
+                                .delta_rows = c.snap.delta_record_count};
     return rc;
 }

@@ -127,7 +127,11 @@ typedef struct {
 //  What it made.
 typedef struct {
     int64_t snapshot_id;
-    int64_t total_rows; //  the snapshot's totalRecordCount
+    int64_t total_rows;    //  the snapshot's totalRecordCount
+    int attempts;          //  snapshot ids tried (Paimon's lastCommitAttempts)
+    int64_t files_added;   //  data files added, deleted (lastTableFilesAdded, …Deleted)
+    int64_t files_deleted; //
+    int64_t delta_rows;    //  the snapshot's deltaRecordCount
 } zs_committed_t;
 
 //  Commit files as one snapshot with this identifier, kind APPEND.

@@ -1,0 +1,37 @@
+/*  prom.h - a Prometheus text endpoint (Flink's PrometheusReporter,
+    metrics.reporter.prom.port): GET /metrics answers the metrics a role
+    renders at that moment, in the text exposition format 0.0.4.
+
+    A listening TCP socket the role polls with its other sockets (zmq_poll
+    takes plain fds); each scrape is answered on the role's own thread, so
+    the metrics need no locking. A request that does not arrive whole within
+    200 ms is dropped: a slow client costs the loop at most that.
+*/
+#ifndef ZS_PROM_H_INCLUDED
+#define ZS_PROM_H_INCLUDED
+
+#include "zs.h"
+#include <stdio.h>
+
+typedef struct zs_prom_t zs_prom_t;
+
+//  Listen on the first free port of spec ("9249" or a range "9249-9260",
+//  as Flink's key takes), all interfaces. NULL + err when none is free or
+//  spec is not a port or a range.
+zs_prom_t *zs_prom_new (const char *spec, char *err, size_t errlen);
+void zs_prom_destroy (zs_prom_t **self_p);
+int zs_prom_fd (zs_prom_t *self);
+int zs_prom_port (zs_prom_t *self);
+
+//  Write the metrics into out (the exposition text).
+typedef void (zs_prom_render_fn) (FILE *out, void *arg);
+
+//  The fd is readable: answer every waiting scrape with render's text.
+void zs_prom_serve (zs_prom_t *self, zs_prom_render_fn *render, void *arg);
+
+//  One sample: "# HELP", "# TYPE" (when help is given, once per name) and
+//  "name{labels} value". labels is "" or `key="value",…`.
+void zs_prom_sample (FILE *out, const char *name, const char *type, const char *help,
+                     const char *labels, double value);
+
+#endif

@@ -1,0 +1,76 @@
+# The Prometheus endpoints (issue 14, point 2): with
+# metrics.reporter.prom.port a range, the coordinator and the committer
+# each take a free port of it and answer GET /metrics, scraped here with
+# curl, in the text format (every sample line parses, HELP/TYPE first),
+# under Flink's and Paimon's names: checkpoints completed grow between two
+# scrapes, records in per writer, the last checkpoint's duration and size,
+# restarts after a failover, dropped messages by reason; the committer's
+# lastCommitDuration, lastCommitAttempts, lastTableFilesAdded, numCommits.
+. "$(dirname "$0")/lib.sh"
+
+v=m
+N=30000
+base=$(free_port)
+write_fault_job $v 2 "datagen.number-of-rows: $N" "datagen.rows-per-second: 3000" \
+    "execution.checkpointing.interval: 200ms" "datagen.fail-at-id: 5000" \
+    "metrics.reporter.prom.port: $base-$((base + 30))"
+start_cluster $v
+wait_for_count $v 'Prometheus metrics of (job|the committer)' 2 30
+co=$(grep -o 'Prometheus metrics of job [^ ]* on http://0.0.0.0:[0-9]*' "$(clog $v)" | head -n 1 | sed 's/.*://')
+cm=$(grep -o 'Prometheus metrics of the committer on http://0.0.0.0:[0-9]*' "$(clog $v)" | head -n 1 | sed 's/.*://')
+[ -n "$co" ] && [ -n "$cm" ] && [ "$co" != "$cm" ] || fail $v "ports: coordinator '$co', committer '$cm'"
+wait_for_log $v 'switched from state RESTARTING to RESTORING' 60
+wait_for_count $v 'Completed checkpoint [0-9]+ for job' 6 60
+
+scrape () { curl -sf --max-time 5 "http://127.0.0.1:$1/metrics" >"$(vdir $v)/$2" || fail $v "scrape of port $1 failed"; }
+scrape "$co" coord-1.txt
+scrape "$cm" committer-1.txt
+wait_for_count $v 'Completed checkpoint [0-9]+ for job' 10 60
+scrape "$co" coord-2.txt
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$co/nothing")
+[ "$code" = 404 ] || fail $v "GET /nothing: HTTP $code"
+
+"$PY" - "$(vdir $v)" <<'PYEOF' || fail $v "metrics"
+import re, sys
+d = sys.argv[1]
+line_re = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([a-zA-Z_][a-zA-Z0-9_]*="[^"]*",?)*\})? (-?[0-9.eE+]+)$')
+def parse(name):
+    samples, typed = {}, set()
+    for l in open(f"{d}/{name}").read().splitlines():
+        if l.startswith("# TYPE "):
+            typed.add(l.split()[2])
+            continue
+        if l.startswith("#"):
+            continue
+        m = line_re.match(l)
+        assert m, f"{name}: not a sample line: {l!r}"
+        assert m.group(1) in typed, f"{name}: {m.group(1)} before its TYPE"
+        samples[m.group(1) + (m.group(2) or "")] = float(m.group(4))
+    return samples
+def get(s, name, **labels):
+    hits = [v for k, v in s.items() if k.split("{")[0] == name
+            and all(f'{a}="{b}"' in k for a, b in labels.items())]
+    assert hits, f"no {name} {labels}"
+    return hits[0]
+c1, c2, m1 = parse("coord-1.txt"), parse("coord-2.txt"), parse("committer-1.txt")
+done1 = get(c1, "flink_jobmanager_job_numberOfCompletedCheckpoints")
+done2 = get(c2, "flink_jobmanager_job_numberOfCompletedCheckpoints")
+assert done2 > done1 >= 1, (done1, done2)
+assert get(c2, "flink_jobmanager_job_numRestarts") == 1, "restarts"
+assert get(c2, "flink_jobmanager_job_lastCheckpointDuration") >= 0
+assert get(c2, "flink_jobmanager_job_lastCheckpointSize") > 0
+for w in ("0", "1"):
+    assert get(c2, "flink_taskmanager_job_task_numRecordsIn", subtask_index=w) > 0, w
+    assert get(c2, "flink_taskmanager_job_task_numRecordsOut", subtask_index=w) >= 0, w
+assert get(c2, "zsink_dropped_messages", reason="garbage") >= 0
+assert get(m1, "flink_taskmanager_job_task_operator_lastCommitDuration") >= 0
+assert get(m1, "flink_taskmanager_job_task_operator_lastCommitAttempts") == 1
+assert get(m1, "flink_taskmanager_job_task_operator_lastTableFilesAdded") >= 0
+assert get(m1, "flink_taskmanager_job_task_operator_numCommits") >= 1
+print(f"[m] coordinator: {int(done1)} -> {int(done2)} checkpoints completed, 1 restart, "
+      f"{len(c2)} samples; committer: {int(get(m1, 'flink_taskmanager_job_task_operator_numCommits'))} "
+      f"commits, last {int(get(m1, 'flink_taskmanager_job_task_operator_lastCommitDuration'))} ms, {len(m1)} samples")
+PYEOF
+expect_exit $v 120 0
+oracle $v $N
+pass
