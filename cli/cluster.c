@@ -50,6 +50,7 @@
 #include "table.h"
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -111,6 +112,32 @@ s_free_port (void)
     return port;
 }
 
+//  log.dir: each process's lines also go to <dir>/<name>.log (appended,
+//  so a restarted process continues its file), the cluster's own to
+//  cluster.log.
+static char s_log_dir[ZS_PATH_MAX];
+static struct {
+    char name[32];
+    int fd;
+} s_log_files[MAX_CHILDREN + 1];
+static int s_n_log_files;
+
+static int
+s_log_fd (const char *name)
+{
+    for (int i = 0; i < s_n_log_files; i++)
+        if (strcmp (s_log_files[i].name, name) == 0)
+            return s_log_files[i].fd;
+    if (s_n_log_files == MAX_CHILDREN + 1)
+        return -1;
+    char path[ZS_PATH_MAX + 48];
+    snprintf (path, sizeof path, "%s/%s.log", s_log_dir, name);
+    int fd = open (path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    snprintf (s_log_files[s_n_log_files].name, sizeof s_log_files[0].name, "%s", name);
+    s_log_files[s_n_log_files++].fd = fd;
+    return fd;
+}
+
 static void
 s_print_line (const char *name, const char *line)
 {
@@ -120,6 +147,11 @@ s_print_line (const char *name, const char *line)
     if (n > (int) sizeof buf - 1)
         n = (int) sizeof buf - 1;
     ssize_t rc = write (STDERR_FILENO, buf, n);
+    int fd = s_log_dir[0] ? s_log_fd (name) : -1;
+    if (fd >= 0) {
+        int m = snprintf (buf, sizeof buf, "%s\n", line);
+        rc = write (fd, buf, m > (int) sizeof buf - 1 ? sizeof buf - 1 : (size_t) m);
+    }
     (void) rc;
 }
 
@@ -614,6 +646,17 @@ s_start (s_roles_t *roles, const s_args_t *args)
     int code = s_lock_checkpoints (roles, &args->cfg);
     if (code != ZS_CMD_GO_ON)
         return code;
+    //  log.dir and log.level: files per process, and the level the
+    //  children log at from their first line
+    if (args->cfg.log_dir[0]) {
+        if (zs_fs_mkdirs (args->cfg.log_dir) < 0) {
+            fprintf (stderr, "zsink cluster: log.dir %s: %s\n", args->cfg.log_dir,
+                     strerror (errno));
+            return 2;
+        }
+        snprintf (s_log_dir, sizeof s_log_dir, "%s", args->cfg.log_dir);
+    }
+    setenv ("ZSINK_LOG_LEVEL", args->cfg.log_level, 1);
     s_catch_signals ();
     s_write_cluster_json (roles, &args->cfg);
     int n = roles->nkids - 2;
@@ -682,13 +725,18 @@ s_poll_io (run_t *run)
         if (got == 0)
             break;
         if (got == 1 && reply->body_case == ZSINK__ENVELOPE__BODY_CLIENT_REPLY) {
+            //  which reply by its top-level keys: a stop's names the
+            //  savepoint, a status names the job (and holds "savepoint"
+            //  fields deeper down, in its history)
             const char *json = reply->client_reply->json;
-            if (strstr (json, "\"savepoint\""))
+            json_t *doc = json_loads (json, 0, NULL);
+            if (json_is_string (json_object_get (doc, "savepoint")))
                 s_say ("Stopped with savepoint: %s", json);
-            else if (strstr (json, "\"job_id\""))
+            else if (json_is_string (json_object_get (doc, "job_id")))
                 s_parse_status (json, &run->prog);
             else if (!reply->client_reply->ok)
                 s_say ("The coordinator says: %s", json);
+            json_decref (doc);
         }
         zs_env_free (&reply);
     }

@@ -334,6 +334,7 @@ static int
 s_on_welcome (s_committer_t *self)
 {
     const zs_config_t *cfg = zs_participant_config (self->part);
+    zs_log_set_level ((zs_log_level_t) zs_log_level_parse (cfg->log_level));
     const char *job = zs_participant_job_id (self->part);
     self->cfg = *cfg;
     //  A Welcome again after losing the coordinator: same job, same table,

@@ -162,6 +162,7 @@ s_load_config (coord_t *self, const s_args_t *args)
     }
     if (zs_cmd_faults_init () != ZS_CMD_GO_ON)
         return 2;
+    zs_log_set_level ((zs_log_level_t) zs_log_level_parse (self->cfg.log_level));
     self->n = self->cfg.parallelism;
     return ZS_CMD_GO_ON;
 }

@@ -908,6 +908,7 @@ static bool
 s_welcome (s_writer_t *self)
 {
     self->cfg = *zs_participant_config (self->part);
+    zs_log_set_level ((zs_log_level_t) zs_log_level_parse (self->cfg.log_level));
     if (self->index >= self->cfg.parallelism) {
         zs_error ("writer index %d is out of range: the job's parallelism is %d", self->index,
                   self->cfg.parallelism);

@@ -54,6 +54,7 @@ typedef struct {
 static const char *const s_source_kinds[] = {"datagen", "file", NULL};
 static const char *const s_source_formats[] = {"jsonl", "csv", NULL};
 static const char *const s_on_error[] = {"fail", "skip", NULL};
+static const char *const s_log_levels[] = {"debug", "info", "warn", "error", NULL};
 static const char *const s_file_formats[] = {"parquet", NULL};
 static const char *const s_compressions[] = {"zstd", "none", NULL};
 #define S_NOMAX INT64_MAX
@@ -86,6 +87,8 @@ static const s_key_t s_keys[] = {
     {"state.checkpoints.dir", S_PATH, S_OFF (checkpoints_dir), 0, 0, false, NULL},
     {"state.checkpoints.num-retained", S_INT, S_OFF (checkpoints_num_retained), 1, INT_MAX, false,
      NULL},
+    {"log.dir", S_PATH, S_OFF (log_dir), 0, 0, false, NULL},
+    {"log.level", S_ENUM, S_OFF (log_level), 0, 0, false, s_log_levels},
     {"metrics.reporter.prom.port", S_PATH, S_OFF (metrics_prom_port), 0, 0, false, NULL},
     {"web.checkpoints.history", S_INT, S_OFF (checkpoints_history), 1, 10000, false, NULL},
     {"commit.ignore-empty", S_BOOL, S_OFF (commit_ignore_empty), 0, 0, false, NULL},
@@ -331,6 +334,7 @@ zs_config_defaults (zs_config_t *cfg)
     snprintf (cfg->source_kind, sizeof cfg->source_kind, "datagen");
     snprintf (cfg->source_file_format, sizeof cfg->source_file_format, "jsonl");
     snprintf (cfg->source_file_on_error, sizeof cfg->source_file_on_error, "fail");
+    snprintf (cfg->log_level, sizeof cfg->log_level, "info");
     snprintf (cfg->file_format, sizeof cfg->file_format, "parquet");
     snprintf (cfg->file_compression, sizeof cfg->file_compression, "zstd");
     cfg->zstd_level = 1;

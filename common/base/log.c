@@ -2,7 +2,9 @@
 #include "log.h"
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,6 +17,21 @@ void
 zs_log_set_name (const char *name)
 {
     snprintf (s_name, sizeof s_name, "%s", name);
+    //  the level a supervisor asks of its children (log.level), from the
+    //  first line on
+    int level = zs_log_level_parse (getenv ("ZSINK_LOG_LEVEL"));
+    if (level >= 0)
+        s_level = (zs_log_level_t) level;
+}
+
+int
+zs_log_level_parse (const char *name)
+{
+    static const char *names[] = {"debug", "info", "warn", "error"};
+    for (int i = 0; name && i < 4; i++)
+        if (strcasecmp (name, names[i]) == 0)
+            return i;
+    return -1;
 }
 
 void

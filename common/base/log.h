@@ -10,8 +10,12 @@
 
 typedef enum { ZS_LOG_DEBUG = 0, ZS_LOG_INFO, ZS_LOG_WARN, ZS_LOG_ERROR } zs_log_level_t;
 
-//  Name shown in brackets, e.g. "writer-2". Copied.
+//  Name shown in brackets, e.g. "writer-2". Copied. Also takes the level
+//  from env ZSINK_LOG_LEVEL when it names one (zsink cluster sets it from
+//  log.level for its children).
 void zs_log_set_name (const char *name);
+//  "debug", "info", "warn" or "error" (any case): the level; else -1.
+int zs_log_level_parse (const char *name);
 void zs_log_set_level (zs_log_level_t level);
 void zs_log (zs_log_level_t level, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
 
