@@ -4,6 +4,7 @@
 #include "failpoint.h"
 #include "keys_cmd.h"
 #include "table_cmd.h"
+#include "timeline.h"
 #include <czmq.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +25,8 @@ s_usage (FILE *out)
              "                           inspect and maintain a table, read its rows\n"
              "  keys generate|check DIR [--writers N]\n"
              "                           CURVE keys of a cluster (docs/security.md)\n"
+             "  timeline JOB_DIR [-o FILE.svg]\n"
+             "                           the job's processes on a time axis (SVG)\n"
              "  failpoints               the named fail points (ZSINK_FAILPOINTS=name=action)\n");
 }
 
@@ -84,8 +87,10 @@ static const struct {
     const char *name;
     int (*fn) (int argc, char **argv);
 } s_commands[] = {
-    {"table", s_table}, {"keys", s_keys},     {"cluster", s_cluster},       {"status", s_client},
-    {"stop", s_client}, {"cancel", s_client}, {"failpoints", s_failpoints},
+    {"table", s_table},           {"keys", s_keys},
+    {"cluster", s_cluster},       {"status", s_client},
+    {"stop", s_client},           {"cancel", s_client},
+    {"failpoints", s_failpoints}, {"timeline", zs_timeline_cmd},
 };
 
 int

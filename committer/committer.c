@@ -52,6 +52,7 @@
 #include "compactor.h"
 #include "drops.h"
 #include "failpoint.h"
+#include "events.h"
 #include "fs.h"
 #include "cmd.h"
 #include "lock.h"
@@ -214,6 +215,8 @@ s_on_committed (int64_t identifier, int64_t snapshot_id, int64_t total_rows, voi
 {
     s_committer_t *self = arg;
     self->total_rows = total_rows;
+    zs_event ("commit", "\"id\":%lld,\"snapshot\":%lld,\"rows\":%lld", (long long) identifier,
+              (long long) snapshot_id, (long long) total_rows);
     zs_participant_set_progress (self->part, 0, total_rows);
     zs_msg_t m;
     zs_msg_init (&m, ZSINK__ENVELOPE__BODY_COMMITTED);
@@ -335,6 +338,11 @@ s_on_welcome (s_committer_t *self)
 {
     const zs_config_t *cfg = zs_participant_config (self->part);
     zs_log_set_level ((zs_log_level_t) zs_log_level_parse (cfg->log_level));
+    char events_dir[2 * ZS_PATH_MAX];
+    snprintf (events_dir, sizeof events_dir, "%s/%s", cfg->checkpoints_dir,
+              zs_participant_job_id (self->part));
+    zs_events_open (events_dir, "committer");
+    zs_event ("start", "\"job\":\"%s\"", zs_participant_job_id (self->part));
     const char *job = zs_participant_job_id (self->part);
     self->cfg = *cfg;
     //  A Welcome again after losing the coordinator: same job, same table,
@@ -395,6 +403,8 @@ s_on_reset (s_committer_t *self, zs_env_t *env)
     const Zsink__Reset *reset = env->reset;
     s_drop_state (self);
     self->epoch = env->epoch;
+    zs_event ("reset", "\"id\":%lld,\"epoch\":%lld", (long long) reset->restore_id,
+              (long long) env->epoch);
     if (strlen (reset->commit_user) >= sizeof self->user) {
         s_fail (self, "commit user '%s' is too long", reset->commit_user);
         return;
@@ -508,7 +518,9 @@ s_on_compacted (s_committer_t *self)
         zs_compactor_finish (self->compactor, self->table, false);
         return;
     }
-    zs_compactor_finish (self->compactor, self->table, active);
+    int64_t snapshot = zs_compactor_finish (self->compactor, self->table, active);
+    if (snapshot)
+        zs_event ("compact", "\"snapshot\":%lld", (long long) snapshot);
     if (active && !zs_table_opts (self->table)->write_only) {
         zs_table_compact_options (&self->cfg, self->user, &self->compact);
         zs_compactor_start (self->compactor, self->table, &self->compact);
@@ -547,6 +559,7 @@ s_complete (s_committer_t *self, int64_t n)
     m.body.committer_ack.checkpoint_id = n;
     m.body.committer_ack.state = state;
     s_send (self, &m.env);
+    zs_event ("ack", "\"id\":%lld,\"pending\":%zu", (long long) n, state->n_pending);
     zs_debug ("acked checkpoint %lld with %zu pending checkpoints", (long long) n,
               state->n_pending);
     zs_pending_state_free (&state);

@@ -57,6 +57,7 @@
 #include "coord.h"
 #include "codec.h"
 #include "config.h"
+#include "events.h"
 #include "failpoint.h"
 #include "fs.h"
 #include "log.h"
@@ -113,6 +114,9 @@ s_set_state (coord_t *self, job_state_t state, const char *why)
         zs_info ("Job %s switched from state %s to %s.", self->meta.job_id,
                  s_state_names[self->state], s_state_names[state]);
     self->state = state;
+    char text[256];
+    zs_event ("state", "\"state\":\"%s\",\"epoch\":%lld,\"why\":\"%s\"", s_state_names[state],
+              (long long) self->meta.epoch, zs_event_str (why ? why : "", text, sizeof text));
 }
 
 //  ---------------------------------------------------------------------
@@ -195,6 +199,7 @@ s_send_notify (coord_t *self, int64_t id)
     zs_msg_init (&m, ZSINK__ENVELOPE__BODY_NOTIFY);
     m.body.notify.checkpoint_id = id;
     s_send (self, COMMITTER, &m.env);
+    zs_event ("notify", "\"id\":%lld", (long long) id);
 }
 
 static void
@@ -295,6 +300,9 @@ s_abort_checkpoint (coord_t *self, const char *why)
     zs_warn ("Checkpoint %lld of job %s %s.", (long long) self->inflight_id, self->meta.job_id,
              why);
     zs_history_failed (self->history, self->inflight_id, why);
+    char text[256];
+    zs_event ("abort", "\"id\":%lld,\"why\":\"%s\"", (long long) self->inflight_id,
+              zs_event_str (why, text, sizeof text));
     self->inflight_id = 0;
     zs_state_free (&self->inflight_state);
     self->aborted++;
@@ -320,6 +328,8 @@ s_trigger (coord_t *self, bool savepoint)
              (long long) id, (long long) zs_clock_wall_ms (), self->meta.job_id);
     s_send_barriers (self, id, savepoint);
     zs_history_add (self->history, id, self->meta.epoch, savepoint, self->n + 1);
+    zs_event ("trigger", "\"id\":%lld,\"epoch\":%lld,\"savepoint\":%s", (long long) id,
+              (long long) self->meta.epoch, savepoint ? "true" : "false");
     zs_history_save (self->history);
 }
 
@@ -408,6 +418,8 @@ s_complete_checkpoint (coord_t *self)
     zs_info ("Completed checkpoint %lld for job %s (%lld bytes, %lld ms).", (long long) chk.id,
              self->meta.job_id, (long long) bytes, (long long) took);
     s_history_completed (self, &chk, bytes, took);
+    zs_event ("complete", "\"id\":%lld,\"ms\":%lld,\"bytes\":%lld", (long long) chk.id,
+              (long long) took, (long long) bytes);
     zs_chk_clear (&self->latest);
     self->latest = chk;
     self->inflight_id = 0;
@@ -536,6 +548,8 @@ s_restore (coord_t *self)
 {
     s_set_state (self, J_RESTORING, NULL);
     self->restoring_since = zs_clock_mono_ms ();
+    zs_event ("restore", "\"id\":%lld,\"epoch\":%lld", (long long) self->latest.id,
+              (long long) self->meta.epoch);
     if (self->latest.id)
         zs_info ("Restoring job %s from Checkpoint %lld @ %lld.", self->meta.job_id,
                  (long long) self->latest.id, (long long) self->latest.time_millis);
@@ -909,6 +923,8 @@ s_on_committed (coord_t *self, Zsink__Committed *c)
 {
     self->last_identifier = c->identifier;
     self->last_snapshot = c->snapshot_id;
+    zs_event ("committed", "\"id\":%lld,\"snapshot\":%lld", (long long) c->identifier,
+              (long long) c->snapshot_id);
     zs_chk_stat_t *e = zs_history_find (self->history, c->identifier);
     if (e && e->status == ZS_CHK_COMPLETED && !e->snapshot) {
         e->snapshot = c->snapshot_id;
@@ -947,6 +963,9 @@ s_on_failure (coord_t *self, int slot, Zsink__Failure *failure)
     s_slot_name (self, slot, name, sizeof name);
     snprintf (why, sizeof why, "%s failed: %s", name, failure->reason);
     zs_error ("%s", why);
+    char text[256];
+    zs_event ("failure", "\"from\":\"%s\",\"why\":\"%s\"", name,
+              zs_event_str (failure->reason, text, sizeof text));
     if (failure->fail_at_id && !self->meta.fail_at_id_fired) {
         self->meta.fail_at_id_fired = true;
         zs_coord_persist_meta (self);

@@ -11,6 +11,7 @@
 */
 #include "cmd.h"
 #include "coord.h"
+#include "events.h"
 #include "fs.h"
 #include "failpoint.h"
 #include "log.h"
@@ -374,6 +375,8 @@ zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
         return 1;
     }
     s_stamp (self);
+    zs_events_open (self->job_dir, "coordinator");
+    zs_event ("start", "\"job\":\"%s\",\"epoch\":%lld", job_id, (long long) self->meta.epoch);
     s_announce (self, job_id);
     return ZS_CMD_GO_ON;
 }

@@ -11,9 +11,10 @@ protobuf-c-compiler uuid-dev libjansson-dev libyaml-dev libzstd-dev zlib1g-dev p
 # iproute2 and iptables (network namespaces and faults, t_partition_*);
 # python3-zmq (an outside peer on the cluster's sockets, t_outside_peer);
 # clang-format (the house style, style.clang-format); curl (scrapes the
-# Prometheus endpoints, t_metrics)
+# Prometheus endpoints, t_metrics); chromium (renders zsink timeline's SVG
+# headless, t_timeline)
 [ "$1" = --test ] && PKGS="$PKGS libcmocka-dev clang spin iproute2 iptables python3-zmq \
-clang-format curl"
+clang-format curl chromium"
 # Node.js may come from elsewhere (nodesource bundles npm): the commands
 # count, not the package names.
 if [ "$1" = --test ] && ! { command -v node && command -v npm; } >/dev/null 2>&1; then

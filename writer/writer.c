@@ -47,6 +47,7 @@
 #include "datafile.h"
 #include "datagen.h"
 #include "dataname.h"
+#include "events.h"
 #include "source_file.h"
 #include "failpoint.h"
 #include "fs.h"
@@ -635,6 +636,7 @@ s_barrier (s_writer_t *self, const Zsink__Barrier *barrier)
     //  Files opened from here on belong to checkpoint N+1 or later.
     self->last_barrier = n;
     zs_info ("Barrier %" PRId64 ": %zu files, %" PRId64 " rows in checkpoint", n, files, rows);
+    zs_event ("barrier", "\"id\":%" PRId64 ",\"files\":%zu,\"rows\":%" PRId64, n, files, rows);
 }
 
 //  The bounded source is exhausted. Its last files go with identifier
@@ -706,6 +708,7 @@ s_reset (s_writer_t *self, const zs_env_t *env)
 {
     const Zsink__Reset *reset = env->reset;
     int64_t r = reset->restore_id;
+    zs_event ("reset", "\"id\":%" PRId64 ",\"epoch\":%" PRId64, r, (int64_t) env->epoch);
     //  Drop everything of the abandoned attempt (invariant 5).
     s_abort_file (self);
     s_forget_closed (self);
@@ -909,6 +912,12 @@ s_welcome (s_writer_t *self)
 {
     self->cfg = *zs_participant_config (self->part);
     zs_log_set_level ((zs_log_level_t) zs_log_level_parse (self->cfg.log_level));
+    char dir[2 * ZS_PATH_MAX], name[32];
+    snprintf (dir, sizeof dir, "%s/%s", self->cfg.checkpoints_dir,
+              zs_participant_job_id (self->part));
+    snprintf (name, sizeof name, "writer-%d", self->index);
+    zs_events_open (dir, name);
+    zs_event ("start", "\"job\":\"%s\"", zs_participant_job_id (self->part));
     if (self->index >= self->cfg.parallelism) {
         zs_error ("writer index %d is out of range: the job's parallelism is %d", self->index,
                   self->cfg.parallelism);

@@ -10,6 +10,7 @@
     is stale and dropped.
 */
 #include "participant.h"
+#include "events.h"
 #include "drops.h"
 #include "log.h"
 #include "net.h"
@@ -138,6 +139,9 @@ zs_participant_send (zs_participant_t *self, zs_env_t *env)
 static int
 s_send_failure (zs_participant_t *self, const char *reason, bool fail_at_id, bool unrecoverable)
 {
+    char text[256];
+    zs_event ("failure", "\"why\":\"%s\",\"unrecoverable\":%s",
+              zs_event_str (reason, text, sizeof text), unrecoverable ? "true" : "false");
     zs_msg_t m;
     zs_msg_init (&m, ZSINK__ENVELOPE__BODY_FAILURE);
     m.body.failure.reason = (char *) reason;
