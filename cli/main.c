@@ -4,6 +4,7 @@
 #include "failpoint.h"
 #include "keys_cmd.h"
 #include "table_cmd.h"
+#include "lab.h"
 #include "timeline.h"
 #include <czmq.h>
 #include <stdio.h>
@@ -27,6 +28,8 @@ s_usage (FILE *out)
              "                           CURVE keys of a cluster (docs/security.md)\n"
              "  timeline JOB_DIR [-o FILE.svg]\n"
              "                           the job's processes on a time axis (SVG)\n"
+             "  lab list|NAME|all [--dir DIR]\n"
+             "                           run the tour's scenarios and races, prove each\n"
              "  failpoints               the named fail points (ZSINK_FAILPOINTS=name=action)\n");
 }
 
@@ -91,6 +94,7 @@ static const struct {
     {"cluster", s_cluster},       {"status", s_client},
     {"stop", s_client},           {"cancel", s_client},
     {"failpoints", s_failpoints}, {"timeline", zs_timeline_cmd},
+    {"lab", zs_lab_cmd},
 };
 
 int
