@@ -184,7 +184,7 @@ s_exec_child (const child_t *c, const char *wrapper, int pipefd[2], bool with_fa
     close (pipefd[1]);
     if (!with_failpoints)
         unsetenv ("ZSINK_FAILPOINTS");
-    //  a fresh process image: no inherited sockets (NOTES-zeromq.md)
+    //  a fresh process image: no inherited sockets (a forked ZeroMQ context is unusable)
     if (wrapper) {
         char *argv[MAX_ARGS + 3] = {(char *) wrapper, (char *) c->name};
         for (int i = 0; i < MAX_ARGS && c->argv[i]; i++)

@@ -1,4 +1,4 @@
-/*  net.h - socket set-up, in one place, following NOTES-zeromq.md:
+/*  net.h - socket set-up, in one place (libzmq 4.3 behaviour we rely on):
     - every ROUTER: ROUTER_MANDATORY (unknown peer = error, not silence) and
       ROUTER_HANDOVER;
     - every connecting DEALER: IMMEDIATE=1 (no queueing towards a peer that

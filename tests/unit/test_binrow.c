@@ -119,7 +119,7 @@ s_round_trip (const zs_type_t *types, const zs_value_t *values, int n, const cha
     free (row);
 }
 
-//  The row of Java-written manifests (docs: NOTES-paimon-format.md).
+//  The row of Java-written manifests (docs/formats.md).
 static void
 test_golden (void **state)
 {
