@@ -560,8 +560,10 @@ zs_table_finished_run (zs_table_t *self, const char *source_id, zs_snapshot_t *f
         return -1;
     for (int64_t id = latest; id >= earliest && id > 0; id--) {
         int rc = zs_table_read_snapshot (self, id, found, err, errlen);
-        if (rc == ZS_ENOENT)
-            continue; //  expired under us
+        //  expired under us; an older one damaged is not what a job builds
+        //  on (the latest is: that error stands)
+        if (rc == ZS_ENOENT || (rc != 0 && id < latest))
+            continue;
         if (rc != 0)
             return rc;
         if (found->commit_identifier == ZS_END_INPUT_ID
@@ -1222,7 +1224,7 @@ typedef struct {
     zs_names_t merged;             //  manifests the merge wrote
     int64_t base_size, delta_size; //  of the lists
     int64_t delta_rows, deleted_rows;
-    int attempts; //  snapshot ids tried (1 without a lost race)
+    int attempts;       //  snapshot ids tried (1 without a lost race)
     zs_snapshot_t snap; //  the snapshot being created
 } s_commit_t;
 

@@ -2,10 +2,11 @@
 #  1. a manifest file is truncated: `zsink table verify` exits non-zero
 #     naming the manifest and what is wrong with it;
 #  2. the latest snapshot file is truncated: verify names it; a new job on
-#     the table refuses to commit on top of it (its committer fails with
-#     the snapshot's name, the job ends FAILED once restarts run out) and
-#     nothing is written: the damaged file keeps its bytes, no snapshot,
-#     manifest or data file is added to the table.
+#     the table is refused at start (exit 2, the snapshot named: a start-up
+#     certainty, no restart loop) and nothing is written: the damaged file
+#     keeps its bytes, no snapshot, manifest or data file is added to the
+#     table. The same job's coordinator started by hand (as docker-compose
+#     does) refuses it the same way.
 . "$(dirname "$0")/lib.sh"
 
 v=p2
@@ -42,13 +43,18 @@ sum_before=$(md5sum <"$s")
 
 : >"$(clog "$v")"
 start_cluster "$v" "$(job_id "$v")-again"
-expect_exit "$v" 60 1
-grep -E "snapshot-$latest" "$(clog "$v")" | grep -m 1 -E 'ERROR' ||
+expect_exit "$v" 60 2
+grep -m 1 -E "snapshot-$latest: corrupt snapshot" "$(clog "$v")" ||
     fail "$v" "no error naming snapshot-$latest"
+out=$(timeout 20 "$BIN/zsink-coordinator" -c "$(vdir "$v")/job.yaml" --job-id "$(job_id "$v")-hand" \
+    --bind "tcp://127.0.0.1:$(free_port)" 2>&1)
+rc=$?
+[ $rc = 2 ] && echo "$out" | grep -q "snapshot-$latest: corrupt snapshot" ||
+    fail "$v" "the coordinator by hand: exit $rc: $out"
 grep -q 'Successfully commit snapshot' "$(clog "$v")" && fail "$v" "committed on top of a corrupt snapshot"
 [ "$(md5sum <"$s")" = "$sum_before" ] || fail "$v" "the corrupt snapshot was overwritten"
 list_files >"$SCRATCH/files.after"
 cmp -s "$SCRATCH/files.before" "$SCRATCH/files.after" ||
     fail "$v" "files were added to or removed from the table: $(diff "$SCRATCH/files.before" "$SCRATCH/files.after")"
-echo "[$v] refused: the job ended FAILED, the table's files are the same"
+echo "[$v] refused at start, exit 2; the table's files are the same"
 pass

@@ -65,6 +65,10 @@ s_assert_same (const zs_config_t *a, const zs_config_t *b)
                       b->manifest_full_compaction_threshold_size);
     assert_int_equal (a->write_only, b->write_only);
     assert_int_equal (a->allow_rerun, b->allow_rerun);
+    assert_int_equal (a->checkpoints_history, b->checkpoints_history);
+    assert_string_equal (a->metrics_prom_port, b->metrics_prom_port);
+    assert_string_equal (a->log_dir, b->log_dir);
+    assert_string_equal (a->log_level, b->log_level);
     assert_int_equal (a->source_file_allow_empty, b->source_file_allow_empty);
     assert_int_equal (a->compaction_min_file_num, b->compaction_min_file_num);
     assert_int_equal (a->compaction_max_file_num, b->compaction_max_file_num);
@@ -571,7 +575,7 @@ s_round_trip (const zs_config_t *cfg)
     s_copy_t copy = {.cfg = &back};
     int n = zs_config_foreach (cfg, s_copy_key, &copy);
     assert_int_equal (n, copy.count);
-    assert_int_equal (n, 42); //  every key of zs_config_t
+    assert_int_equal (n, 46); //  every key of zs_config_t
     assert_int_equal (copy.failures, 0);
     s_assert_same (cfg, &back);
 }
@@ -621,6 +625,10 @@ test_round_trip (void **state)
     s_set_ok (&cfg, "manifest.full-compaction-threshold-size", "1gb");
     s_set_ok (&cfg, "write-only", "true");
     s_set_ok (&cfg, "job.allow-rerun", "true");
+    s_set_ok (&cfg, "web.checkpoints.history", "25");
+    s_set_ok (&cfg, "metrics.reporter.prom.port", "9249-9260");
+    s_set_ok (&cfg, "log.dir", "/var/log/zsink");
+    s_set_ok (&cfg, "log.level", "debug");
     s_set_ok (&cfg, "source.file.allow-empty", "true");
     s_set_ok (&cfg, "compaction.min.file-num", "3");
     s_set_ok (&cfg, "compaction.max.file-num", "9");
