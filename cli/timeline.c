@@ -342,8 +342,11 @@ s_mark (FILE *out, const s_tl_t *tl, size_t i, double bottom, double *last_label
                  (long long) s_int (ev, "epoch"));
     } else if (strcmp (e, "state") == 0 && x - last_label[S_LANES_MAX + lane] > 70) {
         last_label[S_LANES_MAX + lane] = x; //  state labels: their own spacing
-        fprintf (out, "<text class=\"state\" x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#666\">",
-                 x + 2, s_y (lane) + S_LANE_H - 3);
+        bool right = x > tl->width - 100;   //  near the edge: ends at the mark
+        fprintf (out,
+                 "<text class=\"state\" x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#666\""
+                 " text-anchor=\"%s\">",
+                 right ? x - 2 : x + 2, s_y (lane) + S_LANE_H - 3, right ? "end" : "start");
         s_text (out, s_str (ev, "state"));
         fprintf (out, "</text>\n");
     }
