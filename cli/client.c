@@ -392,7 +392,8 @@ s_print_status (const char *json)
             json_string_value (json_object_get (doc, "state")),
             running ? "" : " (not running: from its files)", s_int (doc, "attempt"));
     if (running)
-        printf (", %" PRId64 " restarts by this coordinator", s_int (doc, "restarts"));
+        printf (", %" PRId64 " restart%s by this coordinator", s_int (doc, "restarts"),
+                s_int (doc, "restarts") == 1 ? "" : "s");
     printf ("\n");
     printf ("commit user %s, checkpoints in %s\n",
             json_string_value (json_object_get (doc, "commit_user")),
