@@ -12,14 +12,17 @@
        for good (restart attempts exhausted): exit 1; or it cannot run at
        all (exit 2: a participant's start-up certainty, a bad checkpoint to
        restore): exit 2 at once;
-    3. a child killed by a signal, or exiting with 137 (a crash fail
+    3. a participant exiting 2 (a bad configuration) or 3 (another
+       committer holds the job's lock: the same job id runs elsewhere):
+       no restart helps, the others are stopped, exit 2;
+    4. a child killed by a signal, or exiting with 137 (a crash fail
        point), is restarted after restart-strategy.fixed-delay.delay; the
        coordinator fails the job over when it notices. A child exiting 75
        (ZS_EXIT_RESTART: a full disk, an I/O error) is restarted too, the
        delay doubling with each such exit in a row up to 10 s, so a disk
        that stays full is retried calmly rather than several times a
        second;
-    4. SIGINT/SIGTERM or --run-for: cancel (no commit); SIGUSR1: stop with
+    5. SIGINT/SIGTERM or --run-for: cancel (no commit); SIGUSR1: stop with
        a savepoint. A request the coordinator could not carry out because it
        died is asked again of its successor.
 
@@ -764,8 +767,7 @@ s_job_over (run_t *run, int code)
     run->over_deadline = zs_clock_mono_ms () + (code == 2 ? 0 : 3000);
     run->result = code == 0 ? 0 : code == 2 ? 2 : 1;
     if (code == 2)
-        s_say ("The job cannot run (coordinator exit status 2): no restart can help; see its log "
-               "above.");
+        s_say ("The job cannot run: no restart can help; see the log above.");
     else if (code != 0)
         s_say ("The job failed for good (coordinator exit status %d); see its log above.", code);
 }
@@ -804,7 +806,15 @@ s_on_exit (run_t *run, int i, pid_t pid, int status)
     int64_t delay = s_restart_delay (run, c, code);
     if (i == 0 && !crashed)
         s_job_over (run, code);
-    else if (run->job_over || (!crashed && code == 0))
+    else if (!crashed && (code == 2 || code == 3) && !run->job_over) {
+        //  a participant that cannot run (a bad configuration; 3: another
+        //  committer holds this job's lock, i.e. the same job id runs
+        //  elsewhere): no restart helps
+        s_say ("%s (pid %d) cannot run (exit %d); see its log above. Stopping.", c->name, (int) pid,
+               code);
+        c->done = true;
+        s_job_over (run, 2);
+    } else if (run->job_over || (!crashed && code == 0))
         c->done = true; //  a participant told to shut down
     else {
         s_say_restart (c, pid, status, crashed, delay);

@@ -9,8 +9,9 @@
 #    at once with exit 2, no restart;
 #  - a bad --restore-from: exit 2, nothing written;
 #  - two clusters of one checkpoint directory at once: the second exits 2
-#    naming the first (and a coordinator started by hand too); the first
-#    ends exact;
+#    naming the first (and a coordinator started by hand too); one of the
+#    same job id from another checkpoint directory exits 2 (its committer
+#    finds the job's lock held); the first ends exact;
 #  - the same bounded job again into a table holding its finished run:
 #    exit 2 saying so; job.allow-rerun runs it anyway (and then the rows
 #    are there twice, as asked);
@@ -100,6 +101,17 @@ rc=$?
 echo "$out" | grep -q "another coordinator (pid .*) runs with state.checkpoints.dir" ||
     { echo "$out"; fail $v "a second coordinator: no message"; }
 echo "[$v] a second coordinator by hand: exit 2"
+# the same job id from another checkpoint directory, into the same table:
+# its committer finds the job's lock held (exit 3), the cluster stops, exit 2
+w=sameid
+write_job $w 2 "datagen.number-of-rows: $N" "datagen.rows-per-second: 2000" \
+    "execution.checkpointing.interval: 200ms"
+sed -i "s|^table.path: .*|table.path: $(table_of $v)|" "$(vdir $w)/job.yaml"
+start_cluster $w "$(job_id $v)"
+expect_exit $w 30 2
+grep -q "another committer is running for job $(job_id $v)" "$(clog $w)" &&
+    grep -q "cannot run (exit 3)" "$(clog $w)" || fail $w "no word of the other committer"
+echo "[$w] the same job id elsewhere: exit 2, $(grep -o 'another committer is running for job [^ ]*' "$(clog $w)" | head -n 1)"
 expect_exit $v 60 0
 oracle $v $N
 refused $v "already holds a finished run of this job's input \(datagen; snapshot [0-9]+.*job.allow-rerun: true"
