@@ -1025,8 +1025,13 @@ zs_cluster_cmd (int argc, char **argv)
         rc = s_start (&roles, &args);
     if (rc == ZS_CMD_GO_ON)
         rc = s_connect (&run, &roles, &args);
-    if (rc != ZS_CMD_GO_ON)
+    if (rc != ZS_CMD_GO_ON) {
+        //  refused (exit 2: another cluster holds the directory) or failed
+        //  to start: nothing of ours runs on, nothing to leave allocated
+        zs_curve_destroy (&args.curve);
+        free (roles.kids);
         return rc;
+    }
     s_supervise (&run);
     s_say_over (&run);
     zsock_destroy (&run.ctl);
