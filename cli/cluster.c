@@ -478,12 +478,10 @@ static int
 s_find_binaries (s_roles_t *roles)
 {
     char self_path[ZS_PATH_MAX];
-    ssize_t len = readlink ("/proc/self/exe", self_path, sizeof self_path - 1);
-    if (len <= 0) {
+    if (zs_cmd_self_path (self_path, sizeof self_path) != 0) {
         fprintf (stderr, "zsink cluster: cannot find my own binary\n");
         return 1;
     }
-    self_path[len] = 0;
     char *slash = strrchr (self_path, '/');
     *slash = 0;
     snprintf (roles->bin[0], sizeof roles->bin[0], "%s/zsink-coordinator", self_path);

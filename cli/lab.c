@@ -6,6 +6,7 @@
     status is 0 only when every fact of every scenario run holds.
 */
 #include "lab.h"
+#include "cmd.h"
 #include "table.h"
 #include "zs.h"
 #include <jansson.h>
@@ -233,12 +234,10 @@ zs_lab_cmd (int argc, char **argv)
         return what ? 0 : 2;
     }
     char zsink[ZS_PATH_MAX];
-    ssize_t len = readlink ("/proc/self/exe", zsink, sizeof zsink - 1);
-    if (len <= 0) {
+    if (zs_cmd_self_path (zsink, sizeof zsink) != 0) {
         fprintf (stderr, "zsink lab: cannot find my own binary\n");
         return 1;
     }
-    zsink[len] = 0;
     size_t ran = 0;
     for (size_t i = 0; i < S_N; i++)
         if (strcmp (what, "all") == 0 || strcmp (what, s_scenarios[i].name) == 0) {

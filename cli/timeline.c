@@ -306,7 +306,7 @@ s_mark (FILE *out, const s_tl_t *tl, size_t i, double bottom, double *last_label
                  "<title>acked checkpoint %lld</title></rect>\n",
                  x - 3, y - 14, (long long) s_int (ev, "id"));
     else if (strcmp (e, "commit") == 0 || strcmp (e, "compact") == 0) {
-        bool compact = e[1] == 'o' && e[2] == 'm' && e[3] == 'p';
+        bool compact = strcmp (e, "compact") == 0;
         fprintf (out,
                  "<path class=\"%s\" d=\"M %.1f %.1f l 6 6 l -6 6 l -6 -6 z\" fill=\"%s\">"
                  "<title>",
@@ -331,7 +331,7 @@ s_mark (FILE *out, const s_tl_t *tl, size_t i, double bottom, double *last_label
                  "stroke=\"#d00\" stroke-width=\"3\"/><title>failure: ",
                  x - 6, y - 6);
     else if (strcmp (e, "restore") == 0 || strcmp (e, "reset") == 0) {
-        bool restore = e[2] == 's' && e[3] == 't';
+        bool restore = strcmp (e, "restore") == 0;
         fprintf (out,
                  "<g class=\"%s\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                  "stroke=\"#c60\" stroke-dasharray=\"%s\"/><title>%s from checkpoint %lld "

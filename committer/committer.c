@@ -275,10 +275,7 @@ s_render_metrics (FILE *out, void *arg)
     int64_t compactions = 0, rewrite_ms = 0;
     zs_compactor_counts (self->compactor, &compactions, &rewrite_ms);
     const zs_commit_stats_t *st = &self->stats;
-    struct {
-        const char *name, *type, *help;
-        double value;
-    } m[] = {
+    zs_prom_metric_t m[] = {
         {"lastCommitDuration", "gauge", "ms the last commit took", (double) st->last_duration_ms},
         {"lastCommitAttempts", "gauge", "snapshot ids the last commit tried",
          (double) st->last_attempts},
@@ -299,11 +296,8 @@ s_render_metrics (FILE *out, void *arg)
         {"numRecordsCommitted", "gauge", "rows in the table's latest snapshot (zsink)",
          (double) self->total_rows},
     };
-    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
-        char name[96];
-        snprintf (name, sizeof name, "flink_taskmanager_job_task_operator_%s", m[i].name);
-        zs_prom_sample (out, name, m[i].type, m[i].help, labels, m[i].value);
-    }
+    zs_prom_samples (out, "flink_taskmanager_job_task_operator_", labels, m,
+                     sizeof m / sizeof m[0]);
     for (int r = 0; r < ZS_DROP_NREASONS; r++) {
         char l[sizeof labels + 48];
         snprintf (l, sizeof l, "%s,role=\"committer\",reason=\"%s\"", labels, zs_drop_name (r));

@@ -31,10 +31,7 @@ zs_coord_render_metrics (FILE *out, void *arg)
     snprintf (job, sizeof job, "job_id=\"%s\",job_name=\"%s\"", self->meta.job_id,
               self->meta.job_id);
     const zs_chk_stat_t *last = s_last_completed (self);
-    struct {
-        const char *name, *type, *help;
-        double value;
-    } job_metrics[] = {
+    zs_prom_metric_t job_metrics[] = {
         {"numberOfCompletedCheckpoints", "gauge", "checkpoints completed by this coordinator",
          (double) self->completed},
         {"numberOfFailedCheckpoints", "gauge", "checkpoints aborted or failed",
@@ -55,12 +52,8 @@ zs_coord_render_metrics (FILE *out, void *arg)
         {"numRecordsCommitted", "gauge", "rows in the table's latest snapshot (zsink)",
          (double) self->rows_committed},
     };
-    for (size_t i = 0; i < sizeof job_metrics / sizeof job_metrics[0]; i++) {
-        char name[96];
-        snprintf (name, sizeof name, "flink_jobmanager_job_%s", job_metrics[i].name);
-        zs_prom_sample (out, name, job_metrics[i].type, job_metrics[i].help, job,
-                        job_metrics[i].value);
-    }
+    zs_prom_samples (out, "flink_jobmanager_job_", job, job_metrics,
+                     sizeof job_metrics / sizeof job_metrics[0]);
     for (int pass = 0; pass < 2; pass++)
         for (int w = 0; w < self->n; w++) {
             char labels[224];

@@ -5,6 +5,7 @@
 #include "log.h"
 #include <assert.h>
 #include <string.h>
+#include <unistd.h>
 
 int
 zs_cmd_getopt (int argc, char **argv, const char *shortopts, const struct option *longopts,
@@ -109,4 +110,14 @@ zs_cmd_faults_init (void)
         return 2;
     }
     return ZS_CMD_GO_ON;
+}
+
+int
+zs_cmd_self_path (char *buf, size_t len)
+{
+    ssize_t n = len > 1 ? readlink ("/proc/self/exe", buf, len - 1) : -1;
+    if (n <= 0)
+        return -1;
+    buf[n] = 0;
+    return 0;
 }

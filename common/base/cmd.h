@@ -60,4 +60,7 @@ int zs_cmd_no_operands (int argc, char **argv, void (*usage) (FILE *out));
 //  2 having logged what is wrong.
 int zs_cmd_faults_init (void);
 
+//  This program's own binary (/proc/self/exe) into buf. 0 or -1.
+int zs_cmd_self_path (char *buf, size_t len);
+
 #endif

@@ -534,6 +534,12 @@ zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen)
                "true (zsink keys generate DIR makes the keys)");
         return -1;
     }
+    int lo, hi;
+    if (*cfg->metrics_prom_port && zs_config_port_range (cfg->metrics_prom_port, &lo, &hi) != 0) {
+        s_err (err, errlen, "metrics.reporter.prom.port: '%s' is not a port or a range A-B",
+               cfg->metrics_prom_port);
+        return -1;
+    }
     if (s_streq (cfg->source_kind, "file") && !*cfg->source_file_path) {
         s_err (err, errlen, "source.file.path: required when source.kind is file");
         return -1;
@@ -827,6 +833,26 @@ int
 zs_config_args_build (const zs_config_args_t *self, zs_config_t *cfg, char *err, size_t errlen)
 {
     return zs_config_build (cfg, self->file, self->overrides, self->n_overrides, err, errlen);
+}
+
+int
+zs_config_port_range (const char *spec, int *lo, int *hi)
+{
+    char *end;
+    long a = strtol (spec, &end, 10), b = a;
+    if (end == spec)
+        return -1;
+    if (*end == '-') {
+        const char *rest = end + 1;
+        b = strtol (rest, &end, 10);
+        if (end == rest)
+            return -1;
+    }
+    if (*end || a < 1 || b > 65535 || a > b)
+        return -1;
+    *lo = (int) a;
+    *hi = (int) b;
+    return 0;
 }
 
 bool

@@ -78,6 +78,10 @@ typedef struct {
 //  is noticed at start. false (out "") for an unbounded source.
 bool zs_config_source_id (const zs_config_t *cfg, char *out, size_t outlen);
 
+//  metrics.reporter.prom.port's "P" or "A-B" (1..65535) into [*lo, *hi].
+//  0, or -1 when it is neither.
+int zs_config_port_range (const char *spec, int *lo, int *hi);
+
 //  Defaults (table.path and state.checkpoints.dir left empty).
 void zs_config_defaults (zs_config_t *cfg);
 

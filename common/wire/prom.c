@@ -1,5 +1,6 @@
 /*  prom.c - see prom.h. */
 #include "prom.h"
+#include "config.h"
 #include "log.h"
 #include <errno.h>
 #include <netinet/in.h>
@@ -17,32 +18,11 @@ struct zs_prom_t {
     int port;
 };
 
-//  "P" or "A-B" into [*lo, *hi]. false when it is neither.
-static bool
-s_parse_ports (const char *spec, int *lo, int *hi)
-{
-    char *end;
-    long a = strtol (spec, &end, 10), b = a;
-    if (end == spec)
-        return false;
-    if (*end == '-') {
-        const char *rest = end + 1;
-        b = strtol (rest, &end, 10);
-        if (end == rest)
-            return false;
-    }
-    if (*end || a < 1 || b > 65535 || a > b)
-        return false;
-    *lo = (int) a;
-    *hi = (int) b;
-    return true;
-}
-
 zs_prom_t *
 zs_prom_new (const char *spec, char *err, size_t errlen)
 {
     int lo, hi;
-    if (!s_parse_ports (spec, &lo, &hi)) {
+    if (zs_config_port_range (spec, &lo, &hi) != 0) {
         snprintf (err, errlen, "metrics.reporter.prom.port: '%s' is not a port or a range A-B",
                   spec);
         return NULL;
@@ -182,4 +162,15 @@ zs_prom_sample (FILE *out, const char *name, const char *type, const char *help,
     if (help)
         fprintf (out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
     fprintf (out, "%s%s%s%s %.17g\n", name, *labels ? "{" : "", labels, *labels ? "}" : "", value);
+}
+
+void
+zs_prom_samples (FILE *out, const char *prefix, const char *labels, const zs_prom_metric_t *m,
+                 size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char name[128];
+        snprintf (name, sizeof name, "%s%s", prefix, m[i].name);
+        zs_prom_sample (out, name, m[i].type, m[i].help, labels, m[i].value);
+    }
 }

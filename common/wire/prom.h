@@ -34,4 +34,12 @@ void zs_prom_serve (zs_prom_t *self, zs_prom_render_fn *render, void *arg);
 void zs_prom_sample (FILE *out, const char *name, const char *type, const char *help,
                      const char *labels, double value);
 
+//  A role's metrics as a table: each sample named prefix + name.
+typedef struct {
+    const char *name, *type, *help;
+    double value;
+} zs_prom_metric_t;
+void zs_prom_samples (FILE *out, const char *prefix, const char *labels, const zs_prom_metric_t *m,
+                      size_t n);
+
 #endif

@@ -8,6 +8,14 @@
 # lastCommitDuration, lastCommitAttempts, lastTableFilesAdded, numCommits.
 . "$(dirname "$0")/lib.sh"
 
+# a port that is no port: refused at once, the key named
+mkdir -p "$(vdir bad)"
+write_job bad 1 "datagen.number-of-rows: 10" "metrics.reporter.prom.port: 9300-9200"
+out=$("$ZSINK" cluster -c "$(vdir bad)/job.yaml" 2>&1)
+[ $? = 2 ] && echo "$out" | grep -q "metrics.reporter.prom.port: '9300-9200'" ||
+    fail bad "a bad port range: $out"
+echo "[bad] refused: $out"
+
 v=m
 N=30000
 base=$(free_port)

@@ -533,6 +533,19 @@ test_validate (void **state)
     assert_int_equal (zs_config_validate (&bad, err, sizeof err), -1);
     assert_non_null (strstr (err, "source.kind"));
     //  CURVE on needs its keys
+    //  metrics.reporter.prom.port: a port or a range, named when neither
+    static const char *ports_bad[] = {"abc", "0", "70000", "9300-9200", "9249-", "9249x"};
+    for (size_t i = 0; i < sizeof ports_bad / sizeof ports_bad[0]; i++) {
+        bad = cfg;
+        snprintf (bad.metrics_prom_port, sizeof bad.metrics_prom_port, "%s", ports_bad[i]);
+        assert_int_equal (zs_config_validate (&bad, err, sizeof err), -1);
+        assert_non_null (strstr (err, "metrics.reporter.prom.port"));
+    }
+    int lo = 0, hi = 0;
+    assert_int_equal (zs_config_port_range ("9249-9260", &lo, &hi), 0);
+    assert_true (lo == 9249 && hi == 9260);
+    assert_int_equal (zs_config_port_range ("9249", &lo, &hi), 0);
+    assert_true (lo == 9249 && hi == 9249);
     bad = cfg;
     bad.curve_enabled = true;
     assert_int_equal (zs_config_validate (&bad, err, sizeof err), -1);
