@@ -396,10 +396,48 @@ s_fsync_parent (const char *path, char *err, size_t errlen)
     return -1;
 }
 
-//  Write data into a fresh, fsynced temp file next to path. Fills tmp.
-//  With a tag the name is "<dir>/.<name>.tmp-<tag>-<pid>-<n>".
+//  Create path (O_EXCL), journaled. The fd, or -1 + errno (EEXIST: taken).
 static int
-s_write_temp (const char *path, const char *tag, const void *data, size_t len, char *tmp,
+s_create (const char *path)
+{
+    if (s_op ("create", path) != 0)
+        return -1;
+    int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0)
+        s_journal_create (fd, path);
+    return fd;
+}
+
+//  Write data into the new file open on fd, fsync it when sync, close it.
+//  On failure the file is removed. 0 or -1 + err.
+static int
+s_fill (int fd, const char *path, const void *data, size_t len, bool sync, char *err, size_t errlen)
+{
+    if (s_write_all (fd, path, data, len) != 0) {
+        s_seterr (err, errlen, path, "write", errno);
+        goto fail;
+    }
+    if (sync && s_fsync (fd, path, false) != 0) {
+        s_seterr (err, errlen, path, "fsync", errno);
+        goto fail;
+    }
+    if (close (fd) != 0) {
+        fd = -1;
+        s_seterr (err, errlen, path, "close", errno);
+        goto fail;
+    }
+    return 0;
+fail:
+    if (fd >= 0)
+        close (fd);
+    s_unlink (path);
+    return -1;
+}
+
+//  Write data into a fresh temp file next to path (fsynced when sync).
+//  Fills tmp. With a tag the name is "<dir>/.<name>.tmp-<tag>-<pid>-<n>".
+static int
+s_write_temp (const char *path, const char *tag, const void *data, size_t len, bool sync, char *tmp,
               size_t tmplen, char *err, size_t errlen)
 {
     static unsigned counter = 0;
@@ -419,11 +457,7 @@ s_write_temp (const char *path, const char *tag, const void *data, size_t len, c
             s_seterr (err, errlen, path, "path too long", ENAMETOOLONG);
             return -1;
         }
-        if (s_op ("create", tmp) != 0) {
-            s_seterr (err, errlen, tmp, "create", errno);
-            return -1;
-        }
-        fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        fd = s_create (tmp);
         if (fd < 0 && errno != EEXIST) {
             s_seterr (err, errlen, tmp, "create", errno);
             return -1;
@@ -433,26 +467,7 @@ s_write_temp (const char *path, const char *tag, const void *data, size_t len, c
         s_seterr (err, errlen, tmp, "create", EEXIST);
         return -1;
     }
-    s_journal_create (fd, tmp);
-    if (s_write_all (fd, tmp, data, len) != 0) {
-        s_seterr (err, errlen, tmp, "write", errno);
-        goto fail;
-    }
-    if (s_fsync (fd, tmp, false) != 0) {
-        s_seterr (err, errlen, tmp, "fsync", errno);
-        goto fail;
-    }
-    if (close (fd) != 0) {
-        fd = -1;
-        s_seterr (err, errlen, tmp, "close", errno);
-        goto fail;
-    }
-    return 0;
-fail:
-    if (fd >= 0)
-        close (fd);
-    s_unlink (tmp);
-    return -1;
+    return s_fill (fd, tmp, data, len, sync, err, errlen);
 }
 
 int
@@ -486,7 +501,7 @@ zs_fs_write_atomic_tagged (const char *path, const char *tag, const void *data, 
                            char *err, size_t errlen)
 {
     char tmp[ZS_PATH_MAX + 64];
-    if (s_write_temp (path, tag, data, len, tmp, sizeof tmp, err, errlen) != 0)
+    if (s_write_temp (path, tag, data, len, true, tmp, sizeof tmp, err, errlen) != 0)
         return -1;
     int e = s_name_temp (tmp, path, true);
     if (e) {
@@ -508,7 +523,7 @@ zs_fs_create_exclusive_tagged (const char *path, const char *tag, const void *da
                                char *err, size_t errlen)
 {
     char tmp[ZS_PATH_MAX + 64];
-    if (s_write_temp (path, tag, data, len, tmp, sizeof tmp, err, errlen) != 0)
+    if (s_write_temp (path, tag, data, len, true, tmp, sizeof tmp, err, errlen) != 0)
         return -1;
     int e = s_name_temp (tmp, path, false);
     s_unlink (tmp);
@@ -521,6 +536,35 @@ zs_fs_create_exclusive_tagged (const char *path, const char *tag, const void *da
     //  The name is taken and visible now: a caller must not clean up as if
     //  nothing happened, only a crash may still take the name away.
     return s_fsync_parent (path, err, errlen) == 0 ? 0 : ZS_EUNSURE;
+}
+
+int
+zs_fs_write_new (const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+    int fd = s_create (path);
+    if (fd < 0) {
+        if (errno == EEXIST)
+            return ZS_ECONFLICT;
+        s_seterr (err, errlen, path, "create", errno);
+        return -1;
+    }
+    return s_fill (fd, path, data, len, true, err, errlen);
+}
+
+int
+zs_fs_write_hint (const char *path, const char *tag, const void *data, size_t len, char *err,
+                  size_t errlen)
+{
+    char tmp[ZS_PATH_MAX + 64];
+    if (s_write_temp (path, tag, data, len, false, tmp, sizeof tmp, err, errlen) != 0)
+        return -1;
+    int e = s_name_temp (tmp, path, true);
+    if (e) {
+        s_seterr (err, errlen, path, "rename", e);
+        s_unlink (tmp);
+        return -1;
+    }
+    return 0;
 }
 
 char *

@@ -7,6 +7,11 @@
        fsync the directory.
     2. create-if-absent never overwrites: link(2) of the fsynced temp file
        to the final name; EEXIST means somebody else won.
+    3. Two exceptions, each for files a crash may damage safely
+       (docs/decisions.md, "What is fsynced, and why"): files nothing reads
+       before something published later names them are written in place,
+       their directory fsynced once for all (zs_fs_write_new); hints that
+       readers may find empty are not fsynced at all (zs_fs_write_hint).
 */
 #ifndef ZS_FS_H_INCLUDED
 #define ZS_FS_H_INCLUDED
@@ -41,6 +46,24 @@ int zs_fs_create_exclusive (const char *path, const void *data, size_t len, char
 //  file its successor can recognise as its own and remove.
 int zs_fs_create_exclusive_tagged (const char *path, const char *tag, const void *data, size_t len,
                                    char *err, size_t errlen);
+
+//  A new file that nothing reads until something published after it names
+//  it (a manifest, before the snapshot that lists it): created at its final
+//  name (O_EXCL; ZS_ECONFLICT when taken), written and fsynced, but its
+//  directory is NOT fsynced. The caller fsyncs the directory once
+//  (zs_fs_fsync_dir) for all the files it wrote, before it publishes what
+//  names them. Until this returns the name may show partial content, which
+//  is why only unnamed-yet files may be written so. A failure removes the
+//  file. 0, ZS_ECONFLICT, or -1 + err.
+int zs_fs_write_new (const char *path, const void *data, size_t len, char *err, size_t errlen);
+
+//  A hint that every reader treats as absent when it is missing, stale or
+//  empty (Paimon's snapshot/LATEST): replaced atomically (temp file named
+//  as zs_fs_write_atomic_tagged names it, then rename) with NOTHING
+//  fsynced. After a crash it may be the previous hint, or empty; readers
+//  then list the directory. 0 or -1 + err.
+int zs_fs_write_hint (const char *path, const char *tag, const void *data, size_t len, char *err,
+                      size_t errlen);
 
 //  Read a whole file (NUL-terminated for convenience; *len_p excludes the
 //  NUL). Refuses files larger than max_size. Returns a malloc'd buffer or

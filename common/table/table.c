@@ -18,10 +18,14 @@
        the fact that the job is being resumed after it ended.
 
     Commit steps:
-      read latest -> filter -> check files -> write manifest + delta list
-      -> [loop: write base list -> create snapshot-<latest+1>
-                on conflict: back off, re-read latest, re-filter]
-      -> LATEST hint -> EARLIEST hint if absent -> log.
+      read latest -> filter -> check files -> write base list, manifest and
+      delta list in place (each fsynced)
+      -> [loop: fsync manifest/ -> create snapshot-<latest+1> (temp, fsync,
+                link, fsync snapshot/)
+                on conflict: back off, re-read latest, re-filter, base list]
+      -> LATEST hint (not fsynced) -> EARLIEST hint if absent -> log.
+    Six fsyncs for a commit of one manifest, one directory fsync per
+    directory (docs/decisions.md, "What is fsynced, and why").
     Manifest names carry the first 8 characters of the commit user, so that
     leftovers of a crashed commit can be found by user without reading them.
 */
@@ -445,9 +449,16 @@ zs_table_read_hint (zs_table_t *self, const char *rel, int64_t *id)
 {
     char path[ZS_PATH_MAX], why[ZS_ERRLEN];
     zs_table_file_path (self, path, sizeof path, rel);
-    char *text = zs_fs_read_file (path, 64, NULL, why, sizeof why);
+    size_t len = 0;
+    char *text = zs_fs_read_file (path, 64, &len, why, sizeof why);
     if (!text)
         return errno == ENOENT ? 0 : -1;
+    if (len == 0) {
+        //  LATEST is not fsynced (s_write_hints): a crash may leave it
+        //  empty, which Paimon and pypaimon read as no hint, as we do
+        free (text);
+        return 0;
+    }
     char *end;
     errno = 0;
     long long v = strtoll (text, &end, 10);
@@ -1065,7 +1076,11 @@ s_write_manifest (zs_table_t *self, const char *name, uint8_t *data, size_t len,
     char rel[256], path[ZS_PATH_MAX];
     snprintf (rel, sizeof rel, "manifest/%s", name);
     zs_table_file_path (self, path, sizeof path, rel);
-    int rc = zs_fs_create_exclusive (path, data, len, err, errlen);
+    //  Written in place, its directory fsynced once before the snapshot
+    //  that names it is created (s_commit_create_snapshot): no reader
+    //  opens a manifest no snapshot names, so a crash may leave a partial
+    //  one only as an orphan of this user, removed by its next committer.
+    int rc = zs_fs_write_new (path, data, len, err, errlen);
     free (data);
     //  Names are fresh uuids, so a taken name is not a lost race but a bug
     //  or a copied table: never overwrite, fail.
@@ -1179,7 +1194,11 @@ s_write_hints (zs_table_t *self, int64_t id, const char *tag)
     char path[ZS_PATH_MAX], text[32], err[ZS_ERRLEN];
     int len = snprintf (text, sizeof text, "%" PRId64, id);
     zs_table_file_path (self, path, sizeof path, "snapshot/LATEST");
-    if (zs_fs_write_atomic_tagged (path, tag, text, (size_t) len, err, sizeof err) != 0)
+    //  Not fsynced: a LATEST a crash took back (stale) or emptied is read
+    //  as absent by Paimon, pypaimon and us, who then list snapshot/; it
+    //  never names a snapshot that is not durable, being renamed after the
+    //  snapshot's directory fsync.
+    if (zs_fs_write_hint (path, tag, text, (size_t) len, err, sizeof err) != 0)
         zs_warn ("cannot write LATEST hint: %s", err);
     zs_table_file_path (self, path, sizeof path, "snapshot/EARLIEST");
     struct stat st;
@@ -1366,6 +1385,15 @@ s_commit_create_snapshot (s_commit_t *c, char *err, size_t errlen)
         return -1;
     }
     char rel[64], path[ZS_PATH_MAX];
+    //  The manifests and lists this commit wrote (zs_fs_write_new): their
+    //  names durable, with one fsync of manifest/, before a snapshot names
+    //  them (invariant 1). Again after a rebase, which wrote a base list.
+    zs_table_file_path (c->table, path, sizeof path, "manifest");
+    if (zs_fs_fsync_dir (path) != 0) {
+        snprintf (err, errlen, "%s: fsync: %s", path, strerror (errno));
+        free (text);
+        return -1;
+    }
     snprintf (rel, sizeof rel, "snapshot/snapshot-%" PRId64, c->snap.id);
     zs_table_file_path (c->table, path, sizeof path, rel);
     //  tagged: a crash here leaves a temp file the committer's successor

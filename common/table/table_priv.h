@@ -38,7 +38,8 @@ void zs_names_unlink (zs_names_t *self, zs_table_t *table);
 void zs_names_free (zs_names_t *self);
 
 //  A hint file (rel: "snapshot/LATEST" or "snapshot/EARLIEST"): 1 with *id,
-//  0 when there is none, -1 when it is not a snapshot id.
+//  0 when there is none or it is empty (LATEST is not fsynced: a crash may
+//  empty it), -1 when it is not a snapshot id.
 int zs_table_read_hint (zs_table_t *self, const char *rel, int64_t *id);
 //  Is there a snapshot-<id>?
 bool zs_table_snapshot_exists (zs_table_t *self, int64_t id);
