@@ -21,10 +21,18 @@ typedef struct {
     char job_id[64];
     char commit_user[40];
     int64_t epoch;
-    int64_t next_checkpoint_id; //  the next id to use; only grows
+    //  Ids below it may have been used: a restarted coordinator starts
+    //  there. Reserved a block at a time (ZS_CHECKPOINT_ID_BLOCK), so
+    //  job.json is not rewritten at every checkpoint; only grows.
+    int64_t next_checkpoint_id;
     bool fail_at_id_fired;
     char status[16]; //  RUNNING, FINISHED, CANCELED, STOPPED, FAILED
 } zs_job_meta_t;
+
+//  Checkpoint ids reserved by one write of job.json (Flink's HA checkpoint
+//  id counter, in blocks): a coordinator that restarts skips what its
+//  predecessor had reserved and not used, at most this many minus one.
+#define ZS_CHECKPOINT_ID_BLOCK 100
 
 //  A completed checkpoint.
 typedef struct {

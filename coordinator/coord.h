@@ -54,6 +54,7 @@ typedef struct {
     char job_dir[ZS_PATH_MAX + 72];
     int lock_fd; //  the flock on <checkpoints dir>/.coordinator.lock, held for life
     zs_job_meta_t meta;
+    int64_t next_id; //  the next checkpoint id; meta.next_checkpoint_id reserves up to it
     zs_sender_t from;
     zsock_t *router;
     zs_curve_t *curve; //  security.curve.enabled: our keys, else NULL
@@ -70,6 +71,7 @@ typedef struct {
     int64_t last_heartbeat; //  when we last sent heartbeats (mono ms)
     bool final_checkpoint_needed;
     int restarts;
+    bool restored; //  RUNNING once in this process, or resumed: the next start is a restore
     int64_t restore_at, restoring_since;
     //  progress
     int64_t last_snapshot, last_identifier, rows_committed, completed, aborted;

@@ -1,9 +1,11 @@
 /*  coordinator.c - zsink-coordinator: job master and checkpoint coordinator.
 
     Invariants (numbers are referred to in comments below):
-    1. Checkpoint ids only grow: the next id is persisted in job.json before
-       a barrier carrying it is sent, so no id is reused across failovers or
-       coordinator restarts; aborted ids are skipped.
+    1. Checkpoint ids only grow: an id is reserved in job.json before a
+       barrier carrying it is sent (a block of ZS_CHECKPOINT_ID_BLOCK ids
+       per write; a restarted coordinator starts past the block), so no id
+       is reused across failovers or coordinator restarts; aborted ids are
+       skipped.
     2. The epoch only grows: persisted before any message of a new epoch is
        sent. Messages of other epochs or jobs are dropped and counted.
     3. A checkpoint completes only with an ack from every writer AND the
@@ -315,10 +317,12 @@ static void s_fail (coord_t *self, const char *reason);
 static void
 s_trigger (coord_t *self, bool savepoint)
 {
-    int64_t id = self->meta.next_checkpoint_id;
-    //  Invariant 1: the counter is durable before the id leaves us.
-    self->meta.next_checkpoint_id = id + 1;
-    zs_coord_persist_meta (self);
+    int64_t id = self->next_id++;
+    //  Invariant 1: the id is reserved durably before it leaves us.
+    if (id >= self->meta.next_checkpoint_id) {
+        self->meta.next_checkpoint_id = id + ZS_CHECKPOINT_ID_BLOCK;
+        zs_coord_persist_meta (self);
+    }
     self->inflight_id = id;
     self->inflight_start = zs_clock_mono_ms ();
     self->inflight_savepoint = savepoint;
@@ -566,6 +570,14 @@ s_start (coord_t *self)
     s_send_start (self);
     s_set_state (self, J_RUNNING, NULL);
     self->next_trigger_at = zs_clock_mono_ms () + self->cfg.checkpoint_interval_ms;
+    //  After a failover or a coordinator restart (not at a job's first
+    //  start), with execution.checkpointing.trigger-after-restore, the
+    //  first checkpoint goes at once: the rows read again since the
+    //  restored checkpoint are committed without waiting an interval.
+    //  Flink waits the interval (the default here too).
+    if (self->cfg.checkpoint_after_restore && self->restored)
+        self->next_trigger_at = zs_clock_mono_ms ();
+    self->restored = true;
 }
 
 //  RUNNING → FINISHING: every writer reached end of input; one more

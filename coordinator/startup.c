@@ -108,6 +108,7 @@ s_restore_from (coord_t *self, const char *path)
     zs_info ("Restoring new job %s from %s (checkpoint %lld, commit user %s).", self->meta.job_id,
              path, (long long) chk.id, user);
     self->latest = chk;
+    self->restored = true; //  a restore: trigger-after-restore applies to its first start
     return 0;
 }
 
@@ -270,6 +271,7 @@ s_resume_job (coord_t *self, const char *job_id, const char *restore_from)
             return 1;
         }
     }
+    self->restored = true;
     zs_info ("Resuming job %s (commit user %s) in epoch %lld; latest checkpoint %lld.", job_id,
              self->meta.commit_user, (long long) self->meta.epoch, (long long) self->latest.id);
     return ZS_CMD_GO_ON;
@@ -368,6 +370,9 @@ zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
         return code;
     if (s_check_schema (self) != 0)
         return 2;
+    //  A new job starts at 1 (or past its restored checkpoint); a resumed
+    //  one past every id its predecessor reserved (invariant 1).
+    self->next_id = self->meta.next_checkpoint_id;
     zs_coord_persist_meta (self);
     self->history = zs_history_new (self->job_dir, self->cfg.checkpoints_history);
     if (!self->history) {

@@ -733,7 +733,7 @@ test_failure_while_finishing_then_finished (void **state)
     char err[ZS_ERRLEN];
     assert_int_equal (zs_job_meta_read (j.job_dir, &meta, err, sizeof err), 0);
     assert_true (meta.epoch == j.epoch);
-    assert_true (meta.next_checkpoint_id == 2);
+    assert_true (meta.next_checkpoint_id == 1 + ZS_CHECKPOINT_ID_BLOCK); //  a block reserved
     //  the old epoch is stale now
     j.from[WRT (1)].epoch = old_epoch;
     s_writer_ack (&j, 1, 1, 8, true);
