@@ -67,6 +67,8 @@ static const s_key_t s_keys[] = {
      false, NULL},
     {"execution.checkpointing.min-pause", S_DURATION, S_OFF (checkpoint_min_pause_ms), 0, S_NOMAX,
      false, NULL},
+    {"execution.checkpointing.trigger-after-restore", S_BOOL, S_OFF (checkpoint_after_restore), 0,
+     0, false, NULL},
     {"execution.checkpointing.tolerable-failed-checkpoints", S_INT,
      S_OFF (tolerable_failed_checkpoints), 0, INT_MAX, false, NULL},
     {"restart-strategy.fixed-delay.attempts", S_INT, S_OFF (restart_attempts), 0, INT_MAX, false,

@@ -21,6 +21,7 @@ typedef struct {
     int64_t checkpoint_interval_ms;     //  execution.checkpointing.interval (0 = off)
     int64_t checkpoint_timeout_ms;      //  execution.checkpointing.timeout (default 60s)
     int64_t checkpoint_min_pause_ms;    //  execution.checkpointing.min-pause (default 0)
+    bool checkpoint_after_restore;      //  execution.checkpointing.trigger-after-restore (false)
     int tolerable_failed_checkpoints;   //  execution.checkpointing.tolerable-failed-checkpoints (0)
     int restart_attempts;               //  restart-strategy.fixed-delay.attempts (default 3)
     int64_t restart_delay_ms;           //  restart-strategy.fixed-delay.delay (default 1s)

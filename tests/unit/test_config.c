@@ -48,6 +48,7 @@ s_assert_same (const zs_config_t *a, const zs_config_t *b)
     assert_int_equal (a->checkpoint_interval_ms, b->checkpoint_interval_ms);
     assert_int_equal (a->checkpoint_timeout_ms, b->checkpoint_timeout_ms);
     assert_int_equal (a->checkpoint_min_pause_ms, b->checkpoint_min_pause_ms);
+    assert_int_equal (a->checkpoint_after_restore, b->checkpoint_after_restore);
     assert_int_equal (a->tolerable_failed_checkpoints, b->tolerable_failed_checkpoints);
     assert_int_equal (a->restart_attempts, b->restart_attempts);
     assert_int_equal (a->restart_delay_ms, b->restart_delay_ms);
@@ -588,7 +589,7 @@ s_round_trip (const zs_config_t *cfg)
     s_copy_t copy = {.cfg = &back};
     int n = zs_config_foreach (cfg, s_copy_key, &copy);
     assert_int_equal (n, copy.count);
-    assert_int_equal (n, 46); //  every key of zs_config_t
+    assert_int_equal (n, 47); //  every key of zs_config_t
     assert_int_equal (copy.failures, 0);
     s_assert_same (cfg, &back);
 }
@@ -637,6 +638,7 @@ test_round_trip (void **state)
     s_set_ok (&cfg, "manifest.merge-min-count", "4");
     s_set_ok (&cfg, "manifest.full-compaction-threshold-size", "1gb");
     s_set_ok (&cfg, "write-only", "true");
+    s_set_ok (&cfg, "execution.checkpointing.trigger-after-restore", "true");
     s_set_ok (&cfg, "job.allow-rerun", "true");
     s_set_ok (&cfg, "web.checkpoints.history", "25");
     s_set_ok (&cfg, "metrics.reporter.prom.port", "9249-9260");
