@@ -954,7 +954,8 @@ s_committer_run (s_committer_t *self)
             {NULL, zs_compactor_fd (self->compactor), ZMQ_POLLIN, 0},
             {NULL, self->prom ? zs_prom_fd (self->prom) : -1, ZMQ_POLLIN, 0},
         };
-        if (zmq_poll (items, 4, POLL_MS) < 0 && errno != EINTR) {
+        if (zmq_poll (items, 4, zs_participant_wait_ms (self->part, POLL_MS)) < 0
+            && errno != EINTR) {
             zs_error ("poll failed: %s", zmq_strerror (zmq_errno ()));
             self->exit_code = 1;
             break;

@@ -897,7 +897,7 @@ s_wait_ms (s_writer_t *self)
 {
     if (self->state != S_RUNNING || self->out_head
         || zs_participant_epoch (self->part) != self->from.epoch)
-        return S_MAX_WAIT_MS;
+        return zs_participant_wait_ms (self->part, S_MAX_WAIT_MS);
     if (zs_datagen_exhausted (&self->gen))
         return 0;
     int64_t due =

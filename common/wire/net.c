@@ -60,7 +60,10 @@ zs_net_dealer (const char *endpoint, const char *routing_id, char *err, size_t e
     s_common_options (sock);
     zsock_set_immediate (sock, 1);
     zsock_set_identity (sock, routing_id);
-    zsock_set_reconnect_ivl (sock, 100);
+    //  10 ms, doubling up to 1 s: a role started with its coordinator
+    //  connects as soon as the coordinator listens (start-up), and one
+    //  whose peer is gone does not hammer it
+    zsock_set_reconnect_ivl (sock, 10);
     zsock_set_reconnect_ivl_max (sock, 1000);
     if (s_curve)
         zs_curve_client (s_curve, sock);

@@ -1,6 +1,7 @@
 /*  participant.c - see participant.h.
 
-    States: HELLO (no job yet: Hello every 500 ms) → WELCOMED (config in
+    States: HELLO (no job yet: Hello every 500 ms, every 5 ms while no
+    connection takes it) → WELCOMED (config in
     hand, the role is setting up) → REGISTERED (heartbeats both ways).
     Any of: coordinator silent past heartbeat.timeout, Refused, a Welcome
     of another job, sends us back to HELLO with ZS_PEV_LOST.
@@ -23,6 +24,10 @@
 typedef enum { S_HELLO, S_WELCOMED, S_REGISTERED } s_state_t;
 
 #define HELLO_INTERVAL_MS 500
+//  A Hello that found no connection (the coordinator is still starting, or
+//  the connection is being made): tried again this soon, so that roles
+//  started with their coordinator register as soon as it listens.
+#define HELLO_RETRY_MS 5
 
 struct _zs_participant_t {
     zsock_t *sock;
@@ -37,6 +42,7 @@ struct _zs_participant_t {
     int64_t last_heard;     //  mono ms of the last message from the coordinator
     int64_t last_sent;      //  mono ms of our last message (hello or heartbeat)
     int64_t last_heartbeat; //  mono ms of our last heartbeat
+    bool hello_out;         //  the last Hello was handed to a connection
     int64_t rows_read, rows_committed;
     zs_drops_t *drops;                //  on our control socket
     const zs_drops_t *role_drops;     //  the role's own sockets, reported with ours
@@ -213,7 +219,15 @@ s_send_hello (zs_participant_t *self)
     self->from.job_id[0] = 0;
     self->from.epoch = 0;
     self->seq = 0;
-    s_send_identity (self, ZSINK__ENVELOPE__BODY_HELLO);
+    self->hello_out = s_send_identity (self, ZSINK__ENVELOPE__BODY_HELLO) == 0;
+}
+
+long
+zs_participant_wait_ms (zs_participant_t *self, long max)
+{
+    if (self->state == S_HELLO && !self->hello_out && max > HELLO_RETRY_MS)
+        return HELLO_RETRY_MS;
+    return max;
 }
 
 int
@@ -288,7 +302,8 @@ zs_participant_poll (zs_participant_t *self, zs_env_t **env_p)
     int64_t now = zs_clock_mono_ms ();
     //  Timers first: a silent coordinator is detected even when nothing
     //  arrives at all.
-    if (self->state == S_HELLO && now - self->last_sent >= HELLO_INTERVAL_MS)
+    if (self->state == S_HELLO
+        && now - self->last_sent >= (self->hello_out ? HELLO_INTERVAL_MS : HELLO_RETRY_MS))
         s_send_hello (self);
     if (self->state == S_REGISTERED) {
         if (now - self->last_heard > self->config.heartbeat_timeout_ms)

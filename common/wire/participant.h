@@ -51,6 +51,10 @@ const char *zs_participant_instance (zs_participant_t *self);
 //  again until ZS_PEV_NONE).
 zs_pev_t zs_participant_poll (zs_participant_t *self, zs_env_t **env_p);
 
+//  How long the role's poll may wait, at most max ms: less while a Hello
+//  waits for the connection to the coordinator (its timer must run soon).
+long zs_participant_wait_ms (zs_participant_t *self, long max);
+
 //  After ZS_PEV_WELCOME: join the job.
 int zs_participant_register (zs_participant_t *self);
 
