@@ -32,6 +32,20 @@ s_expire (zs_table_t *table, const char *commit_user)
         zs_warn ("snapshot expiration failed (the next commit tries again): %s", why);
 }
 
+void
+zs_commit_prepare (zs_table_t *table, zs_pending_t *pending, const char *commit_user, int64_t id)
+{
+    zs_file_meta_t *files = NULL;
+    size_t nfiles = 0;
+    char err[ZS_ERRLEN];
+    if (zs_pending_files (pending, id, &files, &nfiles) < 0)
+        return;
+    zs_commit_t req = {.user = commit_user, .identifier = id, .files = files, .n = nfiles};
+    if (zs_table_prepare (table, &req, err, sizeof err) != 0)
+        zs_debug ("manifests of checkpoint %lld not written ahead: %s", (long long) id, err);
+    free (files);
+}
+
 int
 zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_user, int64_t upto,
                 bool with_end, const zs_commit_opts_t *opts, char *err, size_t errlen)

@@ -38,6 +38,12 @@ typedef struct {
                                  //  the end-input snapshot
 } zs_commit_opts_t;
 
+//  Write ahead the manifests of pending identifier id's commit
+//  (zs_table_prepare), between the ack of checkpoint id and its Notify.
+//  Failing costs nothing but the time saved: only said at debug level.
+void zs_commit_prepare (zs_table_t *table, zs_pending_t *pending, const char *commit_user,
+                        int64_t id);
+
 //  Commit pending identifiers <= upto in ascending order, and then
 //  ZS_END_INPUT_ID when with_end (see zs_pending_head). Each is removed from pending once committed
 //  or found committed already (ZS_EFILTERED). Returns the number of snapshots made, or a negative

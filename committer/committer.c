@@ -459,6 +459,7 @@ s_on_reset (s_committer_t *self, zs_env_t *env)
     //  Only now is no commit of ours in flight: manifests of a commit that
     //  died before its snapshot are garbage. A failed clean-up costs disk,
     //  not correctness, so it does not fail the restore.
+    zs_table_unprepare (self->table);
     if (zs_table_clean_uncommitted_manifests (self->table, self->user, err, sizeof err) < 0)
         zs_warn ("cannot clean uncommitted manifests: %s", err);
     int64_t last = -1;
@@ -557,8 +558,15 @@ s_complete (s_committer_t *self, int64_t n)
     zs_debug ("acked checkpoint %lld with %zu pending checkpoints", (long long) n,
               state->n_pending);
     zs_pending_state_free (&state);
-    if (zs_failpoint ("committer.after-state-ack") < 0)
+    if (zs_failpoint ("committer.after-state-ack") < 0) {
         s_fail (self, "failpoint committer.after-state-ack");
+        return;
+    }
+    //  While the coordinator makes checkpoint n durable, the manifests of
+    //  its commit are written: Notify(n) then finds only the snapshot to
+    //  write (docs/decisions.md, "What is fsynced, and why").
+    if (self->phase == S_ACTIVE && self->table)
+        zs_commit_prepare (self->table, self->pending, self->user, n);
 }
 
 //  Invariant 8, for each file: a data file inside the table (bucket-N/NAME,

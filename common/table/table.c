@@ -48,6 +48,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+static void s_prepared_drop (zs_table_t *self);
+
 //  Join table path and a relative path; -1 when it does not fit.
 int
 zs_table_file_path (zs_table_t *self, char *buf, size_t buflen, const char *rel)
@@ -343,6 +345,7 @@ zs_table_destroy (zs_table_t **self_p)
 {
     if (!self_p || !*self_p)
         return;
+    s_prepared_drop (*self_p);
     zhash_destroy (&(*self_p)->live);
     zhash_destroy (&(*self_p)->retired);
     free (*self_p);
@@ -1301,30 +1304,32 @@ s_commit_begin (s_commit_t *c, char *err, size_t errlen)
     return s_commit_check (c, err, errlen);
 }
 
-//  Step 2: the base list first (it reads the latest snapshot's lists: if
-//  those are corrupt we fail before writing anything of our own), then our
-//  manifest and the delta list naming it.
+//  The base list on the snapshot c builds on (it reads that snapshot's
+//  lists: if those are corrupt we fail before writing anything of our own).
 static int
-s_commit_write_manifests (s_commit_t *c, char *err, size_t errlen)
+s_commit_write_base (s_commit_t *c, char *err, size_t errlen)
+{
+    zs_table_user_tag (c->req->user, c->tag);
+    return s_write_base_list (c->table, c->have ? &c->latest : NULL, c->tag, c->base_list,
+                              &c->base_size, &c->merged, err, errlen);
+}
+
+//  Our manifest (none for an empty commit: an empty delta list, as Paimon
+//  writes it) and the delta list naming it.
+static int
+s_commit_write_delta (s_commit_t *c, char *err, size_t errlen)
 {
     zs_table_t *self = c->table;
+    const zs_commit_t *r = c->req;
     char uuid[40];
-    zs_table_user_tag (c->req->user, c->tag);
+    zs_table_user_tag (r->user, c->tag);
     zs_uuid (uuid);
     snprintf (c->manifest, sizeof c->manifest, "manifest-%s-%s", c->tag, uuid);
     zs_uuid (uuid);
     snprintf (c->delta_list, sizeof c->delta_list, "manifest-list-%s-%s", c->tag, uuid);
-    int rc = s_write_base_list (self, c->have ? &c->latest : NULL, c->tag, c->base_list,
-                                &c->base_size, &c->merged, err, errlen);
-    if (rc != 0) {
-        c->manifest[0] = c->delta_list[0] = '\0'; //  not written
-        return rc;
-    }
-    //  An empty commit's delta list is empty, as Paimon writes it: no
-    //  manifest of no files.
     zs_manifest_meta_t meta;
-    const zs_commit_t *r = c->req;
     size_t n = r->n + r->n_deletes;
+    int rc = 0;
     if (n == 0)
         c->manifest[0] = '\0';
     else
@@ -1332,6 +1337,145 @@ s_commit_write_manifests (s_commit_t *c, char *err, size_t errlen)
                             errlen);
     if (rc == 0)
         rc = s_write_list (self, c->delta_list, &meta, n ? 1 : 0, &c->delta_size, err, errlen);
+    return rc; //  on failure, what was written goes with the commit (s_commit_abandon)
+}
+
+//  ---------------------------------------------------------------------
+//  Manifests written ahead of their commit (zs_table_prepare)
+
+static void s_commit_abandon (s_commit_t *c);
+
+//  Is manifest/<name> there?
+static bool
+s_meta_exists (zs_table_t *self, const char *name)
+{
+    char rel[256], path[ZS_PATH_MAX];
+    snprintf (rel, sizeof rel, "manifest/%s", name);
+    struct stat st;
+    return zs_table_file_path (self, path, sizeof path, rel) == 0 && stat (path, &st) == 0;
+}
+
+//  Drop the prepared slot, removing its files unless a commit took them.
+static void
+s_prepared_drop (zs_table_t *self)
+{
+    zs_prepared_t *p = &self->prepared;
+    const char *names[] = {p->manifest, p->delta_list, p->base_list};
+    for (size_t i = 0; p->have && i < sizeof names / sizeof names[0]; i++)
+        if (names[i][0])
+            zs_table_unlink_meta (self, names[i]);
+    if (p->have)
+        zs_names_unlink (&p->merged, self);
+    zs_names_free (&p->merged);
+    free (p->files);
+    *p = (zs_prepared_t){0};
+}
+
+void
+zs_table_unprepare (zs_table_t *self)
+{
+    s_prepared_drop (self);
+}
+
+//  Is the prepared slot this commit's: same user, identifier and files (a
+//  data file is its path, size and rows), and are its files still there?
+static bool
+s_prepared_fits (zs_table_t *self, const zs_commit_t *r)
+{
+    zs_prepared_t *p = &self->prepared;
+    if (!p->have || r->compact || r->n_deletes || strcmp (p->user, r->user) != 0
+        || p->identifier != r->identifier || p->n != r->n)
+        return false;
+    for (size_t i = 0; i < r->n; i++)
+        if (strcmp (p->files[i].path, r->files[i].path) != 0 || p->files[i].size != r->files[i].size
+            || p->files[i].rows != r->files[i].rows)
+            return false;
+    //  removed under us (a clean-up of this user's uncommitted manifests)?
+    const char *names[] = {p->manifest, p->delta_list, p->base_list};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i][0] && !s_meta_exists (self, names[i]))
+            return false;
+    return true;
+}
+
+int
+zs_table_prepare (zs_table_t *self, const zs_commit_t *req, char *err, size_t errlen)
+{
+    s_prepared_drop (self);
+    if (req->compact || req->n_deletes)
+        return 0; //  compactions are committed as they are planned
+    zs_prepared_t *p = &self->prepared;
+    s_commit_t c = {.table = self, .req = req};
+    int rc = s_load_latest (self, &c.latest, &c.have, err, errlen);
+    if (rc == 0)
+        rc = s_commit_write_base (&c, err, errlen);
+    if (rc == 0)
+        rc = s_commit_write_delta (&c, err, errlen);
+    p->files = req->n ? malloc (req->n * sizeof *p->files) : NULL;
+    if (rc == 0 && req->n && !p->files) {
+        snprintf (err, errlen, "out of memory");
+        rc = -1;
+    }
+    if (rc != 0) {
+        s_commit_abandon (&c);
+        zs_names_free (&c.merged);
+        free (p->files);
+        p->files = NULL;
+        return rc;
+    }
+    if (req->n)
+        memcpy (p->files, req->files, req->n * sizeof *p->files);
+    p->n = req->n;
+    snprintf (p->user, sizeof p->user, "%s", req->user);
+    p->identifier = req->identifier;
+    memcpy (p->manifest, c.manifest, sizeof p->manifest);
+    memcpy (p->delta_list, c.delta_list, sizeof p->delta_list);
+    memcpy (p->base_list, c.base_list, sizeof p->base_list);
+    p->delta_size = c.delta_size;
+    p->base_size = c.base_size;
+    p->base_on = c.have ? c.latest.id : 0;
+    p->merged = c.merged;
+    p->have = true;
+    return 0;
+}
+
+//  Step 2: the base list, our manifest and the delta list naming it:
+//  taken from the prepared slot when it is this commit's (the base list
+//  only if built on the snapshot we build on), else written now.
+static int
+s_commit_write_manifests (s_commit_t *c, char *err, size_t errlen)
+{
+    zs_table_t *self = c->table;
+    zs_prepared_t *p = &self->prepared;
+    bool delta = s_prepared_fits (self, c->req);
+    bool base = delta && p->base_on == (c->have ? c->latest.id : 0);
+    if (delta) {
+        //  the commit owns them now (s_commit_abandon removes them)
+        memcpy (c->manifest, p->manifest, sizeof c->manifest);
+        memcpy (c->delta_list, p->delta_list, sizeof c->delta_list);
+        c->delta_size = p->delta_size;
+        p->manifest[0] = p->delta_list[0] = '\0';
+    }
+    if (base) {
+        memcpy (c->base_list, p->base_list, sizeof c->base_list);
+        c->base_size = p->base_size;
+        c->merged = p->merged;
+        p->base_list[0] = '\0';
+        p->merged = (zs_names_t){0};
+    }
+    //  used, or of no use any more; a compaction or the commit of an
+    //  earlier checkpoint between the prepare and its commit leaves it be
+    if (delta || (!c->req->compact && c->req->identifier >= p->identifier))
+        s_prepared_drop (self);
+    zs_table_user_tag (c->req->user, c->tag);
+    int rc = base ? 0 : s_commit_write_base (c, err, errlen);
+    if (rc != 0) {
+        if (!delta)
+            c->manifest[0] = c->delta_list[0] = '\0'; //  not written
+        return rc;
+    }
+    if (!delta)
+        rc = s_commit_write_delta (c, err, errlen);
     if (rc == 0 && zs_failpoint ("committer.after-manifest") == -1) {
         snprintf (err, errlen, "%s: injected error after writing manifests", self->path);
         rc = -1;

@@ -148,6 +148,17 @@ typedef struct {
 int zs_table_commit (zs_table_t *self, const zs_commit_t *req, zs_committed_t *out, char *err,
                      size_t errlen);
 
+//  Write ahead what the commit of req will need (an APPEND's manifest, its
+//  delta list, and a base list on the latest snapshot), fsynced, their
+//  directory not yet: the commit of the same user, identifier and files
+//  then only writes its snapshot (and a base list, when another snapshot
+//  came in between). One commit ahead: a prepare drops the previous one;
+//  zs_table_unprepare (and zs_table_destroy) drop it, removing its files.
+//  Drop it before anything removes this user's uncommitted manifests.
+//  0, or -1 + err (nothing kept: the commit writes them itself).
+int zs_table_prepare (zs_table_t *self, const zs_commit_t *req, char *err, size_t errlen);
+void zs_table_unprepare (zs_table_t *self);
+
 //  Live data files of a snapshot (0 = latest). *files_p malloc'd array.
 //  0 (an empty table gives n = 0), or ZS_ECORRUPT/-1 + err.
 int zs_table_live_files (zs_table_t *self, int64_t snapshot_id, zs_file_meta_t **files_p,

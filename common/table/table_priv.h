@@ -11,6 +11,28 @@
 
 #define ZS_META_MAX (256 * 1024 * 1024) //  largest manifest/snapshot we read
 
+//  Names of the metadata files a commit wrote (manifest/<name>), to remove
+//  when it fails.
+typedef struct {
+    char (*name)[128];
+    size_t n, cap;
+} zs_names_t;
+
+//  A commit's manifests written ahead (zs_table_prepare): its delta
+//  manifest and list for these files, and a base list on snapshot base_on
+//  (with the manifests its merge wrote). The files are the slot's until a
+//  commit takes them or the slot is dropped (then they are removed).
+typedef struct {
+    bool have;
+    char user[40];
+    int64_t identifier;
+    zs_file_meta_t *files; //  what the delta manifest lists, in order
+    size_t n;
+    char manifest[128], delta_list[128], base_list[128];
+    int64_t delta_size, base_size, base_on;
+    zs_names_t merged;
+} zs_prepared_t;
+
 struct _zs_table_t {
     zs_table_schema_t tschema;      //  the latest schema file, options and all
     zs_schema_t schema;             //  its row type
@@ -23,14 +45,9 @@ struct _zs_table_t {
     zhash_t *live;
     zhash_t *retired; //  deleted by a retained snapshot (s_retired_load)
     int64_t live_id;
+    zs_prepared_t prepared; //  zs_table_prepare; one commit ahead at most
 };
 
-//  Names of the metadata files a commit wrote (manifest/<name>), to remove
-//  when it fails.
-typedef struct {
-    char (*name)[128];
-    size_t n, cap;
-} zs_names_t;
 //  Add a name. 0, or -1 when out of memory.
 int zs_names_add (zs_names_t *self, const char *name);
 //  Remove each manifest/<name> and forget the names.

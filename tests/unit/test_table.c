@@ -970,6 +970,69 @@ test_latest_hint (void **state)
     assert_int_equal (sid, 6);
 }
 
+//  Manifests written ahead of their commit (the committer does it between
+//  its ack and the Notify): taken by the commit they fit, rewritten when
+//  another snapshot came in between, removed when they do not fit, when
+//  dropped, or when a clean-up removed them first (the commit writes its
+//  own then). Never an orphan, never a snapshot naming a missing file.
+static void
+test_prepared_manifests (void **state)
+{
+    char err[ZS_ERRLEN];
+    zs_file_meta_t f[6];
+    f[0] = s_data_file (1, 3);
+    assert_int_equal (s_commit (USER_A, 1, &f[0], 1, NULL), 0);
+    int before = s_count ("manifest", NULL);
+    f[1] = s_data_file (11, 3);
+    zs_commit_t req = {.user = USER_A, .identifier = 2, .files = &f[1], .n = 1};
+    assert_int_equal (zs_table_prepare (s_table, &req, err, sizeof err), 0);
+    assert_int_equal (s_count ("manifest", NULL), before + 3); //  base, manifest, delta list
+    assert_int_equal (s_commit (USER_A, 2, &f[1], 1, NULL), 0);
+    assert_int_equal (s_count ("manifest", NULL), before + 3); //  the commit took them
+    s_assert_whole (2);
+
+    //  another user's snapshot in between: our base list is written anew
+    f[2] = s_data_file (21, 3);
+    f[3] = s_data_file (31, 3);
+    req = (zs_commit_t){.user = USER_A, .identifier = 3, .files = &f[2], .n = 1};
+    assert_int_equal (zs_table_prepare (s_table, &req, err, sizeof err), 0);
+    assert_int_equal (s_commit (USER_B, 1, &f[3], 1, NULL), 0);
+    assert_int_equal (s_commit (USER_A, 3, &f[2], 1, NULL), 0);
+    s_assert_whole (4);
+
+    //  other files under the same identifier: not used (the prepare does
+    //  not look at the data files; the commit does)
+    zs_file_meta_t ghost = f[2];
+    snprintf (ghost.path, sizeof ghost.path, "bucket-0/never-written.parquet");
+    f[4] = s_data_file (41, 3);
+    req = (zs_commit_t){.user = USER_A, .identifier = 4, .files = &ghost, .n = 1};
+    assert_int_equal (zs_table_prepare (s_table, &req, err, sizeof err), 0);
+    assert_int_equal (s_commit (USER_A, 4, &f[4], 1, NULL), 0);
+    s_assert_whole (5);
+
+    //  removed by a clean-up first: the commit writes its own
+    f[5] = s_data_file (51, 3);
+    req = (zs_commit_t){.user = USER_A, .identifier = 5, .files = &f[5], .n = 1};
+    assert_int_equal (zs_table_prepare (s_table, &req, err, sizeof err), 0);
+    assert_true (zs_table_clean_uncommitted_manifests (s_table, USER_A, err, sizeof err) >= 3);
+    assert_int_equal (s_commit (USER_A, 5, &f[5], 1, NULL), 0);
+    s_assert_whole (6);
+
+    //  dropped, with its files; and a prepare for an identifier committed
+    //  already is left unused by the filtered commit, then dropped
+    before = s_count ("manifest", NULL);
+    req = (zs_commit_t){.user = USER_A, .identifier = 6, .files = &ghost, .n = 1};
+    assert_int_equal (zs_table_prepare (s_table, &req, err, sizeof err), 0);
+    zs_table_unprepare (s_table);
+    assert_int_equal (s_count ("manifest", NULL), before);
+    req = (zs_commit_t){.user = USER_A, .identifier = 5, .files = &f[5], .n = 1};
+    assert_int_equal (zs_table_prepare (s_table, &req, err, sizeof err), 0);
+    assert_int_equal (s_commit (USER_A, 5, &f[5], 1, NULL), ZS_EFILTERED);
+    zs_table_unprepare (s_table);
+    assert_int_equal (s_count ("manifest", NULL), before);
+    s_assert_whole (6);
+}
+
 static void
 test_clean_uncommitted_manifests (void **state)
 {
@@ -1549,6 +1612,7 @@ main (void)
         T (test_failpoints_in_commit),
         T (test_orphans),
         T (test_clean_uncommitted_manifests),
+        T (test_prepared_manifests),
         T (test_crash_before_snapshot_link),
         T (test_crash_before_latest_rename),
         T (test_manifests_merged),
