@@ -421,7 +421,6 @@ s_complete_checkpoint (coord_t *self)
     int64_t took = zs_clock_mono_ms () - self->inflight_start;
     zs_info ("Completed checkpoint %lld for job %s (%lld bytes, %lld ms).", (long long) chk.id,
              self->meta.job_id, (long long) bytes, (long long) took);
-    s_history_completed (self, &chk, bytes, took);
     zs_event ("complete", "\"id\":%lld,\"ms\":%lld,\"bytes\":%lld", (long long) chk.id,
               (long long) took, (long long) bytes);
     zs_chk_clear (&self->latest);
@@ -429,10 +428,13 @@ s_complete_checkpoint (coord_t *self)
     self->inflight_id = 0;
     self->completed++;
     self->consecutive_failed = 0;
-    zs_chk_prune (self->job_dir, self->cfg.checkpoints_num_retained);
     zs_failpoint ("coordinator.after-checkpoint-write");
+    //  The commit waits on nothing else: the history file and the pruning
+    //  of old checkpoints come after the Notify.
     s_send_notify (self, chk.id);
     zs_failpoint ("coordinator.after-notify");
+    s_history_completed (self, &self->latest, bytes, took);
+    zs_chk_prune (self->job_dir, self->cfg.checkpoints_num_retained);
     if (chk.savepoint && self->stop_requested) {
         self->stop_checkpoint = chk.id;
         self->stop_deadline = zs_clock_mono_ms () + SAVEPOINT_COMMIT_WAIT_MS;
