@@ -411,14 +411,20 @@ def case_kill_flink(out, R):
                     return float(line.split()[2])
         t_row = wait_for(first_row, 180, "the first row after the kill")
         t_ckpt = wait_for(lambda: [t for _, t in completed() if t > t_kill], 180, "a checkpoint after the kill")[0]
+        # where the time goes: the new TaskManager's registration with the JobManager
+        t_reg = next((log_ms(line) for line in open(f"{d}/tm-2.log", errors="replace")
+                      if "Successful registration at resource manager" in line), None)
         time.sleep(2)
     finally:
         for p in (client, tm2, tm, jm):
             if p is not None:
                 stop(p)
     s = summary(f"{d}/table")
-    restarts = sum(1 for line in open(f"{d}/jm.log", errors="replace") if "switched from state RUNNING to RESTARTING" in line)
+    # failovers up to the measurement (the teardown above makes one more)
+    restarts = sum(1 for line in open(f"{d}/jm.log", errors="replace")
+                   if "switched from state RUNNING to RESTARTING" in line and log_ms(line) <= t_ckpt)
     R["kill_flink"] = {"first_row_ms": t_row - t_kill, "checkpoint_ms": t_ckpt - t_kill,
+                       "taskmanager_registered_ms": None if t_reg is None else t_reg - t_kill,
                        "count": s["count"], "distinct_ids": s["distinct_ids"], "restarts": restarts,
                        "first_row_is": "the first record the source's generator maps in the new TaskManager"}
 
@@ -472,7 +478,7 @@ def table(R, secs):
     def row(name, z, f, fmt="%.0f", ratio=True):
         zs = "-" if z is None else (fmt % z if not isinstance(z, str) else z)
         fs = "-" if f is None else (fmt % f if not isinstance(f, str) else f)
-        rt = "%.2f" % (z / f) if ratio and isinstance(z, (int, float)) and isinstance(f, (int, float)) and f else ""
+        rt = ("%.2f" if z >= f / 10 else "%.3f") % (z / f) if ratio and isinstance(z, (int, float)) and isinstance(f, (int, float)) and f else ""
         rows_.append((name, zs, fs, rt))
 
     g = lambda k, f: R.get(k, {}).get(f)
