@@ -1,0 +1,33 @@
+#!/bin/sh
+# bench/flink-paimon/setup.sh - build the Flink + Paimon side of the comparison.
+#
+# Fetches Paimon's Flink 2.0 connector jar (its parent POM is not served, so Maven cannot take
+# it as a dependency; the jar is checked against the registry's .sha1), then
+#   mvn -B -ntp -q compile
+# which leaves target/classes and target/classpath.txt (dependency:build-classpath, jars in
+# ~/.m2). run.sh then starts plain `java -cp` JVMs. Idempotent; --check only says whether the
+# build is there (exit 0) or not (exit 1).
+set -eu
+cd "$(dirname "$0")"
+PAIMON=2.0.0
+JAR=target/jars/paimon-flink-2.0-$PAIMON.jar
+URL=${MAVEN_CENTRAL:-https://repo.maven.apache.org/maven2}/org/apache/paimon/paimon-flink-2.0/$PAIMON/paimon-flink-2.0-$PAIMON.jar
+
+if [ "${1:-}" = --check ]; then
+    [ -s "$JAR" ] && [ -s target/classpath.txt ] && [ -d target/classes/zsink/bench ] &&
+        [ target/classes/zsink/bench/FlinkPaimonJob.class -nt src/main/java/zsink/bench/FlinkPaimonJob.java ]
+    exit
+fi
+command -v mvn >/dev/null 2>&1 || { echo "setup: mvn not found (apt-get install maven default-jdk-headless)" >&2; exit 1; }
+mkdir -p target/jars
+if [ ! -s "$JAR" ]; then
+    echo "setup: fetching $URL"
+    curl -fsSL -o "$JAR.part" "$URL"
+    want=$(curl -fsSL "$URL.sha1" | cut -c1-40)
+    got=$(sha1sum "$JAR.part" | cut -c1-40)
+    [ "$want" = "$got" ] || { echo "setup: sha1 mismatch for $JAR ($got, registry says $want)" >&2; rm -f "$JAR.part"; exit 1; }
+    mv "$JAR.part" "$JAR"
+fi
+echo "setup: mvn compile (Flink 2.0.0, Paimon $PAIMON; the first run downloads ~200 MB into ~/.m2)"
+mvn -B -ntp -q compile
+echo "setup: ok (target/classes, target/classpath.txt)"
