@@ -7,6 +7,7 @@
     checks against.
 */
 #include "commit.h"
+#include "events.h"
 #include "failpoint.h"
 #include "log.h"
 #include <inttypes.h>
@@ -108,6 +109,9 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
             rc = c;
             break;
         }
+        //  the moment the snapshot is durable (timeline, bench/latency.py)
+        zs_event ("commit", "\"id\":%lld,\"snapshot\":%lld,\"rows\":%lld", (long long) id,
+                  (long long) made_one.snapshot_id, (long long) made_one.total_rows);
         zs_pending_remove (pending, id);
         made++;
         //  before the commit is reported: the job is not over (the end-input

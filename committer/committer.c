@@ -215,8 +215,6 @@ s_on_committed (int64_t identifier, int64_t snapshot_id, int64_t total_rows, voi
 {
     s_committer_t *self = arg;
     self->total_rows = total_rows;
-    zs_event ("commit", "\"id\":%lld,\"snapshot\":%lld,\"rows\":%lld", (long long) identifier,
-              (long long) snapshot_id, (long long) total_rows);
     zs_participant_set_progress (self->part, 0, total_rows);
     zs_msg_t m;
     zs_msg_init (&m, ZSINK__ENVELOPE__BODY_COMMITTED);

@@ -539,7 +539,8 @@ zs_fs_create_exclusive_tagged (const char *path, const char *tag, const void *da
 }
 
 int
-zs_fs_write_new (const char *path, const void *data, size_t len, char *err, size_t errlen)
+zs_fs_write_new (const char *path, const void *data, size_t len, bool sync, char *err,
+                 size_t errlen)
 {
     int fd = s_create (path);
     if (fd < 0) {
@@ -548,7 +549,42 @@ zs_fs_write_new (const char *path, const void *data, size_t len, char *err, size
         s_seterr (err, errlen, path, "create", errno);
         return -1;
     }
-    return s_fill (fd, path, data, len, true, err, errlen);
+    return s_fill (fd, path, data, len, sync, err, errlen);
+}
+
+int
+zs_fs_sync_files (char (*paths)[128], size_t n, const char *dir, char *err, size_t errlen)
+{
+    int fds[64];
+    if (n > sizeof fds / sizeof fds[0]) {
+        snprintf (err, errlen, "%s: %zu files to fsync at once, at most 64", dir, n);
+        return -1;
+    }
+    char path[ZS_PATH_MAX];
+    int rc = 0;
+    size_t opened = 0;
+    for (; opened < n; opened++) {
+        snprintf (path, sizeof path, "%s/%s", dir, paths[opened]);
+        fds[opened] = open (path, O_RDONLY | O_CLOEXEC);
+        if (fds[opened] < 0) {
+            s_seterr (err, errlen, path, "open", errno);
+            rc = -1;
+            break;
+        }
+        //  write-back of every file starts now, so that the fsyncs below
+        //  mostly wait for one journal commit rather than one each
+        sync_file_range (fds[opened], 0, 0, SYNC_FILE_RANGE_WRITE);
+    }
+    for (size_t i = 0; rc == 0 && i < opened; i++) {
+        snprintf (path, sizeof path, "%s/%s", dir, paths[i]);
+        if (s_fsync (fds[i], path, false) != 0) {
+            s_seterr (err, errlen, path, "fsync", errno);
+            rc = -1;
+        }
+    }
+    for (size_t i = 0; i < opened; i++)
+        close (fds[i]);
+    return rc;
 }
 
 int

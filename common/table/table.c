@@ -346,6 +346,7 @@ zs_table_destroy (zs_table_t **self_p)
     if (!self_p || !*self_p)
         return;
     s_prepared_drop (*self_p);
+    zs_names_free (&(*self_p)->unsynced);
     zhash_destroy (&(*self_p)->live);
     zhash_destroy (&(*self_p)->retired);
     free (*self_p);
@@ -1079,12 +1080,17 @@ s_write_manifest (zs_table_t *self, const char *name, uint8_t *data, size_t len,
     char rel[256], path[ZS_PATH_MAX];
     snprintf (rel, sizeof rel, "manifest/%s", name);
     zs_table_file_path (self, path, sizeof path, rel);
-    //  Written in place, its directory fsynced once before the snapshot
-    //  that names it is created (s_commit_create_snapshot): no reader
-    //  opens a manifest no snapshot names, so a crash may leave a partial
-    //  one only as an orphan of this user, removed by its next committer.
-    int rc = zs_fs_write_new (path, data, len, err, errlen);
+    //  Written in place, fsynced with the others of its commit and its
+    //  directory once, before the snapshot that names it is created
+    //  (s_sync_manifests): no reader opens a manifest no snapshot names, so
+    //  a crash may leave a partial one only as an orphan of this user,
+    //  removed by its next committer.
+    int rc = zs_fs_write_new (path, data, len, false, err, errlen);
     free (data);
+    if (rc == 0 && zs_names_add (&self->unsynced, name) != 0) {
+        snprintf (err, errlen, "out of memory");
+        rc = -1;
+    }
     //  Names are fresh uuids, so a taken name is not a lost race but a bug
     //  or a copied table: never overwrite, fail.
     if (rc == ZS_ECONFLICT) {
@@ -1093,6 +1099,26 @@ s_write_manifest (zs_table_t *self, const char *name, uint8_t *data, size_t len,
     }
     if (size)
         *size = (int64_t) len;
+    return rc;
+}
+
+//  fsync the manifests written since the last time, all together, and with
+//  sync_dir manifest/ too (their names). 0 or -1 + err.
+static int
+s_sync_manifests (zs_table_t *self, bool sync_dir, char *err, size_t errlen)
+{
+    char dir[ZS_PATH_MAX];
+    zs_table_file_path (self, dir, sizeof dir, "manifest");
+    int rc = 0;
+    for (size_t at = 0; rc == 0 && at < self->unsynced.n; at += 64) {
+        size_t k = self->unsynced.n - at < 64 ? self->unsynced.n - at : 64;
+        rc = zs_fs_sync_files (self->unsynced.name + at, k, dir, err, errlen);
+    }
+    self->unsynced.n = 0;
+    if (rc == 0 && sync_dir && zs_fs_fsync_dir (dir) != 0) {
+        snprintf (err, errlen, "%s: fsync: %s", dir, strerror (errno));
+        rc = -1;
+    }
     return rc;
 }
 
@@ -1411,6 +1437,11 @@ zs_table_prepare (zs_table_t *self, const zs_commit_t *req, char *err, size_t er
         rc = s_commit_write_base (&c, err, errlen);
     if (rc == 0)
         rc = s_commit_write_delta (&c, err, errlen);
+    //  their content now (the fsyncs the commit saves); their names with
+    //  the commit's fsync of manifest/
+    if (rc == 0)
+        rc = s_sync_manifests (self, false, err, errlen);
+    self->unsynced.n = 0;
     p->files = req->n ? malloc (req->n * sizeof *p->files) : NULL;
     if (rc == 0 && req->n && !p->files) {
         snprintf (err, errlen, "out of memory");
@@ -1530,11 +1561,10 @@ s_commit_create_snapshot (s_commit_t *c, char *err, size_t errlen)
     }
     char rel[64], path[ZS_PATH_MAX];
     //  The manifests and lists this commit wrote (zs_fs_write_new): their
-    //  names durable, with one fsync of manifest/, before a snapshot names
-    //  them (invariant 1). Again after a rebase, which wrote a base list.
-    zs_table_file_path (c->table, path, sizeof path, "manifest");
-    if (zs_fs_fsync_dir (path) != 0) {
-        snprintf (err, errlen, "%s: fsync: %s", path, strerror (errno));
+    //  content and names durable, with one fsync of manifest/, before a
+    //  snapshot names them (invariant 1). Again after a rebase, which wrote
+    //  a base list.
+    if (s_sync_manifests (c->table, true, err, errlen) != 0) {
         free (text);
         return -1;
     }
@@ -1610,6 +1640,7 @@ s_commit_abandon (s_commit_t *c)
         if (names[i][0])
             zs_table_unlink_meta (c->table, names[i]);
     zs_names_unlink (&c->merged, c->table);
+    c->table->unsynced.n = 0; //  gone
 }
 
 //  Step 4: the snapshot exists; the live set follows it, the hints are

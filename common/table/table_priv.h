@@ -46,6 +46,7 @@ struct _zs_table_t {
     zhash_t *retired; //  deleted by a retained snapshot (s_retired_load)
     int64_t live_id;
     zs_prepared_t prepared; //  zs_table_prepare; one commit ahead at most
+    zs_names_t unsynced;    //  manifests written, not fsynced yet (s_sync_manifests)
 };
 
 //  Add a name. 0, or -1 when out of memory.
