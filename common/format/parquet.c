@@ -16,6 +16,8 @@ zs_parquet_options_defaults (zs_parquet_options_t *opts)
     opts->row_group_rows = 131072;
     opts->compression = ZS_COMPRESSION_ZSTD;
     opts->zstd_level = 1;
+    opts->page_bytes = 1 << 20;
+    opts->dictionary = true;
 }
 
 const char *

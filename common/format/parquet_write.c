@@ -32,7 +32,6 @@
 #include <zstd.h>
 
 #define S_CREATED_BY "zsink version 0.3.0"
-#define S_PAGE_BYTES (1 << 20)         //  data page target, uncompressed
 #define S_DICT_MAX_BYTES (1 << 20)     //  larger dictionary: PLAIN instead
 #define S_GROUP_MAX_BYTES (128 << 20)  //  flush a row group early beyond this
 #define S_VALUE_MAX_BYTES (256u << 20) //  longest STRING/BYTES value accepted
@@ -152,10 +151,18 @@ s_check_options (const char *path, const zs_schema_t *schema, const zs_parquet_o
         snprintf (err, errlen, "%s: unknown compression %d", path, (int) opts->compression);
         return -1;
     }
+    //  Level 0 would be zstd's default (3): a config that says 0 meant
+    //  something else. Negative levels are zstd's fast ones.
     if (opts->compression == ZS_COMPRESSION_ZSTD
-        && (opts->zstd_level < 1 || opts->zstd_level > ZSTD_maxCLevel ())) {
-        snprintf (err, errlen, "%s: zstd level %d out of range (1 to %d)", path, opts->zstd_level,
-                  ZSTD_maxCLevel ());
+        && (opts->zstd_level == 0 || opts->zstd_level < ZSTD_minCLevel ()
+            || opts->zstd_level > ZSTD_maxCLevel ())) {
+        snprintf (err, errlen, "%s: zstd level %d out of range (%d to %d, not 0)", path,
+                  opts->zstd_level, ZSTD_minCLevel (), ZSTD_maxCLevel ());
+        return -1;
+    }
+    if (opts->page_bytes < ZS_PARQUET_PAGE_MIN || opts->page_bytes > ZS_PARQUET_PAGE_MAX) {
+        snprintf (err, errlen, "%s: page size %lld out of range (%d to %d)", path,
+                  (long long) opts->page_bytes, ZS_PARQUET_PAGE_MIN, ZS_PARQUET_PAGE_MAX);
         return -1;
     }
     return 0;
@@ -627,15 +634,15 @@ typedef struct {
 } s_pages_t;
 
 //  Pick the rows of the page starting at pg->r, of the group's rows:
-//  about S_PAGE_BYTES of values.
+//  about opts.page_bytes of values.
 static void
-s_page_span (const s_column_t *c, int64_t rows, s_pages_t *pg)
+s_page_span (const s_column_t *c, int64_t rows, int64_t page_bytes, s_pages_t *pg)
 {
     if (c->width == 0 && !pg->dict) {
         //  PLAIN byte arrays: count their bytes.
         size_t bytes = 0, bend = pg->bpos;
         int64_t prows = 0, pvals = 0;
-        while (pg->r + prows < rows && bytes < S_PAGE_BYTES) {
+        while (pg->r + prows < rows && bytes < (size_t) page_bytes) {
             if (!c->col.nullable || c->defs[pg->r + prows]) {
                 size_t sz = 4 + (size_t) s_rd32 (c->bin.data + bend);
                 bend += sz;
@@ -649,9 +656,9 @@ s_page_span (const s_column_t *c, int64_t rows, s_pages_t *pg)
         pg->bend = bend;
         return;
     }
-    int64_t per_page = pg->dict                    ? (int64_t) S_PAGE_BYTES * 8 / pg->bit_width
-                       : c->ptype == ZS_PQ_BOOLEAN ? (int64_t) S_PAGE_BYTES * 8
-                                                   : S_PAGE_BYTES / c->width;
+    int64_t per_page = pg->dict                    ? page_bytes * 8 / pg->bit_width
+                       : c->ptype == ZS_PQ_BOOLEAN ? page_bytes * 8
+                                                   : page_bytes / c->width;
     pg->rows = rows - pg->r < per_page ? rows - pg->r : per_page;
     pg->vals = s_count_values (c, pg->r, pg->rows);
     pg->bend = pg->bpos;
@@ -731,12 +738,12 @@ s_write_chunk (zs_parquet_writer_t *self, s_column_t *c, s_chunk_t *chunk, char 
     chunk->dict_page_offset = -1;
     s_chunk_stats (c, chunk);
     s_pages_t pg = {0};
-    pg.dict = c->width == 0 && s_build_dict (self, c);
+    pg.dict = c->width == 0 && self->opts.dictionary && s_build_dict (self, c);
     if (pg.dict && s_write_dict (self, chunk, &pg, err, errlen) != 0)
         return -1;
     chunk->data_page_offset = zs_fs_file_offset (self->file);
     while (pg.r < rows) {
-        s_page_span (c, rows, &pg);
+        s_page_span (c, rows, self->opts.page_bytes, &pg);
         if (!s_page_body (self, c, &pg)) {
             self->page.ok = true;
             snprintf (err, errlen, "%s: out of memory", self->path);

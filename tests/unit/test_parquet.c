@@ -420,6 +420,41 @@ test_pages (void **state)
     s_verify (s_path ("pages.parquet"), schema, 400000, s_gen_pages);
 }
 
+//  parquet.page.size, the smallest the writer takes: many pages per
+//  chunk of every kind (plain strings, dictionary indices, fixed width,
+//  booleans, with and without nulls), with and without dictionaries, and
+//  a negative (fast) zstd level.
+static void
+test_page_size_and_options (void **state)
+{
+    zs_parquet_options_t opts;
+    zs_parquet_options_defaults (&opts);
+    assert_int_equal (opts.page_bytes, 1 << 20);
+    assert_true (opts.dictionary);
+    opts.row_group_rows = 30000;
+    opts.page_bytes = ZS_PARQUET_PAGE_MIN;
+    opts.zstd_level = -5;
+    const char *schema = "s STRING, n BIGINT NOT NULL, b BOOLEAN, d DOUBLE NOT NULL";
+    s_write (s_path ("small-pages.parquet"), schema, &opts, 70000, s_gen_pages, NULL);
+    s_verify (s_path ("small-pages.parquet"), schema, 70000, s_gen_pages);
+    for (int dict = 0; dict < 2; dict++) {
+        opts.dictionary = dict;
+        opts.row_group_rows = 1000;
+        opts.zstd_level = 1;
+        s_write (s_path ("low-pages.parquet"), "s STRING NOT NULL", &opts, 20000, s_gen_lowcard,
+                 NULL);
+        s_verify (s_path ("low-pages.parquet"), "s STRING NOT NULL", 20000, s_gen_lowcard);
+        unlink (s_path ("low-pages.parquet"));
+        opts.compression = ZS_COMPRESSION_NONE;
+        int64_t size = s_write (s_path ("low-pages.parquet"), "s STRING NOT NULL", &opts, 20000,
+                                s_gen_lowcard, NULL);
+        //  Without a dictionary every value is there; with one, 2 bits.
+        assert_true (dict ? size < 20000 : size > 20000 * 30);
+        unlink (s_path ("low-pages.parquet"));
+        opts.compression = ZS_COMPRESSION_ZSTD;
+    }
+}
+
 //  --------------------------------------------------------------------------
 //  Statistics
 
@@ -582,6 +617,16 @@ test_writer_files (void **state)
     zs_parquet_options_defaults (&opts);
     opts.row_group_rows = 0;
     assert_null (zs_parquet_writer_new (s_path ("opt.parquet"), &schema, &opts, err, sizeof err));
+    zs_parquet_options_defaults (&opts);
+    opts.page_bytes = ZS_PARQUET_PAGE_MIN - 1;
+    assert_null (zs_parquet_writer_new (s_path ("opt.parquet"), &schema, &opts, err, sizeof err));
+    assert_non_null (strstr (err, "page size"));
+    opts.page_bytes = (int64_t) ZS_PARQUET_PAGE_MAX + 1;
+    assert_null (zs_parquet_writer_new (s_path ("opt.parquet"), &schema, &opts, err, sizeof err));
+    zs_parquet_options_defaults (&opts);
+    opts.zstd_level = 23;
+    assert_null (zs_parquet_writer_new (s_path ("opt.parquet"), &schema, &opts, err, sizeof err));
+    assert_non_null (strstr (err, "zstd level"));
 
     //  id_col: the first column named id of type BIGINT.
     s_schema (&schema, "x BIGINT, id INT");
@@ -980,6 +1025,7 @@ main (void)
         cmocka_unit_test_setup_teardown (test_empty_file, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_dictionary, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_pages, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_page_size_and_options, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_statistics, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_not_null_refused, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_writer_files, s_setup, s_teardown),
