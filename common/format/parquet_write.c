@@ -33,6 +33,7 @@
 
 #define S_CREATED_BY "zsink version 0.3.0"
 #define S_DICT_MAX_BYTES (1 << 20)     //  larger dictionary: PLAIN instead
+#define S_DICT_PROBE_MIN 1024          //  values before a dictionary may be given up
 #define S_GROUP_MAX_BYTES (128 << 20)  //  flush a row group early beyond this
 #define S_VALUE_MAX_BYTES (256u << 20) //  longest STRING/BYTES value accepted
 
@@ -385,6 +386,16 @@ s_grow_slots (zs_parquet_writer_t *self, size_t nslots)
 //  (PLAIN bytes of distinct values, first seen first) and self->indices.
 //  false when it does not pay (more distinct values than half the values,
 //  or a dictionary over S_DICT_MAX_BYTES) or memory runs out: write PLAIN.
+//
+//  A column of unique values (ids as text, UUIDs) fails only once half its
+//  values are hashed, and the hashing cost a quarter of the writer's CPU
+//  (docs/performance.md, "The writer's CPU"). So the attempt stops early
+//  when the first eighth of the values (S_DICT_PROBE_MIN at least) were
+//  more than 91 in 100 distinct: values drawn uniformly whose first eighth
+//  is that distinct are expected to be more than half distinct in all (D
+//  values show D (1 - e^-k/D) distinct in k draws: above 0.91 k at k = n/8
+//  means above 0.51 n at n), so a dictionary that would pay is not given
+//  up for it.
 static bool
 s_build_dict (zs_parquet_writer_t *self, s_column_t *c)
 {
@@ -392,6 +403,7 @@ s_build_dict (zs_parquet_writer_t *self, s_column_t *c)
     uint64_t max_distinct = n / 2;
     if (max_distinct == 0)
         return false;
+    uint64_t probe = n / 8 >= S_DICT_PROBE_MIN ? n / 8 : UINT64_MAX;
     if (self->indices_cap < n) {
         free (self->indices);
         self->indices = malloc (n * sizeof *self->indices);
@@ -407,6 +419,8 @@ s_build_dict (zs_parquet_writer_t *self, s_column_t *c)
     const uint8_t *bin = c->bin.data;
     size_t pos = 0;
     for (uint64_t k = 0; k < n; k++) {
+        if (k == probe && self->ndict * 100 > probe * 91)
+            return false;
         uint32_t len = s_rd32 (bin + pos);
         const uint8_t *p = bin + pos + 4;
         uint32_t h = s_hash (p, len);
