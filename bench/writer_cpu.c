@@ -2,16 +2,20 @@
     alone (encoding, zstd, page writes, fsync at close) over rows already
     in memory, for zstd levels, dictionary on/off and page sizes.
 
-    usage: zsink-bench-writer-cpu DIR ROWS [REPEAT [LABEL]]
+    usage: zsink-bench-writer-cpu DIR ROWS [REPEAT [LABELS [SCHEMA]]]
 
     For the default schema (4 columns) and the all-types schema (11), ROWS
     datagen rows are generated once into memory (that time is printed, not
     measured), then every variant writes them to a file of its own, REPEAT
     times (default 3), the variants taking turns so that noise on a shared
     machine spreads over all of them. Per variant: rows/s (wall, best run),
-    CPU seconds per million rows (process CPU time, median run), file
-    bytes, and both against the current defaults. With LABEL only that
-    variant of the default schema runs, REPEAT times (for perf record).
+    CPU seconds per million rows (process CPU time, median run),
+    instructions per row (median; a perf counter, which other processes on
+    the machine do not move as they move CPU time), file bytes, and each
+    against the first variant (the defaults). With LABELS (labels
+    separated by commas) only those variants run, of the default schema or
+    of SCHEMA (default, all-types): for perf record, or for a closer look
+    at a few.
 
     Also written, for bench/writer_cpu.sh: DIR/<schema>-input.parquet (the
     same rows, uncompressed: DuckDB loads them before timing its own COPY)
@@ -20,10 +24,14 @@
 #include "datagen.h"
 #include "fs.h"
 #include "parquet.h"
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 static double
 s_clock (clockid_t id)
@@ -31,6 +39,33 @@ s_clock (clockid_t id)
     struct timespec ts;
     clock_gettime (id, &ts);
     return (double) ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+//  The process's instructions retired (user and kernel), from a perf
+//  counter: unlike CPU time, other processes on the machine do not move
+//  it. -1: not available (perf_event_paranoid, a container).
+static int s_instr_fd = -2;
+
+static int64_t
+s_instructions (void)
+{
+    if (s_instr_fd == -2) {
+        struct perf_event_attr pe;
+        memset (&pe, 0, sizeof pe);
+        pe.type = PERF_TYPE_HARDWARE;
+        pe.size = sizeof pe;
+        pe.config = PERF_COUNT_HW_INSTRUCTIONS;
+        s_instr_fd = (int) syscall (SYS_perf_event_open, &pe, 0, -1, -1, 0);
+        if (s_instr_fd < 0)
+            pe.exclude_kernel = 1,
+            s_instr_fd = (int) syscall (SYS_perf_event_open, &pe, 0, -1, -1, 0);
+        if (s_instr_fd < 0)
+            s_instr_fd = -1;
+    }
+    int64_t count;
+    if (s_instr_fd < 0 || read (s_instr_fd, &count, sizeof count) != sizeof count)
+        return -1;
+    return count;
 }
 
 static void
@@ -87,13 +122,15 @@ s_rows_make (s_rows_t *self, const zs_schema_t *schema, int64_t rows)
     }
 }
 
-//  One file of the rows; returns its bytes, *wall and *cpu the seconds.
+//  One file of the rows; returns its bytes, *wall and *cpu the seconds,
+//  *instr the instructions (-1: unknown).
 static int64_t
 s_write (const s_rows_t *rows, const char *path, const zs_parquet_options_t *opts, double *wall,
-         double *cpu)
+         double *cpu, double *instr)
 {
     char err[ZS_ERRLEN];
     zs_fs_unlink (path);
+    int64_t i0 = s_instructions ();
     double t0 = s_clock (CLOCK_MONOTONIC), c0 = s_clock (CLOCK_PROCESS_CPUTIME_ID);
     zs_parquet_writer_t *w = zs_parquet_writer_new (path, rows->schema, opts, err, sizeof err);
     if (!w)
@@ -107,11 +144,14 @@ s_write (const s_rows_t *rows, const char *path, const zs_parquet_options_t *opt
         s_die (err);
     *wall = s_clock (CLOCK_MONOTONIC) - t0;
     *cpu = s_clock (CLOCK_PROCESS_CPUTIME_ID) - c0;
+    int64_t i1 = s_instructions ();
+    *instr = i0 < 0 || i1 < 0 ? -1 : (double) (i1 - i0);
     return size;
 }
 
-//  The variants: label, compression, zstd level, page size, dictionary.
-//  The first is the baseline the others are compared with.
+//  The variants: label, compression, zstd level, page size, dictionary;
+//  a level or page size of 0 is the default's. The first, the defaults, is
+//  the one the others are compared with.
 typedef struct {
     const char *label;
     zs_compression_t compression;
@@ -121,23 +161,25 @@ typedef struct {
 } s_variant_t;
 
 static const s_variant_t s_variants[] = {
-    {"zstd1 (default)", ZS_COMPRESSION_ZSTD, 1, 1 << 20, true},
-    {"none", ZS_COMPRESSION_NONE, 1, 1 << 20, true},
-    {"zstd-5", ZS_COMPRESSION_ZSTD, -5, 1 << 20, true},
-    {"zstd-3", ZS_COMPRESSION_ZSTD, -3, 1 << 20, true},
-    {"zstd-1", ZS_COMPRESSION_ZSTD, -1, 1 << 20, true},
-    {"zstd2", ZS_COMPRESSION_ZSTD, 2, 1 << 20, true},
-    {"zstd3", ZS_COMPRESSION_ZSTD, 3, 1 << 20, true},
-    {"zstd6", ZS_COMPRESSION_ZSTD, 6, 1 << 20, true},
-    {"zstd1 no-dict", ZS_COMPRESSION_ZSTD, 1, 1 << 20, false},
-    {"zstd1 page 64K", ZS_COMPRESSION_ZSTD, 1, 64 << 10, true},
-    {"zstd1 page 128K", ZS_COMPRESSION_ZSTD, 1, 128 << 10, true},
-    {"zstd1 page 256K", ZS_COMPRESSION_ZSTD, 1, 256 << 10, true},
-    {"zstd1 page 512K", ZS_COMPRESSION_ZSTD, 1, 512 << 10, true},
-    {"zstd1 page 8M", ZS_COMPRESSION_ZSTD, 1, 8 << 20, true},
-    {"zstd-1 page 256K", ZS_COMPRESSION_ZSTD, -1, 256 << 10, true},
-    {"zstd2 page 256K", ZS_COMPRESSION_ZSTD, 2, 256 << 10, true},
-    {"zstd3 page 256K", ZS_COMPRESSION_ZSTD, 3, 256 << 10, true},
+    {"default", ZS_COMPRESSION_ZSTD, 0, 0, true},
+    {"none", ZS_COMPRESSION_NONE, 0, 0, true},
+    {"zstd-5", ZS_COMPRESSION_ZSTD, -5, 0, true},
+    {"zstd-3", ZS_COMPRESSION_ZSTD, -3, 0, true},
+    {"zstd-1", ZS_COMPRESSION_ZSTD, -1, 0, true},
+    {"zstd1", ZS_COMPRESSION_ZSTD, 1, 0, true},
+    {"zstd2", ZS_COMPRESSION_ZSTD, 2, 0, true},
+    {"zstd3", ZS_COMPRESSION_ZSTD, 3, 0, true},
+    {"zstd6", ZS_COMPRESSION_ZSTD, 6, 0, true},
+    {"no-dict", ZS_COMPRESSION_ZSTD, 0, 0, false},
+    {"page 64K", ZS_COMPRESSION_ZSTD, 0, 64 << 10, true},
+    {"page 128K", ZS_COMPRESSION_ZSTD, 0, 128 << 10, true},
+    {"page 256K", ZS_COMPRESSION_ZSTD, 0, 256 << 10, true},
+    {"page 512K", ZS_COMPRESSION_ZSTD, 0, 512 << 10, true},
+    {"page 1M", ZS_COMPRESSION_ZSTD, 0, 1 << 20, true},
+    {"page 8M", ZS_COMPRESSION_ZSTD, 0, 8 << 20, true},
+    {"zstd-1 page 1M", ZS_COMPRESSION_ZSTD, -1, 1 << 20, true},
+    {"zstd2 page 1M", ZS_COMPRESSION_ZSTD, 2, 1 << 20, true},
+    {"zstd3 page 1M", ZS_COMPRESSION_ZSTD, 3, 1 << 20, true},
 };
 #define S_NVARIANTS (sizeof s_variants / sizeof s_variants[0])
 #define S_MAX_REPEAT 15
@@ -150,21 +192,34 @@ s_cmp_double (const void *a, const void *b)
 }
 
 typedef struct {
-    double wall[S_MAX_REPEAT], cpu[S_MAX_REPEAT];
+    double wall[S_MAX_REPEAT], cpu[S_MAX_REPEAT], instr[S_MAX_REPEAT];
     int64_t bytes;
 } s_result_t;
+
+//  label is one of the comma-separated labels in only (NULL: all are).
+static bool
+s_chosen (const char *only, const char *label)
+{
+    if (!only)
+        return true;
+    size_t len = strlen (label);
+    for (const char *p = only; p; p = strchr (p, ',') ? strchr (p, ',') + 1 : NULL)
+        if (strncmp (p, label, len) == 0 && (p[len] == ',' || p[len] == 0))
+            return true;
+    return false;
+}
 
 static void
 s_options (const s_variant_t *v, zs_parquet_options_t *opts)
 {
     zs_parquet_options_defaults (opts);
     opts->compression = v->compression;
-    opts->zstd_level = v->level;
-    opts->page_bytes = v->page;
+    opts->zstd_level = v->level ? v->level : opts->zstd_level;
+    opts->page_bytes = v->page ? v->page : opts->page_bytes;
     opts->dictionary = v->dict;
 }
 
-//  Every variant (or only the one labelled only) over rows, repeat times
+//  Every variant (or those labelled in only) over rows, repeat times
 //  in turns; a table, and lines in tsv.
 static void
 s_bench (const char *dir, const char *name, const s_rows_t *rows, int repeat, const char *only,
@@ -175,30 +230,40 @@ s_bench (const char *dir, const char *name, const s_rows_t *rows, int repeat, co
     char path[ZS_PATH_MAX];
     for (int k = 0; k < repeat; k++)
         for (size_t i = 0; i < S_NVARIANTS; i++) {
-            if (only && strcmp (only, s_variants[i].label))
+            if (!s_chosen (only, s_variants[i].label))
                 continue;
             zs_parquet_options_t opts;
             s_options (&s_variants[i], &opts);
             snprintf (path, sizeof path, "%s/%s-%zu.parquet", dir, name, i);
-            res[i].bytes = s_write (rows, path, &opts, &res[i].wall[k], &res[i].cpu[k]);
+            res[i].bytes =
+                s_write (rows, path, &opts, &res[i].wall[k], &res[i].cpu[k], &res[i].instr[k]);
         }
-    printf ("%-18s %12s %12s %12s %10s %10s\n", "variant", "rows/s", "CPU s/M rows", "file bytes",
-            "CPU", "size");
-    double base_cpu = 0;
+    printf ("%-18s %10s %12s %10s %12s %7s %7s %7s\n", "variant", "rows/s", "CPU s/M rows",
+            "instr/row", "file bytes", "CPU", "instr", "size");
+    double base_cpu = 0, base_instr = 0;
     int64_t base_bytes = 0;
     for (size_t i = 0; i < S_NVARIANTS; i++) {
-        if (only && strcmp (only, s_variants[i].label))
+        if (!s_chosen (only, s_variants[i].label))
             continue;
         qsort (res[i].wall, (size_t) repeat, sizeof (double), s_cmp_double);
         qsort (res[i].cpu, (size_t) repeat, sizeof (double), s_cmp_double);
+        qsort (res[i].instr, (size_t) repeat, sizeof (double), s_cmp_double);
         double cpu = res[i].cpu[repeat / 2] / ((double) rows->rows / 1e6);
+        double instr = res[i].instr[repeat / 2] / (double) rows->rows;
         if (base_cpu == 0) {
             base_cpu = cpu;
+            base_instr = instr;
             base_bytes = res[i].bytes;
         }
-        printf ("%-18s %12.0f %12.3f %12lld %9.0f%% %9.0f%%\n", s_variants[i].label,
-                rows->rows / res[i].wall[0], cpu, (long long) res[i].bytes, 100 * cpu / base_cpu,
-                100.0 * (double) res[i].bytes / (double) base_bytes);
+        //  No counter (a VM without one): "-".
+        char ins[16] = "-", ins_pct[16] = "-";
+        if (instr >= 0) {
+            snprintf (ins, sizeof ins, "%.0f", instr);
+            snprintf (ins_pct, sizeof ins_pct, "%.0f%%", 100 * instr / base_instr);
+        }
+        printf ("%-18s %10.0f %12.3f %10s %12lld %6.0f%% %7s %6.0f%%\n", s_variants[i].label,
+                rows->rows / res[i].wall[0], cpu, ins, (long long) res[i].bytes,
+                100 * cpu / base_cpu, ins_pct, 100.0 * (double) res[i].bytes / (double) base_bytes);
         if (tsv)
             fprintf (tsv, "%s\t%s\t%lld\t%.6f\t%.6f\t%lld\n", name, s_variants[i].label,
                      (long long) rows->rows, res[i].wall[0], res[i].cpu[repeat / 2],
@@ -209,8 +274,8 @@ s_bench (const char *dir, const char *name, const s_rows_t *rows, int repeat, co
 int
 main (int argc, char **argv)
 {
-    if (argc < 3 || argc > 5 || atoll (argv[2]) < 1) {
-        fprintf (stderr, "usage: zsink-bench-writer-cpu DIR ROWS [REPEAT [LABEL]]\n");
+    if (argc < 3 || argc > 6 || atoll (argv[2]) < 1) {
+        fprintf (stderr, "usage: zsink-bench-writer-cpu DIR ROWS [REPEAT [LABELS [SCHEMA]]]\n");
         return 2;
     }
     const char *dir = argv[1];
@@ -229,11 +294,18 @@ main (int argc, char **argv)
          "id BIGINT NOT NULL, name STRING, price DOUBLE, qty INT, ok BOOLEAN, ts TIMESTAMP(3), "
          "day DATE, raw BYTES, f FLOAT, t6 TIMESTAMP(6), s STRING NOT NULL"},
     };
+    zs_parquet_options_t defaults;
+    zs_parquet_options_defaults (&defaults);
+    printf (
+        "defaults: zstd level %d, pages of %lld KiB, dictionaries %s, row groups of %lld rows\n",
+        defaults.zstd_level, (long long) defaults.page_bytes >> 10,
+        defaults.dictionary ? "on" : "off", (long long) defaults.row_group_rows);
     char path[ZS_PATH_MAX];
     snprintf (path, sizeof path, "%s/ours.tsv", dir);
     FILE *tsv = only ? NULL : fopen (path, "w");
-    int nschemas = only ? 1 : 2;
-    for (int k = 0; k < nschemas; k++) {
+    for (int k = 0; k < 2; k++) {
+        if (only && strcmp (schemas[k].name, argc > 5 ? argv[5] : "default"))
+            continue;
         static zs_schema_t schema;
         char err[ZS_ERRLEN];
         if (zs_schema_parse (&schema, schemas[k].text, err, sizeof err) != 0)
@@ -249,9 +321,9 @@ main (int argc, char **argv)
             zs_parquet_options_t opts;
             zs_parquet_options_defaults (&opts);
             opts.compression = ZS_COMPRESSION_NONE;
-            double wall, cpu;
+            double wall, cpu, instr;
             snprintf (path, sizeof path, "%s/%s-input.parquet", dir, schemas[k].name);
-            s_write (&rows, path, &opts, &wall, &cpu);
+            s_write (&rows, path, &opts, &wall, &cpu, &instr);
         }
         s_bench (dir, schemas[k].name, &rows, repeat, only, tsv);
         free (rows.vals);

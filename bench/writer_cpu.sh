@@ -18,7 +18,7 @@ WORK=$(mktemp -d /tmp/zsink-writer-cpu.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
 echo "zsink writer CPU, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), $ROWS rows, $REPEAT runs," \
-    "git $(git rev-parse --short HEAD 2>/dev/null || echo '?'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+    "git $(git describe --always --dirty 2>/dev/null || echo "?"), load $(cut -d' ' -f1-3 /proc/loadavg)"
 $BIN/zsink-bench-writer-cpu "$WORK" "$ROWS" "$REPEAT"
 
 if [ -e tests/duckdb/node_modules/@duckdb/node-api ]; then
@@ -30,9 +30,9 @@ fi
 # Where the default variant's CPU goes (perf, if it may sample here).
 if command -v perf >/dev/null && perf record -o "$WORK/probe.data" true >/dev/null 2>&1; then
     echo
-    echo "== perf: the default variant, default schema, $ROWS rows x $REPEAT (datagen included: it runs once)"
+    echo "== perf: the defaults, default schema, $ROWS rows x $REPEAT (datagen included: it runs once)"
     perf record -q -o "$WORK/perf.data" $BIN/zsink-bench-writer-cpu "$WORK/perf" "$ROWS" "$REPEAT" \
-        "zstd1 (default)" >/dev/null 2>&1
+        default default >/dev/null 2>&1
     perf report -i "$WORK/perf.data" --no-children --sort dso --stdio 2>/dev/null |
         grep '%' | head -5
     perf report -i "$WORK/perf.data" --no-children --sort dso,symbol --stdio 2>/dev/null |

@@ -52,8 +52,8 @@ typedef struct {
 #define ZS_PARQUET_PAGE_MIN 1024
 #define ZS_PARQUET_PAGE_MAX (512 << 20)
 
-//  Defaults: 131072 rows per row group, zstd level 1, 1 MiB pages (Paimon's
-//  parquet.page.size), dictionaries on.
+//  Defaults: 131072 rows per row group, zstd level 1, 256 KiB pages,
+//  dictionaries on.
 void zs_parquet_options_defaults (zs_parquet_options_t *opts);
 
 //  Longest STRING/BYTES min or max kept in statistics; a chunk with a longer

@@ -462,7 +462,7 @@ test_page_size_and_options (void **state)
 {
     zs_parquet_options_t opts;
     zs_parquet_options_defaults (&opts);
-    assert_int_equal (opts.page_bytes, 1 << 20);
+    assert_int_equal (opts.page_bytes, 256 << 10);
     assert_true (opts.dictionary);
     opts.row_group_rows = 30000;
     opts.page_bytes = ZS_PARQUET_PAGE_MIN;
