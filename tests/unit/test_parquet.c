@@ -453,6 +453,30 @@ test_pages (void **state)
     s_verify (s_path ("pages.parquet"), schema, 400000, s_gen_pages);
 }
 
+//  Timestamps a second apart, in a nullable column without a null.
+static void
+s_gen_seconds (int64_t r, zs_value_t *row, char *buf)
+{
+    row[0].v.i64 = INT64_C (1700000000000) + r * 1000 + (r * 7919) % 997;
+}
+
+//  A page body stays within the page size, levels included: zstd picks its
+//  parameters by input size, and at 256 KiB pages a nullable column's page
+//  a few bytes over compressed to 1.7x the bytes of the NOT NULL column's.
+static void
+test_page_within_size (void **state)
+{
+    zs_parquet_options_t opts;
+    zs_parquet_options_defaults (&opts);
+    opts.page_bytes = 256 << 10;
+    int64_t plain = s_write (s_path ("nn.parquet"), "ts TIMESTAMP(3) NOT NULL", &opts, 300000,
+                             s_gen_seconds, NULL);
+    int64_t nullable = s_write (s_path ("nullable.parquet"), "ts TIMESTAMP(3)", &opts, 300000,
+                                s_gen_seconds, NULL);
+    s_verify (s_path ("nullable.parquet"), "ts TIMESTAMP(3)", 300000, s_gen_seconds);
+    assert_true (nullable < plain + plain / 20);
+}
+
 //  parquet.page.size, the smallest the writer takes: many pages per
 //  chunk of every kind (plain strings, dictionary indices, fixed width,
 //  booleans, with and without nulls), with and without dictionaries, and
@@ -1059,6 +1083,7 @@ main (void)
         cmocka_unit_test_setup_teardown (test_dictionary, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_pages, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_page_size_and_options, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_page_within_size, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_statistics, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_not_null_refused, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_writer_files, s_setup, s_teardown),
