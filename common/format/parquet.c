@@ -16,6 +16,12 @@ zs_parquet_options_defaults (zs_parquet_options_t *opts)
     opts->row_group_rows = 131072;
     opts->compression = ZS_COMPRESSION_ZSTD;
     opts->zstd_level = 1;
+    //  Not Paimon's 1 MiB: zstd picks its parameters by input size, and
+    //  level 1 takes 6-byte matches up to 256 KiB but only 7-byte ones
+    //  beyond, missing the repeats of nearby 8-byte numbers (timestamps,
+    //  prices). docs/decisions.md, "The writer's CPU".
+    opts->page_bytes = 256 << 10;
+    opts->dictionary = true;
 }
 
 const char *

@@ -43,10 +43,17 @@ typedef enum {
 typedef struct {
     int64_t row_group_rows;       //  parquet.row-group-rows: rows per row group
     zs_compression_t compression; //  file.compression
-    int zstd_level;               //  1 … 19
+    int zstd_level;               //  ZSTD_minCLevel () … 19, not 0 (negative: zstd's fast levels)
+    int64_t page_bytes;           //  parquet.page.size: data page target, uncompressed
+    bool dictionary;              //  parquet.enable.dictionary: for STRING/BYTES chunks
 } zs_parquet_options_t;
 
-//  Defaults: 131072 rows per row group, zstd level 1.
+//  Page sizes the writer takes.
+#define ZS_PARQUET_PAGE_MIN 1024
+#define ZS_PARQUET_PAGE_MAX (512 << 20)
+
+//  Defaults: 131072 rows per row group, zstd level 1, 256 KiB pages,
+//  dictionaries on.
 void zs_parquet_options_defaults (zs_parquet_options_t *opts);
 
 //  Longest STRING/BYTES min or max kept in statistics; a chunk with a longer

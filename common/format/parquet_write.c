@@ -32,8 +32,9 @@
 #include <zstd.h>
 
 #define S_CREATED_BY "zsink version 0.3.0"
-#define S_PAGE_BYTES (1 << 20)         //  data page target, uncompressed
 #define S_DICT_MAX_BYTES (1 << 20)     //  larger dictionary: PLAIN instead
+#define S_DICT_PROBE_MIN 1024          //  values before a dictionary may be given up
+#define S_PAGE_SLACK 16                //  a page's level length and run headers
 #define S_GROUP_MAX_BYTES (128 << 20)  //  flush a row group early beyond this
 #define S_VALUE_MAX_BYTES (256u << 20) //  longest STRING/BYTES value accepted
 
@@ -152,10 +153,18 @@ s_check_options (const char *path, const zs_schema_t *schema, const zs_parquet_o
         snprintf (err, errlen, "%s: unknown compression %d", path, (int) opts->compression);
         return -1;
     }
+    //  Level 0 would be zstd's default (3): a config that says 0 meant
+    //  something else. Negative levels are zstd's fast ones.
     if (opts->compression == ZS_COMPRESSION_ZSTD
-        && (opts->zstd_level < 1 || opts->zstd_level > ZSTD_maxCLevel ())) {
-        snprintf (err, errlen, "%s: zstd level %d out of range (1 to %d)", path, opts->zstd_level,
-                  ZSTD_maxCLevel ());
+        && (opts->zstd_level == 0 || opts->zstd_level < ZSTD_minCLevel ()
+            || opts->zstd_level > ZSTD_maxCLevel ())) {
+        snprintf (err, errlen, "%s: zstd level %d out of range (%d to %d, not 0)", path,
+                  opts->zstd_level, ZSTD_minCLevel (), ZSTD_maxCLevel ());
+        return -1;
+    }
+    if (opts->page_bytes < ZS_PARQUET_PAGE_MIN || opts->page_bytes > ZS_PARQUET_PAGE_MAX) {
+        snprintf (err, errlen, "%s: page size %lld out of range (%d to %d)", path,
+                  (long long) opts->page_bytes, ZS_PARQUET_PAGE_MIN, ZS_PARQUET_PAGE_MAX);
         return -1;
     }
     return 0;
@@ -378,6 +387,17 @@ s_grow_slots (zs_parquet_writer_t *self, size_t nslots)
 //  (PLAIN bytes of distinct values, first seen first) and self->indices.
 //  false when it does not pay (more distinct values than half the values,
 //  or a dictionary over S_DICT_MAX_BYTES) or memory runs out: write PLAIN.
+//
+//  A column of unique values (ids as text, UUIDs) fails only once half its
+//  values are hashed: half of s_write_chunk's CPU samples in perf, ~6 % of
+//  the writer's (docs/performance.md, "The writer's CPU"). So the attempt
+//  stops early when the first eighth of the values (S_DICT_PROBE_MIN at
+//  least) were more than 91 in 100 distinct: values drawn uniformly whose
+//  first eighth is that distinct are expected to be more than half
+//  distinct in all (D values show D (1 - e^-k/D) distinct in k draws:
+//  above 0.91 k at k = n/8 means above 0.51 n at n), so a dictionary that
+//  would pay is not given up for it. Values that come in turn (a cycle of
+//  n/8 to n/2 distinct ones) do lose theirs; zstd still finds the repeats.
 static bool
 s_build_dict (zs_parquet_writer_t *self, s_column_t *c)
 {
@@ -385,6 +405,7 @@ s_build_dict (zs_parquet_writer_t *self, s_column_t *c)
     uint64_t max_distinct = n / 2;
     if (max_distinct == 0)
         return false;
+    uint64_t probe = n / 8 >= S_DICT_PROBE_MIN ? n / 8 : UINT64_MAX;
     if (self->indices_cap < n) {
         free (self->indices);
         self->indices = malloc (n * sizeof *self->indices);
@@ -400,6 +421,8 @@ s_build_dict (zs_parquet_writer_t *self, s_column_t *c)
     const uint8_t *bin = c->bin.data;
     size_t pos = 0;
     for (uint64_t k = 0; k < n; k++) {
+        if (k == probe && self->ndict * 100 > probe * 91)
+            return false;
         uint32_t len = s_rd32 (bin + pos);
         const uint8_t *p = bin + pos + 4;
         uint32_t h = s_hash (p, len);
@@ -626,22 +649,30 @@ typedef struct {
     size_t bend;   //  byte arrays: where its values end
 } s_pages_t;
 
-//  Pick the rows of the page starting at pg->r, of the group's rows:
-//  about S_PAGE_BYTES of values.
+//  Pick the rows of the page starting at pg->r, of the group's rows: as
+//  many as keep the page body (levels and values) within opts.page_bytes,
+//  one at least. Within, not about: zstd picks its parameters by the size
+//  of its input, and a 256 KiB page 10 bytes over (a nullable column
+//  without nulls) compressed to 1.7x the bytes of one just under. The
+//  levels of r rows take at most r/4 bytes (an RLE run of 8 in 2 bytes)
+//  plus S_PAGE_SLACK for their length and run headers.
 static void
-s_page_span (const s_column_t *c, int64_t rows, s_pages_t *pg)
+s_page_span (const s_column_t *c, int64_t rows, int64_t page_bytes, s_pages_t *pg)
 {
+    bool levels = c->col.nullable;
     if (c->width == 0 && !pg->dict) {
         //  PLAIN byte arrays: count their bytes.
         size_t bytes = 0, bend = pg->bpos;
         int64_t prows = 0, pvals = 0;
-        while (pg->r + prows < rows && bytes < S_PAGE_BYTES) {
-            if (!c->col.nullable || c->defs[pg->r + prows]) {
-                size_t sz = 4 + (size_t) s_rd32 (c->bin.data + bend);
-                bend += sz;
-                bytes += sz;
-                pvals++;
-            }
+        while (pg->r + prows < rows) {
+            bool value = !levels || c->defs[pg->r + prows];
+            size_t sz = value ? 4 + (size_t) s_rd32 (c->bin.data + bend) : 0;
+            size_t lv = levels ? (size_t) (prows + 1) / 4 + S_PAGE_SLACK : 0;
+            if (prows > 0 && bytes + sz + lv > (size_t) page_bytes)
+                break;
+            bend += sz;
+            bytes += sz;
+            pvals += value;
             prows++;
         }
         pg->rows = prows;
@@ -649,9 +680,13 @@ s_page_span (const s_column_t *c, int64_t rows, s_pages_t *pg)
         pg->bend = bend;
         return;
     }
-    int64_t per_page = pg->dict                    ? (int64_t) S_PAGE_BYTES * 8 / pg->bit_width
-                       : c->ptype == ZS_PQ_BOOLEAN ? (int64_t) S_PAGE_BYTES * 8
-                                                   : S_PAGE_BYTES / c->width;
+    //  Bits a row takes: its value (an index, a bit, or PLAIN bytes) and
+    //  at most 2 of levels.
+    int64_t bits = pg->dict ? pg->bit_width : c->ptype == ZS_PQ_BOOLEAN ? 1 : 8 * c->width;
+    bits += levels ? 2 : 0;
+    int64_t slack = levels || pg->dict ? S_PAGE_SLACK : 0;
+    int64_t per_page = (page_bytes - slack) * 8 / bits;
+    per_page = per_page > 0 ? per_page : 1;
     pg->rows = rows - pg->r < per_page ? rows - pg->r : per_page;
     pg->vals = s_count_values (c, pg->r, pg->rows);
     pg->bend = pg->bpos;
@@ -731,12 +766,12 @@ s_write_chunk (zs_parquet_writer_t *self, s_column_t *c, s_chunk_t *chunk, char 
     chunk->dict_page_offset = -1;
     s_chunk_stats (c, chunk);
     s_pages_t pg = {0};
-    pg.dict = c->width == 0 && s_build_dict (self, c);
+    pg.dict = c->width == 0 && self->opts.dictionary && s_build_dict (self, c);
     if (pg.dict && s_write_dict (self, chunk, &pg, err, errlen) != 0)
         return -1;
     chunk->data_page_offset = zs_fs_file_offset (self->file);
     while (pg.r < rows) {
-        s_page_span (c, rows, &pg);
+        s_page_span (c, rows, self->opts.page_bytes, &pg);
         if (!s_page_body (self, c, &pg)) {
             self->page.ok = true;
             snprintf (err, errlen, "%s: out of memory", self->path);

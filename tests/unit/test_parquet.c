@@ -367,6 +367,24 @@ s_gen_mixed (int64_t r, zs_value_t *row, char *buf)
     row[1].v.bin.len = (uint32_t) (r % 4);
 }
 
+//  3000 values of 30 bytes: drawn at random (a hash of r), or in turn.
+static void
+s_gen_drawn (int64_t r, zs_value_t *row, char *buf)
+{
+    uint64_t h = (uint64_t) r * UINT64_C (0x9E3779B97F4A7C15);
+    int n = snprintf (buf, 64, "drawn-value-%018llu", (unsigned long long) ((h >> 20) % 3000));
+    row[0].v.bin.ptr = (const uint8_t *) buf;
+    row[0].v.bin.len = (uint32_t) n;
+}
+
+static void
+s_gen_in_turn (int64_t r, zs_value_t *row, char *buf)
+{
+    int n = snprintf (buf, 64, "value-in-turn-%016lld", (long long) (r % 3000));
+    row[0].v.bin.ptr = (const uint8_t *) buf;
+    row[0].v.bin.len = (uint32_t) n;
+}
+
 static void
 test_dictionary (void **state)
 {
@@ -384,6 +402,21 @@ test_dictionary (void **state)
         s_write (s_path ("unique.parquet"), "s STRING NOT NULL", &opts, 100000, s_gen_unique, NULL);
     assert_true (size > 100000 * 27);
     s_verify (s_path ("unique.parquet"), "s STRING NOT NULL", 100000, s_gen_unique);
+
+    //  The early give-up (s_build_dict): 16000 values of 3000 drawn at
+    //  random show ~73% distinct in their first eighth, and keep their
+    //  dictionary (12-bit indices, 30-byte values)...
+    opts.row_group_rows = 16000;
+    size = s_write (s_path ("drawn.parquet"), "s STRING NOT NULL", &opts, 32000, s_gen_drawn, NULL);
+    assert_true (size < 2 * (3000 * 34 + 16000 * 2));
+    s_verify (s_path ("drawn.parquet"), "s STRING NOT NULL", 32000, s_gen_drawn);
+    //  ... but in turn their first eighth is all distinct, so the attempt
+    //  stops there and the chunk is PLAIN (the trade-off it makes: zstd
+    //  still finds the repeats), and reads back the same.
+    size = s_write (s_path ("in-turn.parquet"), "s STRING NOT NULL", &opts, 32000, s_gen_in_turn,
+                    NULL);
+    assert_true (size > 32000 * 34);
+    s_verify (s_path ("in-turn.parquet"), "s STRING NOT NULL", 32000, s_gen_in_turn);
 
     opts.row_group_rows = 1000;
     for (int comp = 0; comp < 2; comp++) {
@@ -418,6 +451,65 @@ test_pages (void **state)
     const char *schema = "s STRING, n BIGINT NOT NULL, b BOOLEAN, d DOUBLE NOT NULL";
     s_write (s_path ("pages.parquet"), schema, &opts, 400000, s_gen_pages, NULL);
     s_verify (s_path ("pages.parquet"), schema, 400000, s_gen_pages);
+}
+
+//  Timestamps a second apart, in a nullable column without a null.
+static void
+s_gen_seconds (int64_t r, zs_value_t *row, char *buf)
+{
+    row[0].v.i64 = INT64_C (1700000000000) + r * 1000 + (r * 7919) % 997;
+}
+
+//  A page body stays within the page size, levels included: zstd picks its
+//  parameters by input size, and at 256 KiB pages a nullable column's page
+//  a few bytes over compressed to 1.7x the bytes of the NOT NULL column's.
+static void
+test_page_within_size (void **state)
+{
+    zs_parquet_options_t opts;
+    zs_parquet_options_defaults (&opts);
+    opts.page_bytes = 256 << 10;
+    int64_t plain = s_write (s_path ("nn.parquet"), "ts TIMESTAMP(3) NOT NULL", &opts, 300000,
+                             s_gen_seconds, NULL);
+    int64_t nullable = s_write (s_path ("nullable.parquet"), "ts TIMESTAMP(3)", &opts, 300000,
+                                s_gen_seconds, NULL);
+    s_verify (s_path ("nullable.parquet"), "ts TIMESTAMP(3)", 300000, s_gen_seconds);
+    assert_true (nullable < plain + plain / 20);
+}
+
+//  parquet.page.size, the smallest the writer takes: many pages per
+//  chunk of every kind (plain strings, dictionary indices, fixed width,
+//  booleans, with and without nulls), with and without dictionaries, and
+//  a negative (fast) zstd level.
+static void
+test_page_size_and_options (void **state)
+{
+    zs_parquet_options_t opts;
+    zs_parquet_options_defaults (&opts);
+    assert_int_equal (opts.page_bytes, 256 << 10);
+    assert_true (opts.dictionary);
+    opts.row_group_rows = 30000;
+    opts.page_bytes = ZS_PARQUET_PAGE_MIN;
+    opts.zstd_level = -5;
+    const char *schema = "s STRING, n BIGINT NOT NULL, b BOOLEAN, d DOUBLE NOT NULL";
+    s_write (s_path ("small-pages.parquet"), schema, &opts, 70000, s_gen_pages, NULL);
+    s_verify (s_path ("small-pages.parquet"), schema, 70000, s_gen_pages);
+    for (int dict = 0; dict < 2; dict++) {
+        opts.dictionary = dict;
+        opts.row_group_rows = 1000;
+        opts.zstd_level = 1;
+        s_write (s_path ("low-pages.parquet"), "s STRING NOT NULL", &opts, 20000, s_gen_lowcard,
+                 NULL);
+        s_verify (s_path ("low-pages.parquet"), "s STRING NOT NULL", 20000, s_gen_lowcard);
+        unlink (s_path ("low-pages.parquet"));
+        opts.compression = ZS_COMPRESSION_NONE;
+        int64_t size = s_write (s_path ("low-pages.parquet"), "s STRING NOT NULL", &opts, 20000,
+                                s_gen_lowcard, NULL);
+        //  Without a dictionary every value is there; with one, 2 bits.
+        assert_true (dict ? size < 20000 : size > 20000 * 30);
+        unlink (s_path ("low-pages.parquet"));
+        opts.compression = ZS_COMPRESSION_ZSTD;
+    }
 }
 
 //  --------------------------------------------------------------------------
@@ -582,6 +674,16 @@ test_writer_files (void **state)
     zs_parquet_options_defaults (&opts);
     opts.row_group_rows = 0;
     assert_null (zs_parquet_writer_new (s_path ("opt.parquet"), &schema, &opts, err, sizeof err));
+    zs_parquet_options_defaults (&opts);
+    opts.page_bytes = ZS_PARQUET_PAGE_MIN - 1;
+    assert_null (zs_parquet_writer_new (s_path ("opt.parquet"), &schema, &opts, err, sizeof err));
+    assert_non_null (strstr (err, "page size"));
+    opts.page_bytes = (int64_t) ZS_PARQUET_PAGE_MAX + 1;
+    assert_null (zs_parquet_writer_new (s_path ("opt.parquet"), &schema, &opts, err, sizeof err));
+    zs_parquet_options_defaults (&opts);
+    opts.zstd_level = 23;
+    assert_null (zs_parquet_writer_new (s_path ("opt.parquet"), &schema, &opts, err, sizeof err));
+    assert_non_null (strstr (err, "zstd level"));
 
     //  id_col: the first column named id of type BIGINT.
     s_schema (&schema, "x BIGINT, id INT");
@@ -980,6 +1082,8 @@ main (void)
         cmocka_unit_test_setup_teardown (test_empty_file, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_dictionary, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_pages, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_page_size_and_options, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_page_within_size, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_statistics, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_not_null_refused, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_writer_files, s_setup, s_teardown),
