@@ -239,10 +239,14 @@ def zsink_cluster(d, args=(), **kv):
 def zsink_timed(d, secs, **kv):
     """launch, wait for the first snapshot, run WARMUP_S + secs more, stop; figures"""
     t0 = now_ms()
-    p = zsink_cluster(d, **kv)
+    return timed_run(zsink_cluster(d, **kv), d, t0, 120, secs)
+
+
+def timed_run(p, d, t0, deadline_s, secs):
+    """sample p's RSS, wait for the first snapshot, run WARMUP_S + secs more, stop; figures"""
     rs = RssSampler(lambda: [p.pid])
     rs.start()
-    up = first_snapshot_ms(f"{d}/table", t0, 120, p)
+    up = first_snapshot_ms(f"{d}/table", t0, deadline_s, p)
     time.sleep(WARMUP_S + secs + 1.5)
     rs.done = True
     stop(p)
@@ -255,14 +259,7 @@ def flink_timed(d, secs, **kv):
     for k, v in kv.items():
         args += ["--" + k.replace("_", "-"), str(v)]
     t0 = now_ms()
-    p = start(flink_job(args), f"{d}/log")
-    rs = RssSampler(lambda: [p.pid])
-    rs.start()
-    up = first_snapshot_ms(f"{d}/table", t0, 180, p)
-    time.sleep(WARMUP_S + secs + 1.5)
-    rs.done = True
-    stop(p)
-    return {"startup_ms": up, "rss_peak_mb": rs.peak / 1024.0, "rc": p.returncode}
+    return timed_run(start(flink_job(args), f"{d}/log"), d, t0, 180, secs)
 
 
 # ---- the cases ------------------------------------------------------------------------------

@@ -496,12 +496,14 @@ s_name_temp (const char *tmp, const char *path, bool replace)
     return 0;
 }
 
-int
-zs_fs_write_atomic_tagged (const char *path, const char *tag, const void *data, size_t len,
-                           char *err, size_t errlen)
+//  Replace path by a temp file of data (fsynced when sync) renamed over it.
+//  0 or -1 + err.
+static int
+s_replace (const char *path, const char *tag, const void *data, size_t len, bool sync, char *err,
+           size_t errlen)
 {
     char tmp[ZS_PATH_MAX + 64];
-    if (s_write_temp (path, tag, data, len, true, tmp, sizeof tmp, err, errlen) != 0)
+    if (s_write_temp (path, tag, data, len, sync, tmp, sizeof tmp, err, errlen) != 0)
         return -1;
     int e = s_name_temp (tmp, path, true);
     if (e) {
@@ -509,6 +511,15 @@ zs_fs_write_atomic_tagged (const char *path, const char *tag, const void *data, 
         s_unlink (tmp);
         return -1;
     }
+    return 0;
+}
+
+int
+zs_fs_write_atomic_tagged (const char *path, const char *tag, const void *data, size_t len,
+                           char *err, size_t errlen)
+{
+    if (s_replace (path, tag, data, len, true, err, errlen) != 0)
+        return -1;
     return s_fsync_parent (path, err, errlen);
 }
 
@@ -539,8 +550,7 @@ zs_fs_create_exclusive_tagged (const char *path, const char *tag, const void *da
 }
 
 int
-zs_fs_write_new (const char *path, const void *data, size_t len, bool sync, char *err,
-                 size_t errlen)
+zs_fs_write_new (const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
     int fd = s_create (path);
     if (fd < 0) {
@@ -549,7 +559,7 @@ zs_fs_write_new (const char *path, const void *data, size_t len, bool sync, char
         s_seterr (err, errlen, path, "create", errno);
         return -1;
     }
-    return s_fill (fd, path, data, len, sync, err, errlen);
+    return s_fill (fd, path, data, len, false, err, errlen);
 }
 
 int
@@ -591,16 +601,7 @@ int
 zs_fs_write_hint (const char *path, const char *tag, const void *data, size_t len, char *err,
                   size_t errlen)
 {
-    char tmp[ZS_PATH_MAX + 64];
-    if (s_write_temp (path, tag, data, len, false, tmp, sizeof tmp, err, errlen) != 0)
-        return -1;
-    int e = s_name_temp (tmp, path, true);
-    if (e) {
-        s_seterr (err, errlen, path, "rename", e);
-        s_unlink (tmp);
-        return -1;
-    }
-    return 0;
+    return s_replace (path, tag, data, len, false, err, errlen);
 }
 
 char *

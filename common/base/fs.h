@@ -49,15 +49,14 @@ int zs_fs_create_exclusive_tagged (const char *path, const char *tag, const void
 
 //  A new file that nothing reads until something published after it names
 //  it (a manifest, before the snapshot that lists it): created at its final
-//  name (O_EXCL; ZS_ECONFLICT when taken), written, fsynced when sync, but
-//  its directory is NOT fsynced. The caller fsyncs the files it wrote
-//  unsynced (zs_fs_sync_files) and then the directory once
+//  name (O_EXCL; ZS_ECONFLICT when taken) and written, NOT fsynced, nor its
+//  directory. The caller fsyncs the files it wrote so, all together
+//  (zs_fs_sync_files), and then the directory once
 //  (zs_fs_fsync_dir), before it publishes what names them. The name may
 //  show partial content until then, which is why only unnamed-yet files
 //  may be written so. A failure removes the file. 0, ZS_ECONFLICT, or -1 +
 //  err.
-int zs_fs_write_new (const char *path, const void *data, size_t len, bool sync, char *err,
-                     size_t errlen);
+int zs_fs_write_new (const char *path, const void *data, size_t len, char *err, size_t errlen);
 
 //  fsync the n files dir/paths[i] (at most 64): their write-back is started
 //  for all first, then each is fsynced, so that one journal commit serves

@@ -1085,7 +1085,7 @@ s_write_manifest (zs_table_t *self, const char *name, uint8_t *data, size_t len,
     //  (s_sync_manifests): no reader opens a manifest no snapshot names, so
     //  a crash may leave a partial one only as an orphan of this user,
     //  removed by its next committer.
-    int rc = zs_fs_write_new (path, data, len, false, err, errlen);
+    int rc = zs_fs_write_new (path, data, len, err, errlen);
     free (data);
     if (rc == 0 && zs_names_add (&self->unsynced, name) != 0) {
         snprintf (err, errlen, "out of memory");
@@ -1441,7 +1441,6 @@ zs_table_prepare (zs_table_t *self, const zs_commit_t *req, char *err, size_t er
     //  the commit's fsync of manifest/
     if (rc == 0)
         rc = s_sync_manifests (self, false, err, errlen);
-    self->unsynced.n = 0;
     p->files = req->n ? malloc (req->n * sizeof *p->files) : NULL;
     if (rc == 0 && req->n && !p->files) {
         snprintf (err, errlen, "out of memory");

@@ -203,25 +203,11 @@ s_trial (s_step_fn *step, const char *fault, bool skip_fsync, bool crash_after_a
 //  ---------------------------------------------------------------------------
 //  The commit: snapshot 3 = identifier 3 of USER, adding data-c.
 
+//  One commit, as a test makes it, or with prepared as the committer makes
+//  it: its manifests written ahead (zs_table_prepare, after the ack), then
+//  the commit takes them.
 static int
-s_step_commit (s_report_t *r)
-{
-    char path[256];
-    snprintf (path, sizeof path, "%s/table", s_work);
-    zs_table_t *t = zs_table_open (path, NULL, r->err, sizeof r->err);
-    if (!t)
-        return -1;
-    int rc = s_commit_req (t, USER, 3, &s_new, 1, false, 3, NULL, NULL, r->err, sizeof r->err);
-    zs_table_destroy (&t);
-    if (rc == 0)
-        r->acks = 1;
-    return rc;
-}
-
-//  The same commit as the committer makes it: its manifests written ahead
-//  (zs_table_prepare, after the ack), then the commit takes them.
-static int
-s_step_prepared_commit (s_report_t *r)
+s_commit_step (s_report_t *r, bool prepared)
 {
     char path[256];
     snprintf (path, sizeof path, "%s/table", s_work);
@@ -230,12 +216,25 @@ s_step_prepared_commit (s_report_t *r)
         return -1;
     zs_commit_t req = {.user = USER, .identifier = 3, .files = &s_new, .n = 1};
     //  a failed prepare is no failed commit: the commit writes its own
-    zs_table_prepare (t, &req, r->err, sizeof r->err);
+    if (prepared)
+        zs_table_prepare (t, &req, r->err, sizeof r->err);
     int rc = s_commit_req (t, USER, 3, &s_new, 1, false, 3, NULL, NULL, r->err, sizeof r->err);
     zs_table_destroy (&t);
     if (rc == 0)
         r->acks = 1;
     return rc;
+}
+
+static int
+s_step_commit (s_report_t *r)
+{
+    return s_commit_step (r, false);
+}
+
+static int
+s_step_prepared_commit (s_report_t *r)
+{
+    return s_commit_step (r, true);
 }
 
 //  How many times path is a live file of the latest snapshot (-1: error).
