@@ -74,6 +74,9 @@
 #define DEFAULT_BIND "tcp://*:6124"
 #define POLL_MS 50
 #define DATA_BATCH 1000 //  data messages per loop turn: control stays responsive
+//  snapshots read back for the last commit's (a commit, a compaction and
+//  other writers' commits since: a few; beyond, the history shows none)
+#define LAST_SNAPSHOT_WINDOW 20
 
 typedef enum { S_IDLE, S_ACTIVE, S_FAILED } s_phase_t;
 
@@ -468,11 +471,21 @@ s_on_reset (s_committer_t *self, zs_env_t *env)
     }
     if (rc < 0)
         last = -1;
+    //  Only for the coordinator's history: not finding it fails nothing.
+    int64_t last_snapshot = last > 0 ? zs_table_find_commit (self->table, self->user, last,
+                                                             LAST_SNAPSHOT_WINDOW, err, sizeof err)
+                                     : 0;
+    if (last_snapshot < 0) {
+        zs_warn ("cannot find the snapshot of identifier %lld: %s", (long long) last, err);
+        last_snapshot = 0;
+    }
 
     zs_msg_t m;
     zs_msg_init (&m, ZSINK__ENVELOPE__BODY_READY);
     m.body.ready.has_last_committed = true;
     m.body.ready.last_committed = last;
+    m.body.ready.has_last_snapshot = last_snapshot > 0;
+    m.body.ready.last_snapshot = last_snapshot;
     s_send (self, &m.env);
 }
 

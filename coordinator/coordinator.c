@@ -850,6 +850,20 @@ s_on_heartbeat (coord_t *self, int slot, Zsink__Heartbeat *hb)
     s->refused_handshakes = hb->refused_handshakes;
 }
 
+//  The snapshot of a completed checkpoint, the first time it is heard of.
+//  Its commit latency only when this coordinator completed the checkpoint
+//  (one loaded from history.json has no completion time here).
+static void
+s_history_snapshot (coord_t *self, int64_t identifier, int64_t snapshot_id)
+{
+    zs_chk_stat_t *e = zs_history_find (self->history, identifier);
+    if (!e || e->status != ZS_CHK_COMPLETED || e->snapshot)
+        return;
+    e->snapshot = snapshot_id;
+    e->commit_ms = e->completed_mono ? zs_clock_mono_ms () - e->completed_mono : -1;
+    zs_history_save (self->history);
+}
+
 static void
 s_on_ready (coord_t *self, int slot, Zsink__Ready *ready)
 {
@@ -859,6 +873,8 @@ s_on_ready (coord_t *self, int slot, Zsink__Ready *ready)
     s->ready = true;
     if (slot == COMMITTER) {
         s->last_committed = ready->has_last_committed ? ready->last_committed : -1;
+        if (ready->has_last_snapshot)
+            s_history_snapshot (self, s->last_committed, ready->last_snapshot);
         if (s->last_committed == ZS_END_INPUT_ID) {
             //  Everything was committed before the failure: nothing to run.
             zs_info ("Commit user %s already committed end of input: the job is done.",
@@ -939,12 +955,7 @@ s_on_committed (coord_t *self, Zsink__Committed *c)
     self->last_snapshot = c->snapshot_id;
     zs_event ("committed", "\"id\":%lld,\"snapshot\":%lld", (long long) c->identifier,
               (long long) c->snapshot_id);
-    zs_chk_stat_t *e = zs_history_find (self->history, c->identifier);
-    if (e && e->status == ZS_CHK_COMPLETED && !e->snapshot) {
-        e->snapshot = c->snapshot_id;
-        e->commit_ms = zs_clock_mono_ms () - e->completed_mono;
-        zs_history_save (self->history);
-    }
+    s_history_snapshot (self, c->identifier, c->snapshot_id);
     if (c->has_total_rows)
         self->rows_committed = c->total_rows;
     if (c->identifier == ZS_END_INPUT_ID && s_active (self))

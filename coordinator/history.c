@@ -41,7 +41,7 @@ s_entry_json (const zs_chk_stat_t *e)
 
 //  One entry from its JSON; false when it does not decode.
 static bool
-s_entry_load (json_t *o, zs_chk_stat_t *e)
+s_entry_load (json_t *o, int64_t completed_id, zs_chk_stat_t *e)
 {
     memset (e, 0, sizeof *e);
     json_int_t id = 0, epoch = 0, trigger = 0, duration = -1, committables = 0, bytes = 0,
@@ -60,8 +60,12 @@ s_entry_load (json_t *o, zs_chk_stat_t *e)
         k++;
     if (k == 3)
         return false;
-    //  one that was in progress when its coordinator died never completes
-    e->status = k == ZS_CHK_IN_PROGRESS ? ZS_CHK_FAILED : (zs_chk_status_t) k;
+    //  One in progress when its coordinator died completed if its chk-N
+    //  was written (the coordinator died before saving that), else never.
+    bool died = k == ZS_CHK_IN_PROGRESS && id != completed_id;
+    e->status = k != ZS_CHK_IN_PROGRESS ? (zs_chk_status_t) k
+                : died                  ? ZS_CHK_FAILED
+                                        : ZS_CHK_COMPLETED;
     e->id = id;
     e->savepoint = savepoint;
     e->epoch = epoch;
@@ -71,13 +75,12 @@ s_entry_load (json_t *o, zs_chk_stat_t *e)
     e->bytes = bytes;
     e->snapshot = snapshot;
     e->commit_ms = commit;
-    snprintf (e->reason, sizeof e->reason, "%s",
-              k == ZS_CHK_IN_PROGRESS ? "the coordinator stopped" : reason);
+    snprintf (e->reason, sizeof e->reason, "%s", died ? "the coordinator stopped" : reason);
     return true;
 }
 
 static void
-s_load (zs_history_t *self)
+s_load (zs_history_t *self, int64_t completed_id)
 {
     json_error_t jerr;
     json_t *arr = json_load_file (self->path, 0, &jerr);
@@ -87,7 +90,7 @@ s_load (zs_history_t *self)
     //  newest first in the file: read backwards to keep the oldest first
     for (size_t i = ok ? json_array_size (arr) : 0; ok && i-- > 0;) {
         zs_chk_stat_t e;
-        ok = s_entry_load (json_array_get (arr, i), &e);
+        ok = s_entry_load (json_array_get (arr, i), completed_id, &e);
         if (ok && self->n < self->keep)
             self->entries[self->n++] = e;
     }
@@ -99,7 +102,7 @@ s_load (zs_history_t *self)
 }
 
 zs_history_t *
-zs_history_new (const char *job_dir, int keep)
+zs_history_new (const char *job_dir, int keep, int64_t completed_id)
 {
     zs_history_t *self = calloc (1, sizeof *self);
     if (!self)
@@ -111,7 +114,7 @@ zs_history_new (const char *job_dir, int keep)
         return NULL;
     }
     snprintf (self->path, sizeof self->path, "%s/history.json", job_dir);
-    s_load (self);
+    s_load (self, completed_id);
     return self;
 }
 

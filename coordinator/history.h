@@ -36,8 +36,10 @@ typedef struct {
 typedef struct zs_history_t zs_history_t;
 
 //  The history of the job in job_dir, keeping the newest keep entries
-//  (loaded from history.json when there is one). NULL when out of memory.
-zs_history_t *zs_history_new (const char *job_dir, int keep);
+//  (loaded from history.json when there is one; completed_id is the latest
+//  chk-N, for an entry its coordinator died before marking). NULL when out
+//  of memory.
+zs_history_t *zs_history_new (const char *job_dir, int keep, int64_t completed_id);
 void zs_history_destroy (zs_history_t **self_p);
 
 //  A checkpoint triggered now: a new IN_PROGRESS entry.

@@ -374,7 +374,7 @@ zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p)
     //  one past every id its predecessor reserved (invariant 1).
     self->next_id = self->meta.next_checkpoint_id;
     zs_coord_persist_meta (self);
-    self->history = zs_history_new (self->job_dir, self->cfg.checkpoints_history);
+    self->history = zs_history_new (self->job_dir, self->cfg.checkpoints_history, self->latest.id);
     if (!self->history) {
         zs_error ("out of memory");
         return 1;

@@ -566,6 +566,30 @@ zs_table_last_committed (zs_table_t *self, const char *commit_user, int64_t *out
     return rc;
 }
 
+int64_t
+zs_table_find_commit (zs_table_t *self, const char *commit_user, int64_t identifier, int window,
+                      char *err, size_t errlen)
+{
+    int64_t earliest, latest;
+    if (zs_table_snapshot_range (self, &earliest, &latest, err, errlen) != 0)
+        return -1;
+    zs_snapshot_t snap;
+    for (int64_t id = latest; id >= earliest && id > 0 && id > latest - window; id--) {
+        int rc = zs_table_read_snapshot (self, id, &snap, err, errlen);
+        if (rc == ZS_ENOENT)
+            continue; //  expired under us
+        if (rc != 0)
+            return -1;
+        if (strcmp (snap.commit_user, commit_user) != 0)
+            continue;
+        if (snap.commit_identifier < identifier)
+            return 0; //  older commits of this user from here on
+        if (snap.commit_identifier == identifier && strcmp (snap.commit_kind, "APPEND") == 0)
+            return id;
+    }
+    return 0;
+}
+
 int
 zs_table_finished_run (zs_table_t *self, const char *source_id, zs_snapshot_t *found, char *err,
                        size_t errlen)

@@ -92,6 +92,12 @@ int zs_table_snapshot_range (zs_table_t *self, int64_t *earliest, int64_t *lates
 int zs_table_last_committed (zs_table_t *self, const char *commit_user, int64_t *out, char *err,
                              size_t errlen);
 
+//  The APPEND snapshot in which commit_user committed identifier, looked
+//  for among the newest `window` snapshots: its id, 0 when not there
+//  (expired, beyond the window, or never committed), or an error + err.
+int64_t zs_table_find_commit (zs_table_t *self, const char *commit_user, int64_t identifier,
+                              int window, char *err, size_t errlen);
+
 //  The newest retained end-input snapshot whose "zsink.source-id" is
 //  source_id (zs_config_source_id): a finished run of the same input. 1 and
 //  *found, 0 when none, or an error + err.

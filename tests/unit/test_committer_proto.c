@@ -2,7 +2,7 @@
     coordinator (a ROUTER in this test) and fake writers (DEALERs): the
     message-level contract of docs/protocol.md.
 
-    Covered: Hello/Welcome/Register, Reset -> Ready(last_committed), markers
+    Covered: Hello/Welcome/Register, Reset -> Ready(last_committed, its snapshot), markers
     from every writer -> CommitterAck with the state, Notify -> Committed,
     filterCommitted on a Reset to an already committed checkpoint, a
     sequence gap -> Failure at once, a hostile committable -> Failure at
@@ -249,6 +249,10 @@ s_reset (s_cluster_t *c, int64_t epoch, int64_t restore_id, Zsink__CommitterStat
     s_send_reset (c, epoch, restore_id, state, 2);
     zs_env_t *ready = s_expect (c, ZSINK__ENVELOPE__BODY_READY);
     assert_true (ready->ready->last_committed == expect_last);
+    //  the snapshot of that commit, for the coordinator's history
+    assert_true (ready->ready->has_last_snapshot == (expect_last > 0));
+    if (expect_last > 0)
+        assert_true (ready->ready->last_snapshot > 0);
     zs_env_free (&ready);
 }
 

@@ -568,6 +568,15 @@ test_two_users_interleaved (void **state)
     assert_int_equal (s_commit (USER_B, 4, &f, 1, NULL), ZS_EFILTERED);
     assert_int_equal (s_commit (USER_A, 4, &f, 1, NULL), ZS_EFILTERED);
     assert_int_equal (s_commit (USER_B, 5, &f, 1, NULL), 0);
+
+    //  The snapshot of a user's commit: A 1,2,5 in 1,3,5; B 1,3,4,5 in
+    //  2,4,6,7. Not found: never committed, or beyond the window.
+    assert_int_equal (zs_table_find_commit (s_table, USER_A, 5, 20, err, sizeof err), 5);
+    assert_int_equal (zs_table_find_commit (s_table, USER_A, 2, 20, err, sizeof err), 3);
+    assert_int_equal (zs_table_find_commit (s_table, USER_B, 4, 20, err, sizeof err), 6);
+    assert_int_equal (zs_table_find_commit (s_table, USER_A, 3, 20, err, sizeof err), 0);
+    assert_int_equal (zs_table_find_commit (s_table, USER_A, 5, 2, err, sizeof err), 0);
+    assert_int_equal (zs_table_find_commit (s_table, USER_A, 5, 3, err, sizeof err), 5);
 }
 
 static void
