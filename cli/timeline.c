@@ -305,6 +305,12 @@ s_mark (FILE *out, const s_tl_t *tl, size_t i, double bottom, double *last_label
                  "<rect class=\"ack\" x=\"%.1f\" y=\"%.1f\" width=\"6\" height=\"6\" fill=\"#888\">"
                  "<title>acked checkpoint %lld</title></rect>\n",
                  x - 3, y - 14, (long long) s_int (ev, "id"));
+    else if (strcmp (e, "prepare") == 0)
+        fprintf (out,
+                 "<rect class=\"prepare\" x=\"%.1f\" y=\"%.1f\" width=\"6\" height=\"6\" "
+                 "fill=\"#fc6\"><title>manifests of checkpoint %lld written ahead (%lld "
+                 "files)</title></rect>\n",
+                 x - 3, y - 7, (long long) s_int (ev, "id"), (long long) s_int (ev, "files"));
     else if (strcmp (e, "commit") == 0 || strcmp (e, "compact") == 0) {
         bool compact = strcmp (e, "compact") == 0;
         fprintf (out,

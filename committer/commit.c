@@ -44,7 +44,17 @@ zs_commit_prepare (zs_table_t *table, zs_pending_t *pending, const char *commit_
     zs_commit_t req = {.user = commit_user, .identifier = id, .files = files, .n = nfiles};
     if (zs_table_prepare (table, &req, err, sizeof err) != 0)
         zs_debug ("manifests of checkpoint %lld not written ahead: %s", (long long) id, err);
+    else //  its manifests durable: the Notify finds only the snapshot to make
+        zs_event ("prepare", "\"id\":%lld,\"files\":%zu", (long long) id, nfiles);
     free (files);
+}
+
+void
+zs_commit_prepare_base (zs_table_t *table, const char *commit_user)
+{
+    char err[ZS_ERRLEN];
+    if (zs_table_prepare_base (table, commit_user, err, sizeof err) != 0)
+        zs_debug ("base manifest list not written ahead: %s", err);
 }
 
 int
@@ -80,7 +90,8 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
                            .n = nfiles,
                            .ignore_empty = ignore_empty,
                            .max_retries = opts->max_retries,
-                           .source_id = opts->source_id};
+                           .source_id = opts->source_id,
+                           .defer_hints = true};
         zs_committed_t made_one = {0};
         int64_t started = zs_clock_mono_ms ();
         int c = zs_table_commit (table, &req, &made_one, err, errlen);
@@ -112,6 +123,7 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
         //  the moment the snapshot is durable (timeline, bench/latency.py)
         zs_event ("commit", "\"id\":%lld,\"snapshot\":%lld,\"rows\":%lld", (long long) id,
                   (long long) made_one.snapshot_id, (long long) made_one.total_rows);
+        zs_table_write_hints (table);
         zs_pending_remove (pending, id);
         made++;
         //  before the commit is reported: the job is not over (the end-input
@@ -127,10 +139,12 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
             rc = ZS_ERR;
         }
     }
-    free (ids);
     //  after a re-commit that made nothing too: it finishes an expiry a
     //  crash cut short
     if (rc == 0 && made == 0 && opts->recommit)
         s_expire (table, commit_user);
+    if (rc == 0 && made > 0 && ids[n - 1] != ZS_END_INPUT_ID)
+        zs_commit_prepare_base (table, commit_user);
+    free (ids);
     return rc < 0 ? rc : made;
 }

@@ -38,6 +38,11 @@ typedef struct {
                                  //  the end-input snapshot
 } zs_commit_opts_t;
 
+//  Write ahead the base list of the next commit (zs_table_prepare_base),
+//  after a commit or a compaction; zs_commit_upto does it after its own.
+//  Failing costs nothing but the time saved: only said at debug level.
+void zs_commit_prepare_base (zs_table_t *table, const char *commit_user);
+
 //  Write ahead the manifests of pending identifier id's commit
 //  (zs_table_prepare), between the ack of checkpoint id and its Notify.
 //  Failing costs nothing but the time saved: only said at debug level.

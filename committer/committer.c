@@ -527,6 +527,8 @@ s_on_compacted (s_committer_t *self)
     int64_t snapshot = zs_compactor_finish (self->compactor, self->table, active);
     if (snapshot)
         zs_event ("compact", "\"snapshot\":%lld", (long long) snapshot);
+    if (snapshot && active) //  the next APPEND builds on it
+        zs_commit_prepare_base (self->table, self->user);
     if (active && !zs_table_opts (self->table)->write_only) {
         zs_table_compact_options (&self->cfg, self->user, &self->compact);
         zs_compactor_start (self->compactor, self->table, &self->compact);

@@ -1109,6 +1109,7 @@ s_write_manifest (zs_table_t *self, const char *name, uint8_t *data, size_t len,
     //  (s_sync_manifests): no reader opens a manifest no snapshot names, so
     //  a crash may leave a partial one only as an orphan of this user,
     //  removed by its next committer.
+    self->names_unsynced = true; //  even a failed write may have made the entry
     int rc = zs_fs_write_new (path, data, len, err, errlen);
     free (data);
     if (rc == 0 && zs_names_add (&self->unsynced, name) != 0) {
@@ -1127,7 +1128,8 @@ s_write_manifest (zs_table_t *self, const char *name, uint8_t *data, size_t len,
 }
 
 //  fsync the manifests written since the last time, all together, and with
-//  sync_dir manifest/ too (their names). 0 or -1 + err.
+//  sync_dir manifest/ too (their names) unless no name was made since it
+//  last was. 0 or -1 + err.
 static int
 s_sync_manifests (zs_table_t *self, bool sync_dir, char *err, size_t errlen)
 {
@@ -1139,9 +1141,12 @@ s_sync_manifests (zs_table_t *self, bool sync_dir, char *err, size_t errlen)
         rc = zs_fs_sync_files (self->unsynced.name + at, k, dir, err, errlen);
     }
     self->unsynced.n = 0;
-    if (rc == 0 && sync_dir && zs_fs_fsync_dir (dir) != 0) {
-        snprintf (err, errlen, "%s: fsync: %s", dir, strerror (errno));
-        rc = -1;
+    if (rc == 0 && sync_dir && self->names_unsynced) {
+        if (zs_fs_fsync_dir (dir) != 0) {
+            snprintf (err, errlen, "%s: fsync: %s", dir, strerror (errno));
+            rc = -1;
+        } else
+            self->names_unsynced = false;
     }
     return rc;
 }
@@ -1264,6 +1269,14 @@ s_write_hints (zs_table_t *self, int64_t id, const char *tag)
     int rc = zs_fs_create_exclusive_tagged (path, tag, text, (size_t) len, err, sizeof err);
     if (rc != 0 && rc != ZS_ECONFLICT)
         zs_warn ("cannot write EARLIEST hint: %s", err);
+}
+
+void
+zs_table_write_hints (zs_table_t *self)
+{
+    if (self->hints_for)
+        s_write_hints (self, self->hints_for, self->hints_tag);
+    self->hints_for = 0;
 }
 
 static void
@@ -1405,20 +1418,41 @@ s_meta_exists (zs_table_t *self, const char *name)
     return zs_table_file_path (self, path, sizeof path, rel) == 0 && stat (path, &st) == 0;
 }
 
-//  Drop the prepared slot, removing its files unless a commit took them.
+//  Drop the prepared delta (manifest, list, files), removing its files
+//  unless a commit took them.
+static void
+s_prepared_drop_delta (zs_table_t *self)
+{
+    zs_prepared_delta_t *d = &self->prepared.delta;
+    if (d->have) {
+        if (d->manifest[0])
+            zs_table_unlink_meta (self, d->manifest);
+        if (d->delta_list[0])
+            zs_table_unlink_meta (self, d->delta_list);
+    }
+    free (d->files);
+    *d = (zs_prepared_delta_t){0};
+}
+
+//  Drop the prepared base list (and the manifests its merge wrote).
+static void
+s_prepared_drop_base (zs_table_t *self)
+{
+    zs_prepared_base_t *b = &self->prepared.base;
+    if (b->have) {
+        if (b->base_list[0])
+            zs_table_unlink_meta (self, b->base_list);
+        zs_names_unlink (&b->merged, self);
+    }
+    zs_names_free (&b->merged);
+    *b = (zs_prepared_base_t){0};
+}
+
 static void
 s_prepared_drop (zs_table_t *self)
 {
-    zs_prepared_t *p = &self->prepared;
-    const char *names[] = {p->manifest, p->delta_list, p->base_list};
-    for (size_t i = 0; p->have && i < sizeof names / sizeof names[0]; i++)
-        if (names[i][0])
-            zs_table_unlink_meta (self, names[i]);
-    if (p->have)
-        zs_names_unlink (&p->merged, self);
-    zs_names_free (&p->merged);
-    free (p->files);
-    *p = (zs_prepared_t){0};
+    s_prepared_drop_delta (self);
+    s_prepared_drop_base (self);
 }
 
 void
@@ -1427,100 +1461,153 @@ zs_table_unprepare (zs_table_t *self)
     s_prepared_drop (self);
 }
 
-//  Is the prepared slot this commit's: same user, identifier and files (a
+//  Is the prepared delta this commit's: same user, identifier and files (a
 //  data file is its path, size and rows), and are its files still there?
 static bool
-s_prepared_fits (zs_table_t *self, const zs_commit_t *r)
+s_prepared_delta_fits (zs_table_t *self, const zs_commit_t *r)
 {
-    zs_prepared_t *p = &self->prepared;
-    if (!p->have || r->compact || r->n_deletes || strcmp (p->user, r->user) != 0
-        || p->identifier != r->identifier || p->n != r->n)
+    zs_prepared_delta_t *d = &self->prepared.delta;
+    if (!d->have || r->compact || r->n_deletes || strcmp (d->user, r->user) != 0
+        || d->identifier != r->identifier || d->n != r->n)
         return false;
     for (size_t i = 0; i < r->n; i++)
-        if (strcmp (p->files[i].path, r->files[i].path) != 0 || p->files[i].size != r->files[i].size
-            || p->files[i].rows != r->files[i].rows)
+        if (strcmp (d->files[i].path, r->files[i].path) != 0 || d->files[i].size != r->files[i].size
+            || d->files[i].rows != r->files[i].rows)
             return false;
     //  removed under us (a clean-up of this user's uncommitted manifests)?
-    const char *names[] = {p->manifest, p->delta_list, p->base_list};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i][0] && !s_meta_exists (self, names[i]))
-            return false;
-    return true;
+    return (!d->manifest[0] || s_meta_exists (self, d->manifest))
+           && s_meta_exists (self, d->delta_list);
+}
+
+//  Is the prepared base list one a commit of user on the latest snapshot
+//  (have: there is one) can name, and still there?
+static bool
+s_prepared_base_fits (zs_table_t *self, const char *user, bool have, int64_t latest)
+{
+    zs_prepared_base_t *b = &self->prepared.base;
+    return b->have && strcmp (b->user, user) == 0 && b->base_on == (have ? latest : 0)
+           && s_meta_exists (self, b->base_list);
+}
+
+//  The base list on the latest snapshot for user, written ahead unless the
+//  one prepared is that already; c holds the latest. 0 or -1 + err.
+static int
+s_prepare_base (zs_table_t *self, s_commit_t *c, const char *user, char *err, size_t errlen)
+{
+    if (s_prepared_base_fits (self, user, c->have, c->have ? c->latest.id : 0))
+        return 0;
+    s_prepared_drop_base (self);
+    int rc = s_commit_write_base (c, err, errlen);
+    if (rc != 0) {
+        if (c->base_list[0])
+            zs_table_unlink_meta (self, c->base_list);
+        zs_names_unlink (&c->merged, self);
+        zs_names_free (&c->merged);
+        return rc;
+    }
+    zs_prepared_base_t *b = &self->prepared.base;
+    snprintf (b->user, sizeof b->user, "%s", user);
+    memcpy (b->base_list, c->base_list, sizeof b->base_list);
+    b->base_size = c->base_size;
+    b->base_on = c->have ? c->latest.id : 0;
+    b->merged = c->merged;
+    c->merged = (zs_names_t){0};
+    c->base_list[0] = '\0';
+    b->have = true;
+    return 0;
+}
+
+int
+zs_table_prepare_base (zs_table_t *self, const char *user, char *err, size_t errlen)
+{
+    zs_commit_t req = {.user = user};
+    s_commit_t c = {.table = self, .req = &req};
+    int rc = s_load_latest (self, &c.latest, &c.have, err, errlen);
+    if (rc == 0)
+        rc = s_prepare_base (self, &c, user, err, errlen);
+    //  its content now; its name with the delta's, by the one fsync of
+    //  manifest/ of the next prepare (or commit)
+    if (rc == 0)
+        rc = s_sync_manifests (self, false, err, errlen);
+    if (rc != 0)
+        s_prepared_drop_base (self);
+    return rc;
 }
 
 int
 zs_table_prepare (zs_table_t *self, const zs_commit_t *req, char *err, size_t errlen)
 {
-    s_prepared_drop (self);
+    if (s_prepared_delta_fits (self, req))
+        return 0;
+    s_prepared_drop_delta (self);
     if (req->compact || req->n_deletes)
         return 0; //  compactions are committed as they are planned
-    zs_prepared_t *p = &self->prepared;
+    zs_prepared_delta_t *d = &self->prepared.delta;
     s_commit_t c = {.table = self, .req = req};
     int rc = s_load_latest (self, &c.latest, &c.have, err, errlen);
     if (rc == 0)
-        rc = s_commit_write_base (&c, err, errlen);
+        rc = s_prepare_base (self, &c, req->user, err, errlen);
     if (rc == 0)
         rc = s_commit_write_delta (&c, err, errlen);
-    //  their content now (the fsyncs the commit saves); their names with
-    //  the commit's fsync of manifest/
+    //  their content and names now: the fsyncs the commit saves (it
+    //  fsyncs manifest/ again only when it writes a manifest of its own)
     if (rc == 0)
-        rc = s_sync_manifests (self, false, err, errlen);
-    p->files = req->n ? malloc (req->n * sizeof *p->files) : NULL;
-    if (rc == 0 && req->n && !p->files) {
+        rc = s_sync_manifests (self, true, err, errlen);
+    d->files = req->n ? malloc (req->n * sizeof *d->files) : NULL;
+    if (rc == 0 && req->n && !d->files) {
         snprintf (err, errlen, "out of memory");
         rc = -1;
     }
     if (rc != 0) {
         s_commit_abandon (&c);
         zs_names_free (&c.merged);
-        free (p->files);
-        p->files = NULL;
+        s_prepared_drop (self);
         return rc;
     }
     if (req->n)
-        memcpy (p->files, req->files, req->n * sizeof *p->files);
-    p->n = req->n;
-    snprintf (p->user, sizeof p->user, "%s", req->user);
-    p->identifier = req->identifier;
-    memcpy (p->manifest, c.manifest, sizeof p->manifest);
-    memcpy (p->delta_list, c.delta_list, sizeof p->delta_list);
-    memcpy (p->base_list, c.base_list, sizeof p->base_list);
-    p->delta_size = c.delta_size;
-    p->base_size = c.base_size;
-    p->base_on = c.have ? c.latest.id : 0;
-    p->merged = c.merged;
-    p->have = true;
+        memcpy (d->files, req->files, req->n * sizeof *d->files);
+    d->n = req->n;
+    snprintf (d->user, sizeof d->user, "%s", req->user);
+    d->identifier = req->identifier;
+    memcpy (d->manifest, c.manifest, sizeof d->manifest);
+    memcpy (d->delta_list, c.delta_list, sizeof d->delta_list);
+    d->delta_size = c.delta_size;
+    d->have = true;
     return 0;
 }
 
 //  Step 2: the base list, our manifest and the delta list naming it:
-//  taken from the prepared slot when it is this commit's (the base list
-//  only if built on the snapshot we build on), else written now.
+//  taken from the prepared slot when they fit this commit (the delta: its
+//  user, identifier and files; the base list: built on the snapshot we
+//  build on), else written now.
 static int
 s_commit_write_manifests (s_commit_t *c, char *err, size_t errlen)
 {
     zs_table_t *self = c->table;
     zs_prepared_t *p = &self->prepared;
-    bool delta = s_prepared_fits (self, c->req);
-    bool base = delta && p->base_on == (c->have ? c->latest.id : 0);
+    bool delta = s_prepared_delta_fits (self, c->req);
+    bool base = s_prepared_base_fits (self, c->req->user, c->have, c->have ? c->latest.id : 0);
     if (delta) {
         //  the commit owns them now (s_commit_abandon removes them)
-        memcpy (c->manifest, p->manifest, sizeof c->manifest);
-        memcpy (c->delta_list, p->delta_list, sizeof c->delta_list);
-        c->delta_size = p->delta_size;
-        p->manifest[0] = p->delta_list[0] = '\0';
+        memcpy (c->manifest, p->delta.manifest, sizeof c->manifest);
+        memcpy (c->delta_list, p->delta.delta_list, sizeof c->delta_list);
+        c->delta_size = p->delta.delta_size;
+        p->delta.manifest[0] = p->delta.delta_list[0] = '\0';
     }
     if (base) {
-        memcpy (c->base_list, p->base_list, sizeof c->base_list);
-        c->base_size = p->base_size;
-        c->merged = p->merged;
-        p->base_list[0] = '\0';
-        p->merged = (zs_names_t){0};
+        memcpy (c->base_list, p->base.base_list, sizeof c->base_list);
+        c->base_size = p->base.base_size;
+        c->merged = p->base.merged;
+        p->base.base_list[0] = '\0';
+        p->base.merged = (zs_names_t){0};
     }
-    //  used, or of no use any more; a compaction or the commit of an
-    //  earlier checkpoint between the prepare and its commit leaves it be
-    if (delta || (!c->req->compact && c->req->identifier >= p->identifier))
-        s_prepared_drop (self);
+    //  Used, or of no use any more: a base list on an older snapshot, a
+    //  delta of this or an earlier identifier. A compaction or the commit
+    //  of an earlier checkpoint between the prepare and its commit leaves
+    //  the delta be.
+    s_prepared_drop_base (self);
+    if (delta || (!c->req->compact && c->req->identifier >= p->delta.identifier))
+        s_prepared_drop_delta (self);
     zs_table_user_tag (c->req->user, c->tag);
     int rc = base ? 0 : s_commit_write_base (c, err, errlen);
     if (rc != 0) {
@@ -1585,8 +1672,8 @@ s_commit_create_snapshot (s_commit_t *c, char *err, size_t errlen)
     char rel[64], path[ZS_PATH_MAX];
     //  The manifests and lists this commit wrote (zs_fs_write_new): their
     //  content and names durable, with one fsync of manifest/, before a
-    //  snapshot names them (invariant 1). Again after a rebase, which wrote
-    //  a base list.
+    //  snapshot names them (invariant 1); a prepared commit's were already.
+    //  Again after a rebase, which wrote a base list.
     if (s_sync_manifests (c->table, true, err, errlen) != 0) {
         free (text);
         return -1;
@@ -1683,7 +1770,12 @@ s_commit_finish (s_commit_t *c)
             zhash_insert (self->live, r->files[i].path, (void *) 1);
         self->live_id = c->snap.id;
     }
-    s_write_hints (self, c->snap.id, c->tag);
+    self->hints_for = 0; //  superseded
+    if (r->defer_hints) {
+        self->hints_for = c->snap.id;
+        memcpy (self->hints_tag, c->tag, sizeof self->hints_tag);
+    } else
+        s_write_hints (self, c->snap.id, c->tag);
     zs_info ("Successfully commit snapshot %lld to table %s by user %s with identifier %lld "
              "and kind %s.",
              (long long) c->snap.id, self->path, r->user, (long long) c->snap.commit_identifier,

@@ -128,7 +128,16 @@ typedef struct {
     bool compact;
     //  the end-input snapshot's "zsink.source-id" property (NULL: none)
     const char *source_id;
+    //  LATEST and EARLIEST are left to zs_table_write_hints, for a caller
+    //  that reports the commit first (the snapshot is durable and found
+    //  by every reader without them)
+    bool defer_hints;
 } zs_commit_t;
+
+//  The hints of the last commit made with defer_hints, if not written yet
+//  (a later commit writes its own). Failures are logged: a hint is never
+//  needed.
+void zs_table_write_hints (zs_table_t *self);
 
 //  What it made.
 typedef struct {
@@ -155,14 +164,20 @@ int zs_table_commit (zs_table_t *self, const zs_commit_t *req, zs_committed_t *o
                      size_t errlen);
 
 //  Write ahead what the commit of req will need (an APPEND's manifest, its
-//  delta list, and a base list on the latest snapshot), fsynced, their
-//  directory not yet: the commit of the same user, identifier and files
-//  then only writes its snapshot (and a base list, when another snapshot
-//  came in between). One commit ahead: a prepare drops the previous one;
-//  zs_table_unprepare (and zs_table_destroy) drop it, removing its files.
-//  Drop it before anything removes this user's uncommitted manifests.
-//  0, or -1 + err (nothing kept: the commit writes them itself).
+//  delta list, and a base list on the latest snapshot unless the one
+//  prepared is), fsynced with their directory: the commit of the same
+//  user, identifier and files then only writes its snapshot (and a base
+//  list, when another snapshot came in between). One commit ahead: a
+//  prepare drops the previous one's delta; zs_table_unprepare (and
+//  zs_table_destroy) drop everything, removing the files. Drop it before
+//  anything removes this user's uncommitted manifests. 0, or -1 + err
+//  (nothing kept: the commit writes them itself).
 int zs_table_prepare (zs_table_t *self, const zs_commit_t *req, char *err, size_t errlen);
+//  The base list of the next commit of user, on the latest snapshot,
+//  written ahead and fsynced right after a commit, so that zs_table_prepare
+//  writes only the delta (and fsyncs manifest/ once for both). 0, or -1 +
+//  err.
+int zs_table_prepare_base (zs_table_t *self, const char *user, char *err, size_t errlen);
 void zs_table_unprepare (zs_table_t *self);
 
 //  Live data files of a snapshot (0 = latest). *files_p malloc'd array.

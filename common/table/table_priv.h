@@ -19,8 +19,7 @@ typedef struct {
 } zs_names_t;
 
 //  A commit's manifests written ahead (zs_table_prepare): its delta
-//  manifest and list for these files, and a base list on snapshot base_on
-//  (with the manifests its merge wrote). The files are the slot's until a
+//  manifest and list for these files. The files are the slot's until a
 //  commit takes them or the slot is dropped (then they are removed).
 typedef struct {
     bool have;
@@ -28,9 +27,23 @@ typedef struct {
     int64_t identifier;
     zs_file_meta_t *files; //  what the delta manifest lists, in order
     size_t n;
-    char manifest[128], delta_list[128], base_list[128];
-    int64_t delta_size, base_size, base_on;
+    char manifest[128], delta_list[128]; //  no manifest: an empty commit
+    int64_t delta_size;
+} zs_prepared_delta_t;
+
+//  A base list written ahead on snapshot base_on (zs_table_prepare_base,
+//  zs_table_prepare), with the manifests its merge wrote.
+typedef struct {
+    bool have;
+    char user[40];
+    char base_list[128];
+    int64_t base_size, base_on;
     zs_names_t merged;
+} zs_prepared_base_t;
+
+typedef struct {
+    zs_prepared_delta_t delta;
+    zs_prepared_base_t base;
 } zs_prepared_t;
 
 struct _zs_table_t {
@@ -47,6 +60,9 @@ struct _zs_table_t {
     int64_t live_id;
     zs_prepared_t prepared; //  zs_table_prepare; one commit ahead at most
     zs_names_t unsynced;    //  manifests written, not fsynced yet (s_sync_manifests)
+    bool names_unsynced;    //  manifest/ has entries not fsynced yet
+    int64_t hints_for;      //  a snapshot whose hints are deferred (0: none)
+    char hints_tag[9];      //  its user's tag
 };
 
 //  Add a name. 0, or -1 when out of memory.

@@ -204,8 +204,9 @@ s_trial (s_step_fn *step, const char *fault, bool skip_fsync, bool crash_after_a
 //  The commit: snapshot 3 = identifier 3 of USER, adding data-c.
 
 //  One commit, as a test makes it, or with prepared as the committer makes
-//  it: its manifests written ahead (zs_table_prepare, after the ack), then
-//  the commit takes them.
+//  it: its base list written ahead (zs_table_prepare_base, after the
+//  previous commit), its manifest and delta list (zs_table_prepare, after
+//  the ack), then the commit takes them.
 static int
 s_commit_step (s_report_t *r, bool prepared)
 {
@@ -216,8 +217,10 @@ s_commit_step (s_report_t *r, bool prepared)
         return -1;
     zs_commit_t req = {.user = USER, .identifier = 3, .files = &s_new, .n = 1};
     //  a failed prepare is no failed commit: the commit writes its own
-    if (prepared)
+    if (prepared) {
+        zs_table_prepare_base (t, USER, r->err, sizeof r->err);
         zs_table_prepare (t, &req, r->err, sizeof r->err);
+    }
     int rc = s_commit_req (t, USER, 3, &s_new, 1, false, 3, NULL, NULL, r->err, sizeof r->err);
     zs_table_destroy (&t);
     if (rc == 0)

@@ -988,7 +988,7 @@ static void
 test_prepared_manifests (void **state)
 {
     char err[ZS_ERRLEN];
-    zs_file_meta_t f[6];
+    zs_file_meta_t f[9];
     f[0] = s_data_file (1, 3);
     assert_int_equal (s_commit (USER_A, 1, &f[0], 1, NULL), 0);
     int before = s_count ("manifest", NULL);
@@ -1040,6 +1040,37 @@ test_prepared_manifests (void **state)
     zs_table_unprepare (s_table);
     assert_int_equal (s_count ("manifest", NULL), before);
     s_assert_whole (6);
+
+    //  A base list written ahead right after a commit: the prepare adds
+    //  only the manifest and the delta list, the commit nothing but its
+    //  snapshot; a second base prepare on the same snapshot writes nothing.
+    assert_int_equal (zs_table_prepare_base (s_table, USER_A, err, sizeof err), 0);
+    assert_int_equal (s_count ("manifest", NULL), before + 1);
+    assert_int_equal (zs_table_prepare_base (s_table, USER_A, err, sizeof err), 0);
+    assert_int_equal (s_count ("manifest", NULL), before + 1);
+    f[6] = s_data_file (61, 3);
+    req = (zs_commit_t){.user = USER_A, .identifier = 6, .files = &f[6], .n = 1};
+    assert_int_equal (zs_table_prepare (s_table, &req, err, sizeof err), 0);
+    assert_int_equal (s_count ("manifest", NULL), before + 3);
+    assert_int_equal (s_commit (USER_A, 6, &f[6], 1, NULL), 0);
+    assert_int_equal (s_count ("manifest", NULL), before + 3);
+    s_assert_whole (7);
+
+    //  Stale (another snapshot came in between): removed by that commit,
+    //  and ours writes a base list of its own (3 files each).
+    assert_int_equal (zs_table_prepare_base (s_table, USER_A, err, sizeof err), 0);
+    before = s_count ("manifest", NULL);
+    f[7] = s_data_file (71, 3);
+    f[8] = s_data_file (81, 3);
+    assert_int_equal (s_commit (USER_B, 2, &f[7], 1, NULL), 0);
+    assert_int_equal (s_count ("manifest", NULL), before + 3 - 1);
+    assert_int_equal (s_commit (USER_A, 7, &f[8], 1, NULL), 0);
+    assert_int_equal (s_count ("manifest", NULL), before + 3 - 1 + 3);
+    s_assert_whole (9);
+    zs_table_unprepare (s_table);
+    char *report = NULL;
+    if (zs_table_verify (s_table, 0, &report, err, sizeof err) != 0)
+        fail_msg ("verify: %s", report);
 }
 
 static void
