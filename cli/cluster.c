@@ -88,6 +88,10 @@ typedef struct {
 
 static volatile sig_atomic_t s_cancel_signal = 0;
 static volatile sig_atomic_t s_savepoint_signal = 0;
+//  SIGCHLD wakes the supervisor's poll through this pipe: a child's output
+//  pipe hangs up before the child can be reaped, so without it a death
+//  was noticed up to one poll timeout (100 ms) late.
+static int s_child_pipe[2] = {-1, -1};
 
 static void
 s_on_signal (int sig)
@@ -96,6 +100,16 @@ s_on_signal (int sig)
         s_savepoint_signal = 1;
     else
         s_cancel_signal = 1;
+}
+
+static void
+s_on_child (int sig)
+{
+    (void) sig;
+    int saved = errno;
+    ssize_t w = write (s_child_pipe[1], "c", 1); //  full: a wake-up is pending anyway
+    (void) w;
+    errno = saved;
 }
 
 static int
@@ -206,7 +220,8 @@ static int
 s_spawn (child_t *c, const char *wrapper, bool with_failpoints)
 {
     int pipefd[2];
-    if (pipe (pipefd) < 0)
+    //  close-on-exec: no child inherits the read end of another's output
+    if (pipe2 (pipefd, O_CLOEXEC) < 0)
         return -1;
     pid_t pid = fork ();
     if (pid < 0) {
@@ -595,6 +610,11 @@ s_catch_signals (void)
     sigaction (SIGTERM, &sa, NULL);
     sigaction (SIGUSR1, &sa, NULL);
     signal (SIGPIPE, SIG_IGN);
+    if (s_child_pipe[0] < 0 && pipe2 (s_child_pipe, O_CLOEXEC | O_NONBLOCK) == 0) {
+        sa.sa_handler = s_on_child;
+        sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+        sigaction (SIGCHLD, &sa, NULL);
+    }
 }
 
 //  Where `zsink status/stop/cancel -c JOB.yaml` finds us.
@@ -699,8 +719,8 @@ typedef struct {
 static void
 s_poll_io (run_t *run)
 {
-    struct pollfd pfds[MAX_CHILDREN + 1];
-    int map[MAX_CHILDREN + 1];
+    struct pollfd pfds[MAX_CHILDREN + 2];
+    int map[MAX_CHILDREN + 2];
     int np = 0;
     for (int i = 0; i < run->nkids && np < MAX_CHILDREN; i++)
         if (run->kids[i].fd >= 0) {
@@ -714,10 +734,16 @@ s_poll_io (run_t *run)
     pfds[np].fd = ctl_fd;
     pfds[np].events = POLLIN;
     map[np++] = -1;
+    pfds[np].fd = s_child_pipe[0]; //  -1 (ignored by poll) if it could not be made
+    pfds[np].events = POLLIN;
+    map[np++] = -2;
     poll (pfds, np, 100);
     for (int i = 0; i < np; i++)
         if (map[i] >= 0 && (pfds[i].revents & (POLLIN | POLLHUP | POLLERR)))
             s_drain (&run->kids[map[i]]);
+    char wake[64];
+    while (s_child_pipe[0] >= 0 && read (s_child_pipe[0], wake, sizeof wake) > 0)
+        ; //  s_reap, next, collects whoever it was
     //  ZMQ_FD is edge-triggered: drain every reply, whatever poll said
     while (1) {
         zs_env_t *reply = NULL;
