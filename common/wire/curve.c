@@ -14,6 +14,7 @@
 #include "codec.h"
 #include "fs.h"
 #include "log.h"
+#include "net.h"
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -348,15 +349,8 @@ zs_curve_server (zs_curve_t *self, zsock_t *sock, char *err, size_t errlen)
     zsock_set_curve_server (sock, 1);
     zsock_set_zap_domain (sock, "zsink");
     //  One socket watched per process: each server role has one ROUTER.
-    if (!self->monitor) {
-        char ep[64];
-        snprintf (ep, sizeof ep, "inproc://zs-curve-monitor-%p", (void *) sock);
-        if (zmq_socket_monitor (zsock_resolve (sock), ep, S_HANDSHAKE_FAILED) == 0) {
-            self->monitor = zsock_new (ZMQ_PAIR);
-            if (self->monitor && zsock_connect (self->monitor, "%s", ep) < 0)
-                zsock_destroy (&self->monitor);
-        }
-    }
+    if (!self->monitor)
+        self->monitor = zs_net_monitor (sock, S_HANDSHAKE_FAILED);
     return 0;
 }
 
@@ -416,35 +410,11 @@ zs_curve_refuse (zs_curve_t *self, const char *user_id, const char *why)
 void
 zs_curve_counters (zs_curve_t *self, int64_t *unauthorized, int64_t *handshakes)
 {
-    void *mon = self->monitor ? zsock_resolve (self->monitor) : NULL;
-    while (mon) {
-        //  a monitor event: [event u16, value u32] then the endpoint
-        zmq_msg_t msg;
-        zmq_msg_init (&msg);
-        if (zmq_msg_recv (&msg, mon, ZMQ_DONTWAIT) < 0) {
-            zmq_msg_close (&msg);
-            break;
-        }
-        uint16_t event = 0;
-        uint32_t value = 0;
-        if (zmq_msg_size (&msg) >= 6) {
-            memcpy (&event, zmq_msg_data (&msg), 2);
-            memcpy (&value, (uint8_t *) zmq_msg_data (&msg) + 2, 4);
-        }
-        bool more = zmq_msg_more (&msg);
-        zmq_msg_close (&msg);
-        char endpoint[256] = "";
-        if (more) {
-            zmq_msg_init (&msg);
-            if (zmq_msg_recv (&msg, mon, ZMQ_DONTWAIT) >= 0) {
-                size_t n = zmq_msg_size (&msg) < sizeof endpoint - 1 ? zmq_msg_size (&msg)
-                                                                     : sizeof endpoint - 1;
-                memcpy (endpoint, zmq_msg_data (&msg), n);
-                endpoint[n] = 0;
-            }
-            zmq_msg_close (&msg);
-        }
-        if (!(event & S_HANDSHAKE_FAILED))
+    char endpoint[256];
+    int event;
+    while (self->monitor
+           && (event = zs_net_monitor_event (self->monitor, endpoint, sizeof endpoint))) {
+        if (event < 0 || !(event & S_HANDSHAKE_FAILED))
             continue;
         if (self->handshakes++ % 1000 == 0)
             zs_warn ("refused a CURVE handshake on %s: %s (%lld so far)", endpoint,

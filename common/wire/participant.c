@@ -1,7 +1,7 @@
 /*  participant.c - see participant.h.
 
     States: HELLO (no job yet: Hello every 500 ms, every 5 ms while no
-    connection takes it) → WELCOMED (config in
+    connection takes it, at once on a new connection) → WELCOMED (config in
     hand, the role is setting up) → REGISTERED (heartbeats both ways).
     Any of: coordinator silent past heartbeat.timeout, Refused, a Welcome
     of another job, sends us back to HELLO with ZS_PEV_LOST.
@@ -47,6 +47,7 @@ struct _zs_participant_t {
     zs_drops_t *drops;                //  on our control socket
     const zs_drops_t *role_drops;     //  the role's own sockets, reported with ours
     int64_t unauthorized, handshakes; //  zs_participant_set_security
+    zsock_t *monitor;                 //  our connections' handshakes (NULL: none)
 };
 
 zs_participant_t *
@@ -73,6 +74,8 @@ zs_participant_new (Zsink__Role role, int index, const char *coordinator, char *
         free (self);
         return NULL;
     }
+    //  a connection made: a coordinator (re)started, or the network is back
+    self->monitor = zs_net_monitor (self->sock, ZMQ_EVENT_HANDSHAKE_SUCCEEDED);
     self->from.role = role;
     self->from.index = role == ZSINK__ROLE__ROLE_WRITER ? index : -1;
     self->from.epoch = 0;
@@ -85,6 +88,7 @@ void
 zs_participant_destroy (zs_participant_t **self_p)
 {
     if (self_p && *self_p) {
+        zsock_destroy (&(*self_p)->monitor);
         zsock_destroy (&(*self_p)->sock);
         zs_drops_destroy (&(*self_p)->drops);
         free (*self_p);
@@ -225,6 +229,8 @@ s_send_hello (zs_participant_t *self)
 long
 zs_participant_wait_ms (zs_participant_t *self, long max)
 {
+    if (self->state == S_HELLO && self->last_sent == 0)
+        return 0; //  a Hello is due now (the coordinator was lost)
     if (self->state == S_HELLO && !self->hello_out && max > HELLO_RETRY_MS)
         return HELLO_RETRY_MS;
     return max;
@@ -300,6 +306,16 @@ zs_participant_poll (zs_participant_t *self, zs_env_t **env_p)
 {
     *env_p = NULL;
     int64_t now = zs_clock_mono_ms ();
+    //  A new connection to the coordinator's endpoint: a coordinator that
+    //  restarted does not know us, so say who we are now, not at the next
+    //  heartbeat (it refuses the heartbeat, and we say Hello) or Hello.
+    int event;
+    while (self->monitor && (event = zs_net_monitor_event (self->monitor, NULL, 0)))
+        if (event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED) {
+            self->last_heartbeat = 0;
+            if (self->state == S_HELLO)
+                self->last_sent = 0;
+        }
     //  Timers first: a silent coordinator is detected even when nothing
     //  arrives at all.
     if (self->state == S_HELLO
