@@ -1,7 +1,7 @@
 /*  participant.c - see participant.h.
 
     States: HELLO (no job yet: Hello every 500 ms, every 5 ms while no
-    connection takes it, at once on a new connection) → WELCOMED (config in
+    connection takes it) → WELCOMED (config in
     hand, the role is setting up) → REGISTERED (heartbeats both ways).
     Any of: coordinator silent past heartbeat.timeout, Refused, a Welcome
     of another job, sends us back to HELLO with ZS_PEV_LOST.
@@ -308,14 +308,13 @@ zs_participant_poll (zs_participant_t *self, zs_env_t **env_p)
     int64_t now = zs_clock_mono_ms ();
     //  A new connection to the coordinator's endpoint: a coordinator that
     //  restarted does not know us, so say who we are now, not at the next
-    //  heartbeat (it refuses the heartbeat, and we say Hello) or Hello.
+    //  heartbeat (it refuses the heartbeat, and we say Hello at once).
+    //  Before registering, the Hello retry covers it: a second Hello would
+    //  only bring a second Welcome.
     int event;
     while (self->monitor && (event = zs_net_monitor_event (self->monitor, NULL, 0)))
-        if (event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED) {
+        if (event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED)
             self->last_heartbeat = 0;
-            if (self->state == S_HELLO)
-                self->last_sent = 0;
-        }
     //  Timers first: a silent coordinator is detected even when nothing
     //  arrives at all.
     if (self->state == S_HELLO
