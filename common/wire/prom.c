@@ -4,18 +4,32 @@
 #include "log.h"
 #include <errno.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #define S_REQUEST_MAX 4096
-#define S_REQUEST_WAIT_MS 200
+#define S_CONN_MAX 16
+#define S_CONN_IDLE_MS 10000
+
+//  One client connection: its request as it arrives, then its answer as it
+//  leaves. fd -1 is a free slot.
+typedef struct {
+    int fd;
+    int64_t since; //  accepted at (monotonic ms)
+    size_t got;    //  bytes of req so far
+    char req[S_REQUEST_MAX];
+    char *out; //  the whole answer, once the request is complete
+    size_t out_len, out_off;
+} s_conn_t;
 
 struct zs_prom_t {
-    int fd;
+    int fd; //  the listening socket
+    int ep; //  epoll over it and every connection: what the role polls
     int port;
+    s_conn_t conn[S_CONN_MAX];
 };
 
 zs_prom_t *
@@ -38,12 +52,21 @@ zs_prom_new (const char *spec, char *err, size_t errlen)
                                    .sin_addr.s_addr = htonl (INADDR_ANY)};
         if (bind (fd, (struct sockaddr *) &addr, sizeof addr) == 0 && listen (fd, 16) == 0) {
             zs_prom_t *self = calloc (1, sizeof *self);
-            if (!self) {
+            int ep = epoll_create1 (EPOLL_CLOEXEC);
+            struct epoll_event ev = {.events = EPOLLIN, .data.u32 = 0};
+            if (!self || ep < 0 || epoll_ctl (ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
+                snprintf (err, errlen, "metrics.reporter.prom.port: %s", strerror (errno));
+                if (ep >= 0)
+                    close (ep);
+                free (self);
                 close (fd);
-                break;
+                return NULL;
             }
             self->fd = fd;
+            self->ep = ep;
             self->port = port;
+            for (int i = 0; i < S_CONN_MAX; i++)
+                self->conn[i].fd = -1;
             return self;
         }
         close (fd);
@@ -53,20 +76,36 @@ zs_prom_new (const char *spec, char *err, size_t errlen)
     return NULL;
 }
 
+static void
+s_conn_close (zs_prom_t *self, s_conn_t *conn)
+{
+    if (conn->fd < 0)
+        return;
+    epoll_ctl (self->ep, EPOLL_CTL_DEL, conn->fd, NULL);
+    close (conn->fd);
+    free (conn->out);
+    conn->fd = -1;
+    conn->out = NULL;
+}
+
 void
 zs_prom_destroy (zs_prom_t **self_p)
 {
-    if (!*self_p)
+    zs_prom_t *self = *self_p;
+    if (!self)
         return;
-    close ((*self_p)->fd);
-    free (*self_p);
+    for (int i = 0; i < S_CONN_MAX; i++)
+        s_conn_close (self, &self->conn[i]);
+    close (self->ep);
+    close (self->fd);
+    free (self);
     *self_p = NULL;
 }
 
 int
 zs_prom_fd (zs_prom_t *self)
 {
-    return self->fd;
+    return self->ep;
 }
 
 int
@@ -75,84 +114,146 @@ zs_prom_port (zs_prom_t *self)
     return self->port;
 }
 
-//  Read the request head (up to a blank line) within the deadline. Its
-//  length, or -1.
-static int
-s_read_request (int fd, char *buf, size_t len)
+size_t
+zs_prom_connections (zs_prom_t *self)
 {
-    size_t got = 0;
-    int64_t until = zs_clock_mono_ms () + S_REQUEST_WAIT_MS;
-    while (got + 1 < len) {
-        int64_t left = until - zs_clock_mono_ms ();
-        struct pollfd p = {.fd = fd, .events = POLLIN};
-        if (left <= 0 || poll (&p, 1, (int) left) <= 0)
-            return -1;
-        ssize_t n = read (fd, buf + got, len - 1 - got);
-        if (n <= 0)
-            return n < 0 && errno == EAGAIN ? 0 : -1;
-        got += (size_t) n;
-        buf[got] = 0;
-        if (strstr (buf, "\r\n\r\n") || strstr (buf, "\n\n"))
-            return (int) got;
-    }
-    return -1;
+    size_t n = 0;
+    for (int i = 0; i < S_CONN_MAX; i++)
+        n += self->conn[i].fd >= 0;
+    return n;
 }
 
+//  Take a new connection into a free slot; with none free, the one that
+//  has waited longest gives way (a client that connects and says nothing
+//  must not keep the next scrape out).
 static void
-s_write_all (int fd, const char *data, size_t len)
+s_accept (zs_prom_t *self, int fd)
 {
-    int64_t until = zs_clock_mono_ms () + S_REQUEST_WAIT_MS;
-    while (len > 0 && zs_clock_mono_ms () < until) {
-        ssize_t n = write (fd, data, len);
-        if (n < 0 && errno == EAGAIN) {
-            struct pollfd p = {.fd = fd, .events = POLLOUT};
-            poll (&p, 1, 50);
-            continue;
-        }
-        if (n <= 0)
-            return;
-        data += n;
-        len -= (size_t) n;
+    s_conn_t *slot = NULL;
+    for (int i = 0; i < S_CONN_MAX && !slot; i++)
+        if (self->conn[i].fd < 0)
+            slot = &self->conn[i];
+    if (!slot) {
+        slot = &self->conn[0];
+        for (int i = 1; i < S_CONN_MAX; i++)
+            if (self->conn[i].since < slot->since)
+                slot = &self->conn[i];
+        s_conn_close (self, slot);
     }
-}
-
-static void
-s_answer (int fd, zs_prom_render_fn *render, void *arg)
-{
-    char req[S_REQUEST_MAX];
-    if (s_read_request (fd, req, sizeof req) <= 0)
+    struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t) (slot - self->conn) + 1};
+    if (epoll_ctl (self->ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
+        close (fd);
         return;
+    }
+    slot->fd = fd;
+    slot->since = zs_clock_mono_ms ();
+    slot->got = 0;
+}
+
+//  The request is whole: render the answer into conn->out.
+static int
+s_answer (s_conn_t *conn, zs_prom_render_fn *render, void *arg)
+{
     char *body = NULL;
     size_t body_len = 0;
     const char *status = "200 OK";
     FILE *out = open_memstream (&body, &body_len);
     if (!out)
-        return;
-    if (strncmp (req, "GET /metrics", 12) == 0 || strncmp (req, "GET / ", 6) == 0)
+        return -1;
+    if (strncmp (conn->req, "GET /metrics", 12) == 0 || strncmp (conn->req, "GET / ", 6) == 0)
         render (out, arg);
     else {
         status = "404 Not Found";
         fprintf (out, "GET /metrics\n");
     }
     fclose (out);
-    char head[256];
-    int n = snprintf (head, sizeof head,
+    int n = asprintf (&conn->out,
                       "HTTP/1.1 %s\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n"
-                      "Content-Length: %zu\r\nConnection: close\r\n\r\n",
-                      status, body_len);
-    s_write_all (fd, head, (size_t) n);
-    s_write_all (fd, body, body_len);
+                      "Content-Length: %zu\r\nConnection: close\r\n\r\n%.*s",
+                      status, body_len, (int) body_len, body ? body : "");
     free (body);
+    if (n < 0) {
+        conn->out = NULL;
+        return -1;
+    }
+    conn->out_len = (size_t) n;
+    conn->out_off = 0;
+    return 0;
+}
+
+//  Write what the socket takes. 1 when the answer is all out, 0 when the
+//  rest waits for the socket to drain, -1 on an error.
+static int
+s_send (zs_prom_t *self, s_conn_t *conn)
+{
+    while (conn->out_off < conn->out_len) {
+        ssize_t n =
+            send (conn->fd, conn->out + conn->out_off, conn->out_len - conn->out_off, MSG_NOSIGNAL);
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            struct epoll_event ev = {.events = EPOLLOUT,
+                                     .data.u32 = (uint32_t) (conn - self->conn) + 1};
+            return epoll_ctl (self->ep, EPOLL_CTL_MOD, conn->fd, &ev) == 0 ? 0 : -1;
+        }
+        if (n <= 0)
+            return -1;
+        conn->out_off += (size_t) n;
+    }
+    return 1;
+}
+
+//  Read what has arrived; once the request head (up to a blank line) is
+//  whole, answer. Done with the connection: close it.
+static void
+s_serve_conn (zs_prom_t *self, s_conn_t *conn, zs_prom_render_fn *render, void *arg)
+{
+    if (!conn->out) {
+        while (true) {
+            if (conn->got + 1 >= sizeof conn->req) {
+                s_conn_close (self, conn); //  no request is this long
+                return;
+            }
+            ssize_t n = recv (conn->fd, conn->req + conn->got, sizeof conn->req - 1 - conn->got, 0);
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+                return; //  the rest later
+            if (n <= 0) {
+                s_conn_close (self, conn);
+                return;
+            }
+            conn->got += (size_t) n;
+            conn->req[conn->got] = 0;
+            if (strstr (conn->req, "\r\n\r\n") || strstr (conn->req, "\n\n"))
+                break;
+        }
+        if (s_answer (conn, render, arg) != 0) {
+            s_conn_close (self, conn);
+            return;
+        }
+    }
+    if (s_send (self, conn) != 0)
+        s_conn_close (self, conn);
 }
 
 void
 zs_prom_serve (zs_prom_t *self, zs_prom_render_fn *render, void *arg)
 {
-    int fd;
-    while ((fd = accept4 (self->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
-        s_answer (fd, render, arg);
-        close (fd);
+    int64_t now = zs_clock_mono_ms ();
+    for (int i = 0; i < S_CONN_MAX; i++)
+        if (self->conn[i].fd >= 0 && now - self->conn[i].since > S_CONN_IDLE_MS)
+            s_conn_close (self, &self->conn[i]);
+    struct epoll_event ev[S_CONN_MAX + 1];
+    int n = epoll_wait (self->ep, ev, S_CONN_MAX + 1, 0);
+    for (int e = 0; e < n; e++) {
+        if (ev[e].data.u32 == 0) {
+            int fd;
+            while ((fd = accept4 (self->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0)
+                s_accept (self, fd);
+        }
     }
+    //  The connections after the accepts: one accepted now may have its
+    //  request already.
+    for (int i = 0; i < S_CONN_MAX; i++)
+        if (self->conn[i].fd >= 0)
+            s_serve_conn (self, &self->conn[i], render, arg);
 }
 
 void

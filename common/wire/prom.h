@@ -2,10 +2,13 @@
     metrics.reporter.prom.port): GET /metrics answers the metrics a role
     renders at that moment, in the text exposition format 0.0.4.
 
-    A listening TCP socket the role polls with its other sockets (zmq_poll
-    takes plain fds); each scrape is answered on the role's own thread, so
-    the metrics need no locking. A request that does not arrive whole within
-    200 ms is dropped: a slow client costs the loop at most that.
+    The role polls one fd with its other sockets (zmq_poll takes plain
+    fds): an epoll set of the listening socket and the open connections.
+    Each scrape is answered on the role's own thread, so the metrics need
+    no locking, and nothing in here blocks: a request that arrives a byte
+    at a time is read as it comes and its answer written as the socket
+    takes it. At most 16 connections are open; a 17th closes the one that
+    has waited longest, and one open for 10 s is closed.
 */
 #ifndef ZS_PROM_H_INCLUDED
 #define ZS_PROM_H_INCLUDED
@@ -22,11 +25,14 @@ zs_prom_t *zs_prom_new (const char *spec, char *err, size_t errlen);
 void zs_prom_destroy (zs_prom_t **self_p);
 int zs_prom_fd (zs_prom_t *self);
 int zs_prom_port (zs_prom_t *self);
+//  Connections open (accepted, not yet answered and closed).
+size_t zs_prom_connections (zs_prom_t *self);
 
 //  Write the metrics into out (the exposition text).
 typedef void (zs_prom_render_fn) (FILE *out, void *arg);
 
-//  The fd is readable: answer every waiting scrape with render's text.
+//  The fd is readable: accept, read, and answer every scrape whose request
+//  is whole with render's text. Never waits.
 void zs_prom_serve (zs_prom_t *self, zs_prom_render_fn *render, void *arg);
 
 //  One sample: "# HELP", "# TYPE" (when help is given, once per name) and

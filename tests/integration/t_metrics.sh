@@ -35,6 +35,26 @@ scrape "$co" coord-1.txt
 scrape "$cm" committer-1.txt
 wait_for_count $v 'Completed checkpoint [0-9]+ for job' 10 60
 scrape "$co" coord-2.txt
+# A client that pauses mid-request (longer than the 200 ms the endpoint
+# once waited, blocking the coordinator's loop) is answered when it goes
+# on, while 20 others that connected and said nothing stay open.
+"$PY" - "$co" <<'PYEOF' || fail $v "a request in pieces"
+import socket, sys, time
+port = int(sys.argv[1])
+silent = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(20)]
+for s in silent:
+    s.sendall(b"GET /metrics HTTP/1.1\r\n")
+c = socket.create_connection(("127.0.0.1", port), timeout=10)
+c.sendall(b"GET /metr")
+time.sleep(0.5)  # the stimulus: a client slower than the old limit
+c.sendall(b"ics HTTP/1.1\r\nHost: x\r\n\r\n")
+answer = b""
+while chunk := c.recv(65536):
+    answer += chunk
+assert answer.startswith(b"HTTP/1.1 200 OK"), answer[:100]
+assert b"flink_jobmanager_job_numberOfCompletedCheckpoints" in answer
+print(f"[m] a request sent in two pieces 0.5 s apart: answered, {len(answer)} bytes")
+PYEOF
 code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$co/nothing")
 [ "$code" = 404 ] || fail $v "GET /nothing: HTTP $code"
 
