@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "children.h"
 #include "codec.h"
 #include "datafile.h"
 #include "datafiles.h"
@@ -84,7 +85,7 @@ typedef struct {
 static pid_t
 s_spawn (s_cluster_t *c, const char *extra)
 {
-    pid_t pid = fork ();
+    pid_t pid = test_child_fork ();
     assert_true (pid >= 0);
     if (pid == 0) {
         unsetenv ("ZSINK_FAILPOINTS");
@@ -210,12 +211,13 @@ s_stop (s_cluster_t *c)
     env.body_case = ZSINK__ENVELOPE__BODY_SHUTDOWN;
     env.shutdown = &sd;
     s_to_committer (c, &env);
-    int status = 0;
-    assert_int_equal (waitpid (c->pid, &status, 0), c->pid);
+    int code = test_child_wait (c->pid, DEADLINE_MS);
+    if (code < 0)
+        fail_msg ("the committer did not exit within %d ms of its Shutdown", DEADLINE_MS);
     for (int i = 0; i < 2; i++)
         zsock_destroy (&c->writer[i]);
     zsock_destroy (&c->coord);
-    return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+    return code;
 }
 
 static void
@@ -673,16 +675,7 @@ test_second_committer_refused (void **state)
     char first_id[256];
     strcpy (first_id, c.committer_id);
     s_welcome (&c, 1000);
-    int status = 0;
-    int64_t deadline = zs_clock_mono_ms () + DEADLINE_MS;
-    pid_t got = 0;
-    while ((got = waitpid (second, &status, WNOHANG)) == 0 && zs_clock_mono_ms () < deadline)
-        zclock_sleep (10);
-    if (got == 0)
-        kill (second, SIGKILL);
-    assert_int_equal (got, second);
-    assert_true (WIFEXITED (status));
-    assert_int_equal (WEXITSTATUS (status), 3);
+    assert_int_equal (test_child_wait (second, DEADLINE_MS), 3);
     strcpy (c.committer_id, first_id);
     assert_int_equal (s_stop (&c), 0);
 }
@@ -690,7 +683,7 @@ test_second_committer_refused (void **state)
 static void
 test_bad_arguments (void **state)
 {
-    pid_t pid = fork ();
+    pid_t pid = test_child_fork ();
     assert_true (pid >= 0);
     if (pid == 0) {
         int fd = open ("/dev/null", O_WRONLY);
@@ -699,23 +692,21 @@ test_bad_arguments (void **state)
         execl (s_bin, "zsink-committer", "--bogus", NULL);
         _exit (127);
     }
-    int status = 0;
-    assert_int_equal (waitpid (pid, &status, 0), pid);
-    assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 2);
+    assert_int_equal (test_child_wait (pid, DEADLINE_MS), 2);
 }
 
 int
 main (void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test (test_checkpoint_ack_notify_commit),
-        cmocka_unit_test (test_hostile_committable),
-        cmocka_unit_test (test_unregistered_peer),
-        cmocka_unit_test (test_bad_file_refused_before_ack),
-        cmocka_unit_test (test_end_of_input_without_checkpoints),
-        cmocka_unit_test (test_end_of_input_with_checkpoints),
-        cmocka_unit_test (test_second_committer_refused),
-        cmocka_unit_test (test_bad_arguments),
+        cmocka_unit_test_teardown (test_checkpoint_ack_notify_commit, test_child_teardown),
+        cmocka_unit_test_teardown (test_hostile_committable, test_child_teardown),
+        cmocka_unit_test_teardown (test_unregistered_peer, test_child_teardown),
+        cmocka_unit_test_teardown (test_bad_file_refused_before_ack, test_child_teardown),
+        cmocka_unit_test_teardown (test_end_of_input_without_checkpoints, test_child_teardown),
+        cmocka_unit_test_teardown (test_end_of_input_with_checkpoints, test_child_teardown),
+        cmocka_unit_test_teardown (test_second_committer_refused, test_child_teardown),
+        cmocka_unit_test_teardown (test_bad_arguments, test_child_teardown),
     };
     return cmocka_run_group_tests (tests, s_group_setup, s_group_teardown);
 }

@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "checkpoint.h"
+#include "children.h"
 #include "codec.h"
 #include "log.h"
 #include "net.h"
@@ -112,7 +113,7 @@ s_spawn (s_job_t *j, int64_t interval_ms, const char *extra)
     snprintf (chk, sizeof chk, "state.checkpoints.dir=%s/chk", s_dir);
     snprintf (interval, sizeof interval, "execution.checkpointing.interval=%lldms",
               (long long) interval_ms);
-    j->pid = fork ();
+    j->pid = test_child_fork ();
     assert_true (j->pid >= 0);
     if (j->pid == 0) {
         unsetenv ("ZSINK_FAILPOINTS");
@@ -152,18 +153,11 @@ s_spawn (s_job_t *j, int64_t interval_ms, const char *extra)
 static int
 s_wait_exit (s_job_t *j)
 {
-    int status = 0;
-    pid_t got = 0;
-    int64_t deadline = zs_clock_mono_ms () + DEADLINE_MS;
-    while ((got = waitpid (j->pid, &status, WNOHANG)) == 0 && zs_clock_mono_ms () < deadline)
-        zclock_sleep (5);
-    if (got == 0) {
-        kill (j->pid, SIGKILL);
-        waitpid (j->pid, &status, 0);
-        fail_msg ("the coordinator did not exit within %d ms", DEADLINE_MS);
-    }
+    int code = test_child_wait (j->pid, DEADLINE_MS);
     j->pid = 0;
-    return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+    if (code < 0)
+        fail_msg ("the coordinator did not exit within %d ms", DEADLINE_MS);
+    return code;
 }
 
 //  SIGTERM (the job stays resumable: exit 0), and the sockets go.
@@ -766,7 +760,7 @@ test_failure_while_finishing_then_finished (void **state)
 static void
 test_bad_arguments (void **state)
 {
-    pid_t pid = fork ();
+    pid_t pid = test_child_fork ();
     assert_true (pid >= 0);
     if (pid == 0) {
         int fd = open ("/dev/null", O_WRONLY);
@@ -774,19 +768,17 @@ test_bad_arguments (void **state)
         execl (s_bin, "zsink-coordinator", "--bogus", NULL);
         _exit (127);
     }
-    int status = 0;
-    assert_int_equal (waitpid (pid, &status, 0), pid);
-    assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 2);
+    assert_int_equal (test_child_wait (pid, DEADLINE_MS), 2);
 }
 
 int
 main (void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test (test_checkpoint_acks_in_any_order),
-        cmocka_unit_test (test_stale_foreign_unregistered_dropped),
-        cmocka_unit_test (test_failure_while_finishing_then_finished),
-        cmocka_unit_test (test_bad_arguments),
+        cmocka_unit_test_teardown (test_checkpoint_acks_in_any_order, test_child_teardown),
+        cmocka_unit_test_teardown (test_stale_foreign_unregistered_dropped, test_child_teardown),
+        cmocka_unit_test_teardown (test_failure_while_finishing_then_finished, test_child_teardown),
+        cmocka_unit_test_teardown (test_bad_arguments, test_child_teardown),
     };
     return cmocka_run_group_tests (tests, s_group_setup, s_group_teardown);
 }
