@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+//  git describe of the tree at build time (cmake/git_version.cmake)
+extern const char *zs_git_describe;
+
 static void
 s_usage (FILE *out)
 {
@@ -111,7 +114,7 @@ main (int argc, char **argv)
         return 0;
     }
     if (strcmp (cmd, "--version") == 0 || strcmp (cmd, "version") == 0) {
-        printf ("zsink %s (git %s)\n", ZSINK_VERSION, ZSINK_GIT);
+        printf ("zsink %s (git %s)\n", ZSINK_VERSION, zs_git_describe);
         return 0;
     }
     for (size_t i = 0; i < sizeof s_commands / sizeof s_commands[0]; i++)

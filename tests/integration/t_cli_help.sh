@@ -28,5 +28,12 @@ for r in coordinator committer writer; do
 done
 check "zsink --help" "--version" "$ZSINK" --help
 check "zsink --version" '^zsink [0-9]+\.[0-9]+\.[0-9]+ \(git [0-9a-f]+' "$ZSINK" --version
+# in a git checkout, the commit is the one built (taken at build time, not
+# when CMake first configured the build directory)
+head=$(git -C "$LIB_DIR/../.." rev-parse --short=7 HEAD 2>/dev/null || true)
+if [ -n "$head" ]; then
+    "$ZSINK" --version | grep -q "(git $head" ||
+        fail "$v" "zsink --version: $("$ZSINK" --version), but HEAD is $head"
+fi
 echo "[$v] --help of 5 commands, keys generate, failpoints, $n table subcommands, 3 roles; $("$ZSINK" --version)"
 pass
