@@ -111,6 +111,7 @@ typedef struct {
     zs_compact_t compact;      //  what a compaction after a commit does (s_commit_opts)
     zs_compactor_t *compactor; //  ... and the thread that rewrites it
     char source_id[24];        //  zs_config_source_id, for the end-input snapshot
+    int bounded;               //  -1: source_id not yet taken for this Welcome's config
     zs_commit_stats_t stats;   //  what the last commits did (metrics)
     zs_prom_t *prom;           //  metrics.reporter.prom.port, else NULL
     s_writer_t *writers;
@@ -235,7 +236,10 @@ s_commit_opts (s_committer_t *self, bool recommit)
     //  (docs/decisions.md: the committer plans and rewrites)
     zs_table_compact_options (&self->cfg, self->user, &self->compact);
     bool compact = !zs_table_opts (self->table)->write_only;
-    bool bounded = zs_config_source_id (&self->cfg, self->source_id, sizeof self->source_id);
+    //  once per configuration: for a file source it stats every input file
+    if (self->bounded < 0)
+        self->bounded = zs_config_source_id (&self->cfg, self->source_id, sizeof self->source_id);
+    bool bounded = self->bounded;
     return (zs_commit_opts_t){.recommit = recommit,
                               .ignore_empty = self->cfg.commit_ignore_empty,
                               .max_retries = self->cfg.commit_max_retries,
@@ -340,6 +344,7 @@ s_on_welcome (s_committer_t *self)
     zs_event ("start", "\"job\":\"%s\"", zs_participant_job_id (self->part));
     const char *job = zs_participant_job_id (self->part);
     self->cfg = *cfg;
+    self->bounded = -1;
     //  A Welcome again after losing the coordinator: same job, same table,
     //  keep the lock (dropping it even briefly would let a second committer
     //  in). Only the in-memory state goes; the Reset to come restores it.
@@ -1010,7 +1015,7 @@ zs_committer_main (int argc, char **argv)
     int code = s_parse_args (argc, argv, &args);
     if (code != ZS_CMD_GO_ON)
         return code;
-    s_committer_t self = {.lock_fd = -1, .phase = S_IDLE};
+    s_committer_t self = {.lock_fd = -1, .phase = S_IDLE, .bounded = -1};
     code = s_committer_init (&self, &args);
     if (code == 0) {
         s_committer_run (&self);

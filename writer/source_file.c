@@ -20,6 +20,7 @@
        moving on to it or by _seek, before any offset inside it is used.
 */
 #include "source_file.h"
+#include "config.h"
 #include "log.h"
 #include "rowfmt.h"
 
@@ -669,13 +670,6 @@ s_cmp_file (const void *a, const void *b)
     return strcmp (((const s_file_t *) a)->name, ((const s_file_t *) b)->name);
 }
 
-static bool
-s_ends_with (const char *s, const char *suffix)
-{
-    size_t n = strlen (s), m = strlen (suffix);
-    return n > m && strcmp (s + n - m, suffix) == 0;
-}
-
 static int
 s_add_file (zs_source_file_t *self, int *cap, const char *name, const char *path)
 {
@@ -731,10 +725,7 @@ s_list (zs_source_file_t *self, char *err, size_t errlen)
         const char *name = de->d_name;
         if (name[0] == '.')
             continue;
-        bool match = self->format == S_CSV
-                         ? s_ends_with (name, ".csv")
-                         : s_ends_with (name, ".jsonl") || s_ends_with (name, ".json");
-        if (!match) {
+        if (!zs_config_input_name_matches (name, self->format == S_CSV ? "csv" : "jsonl")) {
             if (!self->other[0]) //  named if nothing matches
                 snprintf (self->other, sizeof self->other, "%s", name);
             continue;

@@ -18,6 +18,7 @@
 */
 #include "config.h"
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 typedef enum {
@@ -858,14 +860,77 @@ zs_config_port_range (const char *spec, int *lo, int *hi)
 }
 
 bool
+zs_config_input_name_matches (const char *name, const char *format)
+{
+    size_t n = strlen (name);
+#define S_ENDS(suffix)                                                                             \
+    (n >= sizeof suffix - 1 && strcmp (name + n - (sizeof suffix - 1), suffix) == 0)
+    if (name[0] == '.')
+        return false;
+    if (strcmp (format, "csv") == 0)
+        return S_ENDS (".csv");
+    return S_ENDS (".jsonl") || S_ENDS (".json");
+#undef S_ENDS
+}
+
+static uint64_t
+s_fnv (uint64_t h, const char *text)
+{
+    for (const char *c = text; *c; c++)
+        h = (h ^ (uint8_t) *c) * 1099511628211ull;
+    return h;
+}
+
+//  One input file's identity: its name, size and modification time. Summed
+//  over a directory's files, so that readdir's order does not matter.
+static uint64_t
+s_input_file_hash (const char *name, const struct stat *st)
+{
+    char text[ZS_PATH_MAX + 64];
+    snprintf (text, sizeof text, "%s|%lld|%lld.%09ld", name, (long long) st->st_size,
+              (long long) st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
+    return s_fnv (1469598103934665603ull, text);
+}
+
+//  The files the file source would read (writer/source_file.c lists them
+//  the same way), folded into one number; 0 when the path cannot be read.
+static uint64_t
+s_input_files_hash (const char *path, const char *format)
+{
+    struct stat st;
+    if (stat (path, &st) != 0)
+        return 0;
+    if (S_ISREG (st.st_mode)) {
+        const char *slash = strrchr (path, '/');
+        return s_input_file_hash (slash ? slash + 1 : path, &st);
+    }
+    DIR *dir = S_ISDIR (st.st_mode) ? opendir (path) : NULL;
+    if (!dir)
+        return 0;
+    uint64_t sum = 0;
+    struct dirent *de;
+    while ((de = readdir (dir))) {
+        char file[ZS_PATH_MAX];
+        if (!zs_config_input_name_matches (de->d_name, format)
+            || snprintf (file, sizeof file, "%s/%s", path, de->d_name) >= (int) sizeof file)
+            continue;
+        if (stat (file, &st) == 0 && S_ISREG (st.st_mode))
+            sum += s_input_file_hash (de->d_name, &st);
+    }
+    closedir (dir);
+    return sum;
+}
+
+bool
 zs_config_source_id (const zs_config_t *cfg, char *out, size_t outlen)
 {
-    char text[ZS_PATH_MAX + 128];
+    char text[ZS_PATH_MAX + 160];
     if (strcmp (cfg->source_kind, "file") == 0) {
         char real[ZS_PATH_MAX];
         const char *path = realpath (cfg->source_file_path, real) ? real : cfg->source_file_path;
-        snprintf (text, sizeof text, "file|%s|%s|%s", path, cfg->source_file_format,
-                  cfg->source_file_on_error);
+        snprintf (text, sizeof text, "file|%s|%s|%s|%016llx", path, cfg->source_file_format,
+                  cfg->source_file_on_error,
+                  (unsigned long long) s_input_files_hash (path, cfg->source_file_format));
     } else if (cfg->datagen_number_of_rows >= 0)
         snprintf (text, sizeof text, "datagen|%lld", (long long) cfg->datagen_number_of_rows);
     else {
@@ -873,9 +938,6 @@ zs_config_source_id (const zs_config_t *cfg, char *out, size_t outlen)
             out[0] = 0;
         return false; //  unbounded: never finishes
     }
-    uint64_t h = 1469598103934665603ull; //  FNV-1a
-    for (const char *c = text; *c; c++)
-        h = (h ^ (uint8_t) *c) * 1099511628211ull;
-    snprintf (out, outlen, "%016llx", (unsigned long long) h);
+    snprintf (out, outlen, "%016llx", (unsigned long long) s_fnv (1469598103934665603ull, text));
     return true;
 }

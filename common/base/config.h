@@ -73,11 +73,17 @@ typedef struct {
 
 //  What identifies a bounded job's input (its rows): the source kind and
 //  its definition (datagen's number-of-rows: ids 1..N; the file source's
-//  real path, format and on-error), as 16 hex digits into out. The
-//  committer records it in the end-input snapshot (properties
-//  "zsink.source-id"), so that running the same input into the table again
-//  is noticed at start. false (out "") for an unbounded source.
+//  real path, format and on-error, and the name, size and modification
+//  time of every input file, so that a file replaced by new data is new
+//  input), as 16 hex digits into out. The committer records it in the
+//  end-input snapshot (properties "zsink.source-id"), so that running the
+//  same input into the table again is noticed at start. false (out "")
+//  for an unbounded source.
 bool zs_config_source_id (const zs_config_t *cfg, char *out, size_t outlen);
+
+//  Is a directory entry of that name an input file of the file source's
+//  format ("csv": *.csv; "jsonl": *.jsonl or *.json; never a dot file)?
+bool zs_config_input_name_matches (const char *name, const char *format);
 
 //  metrics.reporter.prom.port's "P" or "A-B" (1..65535) into [*lo, *hi].
 //  0, or -1 when it is neither.

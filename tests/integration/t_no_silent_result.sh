@@ -14,11 +14,13 @@
 #    finds the job's lock held); the first ends exact;
 #  - the same bounded job again into a table holding its finished run:
 #    exit 2 saying so; job.allow-rerun runs it anyway (and then the rows
-#    are there twice, as asked);
+#    are there twice, as asked); a file source's input file replaced by
+#    new data is a new run, not refused;
 #  - a job that ends FAILED says FAILED and names the checkpoint to restore
 #    from; restoring from it with the cause fixed ends exact;
 #  - `zsink table orphans` says that younger stray files exist.
 . "$(dirname "$0")/lib.sh"
+FILE_SCHEMA="id BIGINT NOT NULL, name STRING, price DOUBLE, qty INT, ok BOOLEAN, ts TIMESTAMP(3), day DATE"
 
 # refused: exit 2 within 5 s, the message matching $2, nothing written
 refused () {
@@ -121,6 +123,25 @@ stats=$("$ZSINK" table stats "$(table_of $v)" --json)
 [ "$(echo "$stats" | json_get - count)" = $((2 * N)) ] &&
     [ "$(echo "$stats" | json_get - distinct_ids)" = $N ] || fail $v "allow-rerun: $stats"
 echo "[$v] job.allow-rerun: the rows twice, as asked"
+
+# 5b. a file source's finished run is its files as they were: the same
+# files again are refused; the file replaced by new data (another size and
+# modification time, as a nightly export at one path) is new input and runs
+v=fileagain
+in=$(vdir $v)/input
+mkdir -p "$in"
+"$PY" "$LIB_DIR/gen_input.py" "$in" jsonl 1 300 || fail $v "gen_input"
+write_job $v 1 "source.kind: file" "source.file.path: $in" "source.file.format: jsonl" \
+    "execution.checkpointing.interval: 200ms" "table.schema: $FILE_SCHEMA"
+start_cluster $v
+expect_exit $v 60 0
+refused $v "already holds a finished run of this job's input \($in"
+"$PY" "$LIB_DIR/gen_input.py" "$in" jsonl 1 500 || fail $v "gen_input"
+start_cluster $v "$(job_id $v)-next"
+expect_exit $v 60 0
+count=$("$ZSINK" table stats "$(table_of $v)" --json | json_get - count)
+[ "$count" = 800 ] || fail $v "the replaced file's rows: count $count, expected 300 + 500"
+echo "[$v] the same file again refused; replaced by new data, it ran: $count rows"
 
 # 6. a FAILED job names its checkpoint; restoring from it ends exact
 v=failed

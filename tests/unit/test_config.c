@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 //  Scratch directory for YAML files, made once for the whole run.
@@ -724,6 +726,74 @@ test_config_args (void **state)
     assert_int_equal (cfg.parallelism, 2); //  the last one kept wins
 }
 
+//  A bounded job's input id: datagen's by its row count; the file source's
+//  by path, format, on-error and every input file's name, size and
+//  modification time (a file replaced by new data is new input; files of
+//  another format and dot files do not count); unbounded has none.
+static void
+test_source_id (void **state)
+{
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    char a[24], b[24];
+    assert_false (zs_config_source_id (&cfg, a, sizeof a));
+    assert_string_equal (a, "");
+    s_set_ok (&cfg, "datagen.number-of-rows", "100");
+    assert_true (zs_config_source_id (&cfg, a, sizeof a));
+    assert_int_equal (strlen (a), 16);
+    s_set_ok (&cfg, "datagen.number-of-rows", "101");
+    assert_true (zs_config_source_id (&cfg, b, sizeof b));
+    assert_string_not_equal (a, b);
+
+    char dir[ZS_PATH_MAX], file[ZS_PATH_MAX + 16], other[ZS_PATH_MAX + 16];
+    snprintf (dir, sizeof dir, "%s/input", s_dir);
+    assert_int_equal (mkdir (dir, 0755), 0);
+    snprintf (file, sizeof file, "%s/a.jsonl", dir);
+    FILE *f = fopen (file, "w");
+    fputs ("{\"id\": 1}\n", f);
+    fclose (f);
+    s_set_ok (&cfg, "source.kind", "file");
+    s_set_ok (&cfg, "source.file.path", dir);
+    s_set_ok (&cfg, "source.file.format", "jsonl");
+    assert_true (zs_config_source_id (&cfg, a, sizeof a));
+    assert_true (zs_config_source_id (&cfg, b, sizeof b));
+    assert_string_equal (a, b); //  the same files: the same input
+    //  neither a CSV file nor a dot file is input of a jsonl job
+    snprintf (other, sizeof other, "%s/b.csv", dir);
+    fclose (fopen (other, "w"));
+    snprintf (other, sizeof other, "%s/.c.jsonl", dir);
+    fclose (fopen (other, "w"));
+    assert_true (zs_config_source_id (&cfg, b, sizeof b));
+    assert_string_equal (a, b);
+    //  new data in the file (another size): new input
+    f = fopen (file, "a");
+    fputs ("{\"id\": 2}\n", f);
+    fclose (f);
+    assert_true (zs_config_source_id (&cfg, b, sizeof b));
+    assert_string_not_equal (a, b);
+    //  the same size, another modification time: new input
+    strcpy (a, b);
+    struct timespec times[2] = {{.tv_nsec = UTIME_OMIT}, {.tv_sec = 1000000000}};
+    assert_int_equal (utimensat (AT_FDCWD, file, times, 0), 0);
+    assert_true (zs_config_source_id (&cfg, b, sizeof b));
+    assert_string_not_equal (a, b);
+    //  another jsonl file in the directory: new input; the file alone
+    //  (the path of a file, not of its directory) is other input again
+    strcpy (a, b);
+    snprintf (other, sizeof other, "%s/d.json", dir);
+    fclose (fopen (other, "w"));
+    assert_true (zs_config_source_id (&cfg, b, sizeof b));
+    assert_string_not_equal (a, b);
+    s_set_ok (&cfg, "source.file.path", file);
+    assert_true (zs_config_source_id (&cfg, a, sizeof a));
+    assert_string_not_equal (a, b);
+    //  a path that is not there still has an id (the committer may not see
+    //  the writers' files): the path's
+    s_set_ok (&cfg, "source.file.path", "/nonexistent/input");
+    assert_true (zs_config_source_id (&cfg, a, sizeof a));
+    assert_int_equal (strlen (a), 16);
+}
+
 int
 main (void)
 {
@@ -741,6 +811,7 @@ main (void)
         cmocka_unit_test (test_round_trip),
         cmocka_unit_test (test_build_layers),
         cmocka_unit_test (test_config_args),
+        cmocka_unit_test (test_source_id),
     };
     return cmocka_run_group_tests (tests, s_group_setup, s_group_teardown);
 }
