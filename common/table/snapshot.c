@@ -21,9 +21,12 @@ zs_snapshot_encode (const zs_snapshot_t *snap)
     json_t *ids = json_array ();
     for (int i = 0; i < snap->n_user_ids; i++) {
         const zs_user_id_t *u = &snap->user_ids[i];
-        json_array_append_new (ids, json_pack ("{s:s, s:I, s:I}", "user", u->user, "identifier",
-                                               (json_int_t) u->identifier, "timeMillis",
-                                               (json_int_t) u->time_millis));
+        json_t *item =
+            json_pack ("{s:s, s:I, s:I}", "user", u->user, "identifier", (json_int_t) u->identifier,
+                       "timeMillis", (json_int_t) u->time_millis);
+        if (item && u->source_id[0])
+            json_object_set_new (item, "sourceId", json_string (u->source_id));
+        json_array_append_new (ids, item);
     }
     //  Paimon's field order (Snapshot.java), so a snapshot reads like one
     //  of theirs; the zsink extension last.
@@ -135,7 +138,9 @@ s_get_user_ids (json_t *root, zs_snapshot_t *s, char *err, size_t errlen)
         zs_user_id_t *u = &s->user_ids[i];
         if (!json_is_object (item) || s_get_str (item, "user", u->user, sizeof u->user, err, errlen)
             || s_get_int (item, "identifier", INT64_MIN, &u->identifier, err, errlen)
-            || s_get_int (item, "timeMillis", 0, &u->time_millis, err, errlen)) {
+            || s_get_int (item, "timeMillis", 0, &u->time_millis, err, errlen)
+            || (json_object_get (item, "sourceId")
+                && s_get_str (item, "sourceId", u->source_id, sizeof u->source_id, err, errlen))) {
             char why[256];
             snprintf (why, sizeof why, "%s", err);
             snprintf (err, errlen, "committedIdentifiers[%zu]: %s", i,
@@ -217,7 +222,7 @@ zs_snapshot_last_identifier (const zs_snapshot_t *snap, const char *commit_user)
 
 void
 zs_snapshot_set_user_id (zs_snapshot_t *snap, const char *user, int64_t identifier,
-                         int64_t time_millis)
+                         int64_t time_millis, const char *source_id)
 {
     //  Names that do not fit are not zsink's (a UUID has 36 characters):
     //  another writer's, never looked up here.
@@ -238,6 +243,10 @@ zs_snapshot_set_user_id (zs_snapshot_t *snap, const char *user, int64_t identifi
                 slot = i;
     }
     zs_user_id_t *u = &snap->user_ids[slot];
+    if (source_id)
+        snprintf (u->source_id, sizeof u->source_id, "%s", source_id);
+    else if (strcmp (u->user, user) != 0 || u->identifier != identifier)
+        u->source_id[0] = '\0';
     snprintf (u->user, sizeof u->user, "%s", user);
     u->identifier = identifier;
     u->time_millis = time_millis;

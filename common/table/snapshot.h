@@ -18,6 +18,10 @@ typedef struct {
     char user[40];
     int64_t identifier;
     int64_t time_millis; //  when that user last committed (for LRU trimming)
+    //  what input that user's job read, once it committed end of input
+    //  (the end-input snapshot's zsink.source-id), so that a finished run
+    //  is still known after that snapshot expired; "" otherwise
+    char source_id[24];
 } zs_user_id_t;
 
 typedef struct {
@@ -57,8 +61,10 @@ int64_t zs_snapshot_last_identifier (const zs_snapshot_t *snap, const char *comm
 
 //  Record that user committed identifier at time_millis: update its entry
 //  or add one, dropping the least recently committing user when all
-//  ZS_MAX_USER_IDS slots are taken.
+//  ZS_MAX_USER_IDS slots are taken. source_id (end of input's) becomes the
+//  entry's; NULL keeps the entry's while its identifier stays the same (a
+//  compaction after end of input) and clears it otherwise.
 void zs_snapshot_set_user_id (zs_snapshot_t *snap, const char *user, int64_t identifier,
-                              int64_t time_millis);
+                              int64_t time_millis, const char *source_id);
 
 #endif

@@ -330,13 +330,16 @@ zs_table_check_rerun (const zs_config_t *cfg, char *err, size_t errlen)
     time_t t = (time_t) (snap.time_millis / 1000);
     struct tm tm;
     strftime (when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", gmtime_r (&t, &tm));
+    char which[48] = "end-input snapshot expired";
+    if (snap.id >= 0)
+        snprintf (which, sizeof which, "snapshot %lld", (long long) snap.id);
     snprintf (err, errlen,
-              "table %s already holds a finished run of this job's input (%s; snapshot %lld, %s, "
+              "table %s already holds a finished run of this job's input (%s; %s, %s, "
               "commit user %s): running it again appends the same rows again. Set "
               "job.allow-rerun: true to run it anyway",
               cfg->table_path,
-              strcmp (cfg->source_kind, "file") == 0 ? cfg->source_file_path : "datagen",
-              (long long) snap.id, when, snap.commit_user);
+              strcmp (cfg->source_kind, "file") == 0 ? cfg->source_file_path : "datagen", which,
+              when, snap.commit_user);
     return ZS_EREFUSED;
 }
 
@@ -509,11 +512,15 @@ zs_table_latest_snapshot (zs_table_t *self, zs_snapshot_t *out, char *err, size_
 //  newest wins), until one that zsink made gives the rest; the scan ends at
 //  the earliest snapshot still there. So a snapshot of another writer on
 //  top never hides an identifier (docs/decisions.md).
+//  A finished user's source id comes along (zs_table_finished_run).
 static void
-s_note_user (zs_snapshot_t *map, const char *user, int64_t identifier, int64_t time_millis)
+s_note_user (zs_snapshot_t *map, const char *user, int64_t identifier, int64_t time_millis,
+             const char *source_id)
 {
-    if (zs_snapshot_last_identifier (map, user) == -1)
-        zs_snapshot_set_user_id (map, user, identifier, time_millis);
+    if (zs_snapshot_last_identifier (map, user) != -1)
+        return;
+    zs_snapshot_set_user_id (map, user, identifier, time_millis,
+                             identifier == ZS_END_INPUT_ID ? source_id : "");
 }
 
 static int
@@ -528,10 +535,10 @@ s_user_ids (zs_table_t *self, const zs_snapshot_t *latest, zs_snapshot_t *map, c
         if (s->has_user_ids) {
             for (int i = 0; i < s->n_user_ids; i++)
                 s_note_user (map, s->user_ids[i].user, s->user_ids[i].identifier,
-                             s->user_ids[i].time_millis);
+                             s->user_ids[i].time_millis, s->user_ids[i].source_id);
             return 0;
         }
-        s_note_user (map, s->commit_user, s->commit_identifier, s->time_millis);
+        s_note_user (map, s->commit_user, s->commit_identifier, s->time_millis, s->source_id);
         if (--id < 1)
             return 0;
         int rc = zs_table_read_snapshot (self, id, &cur, err, errlen);
@@ -597,6 +604,7 @@ zs_table_finished_run (zs_table_t *self, const char *source_id, zs_snapshot_t *f
     int64_t earliest, latest;
     if (zs_table_snapshot_range (self, &earliest, &latest, err, errlen) != 0)
         return -1;
+    zs_user_id_t carried = {.identifier = -1};
     for (int64_t id = latest; id >= earliest && id > 0; id--) {
         int rc = zs_table_read_snapshot (self, id, found, err, errlen);
         //  expired under us; an older one damaged is not what a job builds
@@ -608,8 +616,20 @@ zs_table_finished_run (zs_table_t *self, const char *source_id, zs_snapshot_t *f
         if (found->commit_identifier == ZS_END_INPUT_ID
             && strcmp (found->source_id, source_id) == 0)
             return 1;
+        for (int i = 0; carried.identifier < 0 && i < found->n_user_ids; i++)
+            if (found->user_ids[i].identifier == ZS_END_INPUT_ID
+                && strcmp (found->user_ids[i].source_id, source_id) == 0)
+                carried = found->user_ids[i];
     }
-    return 0;
+    if (carried.identifier < 0)
+        return 0;
+    memset (found, 0, sizeof *found);
+    found->id = -1;
+    found->commit_identifier = ZS_END_INPUT_ID;
+    found->time_millis = carried.time_millis;
+    snprintf (found->commit_user, sizeof found->commit_user, "%s", carried.user);
+    snprintf (found->source_id, sizeof found->source_id, "%s", source_id);
+    return 1;
 }
 
 int
@@ -1657,7 +1677,8 @@ s_commit_build_snapshot (s_commit_t *c)
     snap->delta_record_count = c->delta_rows - c->deleted_rows;
     snap->total_record_count =
         (c->have ? c->latest.total_record_count : 0) + snap->delta_record_count;
-    zs_snapshot_set_user_id (snap, r->user, snap->commit_identifier, snap->time_millis);
+    zs_snapshot_set_user_id (snap, r->user, snap->commit_identifier, snap->time_millis,
+                             snap->source_id[0] ? snap->source_id : NULL);
 }
 
 //  Create snapshot-<id> if absent (invariant 1). ZS_ECONFLICT: taken.

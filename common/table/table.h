@@ -98,9 +98,12 @@ int zs_table_last_committed (zs_table_t *self, const char *commit_user, int64_t 
 int64_t zs_table_find_commit (zs_table_t *self, const char *commit_user, int64_t identifier,
                               int window, char *err, size_t errlen);
 
-//  The newest retained end-input snapshot whose "zsink.source-id" is
-//  source_id (zs_config_source_id): a finished run of the same input. 1 and
-//  *found, 0 when none, or an error + err.
+//  A finished run of the same input: the newest retained end-input
+//  snapshot whose "zsink.source-id" is source_id (zs_config_source_id), or,
+//  once that one expired, a commit user the latest snapshot remembers as
+//  finished with that source id (committedIdentifiers carry it forward);
+//  then *found has only commit_user and time_millis (when it finished) and
+//  id -1. 1 and *found, 0 when none, or an error + err.
 int zs_table_finished_run (zs_table_t *self, const char *source_id, zs_snapshot_t *found, char *err,
                            size_t errlen);
 

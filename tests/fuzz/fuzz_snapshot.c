@@ -42,7 +42,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     free (json);
     //  What the committer does next with it.
     (void) zs_snapshot_last_identifier (&snap, snap.commit_user);
-    zs_snapshot_set_user_id (&snap, "fuzz-user", 1, 0);
+    zs_snapshot_set_user_id (&snap, "fuzz-user", 1, 0, NULL);
     ZS_FUZZ_CHECK (snap.n_user_ids <= ZS_MAX_USER_IDS);
     ZS_FUZZ_CHECK (zs_snapshot_last_identifier (&snap, "fuzz-user") == 1);
     return 0;

@@ -136,12 +136,20 @@ write_job $v 1 "source.kind: file" "source.file.path: $in" "source.file.format: 
 start_cluster $v
 expect_exit $v 60 0
 refused $v "already holds a finished run of this job's input \($in"
+cp -p "$in"/*.jsonl "$(vdir $v)/" # the first night's file, its time kept
 "$PY" "$LIB_DIR/gen_input.py" "$in" jsonl 1 500 || fail $v "gen_input"
 start_cluster $v "$(job_id $v)-next"
 expect_exit $v 60 0
 count=$("$ZSINK" table stats "$(table_of $v)" --json | json_get - count)
 [ "$count" = 800 ] || fail $v "the replaced file's rows: count $count, expected 300 + 500"
 echo "[$v] the same file again refused; replaced by new data, it ran: $count rows"
+# the first run's end-input snapshot expired: the latest snapshot still
+# remembers that run finished (committedIdentifiers), so its file again
+# (the same name, size and time) is refused
+"$ZSINK" table expire-snapshots "$(table_of $v)" --retain-min 1 --retain-max 1 >/dev/null || fail $v "expire"
+[ "$(ls "$(table_of $v)/snapshot" | grep -c '^snapshot-')" = 1 ] || fail $v "not expired"
+cp -p "$(vdir $v)"/*.jsonl "$in/"
+refused $v "already holds a finished run of this job's input \($in; end-input snapshot expired"
 
 # 6. a FAILED job names its checkpoint; restoring from it ends exact
 v=failed

@@ -257,8 +257,8 @@ test_snapshot_json_round_trip (void **state)
     in.base_list_size = 1006;
     in.delta_list_size = 1113;
     in.has_user_ids = true;
-    zs_snapshot_set_user_id (&in, USER_A, ZS_END_INPUT_ID, 5);
-    zs_snapshot_set_user_id (&in, USER_B, 7, 3);
+    zs_snapshot_set_user_id (&in, USER_A, ZS_END_INPUT_ID, 5, "0123456789abcdef");
+    zs_snapshot_set_user_id (&in, USER_B, 7, 3, NULL);
     snprintf (in.source_id, sizeof in.source_id, "0123456789abcdef");
     char *text = zs_snapshot_encode (&in);
     assert_non_null (text);
@@ -275,6 +275,7 @@ test_snapshot_json_round_trip (void **state)
         "\"totalRecordCount\"",
         "\"deltaRecordCount\"",
         "\"committedIdentifiers\"",
+        "\"sourceId\": \"0123456789abcdef\"",
         "\"properties\": {\n    \"zsink.source-id\": \"0123456789abcdef\""};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (!strstr (text, fields[i]))
@@ -327,7 +328,7 @@ test_user_ids_keep_most_recent (void **state)
     for (int i = 0; i < ZS_MAX_USER_IDS + 5; i++) {
         char user[40];
         snprintf (user, sizeof user, "user-%d", i);
-        zs_snapshot_set_user_id (&s, user, i, 1000 + i);
+        zs_snapshot_set_user_id (&s, user, i, 1000 + i, NULL);
     }
     assert_int_equal (s.n_user_ids, ZS_MAX_USER_IDS);
     for (int i = 0; i < 5; i++) {
@@ -337,7 +338,7 @@ test_user_ids_keep_most_recent (void **state)
     }
     assert_int_equal (zs_snapshot_last_identifier (&s, "user-5"), 5);
     //  Updating an existing user does not evict anybody.
-    zs_snapshot_set_user_id (&s, "user-5", 99, 5000);
+    zs_snapshot_set_user_id (&s, "user-5", 99, 5000, NULL);
     assert_int_equal (s.n_user_ids, ZS_MAX_USER_IDS);
     assert_int_equal (zs_snapshot_last_identifier (&s, "user-5"), 99);
     assert_int_equal (zs_snapshot_last_identifier (&s, "user-6"), 6);
@@ -1364,6 +1365,46 @@ test_manifest_merge_applies_deletes (void **state)
     s_assert_whole (5);
 }
 
+//  A finished run outlives its end-input snapshot: the user's entry in
+//  committedIdentifiers carries the source id forward, so the rerun check
+//  still finds it once that snapshot expired; another input's id is not
+//  found; a later commit of another user keeps it.
+static void
+test_finished_run_after_expiry (void **state)
+{
+    char err[ZS_ERRLEN];
+    zs_file_meta_t f = s_data_file (1, 10);
+    zs_commit_t req = {.user = USER_A,
+                       .identifier = ZS_END_INPUT_ID,
+                       .files = &f,
+                       .n = 1,
+                       .max_retries = 1,
+                       .source_id = "00000000feedbeef"};
+    zs_committed_t done = {0};
+    assert_int_equal (zs_table_commit (s_table, &req, &done, err, sizeof err), 0);
+    zs_snapshot_t found;
+    assert_int_equal (zs_table_finished_run (s_table, "00000000feedbeef", &found, err, sizeof err),
+                      1);
+    assert_int_equal (found.id, done.snapshot_id);
+    for (int i = 1; i <= 5; i++) {
+        zs_file_meta_t g = s_data_file (100 + i * 10, 2);
+        assert_int_equal (s_commit (USER_B, i, &g, 1, NULL), 0);
+    }
+    zs_expire_t ex = {.retain_min = 1, .retain_max = 2, .older_than_ms = 0};
+    zs_expired_t out;
+    assert_int_equal (zs_table_expire (s_table, &ex, &out, err, sizeof err), 0);
+    assert_int_equal (zs_table_read_snapshot (s_table, done.snapshot_id, &found, err, sizeof err),
+                      ZS_ENOENT);
+    assert_int_equal (zs_table_finished_run (s_table, "00000000feedbeef", &found, err, sizeof err),
+                      1);
+    assert_int_equal (found.id, -1);
+    assert_string_equal (found.commit_user, USER_A);
+    assert_true (found.time_millis > 0);
+    assert_int_equal (zs_table_finished_run (s_table, "00000000deadbeef", &found, err, sizeof err),
+                      0);
+    s_assert_whole (6);
+}
+
 //  Expiry by count and age; filterCommitted still right after it; a
 //  second expiry with nothing due does nothing.
 static void
@@ -1663,6 +1704,7 @@ main (void)
         T (test_manifests_roll_at_target_size),
         T (test_manifest_merge_applies_deletes),
         T (test_expire_snapshots),
+        T (test_finished_run_after_expiry),
         T (test_expire_keeps_carrier_and_consumers),
         T (test_compaction),
         T (test_compaction_failed_commit_removes_outputs),
