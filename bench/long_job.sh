@@ -9,8 +9,9 @@
 # checkpoints completed, commit latency (checkpoint complete -> its APPEND
 # snapshot, from the two roles' log lines) of the first and the last 1,000
 # commits, compactions and their rewrite time, files in the latest snapshot,
-# bytes under manifest/ and snapshot/, RSS of every role at 1 minute and
-# just before the end, and that the table holds every row exactly once.
+# bytes under manifest/ and snapshot/, RSS of every role (sampled each
+# minute: at five of them and its highest), and that the table holds every
+# row exactly once.
 set -eu
 MIN=${1:-30}
 DIR=${2:-$(mktemp -d /tmp/zsink-long-job-XXXXXX)}
@@ -34,10 +35,12 @@ rss() { # ROLE-LABEL-FILE: VmRSS of each child of the cluster
 echo "long job: $MIN min in $DIR"
 "$BIN/zsink" cluster -c "$DIR/job.yaml" --run-for "${MIN}m" >"$DIR/log" 2>&1 &
 CLUSTER=$!
-sleep 60
-rss "$DIR/rss-1min"
-sleep $((MIN * 60 - 70))
-rss "$DIR/rss-end"
+m=0
+while [ $m -lt $((MIN - 1)) ]; do # every role's RSS each minute
+    sleep 60
+    m=$((m + 1))
+    rss "$DIR/rss-$m"
+done
 wait "$CLUSTER" || { echo "the job failed: $DIR/log" >&2; exit 1; }
 
 python3 - "$DIR" "$MIN" <<'EOF'
@@ -70,9 +73,17 @@ def du(sub):
 for sub in ("manifest", "snapshot", "bucket-0"):
     b, n = du(sub)
     print(f"{sub + '/':12s}           {b / 1e6:.2f} MB in {n} files")
-for label in ("1min", "end"):
-    rows = [l.split() for l in open(f"{d}/rss-{label}")]
-    print(f"RSS at {label:4s}            " + ", ".join(f"{c} {int(k) / 1024:.1f} MB" for c, k in rows))
+# RSS of each role (in pid order) at a few minutes, and its highest
+samples = {}
+for m in range(1, int(minutes)):
+    for i, (comm, kb) in enumerate(l.split() for l in open(f"{d}/rss-{m}")):
+        samples.setdefault((i, comm), {})[m] = int(kb) / 1024
+last = int(minutes) - 1
+at = sorted({1, max(1, last // 4), max(1, last // 2), max(1, 3 * last // 4), last})
+print("RSS (MB) at minute     " + " ".join(f"{m:>5d}" for m in at) + "    max")
+for (i, comm), by in samples.items():
+    print(f"  {comm:20s} " + " ".join(f"{by.get(m, float('nan')):5.1f}" for m in at)
+          + f"  {max(by.values()):5.1f}")
 EOF
 printf 'files in the latest snapshot  '
 "$BIN/zsink" table files "$DIR/table" | grep -c parquet

@@ -162,12 +162,16 @@ s_send_refused (coord_t *self, const char *rid, const char *reason)
     s_send_to_rid (self, rid, &m.env);
 }
 
+//  last_checkpoint > 0: the job ends CANCELED or FAILED at that checkpoint
+//  (writers delete their files written after it).
 static void
-s_send_shutdown (coord_t *self, const char *reason)
+s_send_shutdown (coord_t *self, const char *reason, int64_t last_checkpoint)
 {
     zs_msg_t m;
     zs_msg_init (&m, ZSINK__ENVELOPE__BODY_SHUTDOWN);
     m.body.shutdown.reason = (char *) reason;
+    m.body.shutdown.has_last_checkpoint = last_checkpoint > 0;
+    m.body.shutdown.last_checkpoint = last_checkpoint;
     s_send_all (self, COMMITTER, &m);
 }
 
@@ -225,13 +229,19 @@ s_client_reply (coord_t *self, const char *rid, bool ok, const char *json)
 //  ---------------------------------------------------------------------
 //  Ending the job: FINISHED, CANCELED, FAILED
 
+static void s_abort_checkpoint (coord_t *self, const char *why);
+
 static void
 s_end (coord_t *self, job_state_t state, const char *status, const char *reason, int code)
 {
+    //  No checkpoint completes after this: the one in flight goes, so that
+    //  a job CANCELED or FAILED ends at its latest completed checkpoint and
+    //  the files written after it are no restore's (the writers delete them).
+    s_abort_checkpoint (self, "aborted: job ending");
     s_set_state (self, state, NULL);
     snprintf (self->meta.status, sizeof self->meta.status, "%s", status);
     zs_coord_persist_meta (self);
-    s_send_shutdown (self, reason);
+    s_send_shutdown (self, reason, state == J_FINISHED ? 0 : self->latest.id);
     self->ending = true;
     self->end_deadline = zs_clock_mono_ms () + END_WAIT_MS;
     self->exit_code = code;

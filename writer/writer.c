@@ -115,7 +115,8 @@ typedef struct {
     int64_t start_offset; //  offset at Start (the throttle counts from it)
 
     //  checkpointing
-    int64_t last_barrier; //  K of new file names: last barrier seen, R after Reset
+    int64_t last_barrier;   //  K of new file names: last barrier seen, R after Reset
+    int64_t end_checkpoint; //  Shutdown's last_checkpoint: files after it go; 0: none said
     zs_datafile_writer_t *file;
     zs_file_meta_t *closed; //  closed since the last barrier, not yet sent
     size_t n_closed, cap_closed;
@@ -979,6 +980,8 @@ s_message (s_writer_t *self, zs_env_t *env)
         break;
     case ZSINK__ENVELOPE__BODY_SHUTDOWN:
         zs_info ("Shutdown: %s", env->shutdown->reason);
+        if (env->shutdown->has_last_checkpoint && env->shutdown->last_checkpoint > 0)
+            self->end_checkpoint = env->shutdown->last_checkpoint;
         self->done = true;
         break;
     default:
@@ -1111,6 +1114,21 @@ s_writer_close (s_writer_t *self)
 {
     s_abort_file (self);
     s_drop_closed (self);
+    //  A job canceled or failed ends at its latest completed checkpoint:
+    //  the files handed over for one that never completed (in flight at the
+    //  end) are no restore's either, so they go as a Reset to it would
+    //  delete them, not stay behind as orphans.
+    char dir[ZS_PATH_MAX], err[ZS_ERRLEN];
+    if (self->end_checkpoint > 0 && self->from.job_id[0]
+        && s_bucket_dir (self, dir, sizeof dir) == 0) {
+        int deleted = zs_dataname_clean (dir, self->from.job_id, self->index, self->end_checkpoint,
+                                         err, sizeof err);
+        if (deleted < 0)
+            zs_warn ("deleting files after checkpoint %" PRId64 ": %s", self->end_checkpoint, err);
+        else if (deleted > 0)
+            zs_info ("%d files written after checkpoint %" PRId64 " deleted: the job ended there",
+                     deleted, self->end_checkpoint);
+    }
     if (self->done) {
         zs_msg_t bye;
         zs_msg_init (&bye, ZSINK__ENVELOPE__BODY_BYE);
