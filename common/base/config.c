@@ -873,14 +873,6 @@ zs_config_input_name_matches (const char *name, const char *format)
 #undef S_ENDS
 }
 
-static uint64_t
-s_fnv (uint64_t h, const char *text)
-{
-    for (const char *c = text; *c; c++)
-        h = (h ^ (uint8_t) *c) * 1099511628211ull;
-    return h;
-}
-
 //  One input file's identity: its name, size and modification time. Summed
 //  over a directory's files, so that readdir's order does not matter.
 static uint64_t
@@ -889,7 +881,7 @@ s_input_file_hash (const char *name, const struct stat *st)
     char text[ZS_PATH_MAX + 64];
     snprintf (text, sizeof text, "%s|%lld|%lld.%09ld", name, (long long) st->st_size,
               (long long) st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
-    return s_fnv (1469598103934665603ull, text);
+    return zs_fnv1a (text);
 }
 
 //  The files the file source would read (writer/source_file.c lists them
@@ -938,6 +930,6 @@ zs_config_source_id (const zs_config_t *cfg, char *out, size_t outlen)
             out[0] = 0;
         return false; //  unbounded: never finishes
     }
-    snprintf (out, outlen, "%016llx", (unsigned long long) s_fnv (1469598103934665603ull, text));
+    snprintf (out, outlen, "%016llx", (unsigned long long) zs_fnv1a (text));
     return true;
 }

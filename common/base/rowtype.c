@@ -202,11 +202,8 @@ zs_schema_parse (zs_schema_t *self, const char *text, char *err, size_t errlen)
     }
     s_find_id (self);
     char text_form[ZS_MAX_COLUMNS * (ZS_COLUMN_NAME_MAX + 24)];
-    uint64_t h = 1469598103934665603ull;
-    if (zs_schema_format (self, text_form, sizeof text_form) == 0)
-        for (const char *c = text_form; *c; c++)
-            h = (h ^ (uint8_t) *c) * 1099511628211ull;
-    self->fingerprint = h;
+    self->fingerprint =
+        zs_fnv1a (zs_schema_format (self, text_form, sizeof text_form) == 0 ? text_form : "");
     return 0;
 }
 

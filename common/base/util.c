@@ -21,6 +21,15 @@ zs_clock_wall_ms (void)
     return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+uint64_t
+zs_fnv1a (const char *text)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (const char *c = text; *c; c++)
+        h = (h ^ (uint8_t) *c) * 1099511628211ull;
+    return h;
+}
+
 void
 zs_uuid (char *buf)
 {

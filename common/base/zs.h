@@ -49,6 +49,10 @@ enum {
 int64_t zs_clock_mono_ms (void);
 int64_t zs_clock_wall_ms (void);
 
+//  FNV-1a, 64 bits, of a NUL-terminated text (names and fingerprints, not
+//  security).
+uint64_t zs_fnv1a (const char *text);
+
 //  Fill buf (>= 37 bytes) with a fresh random UUID (libuuid).
 void zs_uuid (char *buf);
 

@@ -53,7 +53,7 @@ zs_prom_new (const char *spec, char *err, size_t errlen)
         if (bind (fd, (struct sockaddr *) &addr, sizeof addr) == 0 && listen (fd, 16) == 0) {
             zs_prom_t *self = calloc (1, sizeof *self);
             int ep = epoll_create1 (EPOLL_CLOEXEC);
-            struct epoll_event ev = {.events = EPOLLIN, .data.u32 = 0};
+            struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
             if (!self || ep < 0 || epoll_ctl (ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
                 snprintf (err, errlen, "metrics.reporter.prom.port: %s", strerror (errno));
                 if (ep >= 0)
@@ -140,7 +140,7 @@ s_accept (zs_prom_t *self, int fd)
                 slot = &self->conn[i];
         s_conn_close (self, slot);
     }
-    struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t) (slot - self->conn) + 1};
+    struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
     if (epoll_ctl (self->ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
         close (fd);
         return;
@@ -190,8 +190,7 @@ s_send (zs_prom_t *self, s_conn_t *conn)
         ssize_t n =
             send (conn->fd, conn->out + conn->out_off, conn->out_len - conn->out_off, MSG_NOSIGNAL);
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            struct epoll_event ev = {.events = EPOLLOUT,
-                                     .data.u32 = (uint32_t) (conn - self->conn) + 1};
+            struct epoll_event ev = {.events = EPOLLOUT, .data.fd = conn->fd};
             return epoll_ctl (self->ep, EPOLL_CTL_MOD, conn->fd, &ev) == 0 ? 0 : -1;
         }
         if (n <= 0)
@@ -240,17 +239,13 @@ zs_prom_serve (zs_prom_t *self, zs_prom_render_fn *render, void *arg)
     for (int i = 0; i < S_CONN_MAX; i++)
         if (self->conn[i].fd >= 0 && now - self->conn[i].since > S_CONN_IDLE_MS)
             s_conn_close (self, &self->conn[i]);
-    struct epoll_event ev[S_CONN_MAX + 1];
-    int n = epoll_wait (self->ep, ev, S_CONN_MAX + 1, 0);
-    for (int e = 0; e < n; e++) {
-        if (ev[e].data.u32 == 0) {
-            int fd;
-            while ((fd = accept4 (self->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0)
-                s_accept (self, fd);
-        }
-    }
-    //  The connections after the accepts: one accepted now may have its
+    //  The epoll set only wakes the role's poll; every socket here is
+    //  non-blocking, so each is simply tried (at most 17 calls). The
+    //  connections after the accepts: one accepted now may have its
     //  request already.
+    int fd;
+    while ((fd = accept4 (self->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0)
+        s_accept (self, fd);
     for (int i = 0; i < S_CONN_MAX; i++)
         if (self->conn[i].fd >= 0)
             s_serve_conn (self, &self->conn[i], render, arg);
