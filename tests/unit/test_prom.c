@@ -63,16 +63,16 @@ s_send_str (int fd, const char *s)
     assert_int_equal (send (fd, s, strlen (s), MSG_NOSIGNAL), (ssize_t) strlen (s));
 }
 
-//  Serve until the endpoint's fd is quiet; each call must return at once.
+//  Serve until the endpoint's fd is quiet. Whether a serve waits on a
+//  client is told by the connections, not by a clock: one that waited
+//  would have given up on a request still in pieces or an answer still
+//  leaving, and closed the connection, which the tests below see.
 static void
 s_serve (zs_prom_t *prom, double *value)
 {
     struct pollfd p = {.fd = zs_prom_fd (prom), .events = POLLIN};
-    for (int rounds = 0; rounds < 100 && poll (&p, 1, 20) > 0; rounds++) {
-        int64_t t0 = zs_clock_mono_ms ();
+    for (int rounds = 0; rounds < 100 && poll (&p, 1, 20) > 0; rounds++)
         zs_prom_serve (prom, s_render, value);
-        assert_true (zs_clock_mono_ms () - t0 < 50);
-    }
 }
 
 //  Read the whole answer (the server closes after it).
