@@ -786,11 +786,10 @@ s_rollback_to_tag (zs_table_t *table, const s_args_t *args)
         return 1;
     }
     if (args->json)
-        s_print_json (json_pack ("{s:I, s:s, s:I, s:I, s:I}", "latest", (json_int_t) tag.snap.id,
-                                 "tag_name", args->tag, "snapshot_files",
-                                 (json_int_t) out.snapshots, "manifests",
-                                 (json_int_t) out.manifests, "data_files",
-                                 (json_int_t) out.data_files));
+        s_print_json (
+            json_pack ("{s:I, s:s, s:I, s:I, s:I}", "latest", (json_int_t) tag.snap.id, "tag_name",
+                       args->tag, "snapshot_files", (json_int_t) out.snapshots, "manifests",
+                       (json_int_t) out.manifests, "data_files", (json_int_t) out.data_files));
     else
         printf ("rolled back to tag '%s' (snapshot %" PRId64 "): %" PRId64 " snapshots, %" PRId64
                 " manifests and lists, %" PRId64 " data files removed\n",
@@ -873,7 +872,8 @@ s_cmd_create_tag (zs_table_t *table, const s_args_t *args)
         return rc == ZS_EREFUSED || rc == ZS_ENOENT ? 2 : 1;
     }
     if (args->json)
-        s_print_json (json_pack ("{s:s, s:I}", "tag_name", args->tag, "snapshot_id", (json_int_t) id));
+        s_print_json (
+            json_pack ("{s:s, s:I}", "tag_name", args->tag, "snapshot_id", (json_int_t) id));
     else
         printf ("created tag '%s' of snapshot %" PRId64 "\n", args->tag, id);
     return 0;
@@ -1072,8 +1072,7 @@ s_parse (const s_cmd_t *cmd, s_args_t *args, int argc, char **argv)
             int rc = opt->set (args, opt->name, value);
             if (rc != ZS_CMD_GO_ON)
                 return rc;
-        } else if (argv[i][0] == '-'
-                   || (args->path && (!(cmd->bit & S_NAMED) || args->tag))) {
+        } else if (argv[i][0] == '-' || (args->path && (!(cmd->bit & S_NAMED) || args->tag))) {
             char why[160];
             snprintf (why, sizeof why, "unexpected argument '%.64s'", argv[i]);
             return s_usage (why);

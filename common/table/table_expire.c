@@ -157,8 +157,7 @@ s_remove (zs_table_t *self, const char *rel, bool dry_run, int64_t *count)
 
 //  Step 2: the data files the delta of snapshot id deleted.
 static void
-s_remove_deleted_files (zs_table_t *self, int64_t id, zhash_t *tagged, bool dry_run,
-                        int64_t *count)
+s_remove_deleted_files (zs_table_t *self, int64_t id, zhash_t *tagged, bool dry_run, int64_t *count)
 {
     zs_snapshot_t s;
     char why[ZS_ERRLEN];

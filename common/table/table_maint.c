@@ -596,8 +596,8 @@ s_verify_tags (zs_table_t *self, s_report_t *r, char *err, size_t errlen)
         zs_file_meta_t *files = NULL;
         size_t nf = 0;
         if (zs_table_snapshot_files (self, &tag.snap, &files, &nf, why, sizeof why) != 0) {
-            s_problem (r, err, errlen, "tag/%s: %s (tag of snapshot %" PRId64 ")", de->d_name,
-                       why, tag.snap.id);
+            s_problem (r, err, errlen, "tag/%s: %s (tag of snapshot %" PRId64 ")", de->d_name, why,
+                       tag.snap.id);
             continue;
         }
         for (size_t i = 0; i < nf; i++)

@@ -93,14 +93,13 @@ s_note_added (zs_table_t *self, const zs_snapshot_t *s, zhash_t *keep, zhash_t *
 }
 
 static int s_tags_after (zs_table_t *self, int64_t to, zhash_t *keep, char *err, size_t errlen);
-static int s_restore (zs_table_t *self, const char *tag_name, int64_t id, char *err,
-                      size_t errlen);
+static int s_restore (zs_table_t *self, const char *tag_name, int64_t id, char *err, size_t errlen);
 
 //  Rollback to snapshot to; with tag_name, restored from that tag when it
 //  is expired.
 static int
 s_rollback (zs_table_t *self, int64_t to, const char *tag_name, zs_rolled_back_t *out, char *err,
-             size_t errlen)
+            size_t errlen)
 {
     memset (out, 0, sizeof *out);
     char holder[300];

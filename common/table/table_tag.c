@@ -53,7 +53,9 @@ s_check_name (const char *name, char *err, size_t errlen)
     }
     if (blank || name[0] == '.' || len >= 100) {
         snprintf (err, errlen, "tag name '%.64s' is %s", name ? name : "",
-                  blank ? "blank" : len >= 100 ? "longer than 99 bytes" : "starting with '.'");
+                  blank        ? "blank"
+                  : len >= 100 ? "longer than 99 bytes"
+                               : "starting with '.'");
         return ZS_EREFUSED;
     }
     return 0;
@@ -370,7 +372,7 @@ zs_table_delete_tag (zs_table_t *self, const char *name, zs_rolled_back_t *out, 
                 && zs_table_file_path (self, full, sizeof full, orphans[i]) == 0
                 && unlink (full) == 0)
                 (*(strncmp (orphans[i], "manifest/", 9) == 0 ? &out->manifests
-                                                              : &out->data_files))++;
+                                                             : &out->data_files))++;
             free (orphans[i]);
         }
     free (orphans);

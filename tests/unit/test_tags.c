@@ -315,8 +315,7 @@ test_create_and_delete_tags (void **state)
     assert_int_equal (zs_table_create_tag (s_table, "latest", 0, &id, err, sizeof err), 0);
     assert_int_equal (id, 7);
     assert_int_equal (zs_table_create_tag (s_table, "first", 1, &id, err, sizeof err), 0);
-    assert_int_equal (zs_table_create_tag (s_table, "first", 2, &id, err, sizeof err),
-                      ZS_EREFUSED);
+    assert_int_equal (zs_table_create_tag (s_table, "first", 2, &id, err, sizeof err), ZS_EREFUSED);
     assert_non_null (strstr (err, "already exists"));
     assert_int_equal (zs_table_create_tag (s_table, "x", 99, &id, err, sizeof err), ZS_ENOENT);
     const char *bad[] = {"", "a/b", ".hidden", "   ", "tab\there"};
