@@ -9,6 +9,7 @@
         <table>/manifest/manifest-list-<…>      Avro (manifest.h)
         <table>/manifest/manifest-<…>           Avro ADD/DELETE entries
         <table>/bucket-0/data-<…>.parquet       data files
+        <table>/tag/tag-<name>                  a tagged snapshot (table_tag.c)
     (docs/formats.md)
 
     Invariants kept here:
