@@ -297,7 +297,7 @@ int zs_table_rollback (zs_table_t *self, int64_t to, zs_rolled_back_t *out, char
 //  tag is a root: orphans, expiry and rollback keep its snapshot's lists,
 //  manifests and data files, and verify checks them.
 typedef struct {
-    char name[128];
+    char name[256];
     zs_snapshot_t snap; //  the tagged snapshot
     int64_t create_ms;  //  tagCreateTime as local wall-clock millis, -1: none
     char retained[40];  //  tagTimeRetained as written, "" when none

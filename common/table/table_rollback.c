@@ -197,7 +197,7 @@ s_tags_after (zs_table_t *self, int64_t to, zhash_t *keep, char *err, size_t err
     for (size_t i = 0; rc == 0 && i < n; i++) {
         if (tags[i].snap.id <= to)
             continue;
-        char rel[160], path[ZS_PATH_MAX];
+        char rel[300], path[ZS_PATH_MAX];
         snprintf (rel, sizeof rel, "tag/tag-%s", tags[i].name);
         zs_table_file_path (self, path, sizeof path, rel);
         if (unlink (path) != 0 && errno != ENOENT) {
@@ -245,7 +245,7 @@ s_trim_tag (const char *text, size_t *len, char *err, size_t errlen)
 static int
 s_restore (zs_table_t *self, const char *tag_name, int64_t id, char *err, size_t errlen)
 {
-    char rel[160], path[ZS_PATH_MAX], text[32];
+    char rel[300], path[ZS_PATH_MAX], text[32];
     snprintf (rel, sizeof rel, "tag/tag-%s", tag_name);
     zs_table_file_path (self, path, sizeof path, rel);
     size_t len = 0;

@@ -65,7 +65,7 @@ s_check_name (const char *name, char *err, size_t errlen)
 static int
 s_tag_path (zs_table_t *self, const char *name, char *buf, size_t len)
 {
-    char rel[160];
+    char rel[300];
     snprintf (rel, sizeof rel, "tag/tag-%s", name);
     return zs_table_file_path (self, buf, len, rel);
 }
@@ -136,12 +136,12 @@ s_read_text (zs_table_t *self, const char *name, bool *missing, char *err, size_
     return text;
 }
 
-int
-zs_table_read_tag (zs_table_t *self, const char *name, zs_tag_t *out, char *err, size_t errlen)
+//  Read tag name, any name its file has (another engine's may be one
+//  create_tag would refuse).
+static int
+s_read_tag (zs_table_t *self, const char *name, zs_tag_t *out, char *err, size_t errlen)
 {
-    int rc = s_check_name (name, err, errlen);
-    if (rc != 0)
-        return rc;
+    int rc;
     bool missing;
     char *text = s_read_text (self, name, &missing, err, errlen);
     if (!text) {
@@ -156,6 +156,16 @@ zs_table_read_tag (zs_table_t *self, const char *name, zs_tag_t *out, char *err,
     rc = s_decode (text, path, out, err, errlen);
     free (text);
     return rc;
+}
+
+int
+zs_table_read_tag (zs_table_t *self, const char *name, zs_tag_t *out, char *err, size_t errlen)
+{
+    if (!name || !name[0] || strchr (name, '/')) {
+        snprintf (err, errlen, "tag name '%.64s' is blank or has a '/'", name ? name : "");
+        return ZS_EREFUSED;
+    }
+    return s_read_tag (self, name, out, err, errlen);
 }
 
 static int
@@ -187,7 +197,7 @@ zs_table_tags (zs_table_t *self, zs_tag_t **tags_p, size_t *n_p, char *err, size
     struct dirent *de;
     //  Paimon's tagPaths: every name starting "tag-" (temp files start '.')
     while (rc == 0 && (de = readdir (d))) {
-        if (strncmp (de->d_name, "tag-", 4) != 0 || strlen (de->d_name + 4) >= 100)
+        if (strncmp (de->d_name, "tag-", 4) != 0 || !de->d_name[4])
             continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 8;
@@ -199,7 +209,7 @@ zs_table_tags (zs_table_t *self, zs_tag_t **tags_p, size_t *n_p, char *err, size
             }
             tags = grown;
         }
-        rc = zs_table_read_tag (self, de->d_name + 4, &tags[n], err, errlen);
+        rc = s_read_tag (self, de->d_name + 4, &tags[n], err, errlen);
         if (rc == ZS_ENOENT)
             rc = 0; //  deleted meanwhile, as Paimon's tags() skips it
         else if (rc == 0)
