@@ -12,6 +12,13 @@
     manifests and lists that snapshot N does not name (created after N, no
     snapshot at or below N can name them). A crash in the middle leaves
     orphans for remove-orphan-files, never a broken snapshot.
+
+    Tags (table_tag.c): those of snapshots after N go with them, first
+    (Paimon's RollbackHelper.cleanTags); the others are roots whose lists
+    and manifests are kept. Rolling back to a tag whose snapshot is
+    expired first restores snapshot-N from the tag and moves EARLIEST to
+    it (Paimon's createSnapshotFileIfNeeded, which Paimon does last): then
+    as above, the table readable at every step.
 */
 #include "fs.h"
 #include "log.h"
