@@ -431,6 +431,45 @@ test_rollback_to_tag (void **state)
     assert_int_equal (zs_table_rollback_to_tag (s_table, "nope", &out, err, sizeof err), ZS_ENOENT);
 }
 
+//  A tag file another engine made under a name create-tag refuses (long,
+//  starting with '.' after "tag-") is a root all the same; create-tag
+//  refuses a snapshot below the EARLIEST hint (an expiry may be removing
+//  its files).
+static void
+test_any_tag_file_is_a_root (void **state)
+{
+    s_history ();
+    char err[ZS_ERRLEN], names[8192], longname[200], rel[300];
+    zs_snapshot_t s1;
+    assert_int_equal (zs_table_read_snapshot (s_table, 1, &s1, err, sizeof err), 0);
+    memset (longname, 'x', 150);
+    longname[150] = '\0';
+    snprintf (rel, sizeof rel, "tag/tag-%s", longname);
+    s_copy ("snapshot/snapshot-1", rel);
+    s_copy ("snapshot/snapshot-1", "tag/tag-.dot");
+    int64_t id = 0;
+    assert_int_equal (zs_table_create_tag (s_table, longname, 1, &id, err, sizeof err),
+                      ZS_EREFUSED);
+    s_expire ();
+    assert_int_equal (s_assert_readable (&s1), 10);
+    s_tag_names (&s1, names, sizeof names);
+    s_orphans (names);
+    s_assert_verify_ok (0);
+    zs_tag_t *tags;
+    size_t n;
+    assert_int_equal (zs_table_tags (s_table, &tags, &n, err, sizeof err), 0);
+    assert_int_equal (n, 2);
+    free (tags);
+    //  an expiry under way: EARLIEST moved to 7 before snapshot 5's files go
+    for (int i = 7; i <= 9; i++)
+        s_commit (i, i * 1000, 10);
+    char p[512];
+    snprintf (p, sizeof p, "%s/snapshot/EARLIEST", s_dir);
+    assert_int_equal (zs_fs_write_atomic (p, "9", 1, err, sizeof err), 0);
+    assert_int_equal (zs_table_create_tag (s_table, "late", 8, &id, err, sizeof err), ZS_ENOENT);
+    assert_int_equal (zs_table_create_tag (s_table, "late", 9, &id, err, sizeof err), 0);
+}
+
 int
 main (void)
 {
@@ -441,6 +480,7 @@ main (void)
         T (test_verify_names_a_broken_tag),
         T (test_create_and_delete_tags),
         T (test_rollback_to_tag),
+        T (test_any_tag_file_is_a_root),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
