@@ -13,6 +13,9 @@
       orphans --json    {"count","files":[…]} (with --delete: those deleted)
       verify            "OK" and exit 0, else one problem a line, "<path>: <what>",
                         and exit 1
+      tags --json       [{"tag_name","snapshot_id","schema_id","commit_time",
+                          "record_count","create_time"}] (times in epoch ms;
+                        create_time null unless the tag has a retention)
 
     count and stats read every live data file of the latest snapshot rather
     than trusting the manifests' row counts: they are how tests check that
@@ -50,6 +53,7 @@ typedef struct {
     bool dry_run;
     int64_t target_file_size; //  compact (0: the default)
     int64_t min_file_num;
+    const char *tag; //  a tag's NAME (create-tag, delete-tag; --tag, --to-tag)
 } s_args_t;
 
 //  The synopsis --help and the usage of a mistake both start with.
@@ -63,7 +67,11 @@ static const char s_synopsis[] =
     "                 [--older-than DURATION] [--max-deletes N] [--dry-run] [--json]\n"
     "       zsink table compact PATH [--target-file-size SIZE] [--min-file-num N] [--json]\n"
     "       zsink table remove-orphan-files PATH [--older-than DURATION] [--dry-run] [--json]\n"
-    "       zsink table rollback PATH --to-snapshot ID [--json]\n";
+    "       zsink table rollback PATH --to-snapshot ID|--to-tag NAME [--json]\n"
+    "       zsink table count|stats|scan PATH --tag NAME [...]\n"
+    "       zsink table create-tag PATH NAME [--snapshot ID] [--json]\n"
+    "       zsink table delete-tag PATH NAME [--json]\n"
+    "       zsink table tags PATH [--json]\n";
 
 //  Why the command line is wrong, and the synopsis. Returns the exit code, 2.
 static int
@@ -113,7 +121,17 @@ s_help (void)
            "             references, older than --older-than (default 1d, Paimon's)\n"
            "  rollback   Paimon's rollback_to: the snapshots after --to-snapshot and the\n"
            "             files only they added removed; refused while a zsink job\n"
-           "             commits to the table\n",
+           "             commits to the table. --to-tag NAME: to the tag's snapshot,\n"
+           "             restored from the tag when it is expired. Either way the\n"
+           "             tags of later snapshots are removed (as Paimon does)\n"
+           "  create-tag Paimon's create_tag: tag/tag-NAME of --snapshot ID (default the\n"
+           "             latest); refuses a taken name or a missing snapshot\n"
+           "  delete-tag Paimon's delete_tag: the tag, then the files only it kept\n"
+           "  tags       the $tags system table: name, snapshot, schema, commit time,\n"
+           "             record count, create time. A tag's snapshot, manifests and\n"
+           "             data files are kept by expire-snapshots, orphans and\n"
+           "             remove-orphan-files, and checked by verify; count, stats and\n"
+           "             scan read a tag with --tag NAME\n",
            stdout);
     return 0;
 }
@@ -255,6 +273,37 @@ s_scan_table (zs_table_t *table, const char *cmd, int64_t snapshot_id, s_row_fn 
     return rc < 0 ? -1 : 0;
 }
 
+//  Read every row of a tag's snapshot (--tag NAME). 0, or -1 printed.
+static int
+s_scan_tag (zs_table_t *table, const char *cmd, const char *name, s_row_fn *fn, void *arg)
+{
+    char err[ZS_ERRLEN];
+    zs_tag_t tag;
+    zs_file_meta_t *files = NULL;
+    size_t nf = 0;
+    if (zs_table_read_tag (table, name, &tag, err, sizeof err) != 0
+        || zs_table_snapshot_files (table, &tag.snap, &files, &nf, err, sizeof err) != 0) {
+        fprintf (stderr, "zsink table %s: %s\n", cmd, err);
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < nf && rc == 0; i++) {
+        char path[ZS_PATH_MAX];
+        snprintf (path, sizeof path, "%s/%s", zs_table_path (table), files[i].path);
+        rc = s_scan_file (cmd, path, zs_table_schema (table), fn, arg);
+    }
+    free (files);
+    return rc < 0 ? -1 : 0;
+}
+
+//  The rows count, stats and scan read: a tag's, a snapshot's or the latest.
+static int
+s_scan (zs_table_t *table, const s_args_t *args, s_row_fn *fn, void *arg)
+{
+    return args->tag ? s_scan_tag (table, args->cmd, args->tag, fn, arg)
+                     : s_scan_table (table, args->cmd, args->snapshot, fn, arg);
+}
+
 typedef struct {
     int64_t count;
     int id_col; //  -1: count only
@@ -288,7 +337,7 @@ static int
 s_cmd_count (zs_table_t *table, const s_args_t *args)
 {
     s_tally_t t = {.id_col = -1};
-    if (s_scan_table (table, args->cmd, args->snapshot, s_tally_row, &t) != 0)
+    if (s_scan (table, args, s_tally_row, &t) != 0)
         return 1;
     if (args->json)
         s_print_json (json_pack ("{s:I}", "count", (json_int_t) t.count));
@@ -301,7 +350,7 @@ static int
 s_cmd_stats (zs_table_t *table, const s_args_t *args)
 {
     s_tally_t t = {.id_col = zs_table_schema (table)->id_col};
-    if (s_scan_table (table, args->cmd, args->snapshot, s_tally_row, &t) != 0 || t.oom) {
+    if (s_scan (table, args, s_tally_row, &t) != 0 || t.oom) {
         if (t.oom)
             fprintf (stderr, "zsink table stats: out of memory after %" PRId64 " ids\n", t.n_ids);
         free (t.ids);
@@ -376,7 +425,7 @@ static int
 s_cmd_scan (zs_table_t *table, const s_args_t *args)
 {
     s_printer_t p = {.csv = args->csv, .limit = args->limit};
-    int rc = table ? s_scan_table (table, args->cmd, args->snapshot, s_print_row, &p)
+    int rc = table ? s_scan (table, args, s_print_row, &p)
              : s_scan_file (args->cmd, args->path, NULL, s_print_row, &p) < 0 ? -1
                                                                               : 0;
     if (p.csv && !p.header_done && rc == 0) {
@@ -722,13 +771,41 @@ s_cmd_compact (zs_table_t *table, const s_args_t *args)
     return 0;
 }
 
+//  rollback --to-tag NAME (table.h zs_table_rollback_to_tag).
+static int
+s_rollback_to_tag (zs_table_t *table, const s_args_t *args)
+{
+    zs_rolled_back_t out;
+    char err[ZS_ERRLEN];
+    zs_tag_t tag;
+    int rc = zs_table_read_tag (table, args->tag, &tag, err, sizeof err);
+    if (rc == 0)
+        rc = zs_table_rollback_to_tag (table, args->tag, &out, err, sizeof err);
+    if (rc != 0) {
+        fprintf (stderr, "zsink table rollback: %s\n", err);
+        return 1;
+    }
+    if (args->json)
+        s_print_json (
+            json_pack ("{s:I, s:s, s:I, s:I, s:I}", "latest", (json_int_t) tag.snap.id, "tag_name",
+                       args->tag, "snapshot_files", (json_int_t) out.snapshots, "manifests",
+                       (json_int_t) out.manifests, "data_files", (json_int_t) out.data_files));
+    else
+        printf ("rolled back to tag '%s' (snapshot %" PRId64 "): %" PRId64 " snapshots, %" PRId64
+                " manifests and lists, %" PRId64 " data files removed\n",
+                args->tag, tag.snap.id, out.snapshots, out.manifests, out.data_files);
+    return 0;
+}
+
 static int
 s_cmd_rollback (zs_table_t *table, const s_args_t *args)
 {
-    if (!args->snapshot) {
-        fprintf (stderr, "zsink table rollback: --to-snapshot ID is required\n");
+    if (!args->snapshot == !args->tag) {
+        fprintf (stderr, "zsink table rollback: --to-snapshot ID or --to-tag NAME is required\n");
         return 2;
     }
+    if (args->tag)
+        return s_rollback_to_tag (table, args);
     zs_rolled_back_t out;
     char err[ZS_ERRLEN];
     if (zs_table_rollback (table, args->snapshot, &out, err, sizeof err) != 0) {
@@ -781,6 +858,106 @@ s_cmd_schema (zs_table_t *table, const s_args_t *args)
     return 0;
 }
 
+//  --------------------------------------------------------------------------
+//  Tags (table.h, table_tag.c)
+
+static int
+s_cmd_create_tag (zs_table_t *table, const s_args_t *args)
+{
+    char err[ZS_ERRLEN];
+    int64_t id = 0;
+    int rc = zs_table_create_tag (table, args->tag, args->snapshot, &id, err, sizeof err);
+    if (rc != 0) {
+        fprintf (stderr, "zsink table create-tag: %s\n", err);
+        return rc == ZS_EREFUSED || rc == ZS_ENOENT ? 2 : 1;
+    }
+    if (args->json)
+        s_print_json (
+            json_pack ("{s:s, s:I}", "tag_name", args->tag, "snapshot_id", (json_int_t) id));
+    else
+        printf ("created tag '%s' of snapshot %" PRId64 "\n", args->tag, id);
+    return 0;
+}
+
+static int
+s_cmd_delete_tag (zs_table_t *table, const s_args_t *args)
+{
+    char err[ZS_ERRLEN];
+    zs_rolled_back_t out;
+    int rc = zs_table_delete_tag (table, args->tag, &out, err, sizeof err);
+    if (rc != 0) {
+        fprintf (stderr, "zsink table delete-tag: %s\n", err);
+        return rc == ZS_ENOENT || rc == ZS_EREFUSED ? 2 : 1;
+    }
+    if (args->json)
+        s_print_json (json_pack ("{s:s, s:I, s:I}", "tag_name", args->tag, "manifests",
+                                 (json_int_t) out.manifests, "data_files",
+                                 (json_int_t) out.data_files));
+    else
+        printf ("deleted tag '%s': %" PRId64 " manifests and lists, %" PRId64
+                " data files only it kept removed\n",
+                args->tag, out.manifests, out.data_files);
+    return 0;
+}
+
+//  Flink SQL's SELECT * FROM t$tags, but time_retained.
+static int
+s_cmd_tags (zs_table_t *table, const s_args_t *args)
+{
+    char err[ZS_ERRLEN];
+    zs_tag_t *tags;
+    size_t n;
+    if (zs_table_tags (table, &tags, &n, err, sizeof err) != 0) {
+        fprintf (stderr, "zsink table tags: %s\n", err);
+        return 1;
+    }
+    json_t *arr = json_array ();
+    if (!args->json)
+        printf ("%-24s %11s %9s %-23s %12s %-23s\n", "tag_name", "snapshot_id", "schema_id",
+                "commit_time", "record_count", "create_time");
+    for (size_t i = 0; i < n; i++) {
+        const zs_tag_t *t = &tags[i];
+        json_t *created = t->create_ms >= 0 ? json_integer (t->create_ms) : json_null ();
+        json_array_append_new (
+            arr, json_pack ("{s:s, s:I, s:I, s:I, s:I, s:o}", "tag_name", t->name, "snapshot_id",
+                            (json_int_t) t->snap.id, "schema_id", (json_int_t) t->snap.schema_id,
+                            "commit_time", (json_int_t) t->snap.time_millis, "record_count",
+                            (json_int_t) t->snap.total_record_count, "create_time", created));
+        char when[40], made[40] = "NULL";
+        s_fmt_time (t->snap.time_millis, when, sizeof when);
+        if (t->create_ms >= 0) {
+            //  tagCreateTime is a local wall-clock time already
+            time_t secs = (time_t) (t->create_ms / 1000);
+            struct tm tm;
+            gmtime_r (&secs, &tm);
+            strftime (made, sizeof made, "%Y-%m-%d %H:%M:%S", &tm);
+        }
+        if (!args->json)
+            printf ("%-24s %11" PRId64 " %9" PRId64 " %-23s %12" PRId64 " %-23s\n", t->name,
+                    t->snap.id, t->snap.schema_id, when, t->snap.total_record_count, made);
+    }
+    if (args->json)
+        s_print_json (arr);
+    else {
+        json_decref (arr);
+        printf ("%zu tag%s\n", n, n == 1 ? "" : "s");
+    }
+    free (tags);
+    return 0;
+}
+
+static int
+s_opt_tag (s_args_t *args, const char *opt, const char *value)
+{
+    if (!value) {
+        char why[160];
+        snprintf (why, sizeof why, "%s needs a tag name", opt);
+        return s_usage (why);
+    }
+    args->tag = value;
+    return ZS_CMD_GO_ON;
+}
+
 //  The subcommands as bits, for the options table to say who takes what.
 enum {
     S_SNAPSHOTS = 1 << 0,
@@ -795,7 +972,12 @@ enum {
     S_COMPACT = 1 << 9,
     S_REMOVE_ORPHANS = 1 << 10,
     S_ROLLBACK = 1 << 11,
+    S_CREATE_TAG = 1 << 12,
+    S_DELETE_TAG = 1 << 13,
+    S_TAGS = 1 << 14,
 };
+//  those that take a tag NAME after PATH
+#define S_NAMED (S_CREATE_TAG | S_DELETE_TAG)
 
 typedef struct {
     const char *name;
@@ -809,9 +991,11 @@ typedef struct {
 static const s_opt_t s_opts[] = {
     {"--json",
      S_SNAPSHOTS | S_COUNT | S_STATS | S_FILES | S_ORPHANS | S_VERIFY | S_SCHEMA | S_EXPIRE
-         | S_COMPACT | S_REMOVE_ORPHANS | S_ROLLBACK,
+         | S_COMPACT | S_REMOVE_ORPHANS | S_ROLLBACK | S_CREATE_TAG | S_DELETE_TAG | S_TAGS,
      false, s_opt_json},
-    {"--snapshot", S_COUNT | S_STATS | S_SCAN, true, s_opt_snapshot},
+    {"--snapshot", S_COUNT | S_STATS | S_SCAN | S_CREATE_TAG, true, s_opt_snapshot},
+    {"--tag", S_COUNT | S_STATS | S_SCAN, true, s_opt_tag},
+    {"--to-tag", S_ROLLBACK, true, s_opt_tag},
     {"--to-snapshot", S_ROLLBACK, true, s_opt_snapshot},
     {"--limit", S_SCAN, true, s_opt_limit},
     {"--format", S_SCAN, true, s_opt_format},
@@ -850,6 +1034,9 @@ static const s_cmd_t s_cmds[] = {
     //  Paimon's default margin: a day
     {"remove-orphan-files", S_REMOVE_ORPHANS, s_cmd_orphans, 24 * 3600 * 1000},
     {"rollback", S_ROLLBACK, s_cmd_rollback, 0},
+    {"create-tag", S_CREATE_TAG, s_cmd_create_tag, 0},
+    {"delete-tag", S_DELETE_TAG, s_cmd_delete_tag, 0},
+    {"tags", S_TAGS, s_cmd_tags, 0},
 };
 
 static const s_cmd_t *
@@ -885,13 +1072,19 @@ s_parse (const s_cmd_t *cmd, s_args_t *args, int argc, char **argv)
             int rc = opt->set (args, opt->name, value);
             if (rc != ZS_CMD_GO_ON)
                 return rc;
-        } else if (argv[i][0] == '-' || args->path) {
+        } else if (argv[i][0] == '-' || (args->path && (!(cmd->bit & S_NAMED) || args->tag))) {
             char why[160];
             snprintf (why, sizeof why, "unexpected argument '%.64s'", argv[i]);
             return s_usage (why);
-        } else
+        } else if (!args->path)
             args->path = argv[i];
+        else
+            args->tag = argv[i];
     }
+    if (args->path && (cmd->bit & S_NAMED) && !args->tag)
+        return s_usage ("missing tag NAME");
+    if (args->tag && args->snapshot && !(cmd->bit & S_NAMED))
+        return s_usage ("--tag and --snapshot: one or the other");
     return args->path ? ZS_CMD_GO_ON : s_usage ("missing table PATH");
 }
 
@@ -902,8 +1095,8 @@ s_run (const s_cmd_t *cmd, const s_args_t *args)
     //  scan of a plain file: no table around it
     struct stat st;
     if (cmd->bit == S_SCAN && stat (args->path, &st) == 0 && S_ISREG (st.st_mode)) {
-        if (args->snapshot)
-            return s_usage ("--snapshot applies to a table, not to a single file");
+        if (args->snapshot || args->tag)
+            return s_usage ("--snapshot and --tag apply to a table, not to a single file");
         return s_cmd_scan (NULL, args);
     }
     char err[ZS_ERRLEN];

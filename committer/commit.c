@@ -15,21 +15,16 @@
 #include <stdlib.h>
 
 //  Paimon's sink expires snapshots after each commit, unless write-only.
-//  A failed expiry fails no commit: the next one tries again (and a table
-//  with tags is Paimon's to expire: said once).
+//  A failed expiry fails no commit: the next one tries again. Tags are
+//  roots the expiry keeps (table_tag.c).
 static void
 s_expire (zs_table_t *table, const char *commit_user)
 {
-    static bool refused_said;
     if (zs_table_opts (table)->write_only)
         return;
     zs_expired_t out;
     char why[ZS_ERRLEN];
-    int rc = zs_table_expire_by_options (table, commit_user, &out, why, sizeof why);
-    if (rc == ZS_EREFUSED && !refused_said) {
-        refused_said = true;
-        zs_warn ("snapshot expiration: %s", why);
-    } else if (rc != 0 && rc != ZS_EREFUSED)
+    if (zs_table_expire_by_options (table, commit_user, &out, why, sizeof why) != 0)
         zs_warn ("snapshot expiration failed (the next commit tries again): %s", why);
 }
 

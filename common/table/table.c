@@ -775,18 +775,25 @@ zs_table_live_files (zs_table_t *self, int64_t snapshot_id, zs_file_meta_t **fil
     }
     if (rc != 0)
         return rc;
+    return zs_table_snapshot_files (self, &snap, files_p, n_p, err, errlen);
+}
+
+int
+zs_table_snapshot_files (zs_table_t *self, const zs_snapshot_t *snap, zs_file_meta_t **files_p,
+                         size_t *n_p, char *err, size_t errlen)
+{
     //  Deletion vectors and indexes live in the index manifest: reading the
     //  data files without them would bring deleted rows back.
-    if (snap.index_manifest[0]) {
+    if (snap->index_manifest[0]) {
         snprintf (err, errlen,
                   "%s: snapshot %" PRId64 " has an index manifest (%s): deletion vectors or "
                   "indexes, which zsink does not read",
-                  self->path, snap.id, snap.index_manifest);
+                  self->path, snap->id, snap->index_manifest);
         return -1;
     }
     zs_manifest_meta_t *metas;
     size_t nm;
-    rc = zs_table_snapshot_manifests (self, &snap, &metas, &nm, err, errlen);
+    int rc = zs_table_snapshot_manifests (self, snap, &metas, &nm, err, errlen);
     if (rc != 0)
         return rc;
     zs_file_meta_t *files = NULL;

@@ -9,6 +9,7 @@
         <table>/manifest/manifest-list-<…>      Avro (manifest.h)
         <table>/manifest/manifest-<…>           Avro ADD/DELETE entries
         <table>/bucket-0/data-<…>.parquet       data files
+        <table>/tag/tag-<name>                  a tagged snapshot (table_tag.c)
     (docs/formats.md)
 
     Invariants kept here:
@@ -188,6 +189,10 @@ void zs_table_unprepare (zs_table_t *self);
 int zs_table_live_files (zs_table_t *self, int64_t snapshot_id, zs_file_meta_t **files_p,
                          size_t *n_p, char *err, size_t errlen);
 
+//  The same for a snapshot in hand (a tag's, zs_table_read_tag).
+int zs_table_snapshot_files (zs_table_t *self, const zs_snapshot_t *snap, zs_file_meta_t **files_p,
+                             size_t *n_p, char *err, size_t errlen);
+
 //  All snapshots, ascending id. *snaps_p malloc'd. 0 or error + err.
 int zs_table_list_snapshots (zs_table_t *self, zs_snapshot_t **snaps_p, size_t *n_p, char *err,
                              size_t errlen);
@@ -266,9 +271,10 @@ typedef struct {
     int64_t begin, end; //  snapshots [begin, end) expired (end <= begin: none)
     int64_t snapshots, manifests, data_files; //  files removed
 } zs_expired_t;
-//  0 (also when nothing is due), ZS_EREFUSED when the table has tags, or
-//  -1 + err. Safe beside committers: the latest retain_min snapshots, the
-//  newest one zsink made and every consumer's next one stay whole.
+//  0 (also when nothing is due), or -1 + err (also when a tag does not
+//  decode: what it keeps cannot be known). Safe beside committers: the
+//  latest retain_min snapshots, the newest one zsink made and every
+//  consumer's next one stay whole; so does every tag's snapshot.
 int zs_table_expire (zs_table_t *self, const zs_expire_t *req, zs_expired_t *out, char *err,
                      size_t errlen);
 //  The same by the table's options (snapshot.*), as after each commit.
@@ -285,12 +291,48 @@ typedef struct {
 int zs_table_rollback (zs_table_t *self, int64_t to, zs_rolled_back_t *out, char *err,
                        size_t errlen);
 
+//  Tags (table_tag.c), as Paimon's TagManager keeps them: tag/tag-<name>,
+//  the tagged snapshot's JSON (Paimon's Tag: a Snapshot, with
+//  "tagCreateTime" and "tagTimeRetained" when a retention was given). A
+//  tag is a root: orphans, expiry and rollback keep its snapshot's lists,
+//  manifests and data files, and verify checks them.
+typedef struct {
+    char name[256];
+    zs_snapshot_t snap; //  the tagged snapshot
+    int64_t create_ms;  //  tagCreateTime as local wall-clock millis, -1: none
+    char retained[40];  //  tagTimeRetained as written, "" when none
+} zs_tag_t;
+//  Every tag, by snapshot id then name; *tags_p malloc'd. A tag file that
+//  does not decode is ZS_ECORRUPT + err (never skipped: a root left out
+//  would make its files look orphaned). 0 (n 0 when none) or error + err.
+int zs_table_tags (zs_table_t *self, zs_tag_t **tags_p, size_t *n_p, char *err, size_t errlen);
+//  One tag. 0, ZS_ENOENT (no such tag), ZS_ECORRUPT or -1 + err.
+int zs_table_read_tag (zs_table_t *self, const char *name, zs_tag_t *out, char *err, size_t errlen);
+//  Paimon's create_tag: tag/tag-<name> := snapshot_id's file as it is (0:
+//  the latest), created atomically and only if absent. ZS_EREFUSED for a
+//  bad or taken name, ZS_ENOENT for a missing snapshot; *tagged the id.
+int zs_table_create_tag (zs_table_t *self, const char *name, int64_t snapshot_id, int64_t *tagged,
+                         char *err, size_t errlen);
+//  Paimon's delete_tag: the tag file, then (when its snapshot is expired
+//  and no other tag names it) the files only it kept, as Paimon's
+//  TagDeletion: counted in out. ZS_ENOENT when there is no such tag.
+int zs_table_delete_tag (zs_table_t *self, const char *name, zs_rolled_back_t *out, char *err,
+                         size_t errlen);
+//  Paimon's rollback_to with a tag: as zs_table_rollback to its snapshot
+//  (tags of later snapshots removed too), and when that snapshot is
+//  expired, restored from the tag (the only snapshot left). ZS_ENOENT for
+//  no such tag, ZS_EREFUSED as zs_table_rollback.
+int zs_table_rollback_to_tag (zs_table_t *self, const char *name, zs_rolled_back_t *out, char *err,
+                              size_t errlen);
+
 //  Check the table: every snapshot from the EARLIEST hint on (below it an
 //  expiry is under way) and its manifests decode, no gap in snapshot ids; every live file of the
 //  latest snapshot is listed once ("duplicate entry"), exists as a regular file
 //  ("missing", "not a regular file") of the recorded size ("size") and,
 //  for Parquet, row count ("rows"); no data file at least
-//  orphan_min_age_ms old (0: any) is in no snapshot ("orphan data file").
+//  orphan_min_age_ms old (0: any) is in no snapshot or tag ("orphan data
+//  file"); every tag decodes, with its lists and manifests, and the data
+//  files it reads are there ("tag/tag-<name>: …", "… kept by tag …").
 //  0 = clean; -1 with one line per problem, "<path>: <what>…", appended
 //  to report (malloc'd, caller frees) and the first problem in err.
 int zs_table_verify (zs_table_t *self, int64_t orphan_min_age_ms, char **report, char *err,

@@ -11,8 +11,11 @@
       - the newest snapshot zsink made: it carries the committed identifiers
         of every user (docs/decisions.md), which filterCommitted needs when
         the snapshots above it are another writer's.
-    A table with tags is not expired here (a tag keeps its snapshot's files;
-    Paimon's own expiry knows them): the caller is told why.
+    Tags (table_tag.c) are roots: as Paimon's ExpireSnapshotsImpl skips the
+    data files of tagged snapshots and the manifests tags name, nothing
+    a tag's snapshot needs goes (steps 2 and 3 skip zs_table_tag_files).
+    The tags are read after step 1, so a tag made meanwhile is either seen
+    here or taken back by create_tag (table_tag.c, invariant 2).
 
     What goes, for the snapshots [E, end):
       1. EARLIEST := end, first. From then on the snapshots below it are
@@ -21,10 +24,10 @@
          are all whole. (Paimon writes the hint last.)
       2. the data files that a DELETE entry in the delta manifests of
          snapshots E+1..end removed: each was live only in snapshots below
-         the one that deleted it;
+         the one that deleted it; but those a tag keeps;
       3. the manifest lists of [E, end) and the manifests they name, except
          those snapshot `end` names (a manifest, once merged away, is named
-         by no later snapshot);
+         by no later snapshot) and those a tag names;
       4. the snapshot files, oldest first.
     Every step tolerates a file already gone, so an expiry cut short by a
     crash is finished by the next, which starts from the oldest snapshot
@@ -154,7 +157,7 @@ s_remove (zs_table_t *self, const char *rel, bool dry_run, int64_t *count)
 
 //  Step 2: the data files the delta of snapshot id deleted.
 static void
-s_remove_deleted_files (zs_table_t *self, int64_t id, bool dry_run, int64_t *count)
+s_remove_deleted_files (zs_table_t *self, int64_t id, zhash_t *tagged, bool dry_run, int64_t *count)
 {
     zs_snapshot_t s;
     char why[ZS_ERRLEN];
@@ -172,7 +175,7 @@ s_remove_deleted_files (zs_table_t *self, int64_t id, bool dry_run, int64_t *cou
         if (zs_table_read_manifest (self, metas[i].file, &entries, &ne, why, sizeof why) != 0)
             continue;
         for (size_t j = 0; j < ne; j++)
-            if (!entries[j].add) {
+            if (!entries[j].add && !zhash_lookup (tagged, entries[j].file.path)) {
                 s_remove (self, entries[j].file.path, dry_run, count);
                 if (!dry_run)
                     zs_table_forget_retired (self, entries[j].file.path);
@@ -229,6 +232,18 @@ s_remove_snapshot (zs_table_t *self, int64_t id, zhash_t *keep, const zs_expire_
     s_remove (self, rel, req->dry_run, &out->snapshots);
 }
 
+//  The lists and manifests the tags name ("manifest/<name>" in tagged)
+//  into keep, by name.
+static void
+s_keep_tagged (zhash_t *tagged, zhash_t *keep)
+{
+    for (const char *v = zhash_first (tagged); v; v = zhash_next (tagged)) {
+        const char *key = zhash_cursor (tagged);
+        if (strncmp (key, "manifest/", 9) == 0)
+            zhash_update (keep, key + 9, (void *) 1);
+    }
+}
+
 int
 zs_table_expire (zs_table_t *self, const zs_expire_t *req, zs_expired_t *out, char *err,
                  size_t errlen)
@@ -242,13 +257,6 @@ zs_table_expire (zs_table_t *self, const zs_expire_t *req, zs_expired_t *out, ch
     if (rc != 0 || s_oldest (self, &oldest, err, errlen) != 0)
         return -1;
     latest = last.id;
-    if (s_any (self, "tag", "tag-", NULL)) {
-        snprintf (err, errlen,
-                  "table %s has tags (tag/): zsink does not expire a tagged table's snapshots; "
-                  "use Paimon's expire_snapshots",
-                  self->path);
-        return ZS_EREFUSED;
-    }
     int64_t end = s_plan_end (self, req, oldest, latest);
     out->begin = oldest;
     out->end = end;
@@ -269,15 +277,24 @@ zs_table_expire (zs_table_t *self, const zs_expire_t *req, zs_expired_t *out, ch
                       : zs_fs_write_atomic (path, text, (size_t) len, err, errlen))
                != 0)
         return -1;
+    //  what the tags keep, read after the hint (table_tag.c, invariant 2)
+    zhash_t *tagged = zhash_new ();
+    if (zs_table_tag_files (self, true, tagged, err, errlen) != 0) {
+        zhash_destroy (&tagged);
+        return -1;
+    }
     //  2. data files, 3. metadata, 4. snapshots
     for (int64_t id = oldest + 1; id <= end; id++)
-        s_remove_deleted_files (self, id, req->dry_run, &out->data_files);
+        s_remove_deleted_files (self, id, tagged, req->dry_run, &out->data_files);
     if (!req->dry_run && zs_failpoint ("committer.mid-expire") == -1) {
         snprintf (err, errlen, "%s: injected error in the middle of an expiry", self->path);
+        zhash_destroy (&tagged);
         return -1;
     }
     zhash_t *keep = zhash_new ();
     s_note_meta (self, &keep_snap, keep);
+    s_keep_tagged (tagged, keep);
+    zhash_destroy (&tagged);
     for (int64_t id = oldest; id < end; id++)
         s_remove_snapshot (self, id, keep, req, out);
     zhash_destroy (&keep);

@@ -139,8 +139,21 @@ s_referenced_by (zs_table_t *self, const zs_snapshot_t *snap, bool expiring, s_s
     return rc;
 }
 
-//  Every file some snapshot references: the lists, the manifests and (with
-//  data) the data files, as table-relative paths, sorted.
+//  The files the tags keep (table_tag.c): roots like the snapshots, so
+//  added to refs (unsorted). A tag that does not decode is an error.
+static int
+s_add_tag_roots (zs_table_t *self, bool with_data, s_strset_t *refs, char *err, size_t errlen)
+{
+    zhash_t *kept = zhash_new ();
+    int rc = zs_table_tag_files (self, with_data, kept, err, errlen);
+    for (const char *v = zhash_first (kept); rc == 0 && v; v = zhash_next (kept))
+        rc = s_strset_add (refs, zhash_cursor (kept));
+    zhash_destroy (&kept);
+    return rc;
+}
+
+//  Every file some snapshot or tag references: the lists, the manifests
+//  and (with data) the data files, as table-relative paths, sorted.
 //  Any snapshot, list or manifest that does not decode is an error (an
 //  incomplete set would make referenced files look orphaned), except those
 //  only expiring snapshots name.
@@ -187,6 +200,8 @@ s_referenced (zs_table_t *self, bool with_data, s_strset_t *refs, char *err, siz
     }
     s_strset_free (&manifests);
     s_strset_free (&expiring);
+    if (rc == 0)
+        rc = s_add_tag_roots (self, with_data, refs, err, errlen);
     if (rc == -1 && !err[0])
         snprintf (err, errlen, "out of memory");
     s_strset_sort (refs);
@@ -544,6 +559,55 @@ s_verify_orphans (zs_table_t *self, int64_t min_age_ms, s_report_t *r, char *err
     free (paths);
 }
 
+//  One file a tag keeps: there, regular, of the recorded size (the rows
+//  of a file also live in the latest snapshot were checked there).
+static void
+s_verify_tag_file (zs_table_t *self, const zs_tag_t *tag, const zs_file_meta_t *f, s_report_t *r,
+                   char *err, size_t errlen)
+{
+    char path[ZS_PATH_MAX];
+    zs_table_file_path (self, path, sizeof path, f->path);
+    struct stat st;
+    if (lstat (path, &st) != 0 || !S_ISREG (st.st_mode) || (int64_t) st.st_size != f->size)
+        s_problem (r, err, errlen,
+                   "%s: %s (kept by tag '%s', snapshot %" PRId64 ", recorded size %" PRId64 ")",
+                   f->path, lstat (path, &st) != 0 ? "missing" : "not as recorded", tag->name,
+                   tag->snap.id, f->size);
+}
+
+//  Every tag (table_tag.c): its file decodes, its lists and manifests
+//  decode, its data files are there. A tag whose files are gone cannot be
+//  read by any engine.
+static void
+s_verify_tags (zs_table_t *self, s_report_t *r, char *err, size_t errlen)
+{
+    char dir[ZS_PATH_MAX], why[ZS_ERRLEN];
+    zs_table_file_path (self, dir, sizeof dir, "tag");
+    DIR *d = opendir (dir);
+    struct dirent *de;
+    while (d && (de = readdir (d))) {
+        if (strncmp (de->d_name, "tag-", 4) != 0)
+            continue;
+        zs_tag_t tag;
+        if (zs_table_read_tag (self, de->d_name + 4, &tag, why, sizeof why) != 0) {
+            s_problem (r, err, errlen, "tag/%s: %s", de->d_name, why);
+            continue;
+        }
+        zs_file_meta_t *files = NULL;
+        size_t nf = 0;
+        if (zs_table_snapshot_files (self, &tag.snap, &files, &nf, why, sizeof why) != 0) {
+            s_problem (r, err, errlen, "tag/%s: %s (tag of snapshot %" PRId64 ")", de->d_name, why,
+                       tag.snap.id);
+            continue;
+        }
+        for (size_t i = 0; i < nf; i++)
+            s_verify_tag_file (self, &tag, &files[i], r, err, errlen);
+        free (files);
+    }
+    if (d)
+        closedir (d);
+}
+
 int
 zs_table_verify (zs_table_t *self, int64_t orphan_min_age_ms, char **report, char *err,
                  size_t errlen)
@@ -627,6 +691,7 @@ zs_table_verify (zs_table_t *self, int64_t orphan_min_age_ms, char **report, cha
         }
     }
     s_strset_free (&seen);
+    s_verify_tags (self, &r, err, errlen);
 
     if (n) {
         s_verify_live (self, ids[n - 1], &r, err, errlen);

@@ -126,4 +126,9 @@ int zs_table_read_manifest (zs_table_t *self, const char *name, zs_manifest_entr
 //  non-alphanumerics replaced by 'x'.
 void zs_table_user_tag (const char *user, char tag[9]);
 
+//  Every file the tags keep, as table-relative paths ("manifest/<list>",
+//  "manifest/<manifest>", and with data "bucket-N/<data>"), into set.
+//  0, or ZS_ECORRUPT/-1 + err when a tag, list or manifest does not decode.
+int zs_table_tag_files (zs_table_t *self, bool with_data, zhash_t *set, char *err, size_t errlen);
+
 #endif

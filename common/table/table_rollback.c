@@ -12,6 +12,13 @@
     manifests and lists that snapshot N does not name (created after N, no
     snapshot at or below N can name them). A crash in the middle leaves
     orphans for remove-orphan-files, never a broken snapshot.
+
+    Tags (table_tag.c): those of snapshots after N go with them, first
+    (Paimon's RollbackHelper.cleanTags); the others are roots whose lists
+    and manifests are kept. Rolling back to a tag whose snapshot is
+    expired first restores snapshot-N from the tag and moves EARLIEST to
+    it (Paimon's createSnapshotFileIfNeeded, which Paimon does last): then
+    as above, the table readable at every step.
 */
 #include "fs.h"
 #include "log.h"
@@ -19,6 +26,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,8 +99,14 @@ s_note_added (zs_table_t *self, const zs_snapshot_t *s, zhash_t *keep, zhash_t *
     }
 }
 
-int
-zs_table_rollback (zs_table_t *self, int64_t to, zs_rolled_back_t *out, char *err, size_t errlen)
+static int s_tags_after (zs_table_t *self, int64_t to, zhash_t *keep, char *err, size_t errlen);
+static int s_restore (zs_table_t *self, const char *tag_name, int64_t id, char *err, size_t errlen);
+
+//  Rollback to snapshot to; with tag_name, restored from that tag when it
+//  is expired.
+static int
+s_rollback (zs_table_t *self, int64_t to, const char *tag_name, zs_rolled_back_t *out, char *err,
+            size_t errlen)
 {
     memset (out, 0, sizeof *out);
     char holder[300];
@@ -109,17 +123,29 @@ zs_table_rollback (zs_table_t *self, int64_t to, zs_rolled_back_t *out, char *er
                   self->path, to, latest.id);
         return ZS_EREFUSED;
     }
-    if (rc == 0 && (rc = zs_table_read_snapshot (self, to, &target, err, errlen)) == ZS_ENOENT)
+    if (rc == 0 && (rc = zs_table_read_snapshot (self, to, &target, err, errlen)) == ZS_ENOENT
+        && tag_name) {
+        //  expired: Paimon restores it from the tag
+        zs_tag_t tag;
+        rc = zs_table_read_tag (self, tag_name, &tag, err, errlen);
+        if (rc == 0) {
+            target = tag.snap;
+            rc = s_restore (self, tag_name, to, err, errlen);
+        }
+    }
+    if (rc == ZS_ENOENT)
         snprintf (err, errlen, "table %s has no snapshot %" PRId64 " (expired, or never made)",
                   self->path, to);
     if (rc != 0)
         return rc;
     zhash_t *keep = zhash_new (), *gone = zhash_new ();
+    rc = s_tags_after (self, to, keep, err, errlen);
     zhash_update (keep, target.base_manifest_list, (void *) 1);
     zhash_update (keep, target.delta_manifest_list, (void *) 1);
     zs_manifest_meta_t *metas = NULL;
     size_t nm = 0;
-    rc = zs_table_snapshot_manifests (self, &target, &metas, &nm, err, errlen);
+    if (rc == 0)
+        rc = zs_table_snapshot_manifests (self, &target, &metas, &nm, err, errlen);
     for (size_t i = 0; rc == 0 && i < nm; i++)
         zhash_update (keep, metas[i].file, (void *) 1);
     free (metas);
@@ -164,4 +190,102 @@ zs_table_rollback (zs_table_t *self, int64_t to, zs_rolled_back_t *out, char *er
                  " manifests and lists, %" PRId64 " data files removed",
                  self->path, to, out->snapshots, out->manifests, out->data_files);
     return rc;
+}
+
+//  The tags of snapshots after to: removed (Paimon's RollbackHelper
+//  cleanTags), their files with the snapshots' below. Those left are
+//  roots: their lists and manifests into keep.
+static int
+s_tags_after (zs_table_t *self, int64_t to, zhash_t *keep, char *err, size_t errlen)
+{
+    zs_tag_t *tags;
+    size_t n;
+    int rc = zs_table_tags (self, &tags, &n, err, errlen);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (tags[i].snap.id <= to)
+            continue;
+        char rel[300], path[ZS_PATH_MAX];
+        snprintf (rel, sizeof rel, "tag/tag-%s", tags[i].name);
+        zs_table_file_path (self, path, sizeof path, rel);
+        if (unlink (path) != 0 && errno != ENOENT) {
+            snprintf (err, errlen, "%s: %s", path, strerror (errno));
+            rc = -1;
+        } else
+            zs_info ("Removed tag '%s' of snapshot %" PRId64 " (after %" PRId64 ")", tags[i].name,
+                     tags[i].snap.id, to);
+    }
+    free (tags);
+    zhash_t *kept = zhash_new ();
+    if (rc == 0)
+        rc = zs_table_tag_files (self, false, kept, err, errlen);
+    for (const char *v = zhash_first (kept); v; v = zhash_next (kept))
+        zhash_update (keep, zhash_cursor (kept) + strlen ("manifest/"), (void *) 1);
+    zhash_destroy (&kept);
+    return rc;
+}
+
+//  A tag's text as a snapshot file: Paimon's trimToSnapshot drops the two
+//  Tag fields. malloc'd, or NULL + err.
+static char *
+s_trim_tag (const char *text, size_t *len, char *err, size_t errlen)
+{
+    json_t *root = json_loads (text, 0, NULL);
+    if (!json_is_object (root)) {
+        json_decref (root);
+        snprintf (err, errlen, "tag file is not a JSON object");
+        return NULL;
+    }
+    json_object_del (root, "tagCreateTime");
+    json_object_del (root, "tagTimeRetained");
+    char *out = json_dumps (root, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
+    json_decref (root);
+    if (!out)
+        snprintf (err, errlen, "out of memory");
+    *len = out ? strlen (out) : 0;
+    return out;
+}
+
+//  Restore an expired tagged snapshot (Paimon's createSnapshotFileIfNeeded):
+//  snapshot-<id> from the tag, then EARLIEST := id. Both before anything is
+//  removed: the table stays readable at every step (its latest snapshot is
+//  the newest one until they are removed).
+static int
+s_restore (zs_table_t *self, const char *tag_name, int64_t id, char *err, size_t errlen)
+{
+    char rel[300], path[ZS_PATH_MAX], text[32];
+    snprintf (rel, sizeof rel, "tag/tag-%s", tag_name);
+    zs_table_file_path (self, path, sizeof path, rel);
+    size_t len = 0;
+    char *raw = zs_fs_read_file (path, ZS_META_MAX, NULL, err, errlen);
+    char *snap = raw ? s_trim_tag (raw, &len, err, errlen) : NULL;
+    free (raw);
+    if (!snap)
+        return -1;
+    snprintf (rel, sizeof rel, "snapshot/snapshot-%" PRId64, id);
+    zs_table_file_path (self, path, sizeof path, rel);
+    int rc = zs_fs_create_exclusive (path, snap, len, err, errlen);
+    free (snap);
+    if (rc != 0 && rc != ZS_EUNSURE)
+        return -1;
+    int n = snprintf (text, sizeof text, "%" PRId64, id);
+    zs_table_file_path (self, path, sizeof path, "snapshot/EARLIEST");
+    return zs_fs_write_atomic (path, text, (size_t) n, err, errlen);
+}
+
+int
+zs_table_rollback (zs_table_t *self, int64_t to, zs_rolled_back_t *out, char *err, size_t errlen)
+{
+    return s_rollback (self, to, NULL, out, err, errlen);
+}
+
+int
+zs_table_rollback_to_tag (zs_table_t *self, const char *name, zs_rolled_back_t *out, char *err,
+                          size_t errlen)
+{
+    memset (out, 0, sizeof *out);
+    zs_tag_t tag;
+    int rc = zs_table_read_tag (self, name, &tag, err, errlen);
+    if (rc != 0)
+        return rc;
+    return s_rollback (self, tag.snap.id, name, out, err, errlen);
 }

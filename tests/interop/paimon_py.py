@@ -200,7 +200,7 @@ def digest_of(lines):
 
 # ---- tables ------------------------------------------------------------------
 
-def open_table(path, snapshot=None):
+def open_table(path, snapshot=None, tag=None):
     from pypaimon.table.file_store_table import FileStoreTable
 
     path = os.path.abspath(path)
@@ -209,6 +209,8 @@ def open_table(path, snapshot=None):
     table = FileStoreTable.from_path(path)
     if snapshot is not None:
         table = table.copy({"scan.snapshot-id": str(snapshot)})
+    if tag is not None:  # time travel by tag (VERSION AS OF 'NAME')
+        table = table.copy({"scan.tag-name": tag})
     return table
 
 
@@ -254,7 +256,7 @@ def canonical_lines(table):
 
 
 def cmd_summary(a):
-    print(json.dumps(summary_of(open_table(a.table, a.snapshot), a.snapshot)))
+    print(json.dumps(summary_of(open_table(a.table, a.snapshot, a.tag), a.snapshot)))
 
 
 def summary_of(table, snapshot=None):
@@ -280,7 +282,7 @@ def summary_of(table, snapshot=None):
 
 
 def cmd_rows(a):
-    table = open_table(a.table, a.snapshot)
+    table = open_table(a.table, a.snapshot, a.tag)
     lines = canonical_lines(table)[0]
     out = sys.stdout.buffer
     for line in lines:
@@ -544,9 +546,11 @@ def main():
     s = sub.add_parser("summary")
     s.add_argument("table")
     s.add_argument("--snapshot", type=int)
+    s.add_argument("--tag")
     s = sub.add_parser("rows")
     s.add_argument("table")
     s.add_argument("--snapshot", type=int)
+    s.add_argument("--tag")
     s = sub.add_parser("snapshots")
     s.add_argument("table")
     s = sub.add_parser("check")

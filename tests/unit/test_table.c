@@ -1453,7 +1453,7 @@ test_expire_snapshots (void **state)
 
 //  Another writer's snapshots on top: expiry stops below the newest one
 //  zsink made (it carries every user's committed identifiers), and a
-//  consumer's next snapshot stays; tags refuse.
+//  consumer's next snapshot stays (tags: test_tags.c).
 static void
 test_expire_keeps_carrier_and_consumers (void **state)
 {
@@ -1490,10 +1490,6 @@ test_expire_keeps_carrier_and_consumers (void **state)
     int64_t last = 0;
     assert_int_equal (zs_table_last_committed (s_table, USER_A, &last, err, sizeof err), 0);
     assert_int_equal (last, 5);
-    snprintf (path, sizeof path, "%s/tag", s_dir);
-    mkdir (path, 0755);
-    s_write ("tag/tag-t1", "{}");
-    assert_int_equal (zs_table_expire (s_table, &req, &out, err, sizeof err), ZS_EREFUSED);
 }
 
 //  Compaction: Paimon's plan (min files, small files only), a COMPACT

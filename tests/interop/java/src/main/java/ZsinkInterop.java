@@ -144,7 +144,8 @@ public class ZsinkInterop {
     static int run(String[] argv) throws Exception {
         if (argv.length < 1)
             throw new UsageError("usage: ZsinkInterop summary|rows|files|snapshots|filter-committed|"
-                    + "count-where|check|create|append|append-loop|expire|remove-orphans|maintain|read-time|spell-doubles ...");
+                    + "count-where|check|create|append|append-loop|expire|remove-orphans|maintain|read-time|spell-doubles|"
+                    + "create-tag|delete-tag|tags ...");
         Args a = new Args(Arrays.copyOfRange(argv, 1, argv.length));
         switch (argv[0]) {
             case "summary": return summary(a);
@@ -160,6 +161,9 @@ public class ZsinkInterop {
             case "append": return append(a);
             case "expire": return expire(a);
             case "remove-orphans": return removeOrphans(a);
+            case "create-tag": return createTag(a);
+            case "delete-tag": return deleteTag(a);
+            case "tags": return tags(a);
             case "read-time": return readTime(a);
             case "spell-doubles": return spellDoubles();
             case "serve": return serve();
@@ -505,8 +509,17 @@ public class ZsinkInterop {
     }
 
     static int summary(Args a) throws Exception {
-        out.println(toJson(summaryOf(open(a.pos(0, "TABLE"), a.optLong("--snapshot")))));
+        out.println(toJson(summaryOf(openRead(a))));
         return 0;
+    }
+
+    // The table as summary and rows read it: the latest snapshot, --snapshot
+    // ID, or --tag NAME (time travel by tag: scan.tag-name, what Flink's and
+    // Spark's VERSION AS OF 'NAME' set)
+    static FileStoreTable openRead(Args a) {
+        FileStoreTable t = open(a.pos(0, "TABLE"), a.optLong("--snapshot"));
+        String tag = a.opt("--tag");
+        return tag == null ? t : t.copy(Collections.singletonMap("scan.tag-name", tag));
     }
 
     // summary's figures of one read (the latest snapshot, or t's scan.snapshot-id)
@@ -574,7 +587,7 @@ public class ZsinkInterop {
     }
 
     static int rows(Args a) throws Exception {
-        FileStoreTable t = open(a.pos(0, "TABLE"), a.optLong("--snapshot"));
+        FileStoreTable t = openRead(a);
         Canon c = canonical(t);
         for (String l : c.lines) {
             out.print(l);
@@ -1245,6 +1258,41 @@ public class ZsinkInterop {
         List<Long> after = snapshotIds(open(a.pos(0, "TABLE"), null));
         out.println(toJson(obj("ok", true, "expired", n, "before", before, "after", after,
                 "time_retain_ms", cfg.getSnapshotTimeRetain().toMillis(), "ms", ms)));
+        return 0;
+    }
+
+    // create-tag TABLE NAME [--snapshot ID]: Paimon's createTag (TagManager),
+    // of the latest snapshot unless told
+    static int createTag(Args a) throws Exception {
+        FileStoreTable t = open(a.pos(0, "TABLE"), null);
+        String name = a.pos(1, "NAME");
+        Long id = a.optLong("--snapshot");
+        if (id != null)
+            t.createTag(name, id);
+        else
+            t.createTag(name);
+        out.println(toJson(obj("ok", true, "tag", name, "snapshot",
+                t.tagManager().getOrThrow(name).id())));
+        return 0;
+    }
+
+    // delete-tag TABLE NAME: Paimon's deleteTag (with its TagDeletion)
+    static int deleteTag(Args a) throws Exception {
+        FileStoreTable t = open(a.pos(0, "TABLE"), null);
+        String name = a.pos(1, "NAME");
+        t.deleteTag(name);
+        out.println(toJson(obj("ok", true, "tag", name, "exists", t.tagManager().tagExists(name))));
+        return 0;
+    }
+
+    // tags TABLE: the tag names and snapshot ids, as TagManager reads them
+    static int tags(Args a) throws Exception {
+        FileStoreTable t = open(a.pos(0, "TABLE"), null);
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (Map.Entry<org.apache.paimon.Snapshot, List<String>> e : t.tagManager().tags().entrySet())
+            for (String n : e.getValue())
+                m.put(n, e.getKey().id());
+        out.println(toJson(obj("ok", true, "tags", m)));
         return 0;
     }
 
