@@ -233,6 +233,34 @@ s_scan_file (const char *cmd, const char *path, const zs_schema_t *want, s_row_f
     return rc;
 }
 
+//  Read every row of one live file as the table's latest schema (its own
+//  schema's columns by field id, evolve.h). As s_scan_file.
+static int
+s_scan_live_file (const char *cmd, zs_table_t *table, const zs_file_meta_t *f, s_row_fn *fn,
+                  void *arg)
+{
+    char err[ZS_ERRLEN];
+    zs_evolved_reader_t *reader = zs_table_read_file (table, f, err, sizeof err);
+    if (!reader) {
+        fprintf (stderr, "zsink table %s: %s\n", cmd, err);
+        return -1;
+    }
+    const zs_schema_t *schema = &zs_schemas_latest (zs_table_schemas (table))->row;
+    zs_value_t row[ZS_MAX_COLUMNS];
+    int got, rc = 0;
+    while ((got = zs_evolved_reader_next (reader, row, err, sizeof err)) == 1)
+        if (fn (schema, row, arg)) {
+            rc = 1;
+            break;
+        }
+    if (got < 0) {
+        fprintf (stderr, "zsink table %s: %s\n", cmd, err);
+        rc = -1;
+    }
+    zs_evolved_reader_destroy (&reader);
+    return rc;
+}
+
 //  Read every row of a snapshot's live files (0 = latest) in manifest
 //  order. 0, or -1 with the message printed.
 static int
@@ -246,11 +274,8 @@ s_scan_table (zs_table_t *table, const char *cmd, int64_t snapshot_id, s_row_fn 
         return -1;
     }
     int rc = 0;
-    for (size_t i = 0; i < nf && rc == 0; i++) {
-        char path[ZS_PATH_MAX];
-        snprintf (path, sizeof path, "%s/%s", zs_table_path (table), files[i].path);
-        rc = s_scan_file (cmd, path, zs_table_schema (table), fn, arg);
-    }
+    for (size_t i = 0; i < nf && rc == 0; i++)
+        rc = s_scan_live_file (cmd, table, &files[i], fn, arg);
     free (files);
     return rc < 0 ? -1 : 0;
 }
@@ -411,7 +436,10 @@ s_cmd_files (zs_table_t *table, const s_args_t *args)
             json_t *f = json_pack ("{s:s, s:I, s:I}", "path", files[i].path, "rows",
                                    (json_int_t) files[i].rows, "size", (json_int_t) files[i].size);
             zs_strbuf_t text = {0};
-            zs_stats_json (&files[i].stats, zs_table_schema (table), &text);
+            //  the stats are of the file's own schema's columns
+            const zs_table_schema_t *own =
+                zs_table_file_schema (table, files[i].schema_id, err, sizeof err);
+            zs_stats_json (&files[i].stats, own ? &own->row : zs_table_schema (table), &text);
             json_t *stats = text.data ? json_loads (text.data, 0, NULL) : NULL;
             zs_strbuf_free (&text);
             if (stats)
