@@ -89,7 +89,12 @@ s_help (void)
            "  files      live data files of the latest snapshot (--json: with their\n"
            "             value statistics)\n"
            "  schema     the latest schema: its columns (the $schemas system table) and\n"
-           "             the table's options ($options), and whether zsink can write it\n"
+           "             the table's options ($options); the history: every schema-N,\n"
+           "             when, and the columns it added, dropped, renamed or retyped\n"
+           "             (by field id); and whether zsink can write the table (files of\n"
+           "             an older schema are read as the latest: a column added since\n"
+           "             reads NULL, INT/BIGINT/FLOAT/TIMESTAMP(3) widen; any other\n"
+           "             change is refused by name)\n"
            "  orphans    files no snapshot references; --delete removes those older\n"
            "             than --older-than (default 1h)\n"
            "  verify     snapshots and manifests decode, no snapshot id gap; every live\n"
@@ -775,27 +780,83 @@ s_cmd_rollback (zs_table_t *table, const s_args_t *args)
     return 0;
 }
 
-//  The latest schema: Flink SQL's SELECT * FROM t$schemas (its columns)
-//  and t$options, and whether zsink can write the table.
+//  The latest schema: Flink SQL's SELECT * FROM t$schemas (its columns,
+//  by field id) and t$options, then the history: every schema-N, when,
+//  and what changed from the one before (by field id), and whether zsink
+//  reads its files as the latest (evolve.h).
+static bool
+s_options_differ (const zs_table_schema_t *a, const zs_table_schema_t *b)
+{
+    if (a->n_options != b->n_options)
+        return true;
+    for (int i = 0; i < a->n_options; i++)
+        if (strcmp (zs_schema_option (b, a->option_key[i], "\x01"), a->option_value[i]) != 0)
+            return true;
+    return false;
+}
+
+//  Schema i of the history: its changes as JSON, or printed.
+static json_t *
+s_schema_step (const zs_schemas_t *all, size_t i, bool json)
+{
+    const zs_table_schema_t *cur = &all->s[i], *latest = zs_schemas_latest (all);
+    zs_schema_change_t ch[2 * ZS_MAX_COLUMNS];
+    int n = i ? zs_evolve_changes (&all->s[i - 1], cur, ch, 2 * ZS_MAX_COLUMNS) : 0;
+    bool opts = i && s_options_differ (&all->s[i - 1], cur);
+    char when[64], why[ZS_ERRLEN] = "";
+    zs_evolve_t plan;
+    bool readable = zs_evolve_plan (cur, latest, &plan, why, sizeof why) == 0;
+    s_fmt_time (cur->time_millis, when, sizeof when);
+    if (json) {
+        json_t *changes = json_array ();
+        for (int k = 0; k < n && k < 2 * ZS_MAX_COLUMNS; k++)
+            json_array_append_new (changes, json_pack ("{s:s, s:i, s:s}", "change", ch[k].what,
+                                                       "field_id", ch[k].field_id, "column",
+                                                       ch[k].text));
+        return json_pack ("{s:I, s:I, s:o, s:b, s:b, s:s}", "schema_id", (json_int_t) cur->id,
+                          "time_millis", (json_int_t) cur->time_millis, "changes", changes,
+                          "options_changed", opts, "read_as_latest", readable, "why_not", why);
+    }
+    printf ("  schema %-4lld %s  ", (long long) cur->id, when);
+    if (i == 0)
+        printf ("created");
+    for (int k = 0; k < n && k < 2 * ZS_MAX_COLUMNS; k++)
+        printf ("%s%s %s", k ? ", " : "", ch[k].what, ch[k].text);
+    if (opts)
+        printf ("%soptions changed", n ? ", " : "");
+    if (i && !n && !opts)
+        printf ("no change");
+    printf ("\n");
+    if (!readable)
+        printf ("    zsink cannot read its files as the latest: %s\n", why);
+    return NULL;
+}
+
 static int
 s_cmd_schema (zs_table_t *table, const s_args_t *args)
 {
     const zs_table_schema_t *t = zs_table_schema_file (table);
+    const zs_schemas_t *all = zs_table_schemas (table);
     char why[ZS_ERRLEN] = "";
     bool writable = zs_schema_writable (t, why, sizeof why) == 0;
+    if (writable)
+        writable = zs_schemas_check (all, why, sizeof why) == 0;
     if (args->json) {
-        json_t *cols = json_array (), *opts = json_object ();
+        json_t *cols = json_array (), *opts = json_object (), *history = json_array ();
         for (int i = 0; i < t->row.n; i++)
-            json_array_append_new (cols, json_pack ("{s:i, s:s, s:s, s:b}", "id", i, "name",
-                                                    t->row.cols[i].name, "type",
+            json_array_append_new (cols, json_pack ("{s:i, s:s, s:s, s:b}", "id", t->field_id[i],
+                                                    "name", t->row.cols[i].name, "type",
                                                     zs_type_name (t->row.cols[i].type), "nullable",
                                                     t->row.cols[i].nullable));
         for (int i = 0; i < t->n_options; i++)
             json_object_set_new (opts, t->option_key[i], json_string (t->option_value[i]));
-        s_print_json (json_pack ("{s:I, s:o, s:i, s:i, s:o, s:b, s:s}", "schema_id",
+        for (size_t i = 0; i < all->n; i++)
+            json_array_append_new (history, s_schema_step (all, i, true));
+        s_print_json (json_pack ("{s:I, s:o, s:i, s:i, s:o, s:b, s:s, s:o}", "schema_id",
                                  (json_int_t) t->id, "fields", cols, "partition_keys",
                                  t->n_partition_keys, "primary_keys", t->n_primary_keys, "options",
-                                 opts, "zsink_writable", writable, "why_not", why));
+                                 opts, "zsink_writable", writable, "why_not", why, "history",
+                                 history));
         return 0;
     }
     printf ("schema %lld of %s\n", (long long) t->id, zs_table_path (table));
@@ -805,6 +866,9 @@ s_cmd_schema (zs_table_t *table, const s_args_t *args)
     printf ("options:\n");
     for (int i = 0; i < t->n_options; i++)
         printf ("  %-40s %s\n", t->option_key[i], t->option_value[i]);
+    printf ("history:\n");
+    for (size_t i = 0; i < all->n; i++)
+        s_schema_step (all, i, false);
     printf (writable ? "zsink can write it\n" : "zsink cannot write it: %s\n", why);
     return 0;
 }

@@ -226,6 +226,64 @@ zs_evolve_row (const zs_evolve_t *self, const zs_value_t *in, zs_value_t *out)
     }
 }
 
+static int
+s_column_index (const zs_table_schema_t *s, int field_id)
+{
+    for (int i = 0; i < s->row.n; i++)
+        if (s->field_id[i] == field_id)
+            return i;
+    return -1;
+}
+
+static void
+s_type_text (const zs_column_t *c, char *buf, size_t len)
+{
+    snprintf (buf, len, "%s%s", zs_type_name (c->type), c->nullable ? "" : " NOT NULL");
+}
+
+static int
+s_change (zs_schema_change_t *out, int max, int n, const char *what, int field_id)
+{
+    if (n < max) {
+        snprintf (out[n].what, sizeof out[n].what, "%s", what);
+        out[n].field_id = field_id;
+        out[n].text[0] = '\0';
+    }
+    return n + 1;
+}
+
+int
+zs_evolve_changes (const zs_table_schema_t *prev, const zs_table_schema_t *cur,
+                   zs_schema_change_t *out, int max)
+{
+    int n = 0;
+    size_t tl = sizeof out->text;
+    for (int i = 0; i < cur->row.n; i++) {
+        const zs_column_t *b = &cur->row.cols[i];
+        char tb[64], ta[64];
+        s_type_text (b, tb, sizeof tb);
+        int j = s_column_index (prev, cur->field_id[i]);
+        if (j < 0) {
+            if ((n = s_change (out, max, n, "added", cur->field_id[i])) <= max)
+                snprintf (out[n - 1].text, tl, "%s %s", b->name, tb);
+            continue;
+        }
+        const zs_column_t *a = &prev->row.cols[j];
+        s_type_text (a, ta, sizeof ta);
+        if (strcmp (a->name, b->name) != 0
+            && (n = s_change (out, max, n, "renamed", cur->field_id[i])) <= max)
+            snprintf (out[n - 1].text, tl, "%s -> %s", a->name, b->name);
+        if (strcmp (ta, tb) != 0
+            && (n = s_change (out, max, n, "retyped", cur->field_id[i])) <= max)
+            snprintf (out[n - 1].text, tl, "%s %s -> %s", b->name, ta, tb);
+    }
+    for (int j = 0; j < prev->row.n; j++)
+        if (s_column_index (cur, prev->field_id[j]) < 0
+            && (n = s_change (out, max, n, "dropped", prev->field_id[j])) <= max)
+            snprintf (out[n - 1].text, tl, "%s", prev->row.cols[j].name);
+    return n;
+}
+
 //  --------------------------------------------------------------------------
 //  Reading a data file
 

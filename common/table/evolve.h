@@ -76,6 +76,19 @@ zs_evolved_reader_t *zs_evolved_reader_open (const char *path, const zs_table_sc
 int zs_evolved_reader_next (zs_evolved_reader_t *self, zs_value_t *row, char *err, size_t errlen);
 void zs_evolved_reader_destroy (zs_evolved_reader_t **self_p);
 
+//  One change from a schema to the next, by field id: "added" (text
+//  "name TYPE"), "dropped" ("name"), "renamed" ("old -> new"), "retyped"
+//  ("name OLD -> NEW", nullability included).
+typedef struct {
+    char what[8];
+    int field_id;
+    char text[2 * ZS_COLUMN_NAME_MAX + 64];
+} zs_schema_change_t;
+//  The changes from prev to cur, in cur's column order then the dropped,
+//  at most max into out; how many there are.
+int zs_evolve_changes (const zs_table_schema_t *prev, const zs_table_schema_t *cur,
+                       zs_schema_change_t *out, int max);
+
 //  Rule 4 alone: are the file's columns (its Parquet schema) those of
 //  its schema, by name and type? 0, or -1 + err naming the column.
 int zs_evolve_check_file (const zs_schema_t *parquet, const zs_table_schema_t *file, int *map,

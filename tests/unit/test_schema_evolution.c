@@ -201,6 +201,21 @@ test_mapping (void **state)
     assert_int_equal (zs_evolve_plan (&all.s[1], &all.s[2], &plan, err, sizeof err), 0);
     assert_int_equal (plan.src[0], 5);
     assert_int_equal (zs_schemas_check (&all, err, sizeof err), 0);
+    //  the history `zsink table schema` shows
+    zs_schema_change_t ch[16];
+    assert_int_equal (zs_evolve_changes (&all.s[0], &all.s[1], ch, 16), 5);
+    assert_string_equal (ch[0].what, "renamed");
+    assert_string_equal (ch[0].text, "name -> label");
+    assert_string_equal (ch[1].text, "qty INT -> BIGINT");
+    assert_string_equal (ch[3].text, "ts TIMESTAMP(3) -> TIMESTAMP(6)");
+    assert_string_equal (ch[4].what, "added");
+    assert_string_equal (ch[4].text, "note INT");
+    assert_int_equal (ch[4].field_id, 5);
+    assert_int_equal (zs_evolve_changes (&all.s[1], &all.s[2], ch, 16), 4);
+    assert_string_equal (ch[0].what, "renamed");
+    assert_string_equal (ch[0].text, "price -> cost");
+    assert_string_equal (ch[1].what, "dropped");
+    assert_string_equal (ch[1].text, "label");
     //  the same schema: identity
     assert_int_equal (zs_evolve_plan (&all.s[1], &all.s[1], &plan, err, sizeof err), 0);
     assert_true (plan.identity);
