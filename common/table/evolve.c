@@ -313,6 +313,11 @@ zs_evolve_check_file (const zs_schema_t *parquet, const zs_table_schema_t *file,
         if (map)
             map[j] = p;
     }
+    if (parquet->n != file->row.n) {
+        snprintf (err, errlen, "%d columns, its schema %lld has %d", parquet->n,
+                  (long long) file->id, file->row.n);
+        return -1;
+    }
     return 0;
 }
 

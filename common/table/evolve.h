@@ -90,7 +90,8 @@ int zs_evolve_changes (const zs_table_schema_t *prev, const zs_table_schema_t *c
                        zs_schema_change_t *out, int max);
 
 //  Rule 4 alone: are the file's columns (its Parquet schema) those of
-//  its schema, by name and type? 0, or -1 + err naming the column.
+//  its schema, by name and type, and no others? 0, or -1 + err naming the
+//  column. map (may be NULL): each schema column's Parquet column.
 int zs_evolve_check_file (const zs_schema_t *parquet, const zs_table_schema_t *file, int *map,
                           char *err, size_t errlen);
 

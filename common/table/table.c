@@ -1274,6 +1274,40 @@ zs_table_write_entries (zs_table_t *self, const char *name, const zs_manifest_en
     return s_write_manifest (self, name, data, len, &meta->file_size, err, errlen);
 }
 
+//  The schema id of a file a job wrote: the job's schema's. On a table
+//  that has been altered, the file's own columns decide (its footer,
+//  checked by name, type and count: evolve.h's rule 4): a restored
+//  checkpoint's pending files may have been written before the change, by
+//  a job of the older schema. The newest schema they are of; none is an
+//  error (its rows would be read as something else).
+static int
+s_new_file_schema (zs_table_t *self, zs_file_meta_t *f, char *err, size_t errlen)
+{
+    f->schema_id = self->write_schema_id;
+    size_t len = strlen (f->path);
+    if (self->schemas.n < 2 || len < 8 || strcmp (f->path + len - 8, ".parquet") != 0)
+        return 0;
+    char path[ZS_PATH_MAX], why[ZS_ERRLEN] = "";
+    zs_table_file_path (self, path, sizeof path, f->path);
+    zs_parquet_reader_t *pq = zs_parquet_reader_open (path, why, sizeof why);
+    if (!pq) {
+        snprintf (err, errlen, "%s", why);
+        return -1;
+    }
+    const zs_schema_t *cols = zs_parquet_reader_schema (pq);
+    const zs_table_schema_t *own = zs_schemas_find (&self->schemas, self->write_schema_id);
+    int rc = own ? zs_evolve_check_file (cols, own, NULL, why, sizeof why) : -1;
+    for (size_t i = self->schemas.n; rc != 0 && i-- > 0;) {
+        char other[ZS_ERRLEN];
+        rc = zs_evolve_check_file (cols, &self->schemas.s[i], NULL, other, sizeof other);
+        f->schema_id = self->schemas.s[i].id;
+    }
+    zs_parquet_reader_destroy (&pq);
+    if (rc != 0)
+        snprintf (err, errlen, "%s: of no schema of the table: %s", path, why);
+    return rc;
+}
+
 //  A manifest of this commit: a DELETE entry for each of the nd files it
 //  removes (a compaction's inputs, as recorded), then an ADD for each of
 //  its n new files, written with the table's latest schema (its id goes
@@ -1290,12 +1324,14 @@ s_write_delta (zs_table_t *self, const char *name, const zs_file_meta_t *dels, s
     }
     for (size_t i = 0; i < nd; i++)
         entries[i] = (zs_manifest_entry_t){.add = false, .total_buckets = -1, .file = dels[i]};
-    for (size_t i = 0; i < n; i++) {
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
         entries[nd + i] = (zs_manifest_entry_t){.add = true, .total_buckets = -1, .file = files[i]};
         if (!compact) //  a compaction's outputs carry the schema they were written in
-            entries[nd + i].file.schema_id = self->write_schema_id;
+            rc = s_new_file_schema (self, &entries[nd + i].file, err, errlen);
     }
-    int rc = zs_table_write_entries (self, name, entries, n + nd, meta, err, errlen);
+    if (rc == 0)
+        rc = zs_table_write_entries (self, name, entries, n + nd, meta, err, errlen);
     free (entries);
     return rc;
 }

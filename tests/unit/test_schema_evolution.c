@@ -411,10 +411,15 @@ test_read_mixed (void **state)
     assert_int_equal (zs_datafile_writer_close (&w, &f, err, sizeof err), 0);
     zs_commit_t c = {.user = USER_A, .identifier = 2, .files = &f, .n = 1};
     assert_int_equal (zs_table_commit (job, &c, NULL, err, sizeof err), 0);
+    //  a restored checkpoint's file, written before the change by a job of
+    //  schema 0, committed by a job of schema 1: its footer says schema 0
+    s_commit_rows (job, 3, 10, 2);
     zs_file_meta_t *files = NULL;
     size_t nf = 0;
     assert_int_equal (zs_table_live_files (job, 0, &files, &nf, err, sizeof err), 0);
-    assert_int_equal (nf, 2);
+    assert_int_equal (nf, 3);
+    assert_int_equal (files[2].schema_id, 0);
+    nf = 2;
     int64_t seen = 0;
     for (size_t i = 0; i < nf; i++) {
         assert_int_equal (files[i].schema_id, (int64_t) i);
