@@ -238,19 +238,45 @@ s_scan_file (const char *cmd, const char *path, const zs_schema_t *want, s_row_f
     return rc;
 }
 
-//  Read every row of one live file as the table's latest schema (its own
-//  schema's columns by field id, evolve.h). As s_scan_file.
+//  The schema a scan of snapshot_id reads as: the latest for the latest
+//  (0), the snapshot's schemaId for time travel, as Paimon's readers do.
+//  Its id (-1: the latest) and row type, or -1 with the message printed.
 static int
-s_scan_live_file (const char *cmd, zs_table_t *table, const zs_file_meta_t *f, s_row_fn *fn,
-                  void *arg)
+s_scan_schema (zs_table_t *table, const char *cmd, int64_t snapshot_id, int64_t *as,
+               zs_schema_t *row)
 {
     char err[ZS_ERRLEN];
-    zs_evolved_reader_t *reader = zs_table_read_file (table, f, err, sizeof err);
+    const zs_table_schema_t *s = zs_schemas_latest (zs_table_schemas (table));
+    *as = -1;
+    if (snapshot_id > 0) {
+        zs_snapshot_t snap;
+        int rc = zs_table_read_snapshot (table, snapshot_id, &snap, err, sizeof err);
+        if (rc == 0 && !(s = zs_table_file_schema (table, snap.schema_id, err, sizeof err)))
+            rc = -1;
+        if (rc != 0) {
+            if (rc == ZS_ENOENT)
+                snprintf (err, sizeof err, "no snapshot %lld", (long long) snapshot_id);
+            fprintf (stderr, "zsink table %s: %s\n", cmd, err);
+            return -1;
+        }
+        *as = snap.schema_id;
+    }
+    *row = s->row;
+    return 0;
+}
+
+//  Read every row of one live file as schema `as` (its own schema's
+//  columns by field id, evolve.h). As s_scan_file.
+static int
+s_scan_live_file (const char *cmd, zs_table_t *table, const zs_file_meta_t *f, int64_t as,
+                  const zs_schema_t *schema, s_row_fn *fn, void *arg)
+{
+    char err[ZS_ERRLEN];
+    zs_evolved_reader_t *reader = zs_table_read_file (table, f, as, err, sizeof err);
     if (!reader) {
         fprintf (stderr, "zsink table %s: %s\n", cmd, err);
         return -1;
     }
-    const zs_schema_t *schema = &zs_schemas_latest (zs_table_schemas (table))->row;
     zs_value_t row[ZS_MAX_COLUMNS];
     int got, rc = 0;
     while ((got = zs_evolved_reader_next (reader, row, err, sizeof err)) == 1)
@@ -278,9 +304,11 @@ s_scan_table (zs_table_t *table, const char *cmd, int64_t snapshot_id, s_row_fn 
         fprintf (stderr, "zsink table %s: %s\n", cmd, err);
         return -1;
     }
-    int rc = 0;
+    int64_t as;
+    zs_schema_t schema;
+    int rc = s_scan_schema (table, cmd, snapshot_id, &as, &schema);
     for (size_t i = 0; i < nf && rc == 0; i++)
-        rc = s_scan_live_file (cmd, table, &files[i], fn, arg);
+        rc = s_scan_live_file (cmd, table, &files[i], as, &schema, fn, arg);
     free (files);
     return rc < 0 ? -1 : 0;
 }
@@ -330,7 +358,11 @@ s_cmd_count (zs_table_t *table, const s_args_t *args)
 static int
 s_cmd_stats (zs_table_t *table, const s_args_t *args)
 {
-    s_tally_t t = {.id_col = zs_table_schema (table)->id_col};
+    int64_t as;
+    zs_schema_t schema;
+    if (s_scan_schema (table, args->cmd, args->snapshot, &as, &schema) != 0)
+        return 1;
+    s_tally_t t = {.id_col = schema.id_col};
     if (s_scan_table (table, args->cmd, args->snapshot, s_tally_row, &t) != 0 || t.oom) {
         if (t.oom)
             fprintf (stderr, "zsink table stats: out of memory after %" PRId64 " ids\n", t.n_ids);
@@ -411,9 +443,10 @@ s_cmd_scan (zs_table_t *table, const s_args_t *args)
                                                                               : 0;
     if (p.csv && !p.header_done && rc == 0) {
         //  An empty result still names its columns.
-        const zs_schema_t *schema = table ? zs_table_schema (table) : NULL;
-        if (schema)
-            zs_row_csv_header (&p.buf, schema);
+        int64_t as;
+        zs_schema_t schema;
+        if (table && s_scan_schema (table, args->cmd, args->snapshot, &as, &schema) == 0)
+            zs_row_csv_header (&p.buf, &schema);
     }
     if (p.buf.len && fwrite (p.buf.data, 1, p.buf.len, stdout) != p.buf.len)
         p.failed = true;

@@ -431,7 +431,8 @@ zs_table_file_schema (zs_table_t *self, int64_t id, char *err, size_t errlen)
 }
 
 zs_evolved_reader_t *
-zs_table_read_file (zs_table_t *self, const zs_file_meta_t *f, char *err, size_t errlen)
+zs_table_read_file (zs_table_t *self, const zs_file_meta_t *f, int64_t as, char *err,
+                    size_t errlen)
 {
     char path[ZS_PATH_MAX];
     if (zs_table_file_path (self, path, sizeof path, f->path) != 0) {
@@ -439,9 +440,13 @@ zs_table_read_file (zs_table_t *self, const zs_file_meta_t *f, char *err, size_t
         return NULL;
     }
     const zs_table_schema_t *file = zs_table_file_schema (self, f->schema_id, err, errlen);
-    if (!file)
+    const zs_table_schema_t *want =
+        as < 0 ? zs_schemas_latest (&self->schemas) : zs_schemas_find (&self->schemas, as);
+    if (file && !want)
+        snprintf (err, errlen, "%s: no schema/schema-%lld", self->path, (long long) as);
+    if (!file || !want)
         return NULL;
-    return zs_evolved_reader_open (path, file, zs_schemas_latest (&self->schemas), err, errlen);
+    return zs_evolved_reader_open (path, file, want, err, errlen);
 }
 
 const char *

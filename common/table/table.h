@@ -55,11 +55,14 @@ int zs_table_refresh_schemas (zs_table_t *self, char *err, size_t errlen);
 //  NULL + err when the table has no such schema.
 const zs_table_schema_t *zs_table_file_schema (zs_table_t *self, int64_t id, char *err,
                                                size_t errlen);
-//  A live data file, its rows read as the latest schema (evolve.h): by
-//  field id, NULL for a column added since, widened types converted. NULL
-//  + err naming the file, column and schema ids when that cannot be done.
-zs_evolved_reader_t *zs_table_read_file (zs_table_t *self, const zs_file_meta_t *f, char *err,
-                                         size_t errlen);
+//  A live data file, its rows read as schema `as` (-1: the latest; a
+//  time-travel read takes the snapshot's schemaId, as Paimon's does),
+//  evolve.h: by field id, NULL for a column added since, widened types
+//  converted. NULL + err naming the file, column and schema ids when that
+//  cannot be done. (A refresh of the schemas moves them: a caller keeps
+//  ids, not pointers, across this call.)
+zs_evolved_reader_t *zs_table_read_file (zs_table_t *self, const zs_file_meta_t *f, int64_t as,
+                                         char *err, size_t errlen);
 
 //  The options the store acts on, by Paimon's names and with Paimon's
 //  defaults: the table's own (its schema's options), then a job's

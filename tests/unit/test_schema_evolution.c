@@ -370,7 +370,7 @@ test_table_altered (void **state)
     t = zs_table_open (s_dir, NULL, err, sizeof err);
     assert_non_null (t);
     assert_int_equal (zs_table_live_files (t, 0, &files, &nf, err, sizeof err), 0);
-    zs_evolved_reader_t *r = zs_table_read_file (t, &files[0], err, sizeof err);
+    zs_evolved_reader_t *r = zs_table_read_file (t, &files[0], -1, err, sizeof err);
     assert_null (r);
     assert_non_null (strstr (err, "column 'qty'"));
     free (files);
@@ -423,7 +423,7 @@ test_read_mixed (void **state)
     int64_t seen = 0;
     for (size_t i = 0; i < nf; i++) {
         assert_int_equal (files[i].schema_id, (int64_t) i);
-        zs_evolved_reader_t *r = zs_table_read_file (job, &files[i], err, sizeof err);
+        zs_evolved_reader_t *r = zs_table_read_file (job, &files[i], -1, err, sizeof err);
         if (!r)
             fail_msg ("read: %s", err);
         while (zs_evolved_reader_next (r, row, err, sizeof err) == 1) {
