@@ -843,9 +843,9 @@ s_schema_step (const zs_schemas_t *all, size_t i, bool json)
     if (json) {
         json_t *changes = json_array ();
         for (int k = 0; k < n && k < 2 * ZS_MAX_COLUMNS; k++)
-            json_array_append_new (changes, json_pack ("{s:s, s:i, s:s}", "change", ch[k].what,
-                                                       "field_id", ch[k].field_id, "column",
-                                                       ch[k].text));
+            json_array_append_new (changes,
+                                   json_pack ("{s:s, s:i, s:s}", "change", ch[k].what, "field_id",
+                                              ch[k].field_id, "column", ch[k].text));
         return json_pack ("{s:I, s:I, s:o, s:b, s:b, s:s}", "schema_id", (json_int_t) cur->id,
                           "time_millis", (json_int_t) cur->time_millis, "changes", changes,
                           "options_changed", opts, "read_as_latest", readable, "why_not", why);
@@ -885,11 +885,10 @@ s_cmd_schema (zs_table_t *table, const s_args_t *args)
             json_object_set_new (opts, t->option_key[i], json_string (t->option_value[i]));
         for (size_t i = 0; i < all->n; i++)
             json_array_append_new (history, s_schema_step (all, i, true));
-        s_print_json (json_pack ("{s:I, s:o, s:i, s:i, s:o, s:b, s:s, s:o}", "schema_id",
-                                 (json_int_t) t->id, "fields", cols, "partition_keys",
-                                 t->n_partition_keys, "primary_keys", t->n_primary_keys, "options",
-                                 opts, "zsink_writable", writable, "why_not", why, "history",
-                                 history));
+        s_print_json (json_pack (
+            "{s:I, s:o, s:i, s:i, s:o, s:b, s:s, s:o}", "schema_id", (json_int_t) t->id, "fields",
+            cols, "partition_keys", t->n_partition_keys, "primary_keys", t->n_primary_keys,
+            "options", opts, "zsink_writable", writable, "why_not", why, "history", history));
         return 0;
     }
     printf ("schema %lld of %s\n", (long long) t->id, zs_table_path (table));

@@ -46,11 +46,11 @@ int zs_schemas_check (const zs_schemas_t *self, char *err, size_t errlen);
 
 //  How to read a row of schema `from` as schema `to`.
 typedef struct {
-    int n;                           //  to's columns
-    int src[ZS_MAX_COLUMNS];         //  from's column for each, -1: NULL (rule 2)
-    zs_type_t from[ZS_MAX_COLUMNS];  //  its type in from
-    zs_type_t to[ZS_MAX_COLUMNS];    //  its type in to
-    bool identity;                   //  same columns, same types, same order
+    int n;                          //  to's columns
+    int src[ZS_MAX_COLUMNS];        //  from's column for each, -1: NULL (rule 2)
+    zs_type_t from[ZS_MAX_COLUMNS]; //  its type in from
+    zs_type_t to[ZS_MAX_COLUMNS];   //  its type in to
+    bool identity;                  //  same columns, same types, same order
 } zs_evolve_t;
 
 //  Plan it (rules 1-3). 0, or -1 with err naming the column and both

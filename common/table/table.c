@@ -431,8 +431,7 @@ zs_table_file_schema (zs_table_t *self, int64_t id, char *err, size_t errlen)
 }
 
 zs_evolved_reader_t *
-zs_table_read_file (zs_table_t *self, const zs_file_meta_t *f, int64_t as, char *err,
-                    size_t errlen)
+zs_table_read_file (zs_table_t *self, const zs_file_meta_t *f, int64_t as, char *err, size_t errlen)
 {
     char path[ZS_PATH_MAX];
     if (zs_table_file_path (self, path, sizeof path, f->path) != 0) {
@@ -1534,8 +1533,8 @@ s_commit_write_delta (s_commit_t *c, char *err, size_t errlen)
     if (n == 0)
         c->manifest[0] = '\0';
     else
-        rc = s_write_delta (self, c->manifest, r->deletes, r->n_deletes, r->files, r->n,
-                            r->compact, &meta, err, errlen);
+        rc = s_write_delta (self, c->manifest, r->deletes, r->n_deletes, r->files, r->n, r->compact,
+                            &meta, err, errlen);
     if (rc == 0)
         rc = s_write_list (self, c->delta_list, &meta, n ? 1 : 0, &c->delta_size, err, errlen);
     return rc; //  on failure, what was written goes with the commit (s_commit_abandon)

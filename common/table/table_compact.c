@@ -248,7 +248,8 @@ zs_table_compact_plan (zs_table_t *self, const zs_compact_t *req, zs_file_meta_t
     //  every input must read as the latest schema, or nothing is rewritten
     const zs_table_schema_t *latest = zs_schemas_latest (zs_table_schemas (self));
     for (size_t i = 0; i < n && rc == 0; i++) {
-        const zs_table_schema_t *own = zs_schemas_find (zs_table_schemas (self), files[i].schema_id);
+        const zs_table_schema_t *own =
+            zs_schemas_find (zs_table_schemas (self), files[i].schema_id);
         zs_evolve_t plan;
         char why[ZS_ERRLEN];
         if (!own) {

@@ -462,8 +462,7 @@ s_verify_columns (zs_table_t *self, const zs_file_meta_t *f, const zs_schema_t *
     zs_evolve_t plan;
     const zs_table_schema_t *own = zs_table_file_schema (self, f->schema_id, why, sizeof why);
     if (own && zs_evolve_check_file (pq, own, NULL, why, sizeof why) == 0
-        && zs_evolve_plan (own, zs_schemas_latest (zs_table_schemas (self)), &plan, why,
-                           sizeof why)
+        && zs_evolve_plan (own, zs_schemas_latest (zs_table_schemas (self)), &plan, why, sizeof why)
                == 0)
         return;
     s_problem (r, err, errlen, "%s: schema %" PRId64 " (snapshot %" PRId64 "): %s", f->path,

@@ -116,13 +116,12 @@ s_alter (int id, const char *fields, int highest)
 
 //  schema-1: name renamed label, qty INT -> BIGINT, price FLOAT -> DOUBLE,
 //  ts TIMESTAMP(3) -> TIMESTAMP(6), note INT added (field 5).
-static const char s_s1_fields[] =
-    "[{\"id\":0,\"name\":\"id\",\"type\":\"BIGINT NOT NULL\"},"
-    "{\"id\":1,\"name\":\"label\",\"type\":\"STRING\"},"
-    "{\"id\":2,\"name\":\"qty\",\"type\":\"BIGINT\"},"
-    "{\"id\":3,\"name\":\"price\",\"type\":\"DOUBLE\"},"
-    "{\"id\":4,\"name\":\"ts\",\"type\":\"TIMESTAMP(6)\"},"
-    "{\"id\":5,\"name\":\"note\",\"type\":\"INT\"}]";
+static const char s_s1_fields[] = "[{\"id\":0,\"name\":\"id\",\"type\":\"BIGINT NOT NULL\"},"
+                                  "{\"id\":1,\"name\":\"label\",\"type\":\"STRING\"},"
+                                  "{\"id\":2,\"name\":\"qty\",\"type\":\"BIGINT\"},"
+                                  "{\"id\":3,\"name\":\"price\",\"type\":\"DOUBLE\"},"
+                                  "{\"id\":4,\"name\":\"ts\",\"type\":\"TIMESTAMP(6)\"},"
+                                  "{\"id\":5,\"name\":\"note\",\"type\":\"INT\"}]";
 
 //  A row of schema 1 is row k of schema 0 as Paimon reads it, note NULL
 //  unless the row was written with schema 1 (note = k).
@@ -239,13 +238,13 @@ test_refusals (void **state)
         {ZS_TYPE_BIGINT, true, ZS_TYPE_FLOAT, true, true},
         {ZS_TYPE_FLOAT, true, ZS_TYPE_DOUBLE, true, true},
         {ZS_TYPE_TIMESTAMP3, true, ZS_TYPE_TIMESTAMP6, true, true},
-        {ZS_TYPE_BIGINT, true, ZS_TYPE_INT, true, false},        //  narrowing
-        {ZS_TYPE_DOUBLE, true, ZS_TYPE_FLOAT, true, false},      //  narrowing
+        {ZS_TYPE_BIGINT, true, ZS_TYPE_INT, true, false},   //  narrowing
+        {ZS_TYPE_DOUBLE, true, ZS_TYPE_FLOAT, true, false}, //  narrowing
         {ZS_TYPE_TIMESTAMP6, true, ZS_TYPE_TIMESTAMP3, true, false},
-        {ZS_TYPE_INT, true, ZS_TYPE_STRING, true, false},        //  Paimon's CAST to text
+        {ZS_TYPE_INT, true, ZS_TYPE_STRING, true, false}, //  Paimon's CAST to text
         {ZS_TYPE_STRING, true, ZS_TYPE_BYTES, true, false},
         {ZS_TYPE_DATE, true, ZS_TYPE_TIMESTAMP3, true, false},
-        {ZS_TYPE_INT, true, ZS_TYPE_INT, false, false},          //  nullable to NOT NULL
+        {ZS_TYPE_INT, true, ZS_TYPE_INT, false, false}, //  nullable to NOT NULL
     };
     for (size_t i = 0; i < sizeof casts / sizeof casts[0]; i++)
         assert_int_equal (zs_evolve_casts (casts[i].a, casts[i].an, casts[i].b, casts[i].bn),
@@ -394,9 +393,8 @@ test_read_mixed (void **state)
     assert_non_null (job);
     zs_parquet_options_t opts;
     zs_parquet_options_defaults (&opts);
-    zs_datafile_writer_t *w =
-        zs_datafile_writer_new (s_dir, "bucket-0/data-new.parquet", &all.s[1].row, &opts, err,
-                                sizeof err);
+    zs_datafile_writer_t *w = zs_datafile_writer_new (s_dir, "bucket-0/data-new.parquet",
+                                                      &all.s[1].row, &opts, err, sizeof err);
     assert_non_null (w);
     zs_value_t in[5], row[ZS_MAX_COLUMNS];
     for (int64_t k = 8; k <= 9; k++) {
