@@ -403,6 +403,20 @@ zs_table_schemas (zs_table_t *self)
 int
 zs_table_refresh_schemas (zs_table_t *self, char *err, size_t errlen)
 {
+    //  Schema files are never rewritten (Paimon creates each once): the
+    //  same ids mean the same schemas, and a listing is all it costs.
+    char dir[ZS_PATH_MAX];
+    int64_t *ids = NULL;
+    size_t n = 0;
+    zs_table_file_path (self, dir, sizeof dir, "schema");
+    if (zs_fs_list_numbered (dir, "schema-", &ids, &n, err, errlen) != 0)
+        return -1;
+    bool same = n == self->schemas.n;
+    for (size_t i = 0; same && i < n; i++)
+        same = ids[i] == self->schemas.s[i].id;
+    free (ids);
+    if (same)
+        return 0;
     zs_schemas_t fresh;
     int rc = zs_schemas_load (&fresh, self->path, err, errlen);
     if (rc != 0)
