@@ -15,11 +15,13 @@ read the table at once, and must agree:
 
   - the latest snapshot: count, distinct ids, min/max id (`zsink table
     stats`) and the digest of all rows (zsink's scan, as oracle.mjs computes
-    it; the DuckDB oracle has already checked that against DuckDB);
+    it; the DuckDB oracle has already checked that against DuckDB), read as
+    the table's latest schema (an altered table: as every reader does);
   - the snapshot list: every field `zsink table snapshots --json` prints
     (id, commit user, identifier, kind, time, delta and total records);
   - time travel: a read by id of the first, a middle and the last snapshot
-    (or --snapshots) gives zsink's count, ids and digest of that snapshot;
+    (or --snapshots) gives zsink's count, ids and digest of that snapshot,
+    read as the snapshot's schema (its schemaId);
     each --expired id fails in zsink and in both readers;
   - filterCommitted (Paimon Java's FileStoreCommit.filterCommitted): for
     every commit user in the list, each of its identifiers is committed and
