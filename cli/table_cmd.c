@@ -87,7 +87,7 @@ s_help (void)
            "  scan       print the rows, as JSON lines (default) or CSV with a header;\n"
            "             PATH may also be one Parquet file\n"
            "  files      live data files of the latest snapshot (--json: with their\n"
-           "             value statistics)\n"
+           "             schema id and value statistics)\n"
            "  schema     the latest schema: its columns (the $schemas system table) and\n"
            "             the table's options ($options); the history: every schema-N,\n"
            "             when, and the columns it added, dropped, renamed or retyped\n"
@@ -471,8 +471,9 @@ s_cmd_files (zs_table_t *table, const s_args_t *args)
     if (args->json) {
         json_t *arr = json_array ();
         for (size_t i = 0; i < n; i++) {
-            json_t *f = json_pack ("{s:s, s:I, s:I}", "path", files[i].path, "rows",
-                                   (json_int_t) files[i].rows, "size", (json_int_t) files[i].size);
+            json_t *f = json_pack ("{s:s, s:I, s:I, s:I}", "path", files[i].path, "rows",
+                                   (json_int_t) files[i].rows, "size", (json_int_t) files[i].size,
+                                   "schema_id", (json_int_t) files[i].schema_id);
             zs_strbuf_t text = {0};
             //  the stats are of the file's own schema's columns
             const zs_table_schema_t *own =

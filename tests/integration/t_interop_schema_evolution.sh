@@ -16,7 +16,9 @@
 #     there, value for value, in zsink's and in Java's read (pre-fix: qty
 #     and note of every rewritten row came out 0 or 1), and the readers
 #     agree again.
-#  5. Java narrows qty to INT, which zsink cannot convert: a zsink job
+#  5. Java adds a column while a zsink job runs: the job goes on with its
+#     schema, its compaction after the change writes the new one.
+#  6. Java narrows qty to INT, which zsink cannot convert: a zsink job
 #     exits 2 naming the column and the schemas, nothing written; scan
 #     names them too; Paimon Java still reads the table.
 . "$(dirname "$0")/lib.sh"
@@ -110,19 +112,44 @@ for name, before, after, extra in (("zsink", "before.jsonl", "after.jsonl", 300)
 EOF
 paimon_table $v
 
-# 5. a change zsink cannot convert: refused before anything is written
+# 5. Java alters the table while a zsink job runs (adds extra BIGINT:
+#    schema-2): the job goes on writing schema 1 (its files keep that id),
+#    its compaction after the change writes schema 2, and the readers agree
+write_job $v 1 "datagen.number-of-rows: 450" "datagen.rows-per-second: 150" \
+    "execution.checkpointing.interval: 150ms" "compaction.min.file-num: 2" "job.allow-rerun: true"
+commits=$(count_log $v "Successfully commit snapshot")
+start_cluster $v "$(job_id $v)-3"
+wait_for_count $v "Successfully commit snapshot" $((commits + 2)) 30
+out=$(paimon_java alter "$t" --add extra:BIGINT 2>>"$SCRATCH/java.err") || fail $v "Java alter mid-job: $out"
+echo "[$v] java alter while job 3 runs: $out" | cut -c1-120
+# (one compaction may be under way since before the change: the second
+# after it was planned after it)
+wait_for_count $v "Compacted [0-9]+ files" $(($(count_log $v "Compacted [0-9]+ files") + 2)) 30
+expect_exit $v 60 0
+"$ZSINK" table verify "$t" >"$SCRATCH/verify.txt" 2>&1 || fail $v "zsink table verify: $(cat "$SCRATCH/verify.txt")"
+"$ZSINK" table files "$t" --json | "$PY" -c 'import json, sys
+ids = sorted({f["schema_id"] for f in json.load(sys.stdin)["files"]})
+print("  live files of schemas", ids)
+assert 2 in ids, ids' || fail $v "no compaction output in schema 2 after the change"
+"$ZSINK" table scan "$t" | "$PY" -c 'import json, sys
+rows = [json.loads(l) for l in sys.stdin]
+assert len(rows) == 1450 and all(r["extra"] is None for r in rows), len(rows)' ||
+    fail $v "after the mid-job change: 1450 rows, extra NULL"
+paimon_table $v
+
+# 6. a change zsink cannot convert: refused before anything is written
 out=$(paimon_java alter "$t" --retype qty:INT 2>>"$SCRATCH/java.err") || fail $v "Java alter 2: $out"
 snaps=$(snapshot_count)
 files=$(ls "$t/bucket-0" | wc -l)
 write_job $v 1 "datagen.number-of-rows: 50" "job.allow-rerun: true"
-if "$ZSINK" cluster -c "$(vdir $v)/job.yaml" --job-id "$(job_id $v)-3" >"$SCRATCH/refused.log" 2>&1; then rc=0; else rc=$?; fi
+if "$ZSINK" cluster -c "$(vdir $v)/job.yaml" --job-id "$(job_id $v)-4" >"$SCRATCH/refused.log" 2>&1; then rc=0; else rc=$?; fi
 [ $rc = 2 ] || fail $v "job 3 on a table zsink cannot read: exit $rc, not 2: $(tail -5 "$SCRATCH/refused.log")"
-grep -q "column 'qty' (field 3): schema [01] has BIGINT, schema 2 has INT" "$SCRATCH/refused.log" ||
+grep -q "column 'qty' (field 3): schema [12] has BIGINT, schema 3 has INT" "$SCRATCH/refused.log" ||
     fail $v "job 3's refusal does not name the column and schemas: $(cat "$SCRATCH/refused.log")"
 [ "$(snapshot_count)" = "$snaps" ] && [ "$(ls "$t/bucket-0" | wc -l)" = "$files" ] ||
     fail $v "job 3 wrote something"
 if "$ZSINK" table scan "$t" >/dev/null 2>"$SCRATCH/scan.err"; then fail $v "scan read a change it cannot convert"; fi
-grep -q "column 'qty' (field 3): schema 1 has BIGINT, schema 2 has INT" "$SCRATCH/scan.err" ||
+grep -q "column 'qty' (field 3): schema [12] has BIGINT, schema 3 has INT" "$SCRATCH/scan.err" ||
     fail $v "scan's refusal: $(cat "$SCRATCH/scan.err")"
 "$ZSINK" table schema "$t" | grep -q "zsink cannot write it: .*'qty'" || fail $v "schema: $("$ZSINK" table schema "$t")"
 out=$(paimon_java summary "$t" 2>>"$SCRATCH/java.err") || fail $v "Java reads the table: $out"
