@@ -274,6 +274,18 @@ test_refusals (void **state)
     assert_int_equal (zs_evolve_plan (&all.s[0], &all.s[2], &plan, err, sizeof err), -1);
     assert_non_null (strstr (err, "column 'must' (field 5)"));
     zs_schemas_free (&all);
+    //  schema-3 adds a type zsink does not read: a new job is refused,
+    //  naming the schema file and the column
+    s_alter (3,
+             "[{\"id\":0,\"name\":\"id\",\"type\":\"BIGINT NOT NULL\"},"
+             "{\"id\":6,\"name\":\"amount\",\"type\":\"DECIMAL(10, 2)\"}]",
+             6);
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    snprintf (cfg.table_path, sizeof cfg.table_path, "%s", s_dir);
+    assert_int_equal (zs_table_prepare_job (&cfg, err, sizeof err), -1);
+    assert_non_null (strstr (err, "schema-3"));
+    assert_non_null (strstr (err, "column 'amount': type DECIMAL(10, 2) is not one zsink reads"));
 }
 
 //  The table altered between two commits of a job: compaction rewrites
