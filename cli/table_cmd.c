@@ -95,9 +95,14 @@ s_help (void)
            "  scan       print the rows, as JSON lines (default) or CSV with a header;\n"
            "             PATH may also be one Parquet file\n"
            "  files      live data files of the latest snapshot (--json: with their\n"
-           "             value statistics)\n"
+           "             schema id and value statistics)\n"
            "  schema     the latest schema: its columns (the $schemas system table) and\n"
-           "             the table's options ($options), and whether zsink can write it\n"
+           "             the table's options ($options); the history: every schema-N,\n"
+           "             when, and the columns it added, dropped, renamed or retyped\n"
+           "             (by field id); and whether zsink can write the table (files of\n"
+           "             an older schema are read as the latest: a column added since\n"
+           "             reads NULL, INT/BIGINT/FLOAT/TIMESTAMP(3) widen; any other\n"
+           "             change is refused by name)\n"
            "  orphans    files no snapshot references; --delete removes those older\n"
            "             than --older-than (default 1h)\n"
            "  verify     snapshots and manifests decode, no snapshot id gap; every live\n"
@@ -251,6 +256,60 @@ s_scan_file (const char *cmd, const char *path, const zs_schema_t *want, s_row_f
     return rc;
 }
 
+//  The schema a scan of snapshot_id reads as: the latest for the latest
+//  (0), the snapshot's schemaId for time travel, as Paimon's readers do.
+//  Its id (-1: the latest) and row type, or -1 with the message printed.
+static int
+s_scan_schema (zs_table_t *table, const char *cmd, int64_t snapshot_id, int64_t *as,
+               zs_schema_t *row)
+{
+    char err[ZS_ERRLEN];
+    const zs_table_schema_t *s = zs_schemas_latest (zs_table_schemas (table));
+    *as = -1;
+    if (snapshot_id > 0) {
+        zs_snapshot_t snap;
+        int rc = zs_table_read_snapshot (table, snapshot_id, &snap, err, sizeof err);
+        if (rc == 0 && !(s = zs_table_file_schema (table, snap.schema_id, err, sizeof err)))
+            rc = -1;
+        if (rc != 0) {
+            if (rc == ZS_ENOENT)
+                snprintf (err, sizeof err, "no snapshot %lld", (long long) snapshot_id);
+            fprintf (stderr, "zsink table %s: %s\n", cmd, err);
+            return -1;
+        }
+        *as = snap.schema_id;
+    }
+    *row = s->row;
+    return 0;
+}
+
+//  Read every row of one live file as schema `as` (its own schema's
+//  columns by field id, evolve.h). As s_scan_file.
+static int
+s_scan_live_file (const char *cmd, zs_table_t *table, const zs_file_meta_t *f, int64_t as,
+                  const zs_schema_t *schema, s_row_fn *fn, void *arg)
+{
+    char err[ZS_ERRLEN];
+    zs_evolved_reader_t *reader = zs_table_read_file (table, f, as, err, sizeof err);
+    if (!reader) {
+        fprintf (stderr, "zsink table %s: %s\n", cmd, err);
+        return -1;
+    }
+    zs_value_t row[ZS_MAX_COLUMNS];
+    int got, rc = 0;
+    while ((got = zs_evolved_reader_next (reader, row, err, sizeof err)) == 1)
+        if (fn (schema, row, arg)) {
+            rc = 1;
+            break;
+        }
+    if (got < 0) {
+        fprintf (stderr, "zsink table %s: %s\n", cmd, err);
+        rc = -1;
+    }
+    zs_evolved_reader_destroy (&reader);
+    return rc;
+}
+
 //  Read every row of a snapshot's live files (0 = latest) in manifest
 //  order. 0, or -1 with the message printed.
 static int
@@ -263,17 +322,17 @@ s_scan_table (zs_table_t *table, const char *cmd, int64_t snapshot_id, s_row_fn 
         fprintf (stderr, "zsink table %s: %s\n", cmd, err);
         return -1;
     }
-    int rc = 0;
-    for (size_t i = 0; i < nf && rc == 0; i++) {
-        char path[ZS_PATH_MAX];
-        snprintf (path, sizeof path, "%s/%s", zs_table_path (table), files[i].path);
-        rc = s_scan_file (cmd, path, zs_table_schema (table), fn, arg);
-    }
+    int64_t as;
+    zs_schema_t schema;
+    int rc = s_scan_schema (table, cmd, snapshot_id, &as, &schema);
+    for (size_t i = 0; i < nf && rc == 0; i++)
+        rc = s_scan_live_file (cmd, table, &files[i], as, &schema, fn, arg);
     free (files);
     return rc < 0 ? -1 : 0;
 }
 
-//  Read every row of a tag's snapshot (--tag NAME). 0, or -1 printed.
+//  Read every row of a tag's snapshot (--tag NAME), as the schema of
+//  that snapshot (time travel, as Paimon reads a tag). 0, or -1 printed.
 static int
 s_scan_tag (zs_table_t *table, const char *cmd, const char *name, s_row_fn *fn, void *arg)
 {
@@ -281,19 +340,39 @@ s_scan_tag (zs_table_t *table, const char *cmd, const char *name, s_row_fn *fn, 
     zs_tag_t tag;
     zs_file_meta_t *files = NULL;
     size_t nf = 0;
+    const zs_table_schema_t *s = NULL;
     if (zs_table_read_tag (table, name, &tag, err, sizeof err) != 0
+        || !(s = zs_table_file_schema (table, tag.snap.schema_id, err, sizeof err))
         || zs_table_snapshot_files (table, &tag.snap, &files, &nf, err, sizeof err) != 0) {
         fprintf (stderr, "zsink table %s: %s\n", cmd, err);
         return -1;
     }
+    zs_schema_t schema = s->row;
     int rc = 0;
-    for (size_t i = 0; i < nf && rc == 0; i++) {
-        char path[ZS_PATH_MAX];
-        snprintf (path, sizeof path, "%s/%s", zs_table_path (table), files[i].path);
-        rc = s_scan_file (cmd, path, zs_table_schema (table), fn, arg);
-    }
+    for (size_t i = 0; i < nf && rc == 0; i++)
+        rc = s_scan_live_file (cmd, table, &files[i], tag.snap.schema_id, &schema, fn, arg);
     free (files);
     return rc < 0 ? -1 : 0;
+}
+
+//  The row type count, stats and scan read as: a tag's snapshot's schema,
+//  a snapshot's (--snapshot) or the latest. 0, or -1 printed.
+static int
+s_scan_row_type (zs_table_t *table, const s_args_t *args, zs_schema_t *row)
+{
+    int64_t as;
+    if (!args->tag)
+        return s_scan_schema (table, args->cmd, args->snapshot, &as, row);
+    char err[ZS_ERRLEN];
+    zs_tag_t tag;
+    const zs_table_schema_t *s = NULL;
+    if (zs_table_read_tag (table, args->tag, &tag, err, sizeof err) != 0
+        || !(s = zs_table_file_schema (table, tag.snap.schema_id, err, sizeof err))) {
+        fprintf (stderr, "zsink table %s: %s\n", args->cmd, err);
+        return -1;
+    }
+    *row = s->row;
+    return 0;
 }
 
 //  The rows count, stats and scan read: a tag's, a snapshot's or the latest.
@@ -349,7 +428,10 @@ s_cmd_count (zs_table_t *table, const s_args_t *args)
 static int
 s_cmd_stats (zs_table_t *table, const s_args_t *args)
 {
-    s_tally_t t = {.id_col = zs_table_schema (table)->id_col};
+    zs_schema_t schema;
+    if (s_scan_row_type (table, args, &schema) != 0)
+        return 1;
+    s_tally_t t = {.id_col = schema.id_col};
     if (s_scan (table, args, s_tally_row, &t) != 0 || t.oom) {
         if (t.oom)
             fprintf (stderr, "zsink table stats: out of memory after %" PRId64 " ids\n", t.n_ids);
@@ -430,9 +512,9 @@ s_cmd_scan (zs_table_t *table, const s_args_t *args)
                                                                               : 0;
     if (p.csv && !p.header_done && rc == 0) {
         //  An empty result still names its columns.
-        const zs_schema_t *schema = table ? zs_table_schema (table) : NULL;
-        if (schema)
-            zs_row_csv_header (&p.buf, schema);
+        zs_schema_t schema;
+        if (table && s_scan_row_type (table, args, &schema) == 0)
+            zs_row_csv_header (&p.buf, &schema);
     }
     if (p.buf.len && fwrite (p.buf.data, 1, p.buf.len, stdout) != p.buf.len)
         p.failed = true;
@@ -457,10 +539,14 @@ s_cmd_files (zs_table_t *table, const s_args_t *args)
     if (args->json) {
         json_t *arr = json_array ();
         for (size_t i = 0; i < n; i++) {
-            json_t *f = json_pack ("{s:s, s:I, s:I}", "path", files[i].path, "rows",
-                                   (json_int_t) files[i].rows, "size", (json_int_t) files[i].size);
+            json_t *f = json_pack ("{s:s, s:I, s:I, s:I}", "path", files[i].path, "rows",
+                                   (json_int_t) files[i].rows, "size", (json_int_t) files[i].size,
+                                   "schema_id", (json_int_t) files[i].schema_id);
             zs_strbuf_t text = {0};
-            zs_stats_json (&files[i].stats, zs_table_schema (table), &text);
+            //  the stats are of the file's own schema's columns
+            const zs_table_schema_t *own =
+                zs_table_file_schema (table, files[i].schema_id, err, sizeof err);
+            zs_stats_json (&files[i].stats, own ? &own->row : zs_table_schema (table), &text);
             json_t *stats = text.data ? json_loads (text.data, 0, NULL) : NULL;
             zs_strbuf_free (&text);
             if (stats)
@@ -824,27 +910,82 @@ s_cmd_rollback (zs_table_t *table, const s_args_t *args)
     return 0;
 }
 
-//  The latest schema: Flink SQL's SELECT * FROM t$schemas (its columns)
-//  and t$options, and whether zsink can write the table.
+//  The latest schema: Flink SQL's SELECT * FROM t$schemas (its columns,
+//  by field id) and t$options, then the history: every schema-N, when,
+//  and what changed from the one before (by field id), and whether zsink
+//  reads its files as the latest (evolve.h).
+static bool
+s_options_differ (const zs_table_schema_t *a, const zs_table_schema_t *b)
+{
+    if (a->n_options != b->n_options)
+        return true;
+    for (int i = 0; i < a->n_options; i++)
+        if (strcmp (zs_schema_option (b, a->option_key[i], "\x01"), a->option_value[i]) != 0)
+            return true;
+    return false;
+}
+
+//  Schema i of the history: its changes as JSON, or printed.
+static json_t *
+s_schema_step (const zs_schemas_t *all, size_t i, bool json)
+{
+    const zs_table_schema_t *cur = &all->s[i], *latest = zs_schemas_latest (all);
+    zs_schema_change_t ch[2 * ZS_MAX_COLUMNS];
+    int n = i ? zs_evolve_changes (&all->s[i - 1], cur, ch, 2 * ZS_MAX_COLUMNS) : 0;
+    bool opts = i && s_options_differ (&all->s[i - 1], cur);
+    char when[64], why[ZS_ERRLEN] = "";
+    zs_evolve_t plan;
+    bool readable = zs_evolve_plan (cur, latest, &plan, why, sizeof why) == 0;
+    s_fmt_time (cur->time_millis, when, sizeof when);
+    if (json) {
+        json_t *changes = json_array ();
+        for (int k = 0; k < n && k < 2 * ZS_MAX_COLUMNS; k++)
+            json_array_append_new (changes,
+                                   json_pack ("{s:s, s:i, s:s}", "change", ch[k].what, "field_id",
+                                              ch[k].field_id, "column", ch[k].text));
+        return json_pack ("{s:I, s:I, s:o, s:b, s:b, s:s}", "schema_id", (json_int_t) cur->id,
+                          "time_millis", (json_int_t) cur->time_millis, "changes", changes,
+                          "options_changed", opts, "read_as_latest", readable, "why_not", why);
+    }
+    printf ("  schema %-4lld %s  ", (long long) cur->id, when);
+    if (i == 0)
+        printf ("created");
+    for (int k = 0; k < n && k < 2 * ZS_MAX_COLUMNS; k++)
+        printf ("%s%s %s", k ? ", " : "", ch[k].what, ch[k].text);
+    if (opts)
+        printf ("%soptions changed", n ? ", " : "");
+    if (i && !n && !opts)
+        printf ("no change");
+    printf ("\n");
+    if (!readable)
+        printf ("    zsink cannot read its files as the latest: %s\n", why);
+    return NULL;
+}
+
 static int
 s_cmd_schema (zs_table_t *table, const s_args_t *args)
 {
     const zs_table_schema_t *t = zs_table_schema_file (table);
+    const zs_schemas_t *all = zs_table_schemas (table);
     char why[ZS_ERRLEN] = "";
     bool writable = zs_schema_writable (t, why, sizeof why) == 0;
+    if (writable)
+        writable = zs_schemas_check (all, why, sizeof why) == 0;
     if (args->json) {
-        json_t *cols = json_array (), *opts = json_object ();
+        json_t *cols = json_array (), *opts = json_object (), *history = json_array ();
         for (int i = 0; i < t->row.n; i++)
-            json_array_append_new (cols, json_pack ("{s:i, s:s, s:s, s:b}", "id", i, "name",
-                                                    t->row.cols[i].name, "type",
+            json_array_append_new (cols, json_pack ("{s:i, s:s, s:s, s:b}", "id", t->field_id[i],
+                                                    "name", t->row.cols[i].name, "type",
                                                     zs_type_name (t->row.cols[i].type), "nullable",
                                                     t->row.cols[i].nullable));
         for (int i = 0; i < t->n_options; i++)
             json_object_set_new (opts, t->option_key[i], json_string (t->option_value[i]));
-        s_print_json (json_pack ("{s:I, s:o, s:i, s:i, s:o, s:b, s:s}", "schema_id",
-                                 (json_int_t) t->id, "fields", cols, "partition_keys",
-                                 t->n_partition_keys, "primary_keys", t->n_primary_keys, "options",
-                                 opts, "zsink_writable", writable, "why_not", why));
+        for (size_t i = 0; i < all->n; i++)
+            json_array_append_new (history, s_schema_step (all, i, true));
+        s_print_json (json_pack (
+            "{s:I, s:o, s:i, s:i, s:o, s:b, s:s, s:o}", "schema_id", (json_int_t) t->id, "fields",
+            cols, "partition_keys", t->n_partition_keys, "primary_keys", t->n_primary_keys,
+            "options", opts, "zsink_writable", writable, "why_not", why, "history", history));
         return 0;
     }
     printf ("schema %lld of %s\n", (long long) t->id, zs_table_path (table));
@@ -854,6 +995,9 @@ s_cmd_schema (zs_table_t *table, const s_args_t *args)
     printf ("options:\n");
     for (int i = 0; i < t->n_options; i++)
         printf ("  %-40s %s\n", t->option_key[i], t->option_value[i]);
+    printf ("history:\n");
+    for (size_t i = 0; i < all->n; i++)
+        s_schema_step (all, i, false);
     printf (writable ? "zsink can write it\n" : "zsink cannot write it: %s\n", why);
     return 0;
 }

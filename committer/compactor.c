@@ -44,7 +44,7 @@ struct zs_compactor_t {
     zs_compact_t req;
     char user[64];
     char table_path[ZS_PATH_MAX];
-    zs_schema_t schema;
+    zs_schemas_t schemas; //  the table's, as planned: the thread's copy
     zs_file_meta_t *in;
     size_t n;
     int64_t started_ms;
@@ -77,6 +77,7 @@ zs_compactor_destroy (zs_compactor_t **self_p)
     if (!self)
         return;
     zs_compactor_cancel (self);
+    zs_schemas_free (&self->schemas);
     close (self->pipe[0]);
     close (self->pipe[1]);
     free (self);
@@ -107,7 +108,7 @@ s_rewrite (void *arg)
 {
     zs_compactor_t *self = arg;
     self->rc =
-        zs_table_compact_rewrite (self->table_path, &self->schema, &self->req, self->in, self->n,
+        zs_table_compact_rewrite (self->table_path, &self->schemas, &self->req, self->in, self->n,
                                   &self->stop, &self->made, &self->nm, self->err, sizeof self->err);
     char done = 1;
     while (write (self->pipe[1], &done, 1) < 0 && errno == EINTR)
@@ -130,7 +131,13 @@ zs_compactor_start (zs_compactor_t *self, zs_table_t *table, const zs_compact_t 
     snprintf (self->user, sizeof self->user, "%s", req->user);
     self->req.user = self->user;
     snprintf (self->table_path, sizeof self->table_path, "%s", zs_table_path (table));
-    self->schema = *zs_table_schema (table);
+    zs_schemas_free (&self->schemas);
+    if (zs_schemas_copy (&self->schemas, zs_table_schemas (table)) != 0) {
+        zs_warn ("compaction not started: out of memory");
+        free (self->in);
+        self->in = NULL;
+        return false;
+    }
     self->made = NULL;
     self->nm = 0;
     self->rc = 0;
@@ -169,6 +176,7 @@ s_forget (zs_compactor_t *self)
 {
     free (self->in);
     free (self->made);
+    zs_schemas_free (&self->schemas);
     self->in = self->made = NULL;
     self->n = self->nm = 0;
 }

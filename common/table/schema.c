@@ -70,6 +70,32 @@ s_type_text (json_t *t, char *buf, size_t len)
     return text;
 }
 
+//  Each column's field id (the "id" of its field): present, not negative,
+//  unique. highestFieldId when given, else the largest id.
+static int
+s_field_ids (zs_table_schema_t *self, json_t *fields, char *err, size_t errlen)
+{
+    self->highest_field_id = -1;
+    for (size_t i = 0; i < json_array_size (fields); i++) {
+        json_t *id = json_object_get (json_array_get (fields, i), "id");
+        json_int_t v = json_is_integer (id) ? json_integer_value (id) : -1;
+        if (v < 0 || v > INT32_MAX) {
+            snprintf (err, errlen, "column '%s': no field id", self->row.cols[i].name);
+            return ZS_ECORRUPT;
+        }
+        for (size_t k = 0; k < i; k++)
+            if (self->field_id[k] == (int) v) {
+                snprintf (err, errlen, "columns '%s' and '%s' have the same field id %d",
+                          self->row.cols[k].name, self->row.cols[i].name, (int) v);
+                return ZS_ECORRUPT;
+            }
+        self->field_id[i] = (int) v;
+        if ((int) v > self->highest_field_id)
+            self->highest_field_id = (int) v;
+    }
+    return 0;
+}
+
 //  The columns: rebuilt as the text form and parsed by the one parser, so
 //  one set of rules holds for names and types wherever a schema comes from.
 static int
@@ -110,7 +136,7 @@ s_fields (zs_table_schema_t *self, json_t *fields, char *err, size_t errlen)
     if (rc == 0 && zs_schema_parse (&self->row, spec, err, errlen) != 0)
         rc = ZS_ECORRUPT;
     free (spec);
-    return rc;
+    return rc == 0 ? s_field_ids (self, fields, err, errlen) : rc;
 }
 
 //  Partition or primary keys: counted, the first kept for messages.
@@ -186,6 +212,10 @@ zs_schema_from_json (zs_table_schema_t *self, const char *text, char *err, size_
     if (rc == 0)
         rc = s_options_read (self, json_object_get (root, "options"), err, errlen);
     self->id = rc == 0 ? (int64_t) json_integer_value (id) : 0;
+    json_t *high = json_object_get (root, "highestFieldId");
+    if (rc == 0 && json_is_integer (high) && json_integer_value (high) > self->highest_field_id
+        && json_integer_value (high) <= INT32_MAX)
+        self->highest_field_id = (int) json_integer_value (high);
     json_t *t = json_object_get (root, "timeMillis");
     self->time_millis = json_is_integer (t) ? (int64_t) json_integer_value (t) : 0;
     json_decref (root);

@@ -20,6 +20,11 @@
 typedef struct {
     int64_t id; //  the N of schema-N
     zs_schema_t row;
+    //  Paimon's field ids, column by column (row.cols[i] is field
+    //  field_id[i]): a column keeps its id across renames and type changes,
+    //  a dropped column's id is never reused (evolve.h matches by it).
+    int field_id[ZS_MAX_COLUMNS];
+    int highest_field_id;
     int n_partition_keys, n_primary_keys;
     char first_key[ZS_COLUMN_NAME_MAX]; //  a partition or primary key, for messages
     int n_options;
@@ -33,7 +38,8 @@ typedef struct {
 char *zs_schema_to_json (const zs_schema_t *row, int64_t time_millis);
 
 //  Decode a schema file (any Paimon version's, by field name). A column of
-//  a type zsink does not read is an error naming it. 0, or ZS_ECORRUPT
+//  a type zsink does not read is an error naming it, and so is a field id
+//  that is missing or used twice. 0, or ZS_ECORRUPT
 //  with err saying what is wrong.
 int zs_schema_from_json (zs_table_schema_t *self, const char *text, char *err, size_t errlen);
 

@@ -166,31 +166,22 @@ zs_table_set_job_options (zs_table_t *self, const zs_config_t *cfg)
 static int
 s_read_schema (zs_table_t *self, char *err, size_t errlen)
 {
-    char dir[ZS_PATH_MAX], path[ZS_PATH_MAX + 32], why[ZS_ERRLEN];
-    zs_table_file_path (self, dir, sizeof dir, "schema");
-    int64_t id = 0;
-    int rc = s_latest_schema (dir, &id, err, errlen);
+    char why[ZS_ERRLEN];
+    zs_schemas_free (&self->schemas);
+    int rc = zs_schemas_load (&self->schemas, self->path, why, sizeof why);
     if (rc == ZS_ENOENT) {
         //  Without create, refuse anything that is not a table rather than
         //  make one: a typo in table.path must not start an empty table.
         snprintf (err, errlen, "not a Paimon table (no schema/schema-N): %s", self->path);
         return -1;
     }
-    if (rc != 0)
-        return -1;
-    snprintf (path, sizeof path, "%s/schema-%lld", dir, (long long) id);
-    char *text = zs_fs_read_file (path, 1024 * 1024, NULL, why, sizeof why);
-    if (!text) {
+    if (rc != 0) {
         snprintf (err, errlen, "%s", why);
         return -1;
     }
-    rc = zs_schema_from_json (&self->tschema, text, why, sizeof why);
-    free (text);
-    if (rc != 0) {
-        snprintf (err, errlen, "%s: unreadable schema: %s", path, why);
-        return -1;
-    }
+    self->tschema = *zs_schemas_latest (&self->schemas);
     self->schema = self->tschema.row;
+    self->write_schema_id = self->tschema.id;
     if (s_read_options (self, err, errlen) != 0)
         return -1;
     const char *codec = zs_schema_option (&self->tschema, "manifest.compression", "zstd");
@@ -199,6 +190,29 @@ s_read_schema (zs_table_t *self, char *err, size_t errlen)
                            : strcasecmp (codec, "deflate") == 0 ? ZS_AVRO_CODEC_DEFLATE
                                                                 : ZS_AVRO_CODEC_ZSTANDARD;
     return 0;
+}
+
+//  A job's rows are of its schema: the latest when it started (the
+//  coordinator checks that, zs_table_prepare_job), or, for a role opening
+//  the table after another engine altered it mid-job, the newest older
+//  schema of the same row type: its files stay valid with that schema id,
+//  as Paimon's writers' do (docs/decisions.md, "Schema evolution").
+static int
+s_job_schema (zs_table_t *self, const zs_schema_t *job, char *err, size_t errlen)
+{
+    char why[ZS_ERRLEN];
+    if (zs_schema_diff (job, &self->schema, why, sizeof why) == 0)
+        return 0;
+    for (size_t i = self->schemas.n; i-- > 1;) {
+        const zs_table_schema_t *s = &self->schemas.s[i - 1];
+        char other[ZS_ERRLEN];
+        if (zs_schema_diff (job, &s->row, other, sizeof other) == 0) {
+            self->write_schema_id = s->id;
+            return 0;
+        }
+    }
+    snprintf (err, errlen, "table %s has another schema: %s", self->path, why);
+    return -1;
 }
 
 //  The directories a writer needs (a table another writer created may lack
@@ -272,14 +286,13 @@ zs_table_open (const char *path, const zs_schema_t *create, char *err, size_t er
         snprintf (err, errlen, "zsink cannot write table %s: %s", self->path, why);
         goto fail;
     }
-    if (create && zs_schema_diff (create, &self->schema, why, sizeof why) != 0) {
-        snprintf (err, errlen, "table %s has another schema: %s", self->path, why);
+    if (create && s_job_schema (self, create, err, errlen) != 0)
         goto fail;
-    }
     if (create && s_make_dirs (self, err, errlen) != 0)
         goto fail;
     return self;
 fail:
+    zs_schemas_free (&self->schemas);
     free (self);
     return NULL;
 }
@@ -300,7 +313,19 @@ zs_table_prepare_job (zs_config_t *cfg, char *err, size_t errlen)
         zs_schema_format (&cfg->schema, cfg->schema_text, sizeof cfg->schema_text);
         cfg->schema_set = true;
     }
+    //  A new job writes the latest schema, and every older schema's files
+    //  must read as it (its compaction rewrites them), before anything is
+    //  written.
+    char why[ZS_ERRLEN];
+    int rc = zs_schemas_check (&table->schemas, why, sizeof why);
+    if (rc != 0)
+        snprintf (err, errlen, "zsink cannot write table %s: %s", cfg->table_path, why);
+    else if ((rc = zs_schema_diff (&cfg->schema, &table->schema, why, sizeof why)) != 0)
+        snprintf (err, errlen, "table %s has another schema: %s (its latest, schema %lld)",
+                  cfg->table_path, why, (long long) table->tschema.id);
     zs_table_destroy (&table);
+    if (rc != 0)
+        return -1;
     //  again, as a writer: writable, and of the job's row type
     table = zs_table_open (cfg->table_path, &cfg->schema, err, errlen);
     if (!table)
@@ -350,6 +375,7 @@ zs_table_destroy (zs_table_t **self_p)
         return;
     s_prepared_drop (*self_p);
     zs_names_free (&(*self_p)->unsynced);
+    zs_schemas_free (&(*self_p)->schemas);
     zhash_destroy (&(*self_p)->live);
     zhash_destroy (&(*self_p)->retired);
     free (*self_p);
@@ -366,6 +392,74 @@ const zs_table_schema_t *
 zs_table_schema_file (zs_table_t *self)
 {
     return &self->tschema;
+}
+
+const zs_schemas_t *
+zs_table_schemas (zs_table_t *self)
+{
+    return &self->schemas;
+}
+
+int
+zs_table_refresh_schemas (zs_table_t *self, char *err, size_t errlen)
+{
+    //  Schema files are never rewritten (Paimon creates each once): the
+    //  same ids mean the same schemas, and a listing is all it costs.
+    char dir[ZS_PATH_MAX];
+    int64_t *ids = NULL;
+    size_t n = 0;
+    zs_table_file_path (self, dir, sizeof dir, "schema");
+    if (zs_fs_list_numbered (dir, "schema-", &ids, &n, err, errlen) != 0)
+        return -1;
+    bool same = n == self->schemas.n;
+    for (size_t i = 0; same && i < n; i++)
+        same = ids[i] == self->schemas.s[i].id;
+    free (ids);
+    if (same)
+        return 0;
+    zs_schemas_t fresh;
+    int rc = zs_schemas_load (&fresh, self->path, err, errlen);
+    if (rc != 0)
+        return rc == ZS_ENOENT ? -1 : rc;
+    if (fresh.n < self->schemas.n) {
+        snprintf (err, errlen, "%s/schema: %zu schema files, %zu before", self->path, fresh.n,
+                  self->schemas.n);
+        zs_schemas_free (&fresh);
+        return -1;
+    }
+    zs_schemas_free (&self->schemas);
+    self->schemas = fresh;
+    return 0;
+}
+
+const zs_table_schema_t *
+zs_table_file_schema (zs_table_t *self, int64_t id, char *err, size_t errlen)
+{
+    const zs_table_schema_t *s = zs_schemas_find (&self->schemas, id);
+    if (!s && zs_table_refresh_schemas (self, err, errlen) != 0)
+        return NULL;
+    s = s ? s : zs_schemas_find (&self->schemas, id);
+    if (!s)
+        snprintf (err, errlen, "%s: no schema/schema-%lld", self->path, (long long) id);
+    return s;
+}
+
+zs_evolved_reader_t *
+zs_table_read_file (zs_table_t *self, const zs_file_meta_t *f, int64_t as, char *err, size_t errlen)
+{
+    char path[ZS_PATH_MAX];
+    if (zs_table_file_path (self, path, sizeof path, f->path) != 0) {
+        snprintf (err, errlen, "%s: path too long", f->path);
+        return NULL;
+    }
+    const zs_table_schema_t *file = zs_table_file_schema (self, f->schema_id, err, errlen);
+    const zs_table_schema_t *want =
+        as < 0 ? zs_schemas_latest (&self->schemas) : zs_schemas_find (&self->schemas, as);
+    if (file && !want)
+        snprintf (err, errlen, "%s: no schema/schema-%lld", self->path, (long long) as);
+    if (!file || !want)
+        return NULL;
+    return zs_evolved_reader_open (path, file, want, err, errlen);
 }
 
 const char *
@@ -1205,14 +1299,48 @@ zs_table_write_entries (zs_table_t *self, const char *name, const zs_manifest_en
     return s_write_manifest (self, name, data, len, &meta->file_size, err, errlen);
 }
 
+//  The schema id of a file a job wrote: the job's schema's. On a table
+//  that has been altered, the file's own columns decide (its footer,
+//  checked by name, type and count: evolve.h's rule 4): a restored
+//  checkpoint's pending files may have been written before the change, by
+//  a job of the older schema. The newest schema they are of; none is an
+//  error (its rows would be read as something else).
+static int
+s_new_file_schema (zs_table_t *self, zs_file_meta_t *f, char *err, size_t errlen)
+{
+    f->schema_id = self->write_schema_id;
+    size_t len = strlen (f->path);
+    if (self->schemas.n < 2 || len < 8 || strcmp (f->path + len - 8, ".parquet") != 0)
+        return 0;
+    char path[ZS_PATH_MAX], why[ZS_ERRLEN] = "";
+    zs_table_file_path (self, path, sizeof path, f->path);
+    zs_parquet_reader_t *pq = zs_parquet_reader_open (path, why, sizeof why);
+    if (!pq) {
+        snprintf (err, errlen, "%s", why);
+        return -1;
+    }
+    const zs_schema_t *cols = zs_parquet_reader_schema (pq);
+    const zs_table_schema_t *own = zs_schemas_find (&self->schemas, self->write_schema_id);
+    int rc = own ? zs_evolve_check_file (cols, own, NULL, why, sizeof why) : -1;
+    for (size_t i = self->schemas.n; rc != 0 && i-- > 0;) {
+        char other[ZS_ERRLEN];
+        rc = zs_evolve_check_file (cols, &self->schemas.s[i], NULL, other, sizeof other);
+        f->schema_id = self->schemas.s[i].id;
+    }
+    zs_parquet_reader_destroy (&pq);
+    if (rc != 0)
+        snprintf (err, errlen, "%s: of no schema of the table: %s", path, why);
+    return rc;
+}
+
 //  A manifest of this commit: a DELETE entry for each of the nd files it
 //  removes (a compaction's inputs, as recorded), then an ADD for each of
 //  its n new files, written with the table's latest schema (its id goes
 //  in), as manifest/<name>; its list entry.
 static int
 s_write_delta (zs_table_t *self, const char *name, const zs_file_meta_t *dels, size_t nd,
-               const zs_file_meta_t *files, size_t n, zs_manifest_meta_t *meta, char *err,
-               size_t errlen)
+               const zs_file_meta_t *files, size_t n, bool compact, zs_manifest_meta_t *meta,
+               char *err, size_t errlen)
 {
     zs_manifest_entry_t *entries = n + nd ? calloc (n + nd, sizeof *entries) : NULL;
     if (n + nd && !entries) {
@@ -1221,11 +1349,14 @@ s_write_delta (zs_table_t *self, const char *name, const zs_file_meta_t *dels, s
     }
     for (size_t i = 0; i < nd; i++)
         entries[i] = (zs_manifest_entry_t){.add = false, .total_buckets = -1, .file = dels[i]};
-    for (size_t i = 0; i < n; i++) {
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
         entries[nd + i] = (zs_manifest_entry_t){.add = true, .total_buckets = -1, .file = files[i]};
-        entries[nd + i].file.schema_id = self->tschema.id;
+        if (!compact) //  a compaction's outputs carry the schema they were written in
+            rc = s_new_file_schema (self, &entries[nd + i].file, err, errlen);
     }
-    int rc = zs_table_write_entries (self, name, entries, n + nd, meta, err, errlen);
+    if (rc == 0)
+        rc = zs_table_write_entries (self, name, entries, n + nd, meta, err, errlen);
     free (entries);
     return rc;
 }
@@ -1423,8 +1554,8 @@ s_commit_write_delta (s_commit_t *c, char *err, size_t errlen)
     if (n == 0)
         c->manifest[0] = '\0';
     else
-        rc = s_write_delta (self, c->manifest, r->deletes, r->n_deletes, r->files, r->n, &meta, err,
-                            errlen);
+        rc = s_write_delta (self, c->manifest, r->deletes, r->n_deletes, r->files, r->n, r->compact,
+                            &meta, err, errlen);
     if (rc == 0)
         rc = s_write_list (self, c->delta_list, &meta, n ? 1 : 0, &c->delta_size, err, errlen);
     return rc; //  on failure, what was written goes with the commit (s_commit_abandon)
@@ -1651,6 +1782,20 @@ s_commit_write_manifests (s_commit_t *c, char *err, size_t errlen)
     return rc;
 }
 
+//  A snapshot's schemaId: the latest schema when it is made, as Paimon's
+//  commit reads it (a time-travel read of the snapshot takes its columns
+//  from it), whatever schema the files it adds have.
+static int64_t
+s_snapshot_schema_id (zs_table_t *self)
+{
+    char dir[ZS_PATH_MAX], why[ZS_ERRLEN];
+    int64_t id = -1, known = zs_schemas_latest (&self->schemas)->id;
+    zs_table_file_path (self, dir, sizeof dir, "schema");
+    if (s_latest_schema (dir, &id, why, sizeof why) != 0 || id < known)
+        id = known;
+    return id;
+}
+
 //  The snapshot to create on top of the latest: copying it carries
 //  committedIdentifiers forward (invariant 2).
 static void
@@ -1665,7 +1810,7 @@ s_commit_build_snapshot (s_commit_t *c)
     snap->id = c->have ? c->latest.id + 1 : 1;
     //  another writer's changelog and index manifests are not ours to carry
     snap->changelog_manifest_list[0] = snap->index_manifest[0] = '\0';
-    snap->schema_id = c->table->tschema.id;
+    snap->schema_id = s_snapshot_schema_id (c->table);
     snprintf (snap->base_manifest_list, sizeof snap->base_manifest_list, "%s", c->base_list);
     snap->base_list_size = c->base_size;
     snprintf (snap->delta_manifest_list, sizeof snap->delta_manifest_list, "%s", c->delta_list);

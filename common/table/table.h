@@ -26,6 +26,7 @@
 #define ZS_TABLE_H_INCLUDED
 
 #include "config.h"
+#include "evolve.h"
 #include "filemeta.h"
 #include "parquet.h"
 #include "schema.h"
@@ -45,6 +46,24 @@ const char *zs_table_path (zs_table_t *self);
 const zs_schema_t *zs_table_schema (zs_table_t *self);
 //  Its latest schema file, keys and options included.
 const zs_table_schema_t *zs_table_schema_file (zs_table_t *self);
+//  Every schema file (schema-0 … the latest) as last read; the latest may
+//  be newer than zs_table_schema_file's once refreshed.
+const zs_schemas_t *zs_table_schemas (zs_table_t *self);
+//  Read the schema files again (another engine may have altered the
+//  table). 0 or -1 + err.
+int zs_table_refresh_schemas (zs_table_t *self, char *err, size_t errlen);
+//  Schema id (a data file's _SCHEMA_ID), read afresh when not known yet.
+//  NULL + err when the table has no such schema.
+const zs_table_schema_t *zs_table_file_schema (zs_table_t *self, int64_t id, char *err,
+                                               size_t errlen);
+//  A live data file, its rows read as schema `as` (-1: the latest; a
+//  time-travel read takes the snapshot's schemaId, as Paimon's does),
+//  evolve.h: by field id, NULL for a column added since, widened types
+//  converted. NULL + err naming the file, column and schema ids when that
+//  cannot be done. (A refresh of the schemas moves them: a caller keeps
+//  ids, not pointers, across this call.)
+zs_evolved_reader_t *zs_table_read_file (zs_table_t *self, const zs_file_meta_t *f, int64_t as,
+                                         char *err, size_t errlen);
 
 //  The options the store acts on, by Paimon's names and with Paimon's
 //  defaults: the table's own (its schema's options), then a job's
@@ -235,13 +254,16 @@ int zs_table_compact (zs_table_t *self, const zs_compact_t *req, zs_compacted_t 
 //  The same in three steps, so that the rewrite can run on another thread
 //  while the table commits (the committer's compactor.c):
 //  plan: the task's inputs into *files (malloc'd, oldest sequence first),
-//  *n 0 when nothing is due. 0 or an error + err.
+//  *n 0 when nothing is due. The schema files are read afresh first, and
+//  an input that cannot be read as the latest schema is an error naming
+//  it. 0 or an error + err.
 int zs_table_compact_plan (zs_table_t *self, const zs_compact_t *req, zs_file_meta_t **files,
                            size_t *n, char *err, size_t errlen);
-//  rewrite: the inputs' rows into new durable files, *out malloc'd. Uses no
-//  zs_table_t. When *stop becomes non-zero (stop may be NULL) it gives up:
-//  ZS_EREFUSED. On any error no output is left.
-int zs_table_compact_rewrite (const char *table_path, const zs_schema_t *schema,
+//  rewrite: the inputs' rows, each read by its own schema as the latest of
+//  schemas, into new durable files of the latest schema, *out malloc'd.
+//  Uses no zs_table_t. When *stop becomes non-zero (stop may be NULL) it
+//  gives up: ZS_EREFUSED. On any error no output is left.
+int zs_table_compact_rewrite (const char *table_path, const zs_schemas_t *schemas,
                               const zs_compact_t *req, const zs_file_meta_t *in, size_t n,
                               const int *stop, zs_file_meta_t **out, size_t *n_out, char *err,
                               size_t errlen);

@@ -20,7 +20,11 @@
     COMPACT snapshot leaves files no snapshot names, which the user's next
     committer removes (zs_table_clean_uncommitted_manifests), like any
     uncommitted file. Same rows, so nothing about exactly-once changes: the
-    snapshot carries the user's last identifier.
+    snapshot carries the user's last identifier. The plan reads the schema
+    files afresh (another engine may have altered the table since the job
+    started) and the rewrite reads each input by its own schema as the
+    latest (evolve.h), writing the outputs in the latest with its id: the
+    rows are those every Paimon reader reads from the inputs.
 */
 #include "datafile.h"
 #include "failpoint.h"
@@ -109,7 +113,7 @@ zs_table_compact_discard (const char *table_path, const zs_file_meta_t *files, s
 }
 
 int
-zs_table_compact_rewrite (const char *table_path, const zs_schema_t *schema,
+zs_table_compact_rewrite (const char *table_path, const zs_schemas_t *schemas,
                           const zs_compact_t *req, const zs_file_meta_t *in, size_t n,
                           const int *stop, zs_file_meta_t **out_p, size_t *n_out, char *err,
                           size_t errlen)
@@ -131,18 +135,28 @@ zs_table_compact_rewrite (const char *table_path, const zs_schema_t *schema,
         min_seq = in[i].min_seq < min_seq ? in[i].min_seq : min_seq;
         max_seq = in[i].max_seq > max_seq ? in[i].max_seq : max_seq;
     }
+    //  every input read as the latest schema, the outputs written in it
+    const zs_table_schema_t *latest = zs_schemas_latest (schemas);
+    const zs_schema_t *schema = &latest->row;
     zs_datafile_writer_t *w = NULL;
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         snprintf (path, sizeof path, "%s/%s", table_path, in[i].path);
-        zs_parquet_reader_t *r = zs_parquet_reader_open (path, err, errlen);
+        const zs_table_schema_t *own = zs_schemas_find (schemas, in[i].schema_id);
+        if (!own) {
+            snprintf (err, errlen, "%s: its schema %lld is not in %s/schema", path,
+                      (long long) in[i].schema_id, table_path);
+            rc = -1;
+            break;
+        }
+        zs_evolved_reader_t *r = zs_evolved_reader_open (path, own, latest, err, errlen);
         if (!r) {
             rc = -1;
             break;
         }
         zs_value_t row[ZS_MAX_COLUMNS];
         int got;
-        while (rc == 0 && (got = zs_parquet_reader_next (r, row, err, errlen)) == 1) {
+        while (rc == 0 && (got = zs_evolved_reader_next (r, row, err, errlen)) == 1) {
             if (stop && __atomic_load_n (stop, __ATOMIC_RELAXED)) {
                 snprintf (err, errlen, "compaction stopped");
                 rc = ZS_EREFUSED;
@@ -170,7 +184,7 @@ zs_table_compact_rewrite (const char *table_path, const zs_schema_t *schema,
         }
         if (rc == 0 && got < 0)
             rc = -1;
-        zs_parquet_reader_destroy (&r);
+        zs_evolved_reader_destroy (&r);
     }
     if (rc == 0 && w) {
         rc = zs_datafile_writer_close (&w, &out[k], err, errlen);
@@ -180,6 +194,7 @@ zs_table_compact_rewrite (const char *table_path, const zs_schema_t *schema,
         zs_datafile_writer_abort (&w);
     for (size_t i = 0; i < k; i++) {
         out[i].file_source = ZS_FILE_SOURCE_COMPACT;
+        out[i].schema_id = latest->id;
         out[i].min_seq = min_seq;
         out[i].max_seq = max_seq;
     }
@@ -218,7 +233,11 @@ zs_table_compact_plan (zs_table_t *self, const zs_compact_t *req, zs_file_meta_t
     *n_p = 0;
     zs_file_meta_t *files = NULL;
     size_t n = 0;
-    int rc = zs_table_live_files (self, 0, &files, &n, err, errlen);
+    //  another engine may have altered the table: its latest schema is
+    //  the one the outputs are written in
+    int rc = zs_table_refresh_schemas (self, err, errlen);
+    if (rc == 0)
+        rc = zs_table_live_files (self, 0, &files, &n, err, errlen);
     if (rc != 0)
         return rc;
     if (!s_plan (req, files, &n)) {
@@ -226,6 +245,26 @@ zs_table_compact_plan (zs_table_t *self, const zs_compact_t *req, zs_file_meta_t
         return 0;
     }
     qsort (files, n, sizeof *files, s_by_seq);
+    //  every input must read as the latest schema, or nothing is rewritten
+    const zs_table_schema_t *latest = zs_schemas_latest (zs_table_schemas (self));
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const zs_table_schema_t *own =
+            zs_schemas_find (zs_table_schemas (self), files[i].schema_id);
+        zs_evolve_t plan;
+        char why[ZS_ERRLEN];
+        if (!own) {
+            snprintf (err, errlen, "%s: its schema %lld is not in %s/schema", files[i].path,
+                      (long long) files[i].schema_id, zs_table_path (self));
+            rc = -1;
+        } else if (zs_evolve_plan (own, latest, &plan, why, sizeof why) != 0) {
+            snprintf (err, errlen, "%s: %s", files[i].path, why);
+            rc = -1;
+        }
+    }
+    if (rc != 0) {
+        free (files);
+        return rc;
+    }
     *files_p = files;
     *n_p = n;
     return 0;
@@ -276,7 +315,7 @@ zs_table_compact (zs_table_t *self, const zs_compact_t *req, zs_compacted_t *out
     size_t n = 0, nm = 0;
     int rc = zs_table_compact_plan (self, req, &files, &n, err, errlen);
     if (rc == 0 && n)
-        rc = zs_table_compact_rewrite (zs_table_path (self), zs_table_schema (self), req, files, n,
+        rc = zs_table_compact_rewrite (zs_table_path (self), zs_table_schemas (self), req, files, n,
                                        NULL, &made, &nm, err, errlen);
     if (rc == 0 && n)
         rc = zs_table_compact_commit (self, req, files, n, made, nm, out, err, errlen);

@@ -466,6 +466,24 @@ s_cmp_meta_path (const void *a, const void *b)
     return strcmp (((const zs_file_meta_t *) a)->path, ((const zs_file_meta_t *) b)->path);
 }
 
+//  A live file's columns are those of ITS schema (_SCHEMA_ID), by name and
+//  type: an older schema's file is read by field id as the latest
+//  (evolve.h), which must be possible too.
+static void
+s_verify_columns (zs_table_t *self, const zs_file_meta_t *f, const zs_schema_t *pq, int64_t snap,
+                  s_report_t *r, char *err, size_t errlen)
+{
+    char why[ZS_ERRLEN];
+    zs_evolve_t plan;
+    const zs_table_schema_t *own = zs_table_file_schema (self, f->schema_id, why, sizeof why);
+    if (own && zs_evolve_check_file (pq, own, NULL, why, sizeof why) == 0
+        && zs_evolve_plan (own, zs_schemas_latest (zs_table_schemas (self)), &plan, why, sizeof why)
+               == 0)
+        return;
+    s_problem (r, err, errlen, "%s: schema %" PRId64 " (snapshot %" PRId64 "): %s", f->path,
+               f->schema_id, snap, why);
+}
+
 //  One live file: a regular file of the recorded size and, for Parquet,
 //  of the recorded row count (what count, scan and every engine rely on).
 static void
@@ -500,6 +518,7 @@ s_verify_file (zs_table_t *self, const zs_file_meta_t *f, int64_t snap, s_report
         return;
     }
     int64_t rows = zs_parquet_reader_num_rows (pq);
+    s_verify_columns (self, f, zs_parquet_reader_schema (pq), snap, r, err, errlen);
     zs_parquet_reader_destroy (&pq);
     if (rows != f->rows)
         s_problem (r, err, errlen,

@@ -5,6 +5,7 @@
 #ifndef ZS_TABLE_PRIV_H_INCLUDED
 #define ZS_TABLE_PRIV_H_INCLUDED
 
+#include "evolve.h"
 #include "manifest.h"
 #include "table.h"
 #include <czmq.h>
@@ -49,6 +50,8 @@ typedef struct {
 struct _zs_table_t {
     zs_table_schema_t tschema;      //  the latest schema file, options and all
     zs_schema_t schema;             //  its row type
+    zs_schemas_t schemas;           //  every schema file, as last read (evolve.h)
+    int64_t write_schema_id;        //  the schema of the rows the job appends
     zs_avro_codec_t manifest_codec; //  manifest.compression
     zs_table_opts_t opts;           //  the options the store acts on
     char path[ZS_PATH_MAX];

@@ -26,8 +26,10 @@
 //       the input with the table's schema vs DuckDB's read of the table
 //   node oracle.mjs snapshots --zsink BIN --table DIR --ids ID,ID,...
 //       zsink's figures of older snapshots (time travel): for each id, the
-//       count and digest of `zsink table scan DIR --snapshot ID` (no DuckDB;
-//       tests/interop/readers.py compares them with Paimon's readers)
+//       count and digest of `zsink table scan DIR --snapshot ID`, of the
+//       snapshot's schema (its schemaId); the id `latest`: of a plain scan,
+//       of the table's latest schema (no DuckDB; tests/interop/readers.py
+//       compares them with Paimon's readers)
 //   node oracle.mjs where --zsink BIN --table DIR --where SQL [--where SQL]...
 //       DuckDB's answer over the live files for each WHERE condition: the
 //       count, and the files holding a matching row (relative to DIR), in
@@ -57,9 +59,21 @@ function die(msg) {
 // ---- types ---------------------------------------------------------------
 
 // zsink type of each column from schema-0 ("BIGINT NOT NULL" -> BIGINT)
-function tableSchema(dir) {
-  const s = JSON.parse(readFileSync(join(dir, 'schema', 'schema-0'), 'utf8'));
+// The columns of schema/schema-<id> (default: the latest, the highest N:
+// Paimon's schema evolution adds one per ALTER TABLE)
+function tableSchema(dir, id) {
+  if (id === undefined)
+    id = Math.max(...readdirSync(join(dir, 'schema')).filter((n) => /^schema-[0-9]+$/.test(n))
+      .map((n) => Number(n.slice(7))));
+  const s = JSON.parse(readFileSync(join(dir, 'schema', `schema-${id}`), 'utf8'));
   return s.fields.map((f) => ({ name: f.name, type: f.type.replace(/ NOT NULL$/, '') }));
+}
+
+// The schema a read of snapshot id takes (time travel: its schemaId, as
+// Paimon's readers and `zsink table scan --snapshot` do)
+function snapshotSchema(dir, id) {
+  const snap = JSON.parse(readFileSync(join(dir, 'snapshot', `snapshot-${id}`), 'utf8'));
+  return tableSchema(dir, snap.schemaId);
 }
 
 // zsink type of a DuckDB column type (for files DuckDB wrote)
@@ -331,11 +345,14 @@ const fileList = (paths) => '[' + paths.map((p) => `'${p.replace(/'/g, "''")}'`)
 
 // zsink's count and digest of each older snapshot (no DuckDB needed)
 function snapshotFigures() {
-  const cols = tableSchema(opt.table);
   const snaps = {};
   for (const id of (opt.ids || '').split(',').filter((x) => x !== '')) {
-    if (!/^[0-9]+$/.test(id)) die(`--ids wants snapshot ids separated by commas, not '${opt.ids}'`);
-    const sum = summary(zsinkTally(opt.zsink, opt.table, cols, id), cols);
+    // "latest": a plain scan, of the table's latest schema
+    if (!/^[0-9]+$/.test(id) && id !== 'latest')
+      die(`--ids wants snapshot ids (or latest) separated by commas, not '${opt.ids}'`);
+    const cols = id === 'latest' ? tableSchema(opt.table) : snapshotSchema(opt.table, id);
+    const sum = summary(zsinkTally(opt.zsink, opt.table, cols, id === 'latest' ? undefined : id),
+      cols);
     snaps[id] = { count: sum.count, distinct_ids: sum.distinct_ids, digest: sum.digest };
   }
   console.log(JSON.stringify({ ok: true, snapshots: snaps }));

@@ -19,6 +19,10 @@
                                              (several: a JSON array, one JVM)
       create TABLE SCHEMA_SPEC [--option K=V]...
       append TABLE --ids A..B [--commit-user U] [--identifier N] [--files K]
+                                             (rows of the table's latest schema)
+      alter TABLE [--add NAME:TYPE] [--rename OLD:NEW] [--retype NAME:TYPE] [--drop NAME]...
+                                             one schema change (SchemaManager.commitChanges:
+                                             ALTER TABLE), the changes in the order given
       append-loop TABLE --from A --rows K --commit-user U [--identifier N]
                   [--until FILE] [--max-commits M] [--pause-ms P]
                                              commits of K rows one after another
@@ -58,6 +62,7 @@ import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.schema.SchemaManager;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.FileStoreTableFactory;
@@ -159,6 +164,7 @@ public class ZsinkInterop {
             case "maintain": return maintain(a);
             case "create": return create(a);
             case "append": return append(a);
+            case "alter": return alter(a);
             case "expire": return expire(a);
             case "remove-orphans": return removeOrphans(a);
             case "create-tag": return createTag(a);
@@ -1023,6 +1029,46 @@ public class ZsinkInterop {
         new SchemaManager(LocalFileIO.create(), new Path(path)).createTable(schema);
         out.println(toJson(obj("ok", true, "table", path, "columns", schema.fields().size(), "options", options)));
         return 0;
+    }
+
+    // alter TABLE --add NAME:TYPE --rename OLD:NEW --retype NAME:TYPE --drop NAME:
+    // ALTER TABLE as Paimon's engines do it, one new schema-N for all of them
+    // (in the order: adds, renames, retypes, drops)
+    static int alter(Args a) throws Exception {
+        String path = absPath(a.pos(0, "TABLE"));
+        List<SchemaChange> changes = new ArrayList<>();
+        for (String kv : a.opt.getOrDefault("--add", Collections.emptyList())) {
+            String[] p = pair(kv, "--add");
+            changes.add(SchemaChange.addColumn(p[0],
+                    DataTypeJsonParser.parseAtomicTypeSQLString(p[1].toUpperCase(Locale.ROOT))));
+        }
+        for (String kv : a.opt.getOrDefault("--rename", Collections.emptyList())) {
+            String[] p = pair(kv, "--rename");
+            changes.add(SchemaChange.renameColumn(p[0], p[1]));
+        }
+        for (String kv : a.opt.getOrDefault("--retype", Collections.emptyList())) {
+            String[] p = pair(kv, "--retype");
+            changes.add(SchemaChange.updateColumnType(p[0],
+                    DataTypeJsonParser.parseAtomicTypeSQLString(p[1].toUpperCase(Locale.ROOT))));
+        }
+        for (String name : a.opt.getOrDefault("--drop", Collections.emptyList()))
+            changes.add(SchemaChange.dropColumn(name));
+        if (changes.isEmpty())
+            throw new UsageError("alter wants --add, --rename, --retype or --drop");
+        org.apache.paimon.schema.TableSchema ts =
+                new SchemaManager(LocalFileIO.create(), new Path(path)).commitChanges(changes);
+        List<Object> cols = new ArrayList<>();
+        for (DataField f : ts.fields())
+            cols.add(obj("id", f.id(), "name", f.name(), "type", f.type().toString()));
+        out.println(toJson(obj("ok", true, "table", path, "schema_id", ts.id(), "fields", cols)));
+        return 0;
+    }
+
+    static String[] pair(String kv, String opt) {
+        int c = kv.indexOf(':');
+        if (c <= 0 || c == kv.length() - 1)
+            throw new UsageError(opt + " wants A:B, not '" + kv + "'");
+        return new String[] {kv.substring(0, c), kv.substring(c + 1)};
     }
 
     static final long GOLDEN = 0x9E3779B97F4A7C15L;

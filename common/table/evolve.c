@@ -1,0 +1,386 @@
+/*  evolve.c - see evolve.h.
+
+    The casts are Paimon's (CastExecutors: NumericPrimitiveCastRule is a
+    Java primitive widening, `(long) i`, `(float) l`, `(double) f`; a
+    timestamp of precision 3 holds the same instant at 6): C's conversions
+    of the same IEEE values round the same way (to nearest, ties to even),
+    so every reader gives the same value.
+*/
+#include "evolve.h"
+#include "fs.h"
+#include "parquet.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+//  --------------------------------------------------------------------------
+//  The schema files
+
+static int
+s_load_one (zs_table_schema_t *s, const char *dir, int64_t id, char *err, size_t errlen)
+{
+    char path[ZS_PATH_MAX + 32], why[ZS_ERRLEN];
+    snprintf (path, sizeof path, "%s/schema-%lld", dir, (long long) id);
+    char *text = zs_fs_read_file (path, 1024 * 1024, NULL, why, sizeof why);
+    if (!text) {
+        snprintf (err, errlen, "%s", why);
+        return -1;
+    }
+    int rc = zs_schema_from_json (s, text, why, sizeof why);
+    free (text);
+    if (rc == 0 && s->id != id) {
+        snprintf (why, sizeof why, "its id is %lld", (long long) s->id);
+        rc = ZS_ECORRUPT;
+    }
+    if (rc != 0) {
+        snprintf (err, errlen, "%s: unreadable schema: %s", path, why);
+        return rc;
+    }
+    return 0;
+}
+
+int
+zs_schemas_load (zs_schemas_t *self, const char *table_path, char *err, size_t errlen)
+{
+    memset (self, 0, sizeof *self);
+    char dir[ZS_PATH_MAX + 16];
+    snprintf (dir, sizeof dir, "%s/schema", table_path);
+    int64_t *ids = NULL;
+    size_t n = 0;
+    int rc = zs_fs_list_numbered (dir, "schema-", &ids, &n, err, errlen);
+    if (rc == 0 && n == 0)
+        rc = ZS_ENOENT;
+    if (rc == 0 && !(self->s = calloc (n, sizeof *self->s))) {
+        snprintf (err, errlen, "out of memory");
+        rc = -1;
+    }
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        rc = s_load_one (&self->s[i], dir, ids[i], err, errlen);
+        self->n += rc == 0;
+    }
+    free (ids);
+    if (rc != 0)
+        zs_schemas_free (self);
+    return rc;
+}
+
+void
+zs_schemas_free (zs_schemas_t *self)
+{
+    free (self->s);
+    self->s = NULL;
+    self->n = 0;
+}
+
+int
+zs_schemas_copy (zs_schemas_t *dst, const zs_schemas_t *src)
+{
+    dst->n = 0;
+    dst->s = src->n ? malloc (src->n * sizeof *src->s) : NULL;
+    if (src->n && !dst->s)
+        return -1;
+    if (src->n)
+        memcpy (dst->s, src->s, src->n * sizeof *src->s);
+    dst->n = src->n;
+    return 0;
+}
+
+const zs_table_schema_t *
+zs_schemas_find (const zs_schemas_t *self, int64_t id)
+{
+    for (size_t i = 0; i < self->n; i++)
+        if (self->s[i].id == id)
+            return &self->s[i];
+    return NULL;
+}
+
+const zs_table_schema_t *
+zs_schemas_latest (const zs_schemas_t *self)
+{
+    return self->n ? &self->s[self->n - 1] : NULL;
+}
+
+int
+zs_schemas_check (const zs_schemas_t *self, char *err, size_t errlen)
+{
+    const zs_table_schema_t *latest = zs_schemas_latest (self);
+    zs_evolve_t plan;
+    for (size_t i = 0; latest && i + 1 < self->n; i++)
+        if (zs_evolve_plan (&self->s[i], latest, &plan, err, errlen) != 0)
+            return -1;
+    return 0;
+}
+
+//  --------------------------------------------------------------------------
+//  The mapping
+
+bool
+zs_evolve_casts (zs_type_t a, bool a_nullable, zs_type_t b, bool b_nullable)
+{
+    if (a_nullable && !b_nullable)
+        return false; //  an old NULL has no value in the new type
+    if (a == b)
+        return true;
+    switch (a) {
+    case ZS_TYPE_INT:
+        return b == ZS_TYPE_BIGINT || b == ZS_TYPE_FLOAT || b == ZS_TYPE_DOUBLE;
+    case ZS_TYPE_BIGINT:
+        return b == ZS_TYPE_FLOAT || b == ZS_TYPE_DOUBLE;
+    case ZS_TYPE_FLOAT:
+        return b == ZS_TYPE_DOUBLE;
+    case ZS_TYPE_TIMESTAMP3:
+        return b == ZS_TYPE_TIMESTAMP6;
+    default:
+        return false;
+    }
+}
+
+static int
+s_refuse (const zs_table_schema_t *from, int j, const zs_table_schema_t *to, int i, char *err,
+          size_t errlen)
+{
+    const zs_column_t *a = &from->row.cols[j], *b = &to->row.cols[i];
+    char was[64] = "", now[64] = "";
+    snprintf (was, sizeof was, "%s%s", zs_type_name (a->type), a->nullable ? "" : " NOT NULL");
+    snprintf (now, sizeof now, "%s%s", zs_type_name (b->type), b->nullable ? "" : " NOT NULL");
+    char name[2 * ZS_COLUMN_NAME_MAX + 16];
+    if (strcmp (a->name, b->name) == 0)
+        snprintf (name, sizeof name, "'%s'", b->name);
+    else
+        snprintf (name, sizeof name, "'%s' (was '%s')", b->name, a->name);
+    snprintf (err, errlen,
+              "column %s (field %d): schema %lld has %s, schema %lld has %s: a type change zsink "
+              "cannot convert (it converts INT to BIGINT/FLOAT/DOUBLE, BIGINT to FLOAT/DOUBLE, "
+              "FLOAT to DOUBLE, TIMESTAMP(3) to TIMESTAMP(6), NOT NULL to nullable)",
+              name, to->field_id[i], (long long) from->id, was, (long long) to->id, now);
+    return -1;
+}
+
+int
+zs_evolve_plan (const zs_table_schema_t *from, const zs_table_schema_t *to, zs_evolve_t *self,
+                char *err, size_t errlen)
+{
+    memset (self, 0, sizeof *self);
+    self->n = to->row.n;
+    self->identity = from->row.n == to->row.n;
+    for (int i = 0; i < to->row.n; i++) {
+        int j = 0;
+        while (j < from->row.n && from->field_id[j] != to->field_id[i])
+            j++;
+        self->to[i] = to->row.cols[i].type;
+        if (j == from->row.n) {
+            if (!to->row.cols[i].nullable) {
+                snprintf (err, errlen,
+                          "column '%s' (field %d): schema %lld has it NOT NULL, schema %lld has "
+                          "no such column: its rows have no value for it",
+                          to->row.cols[i].name, to->field_id[i], (long long) to->id,
+                          (long long) from->id);
+                return -1;
+            }
+            self->src[i] = -1;
+            self->from[i] = self->to[i];
+            self->identity = false;
+            continue;
+        }
+        const zs_column_t *a = &from->row.cols[j], *b = &to->row.cols[i];
+        if (!zs_evolve_casts (a->type, a->nullable, b->type, b->nullable))
+            return s_refuse (from, j, to, i, err, errlen);
+        self->src[i] = j;
+        self->from[i] = a->type;
+        self->identity = self->identity && j == i && a->type == b->type;
+    }
+    return 0;
+}
+
+static void
+s_cast (zs_type_t from, zs_type_t to, const zs_value_t *in, zs_value_t *out)
+{
+    *out = *in;
+    if (in->null || from == to)
+        return;
+    if (from == ZS_TYPE_INT && to == ZS_TYPE_BIGINT)
+        out->v.i64 = (int64_t) in->v.i32;
+    else if (from == ZS_TYPE_INT && to == ZS_TYPE_FLOAT)
+        out->v.f32 = (float) in->v.i32;
+    else if (from == ZS_TYPE_INT && to == ZS_TYPE_DOUBLE)
+        out->v.f64 = (double) in->v.i32;
+    else if (from == ZS_TYPE_BIGINT && to == ZS_TYPE_FLOAT)
+        out->v.f32 = (float) in->v.i64;
+    else if (from == ZS_TYPE_BIGINT && to == ZS_TYPE_DOUBLE)
+        out->v.f64 = (double) in->v.i64;
+    else if (from == ZS_TYPE_FLOAT && to == ZS_TYPE_DOUBLE)
+        out->v.f64 = (double) in->v.f32;
+    else if (from == ZS_TYPE_TIMESTAMP3 && to == ZS_TYPE_TIMESTAMP6)
+        out->v.i64 = in->v.i64 * 1000;
+}
+
+void
+zs_evolve_row (const zs_evolve_t *self, const zs_value_t *in, zs_value_t *out)
+{
+    for (int i = 0; i < self->n; i++) {
+        if (self->src[i] < 0)
+            out[i] = (zs_value_t){.null = true};
+        else
+            s_cast (self->from[i], self->to[i], &in[self->src[i]], &out[i]);
+    }
+}
+
+static int
+s_column_index (const zs_table_schema_t *s, int field_id)
+{
+    for (int i = 0; i < s->row.n; i++)
+        if (s->field_id[i] == field_id)
+            return i;
+    return -1;
+}
+
+static void
+s_type_text (const zs_column_t *c, char *buf, size_t len)
+{
+    snprintf (buf, len, "%s%s", zs_type_name (c->type), c->nullable ? "" : " NOT NULL");
+}
+
+static int
+s_change (zs_schema_change_t *out, int max, int n, const char *what, int field_id)
+{
+    if (n < max) {
+        snprintf (out[n].what, sizeof out[n].what, "%s", what);
+        out[n].field_id = field_id;
+        out[n].text[0] = '\0';
+    }
+    return n + 1;
+}
+
+int
+zs_evolve_changes (const zs_table_schema_t *prev, const zs_table_schema_t *cur,
+                   zs_schema_change_t *out, int max)
+{
+    int n = 0;
+    size_t tl = sizeof out->text;
+    for (int i = 0; i < cur->row.n; i++) {
+        const zs_column_t *b = &cur->row.cols[i];
+        char tb[64], ta[64];
+        s_type_text (b, tb, sizeof tb);
+        int j = s_column_index (prev, cur->field_id[i]);
+        if (j < 0) {
+            if ((n = s_change (out, max, n, "added", cur->field_id[i])) <= max)
+                snprintf (out[n - 1].text, tl, "%s %s", b->name, tb);
+            continue;
+        }
+        const zs_column_t *a = &prev->row.cols[j];
+        s_type_text (a, ta, sizeof ta);
+        if (strcmp (a->name, b->name) != 0
+            && (n = s_change (out, max, n, "renamed", cur->field_id[i])) <= max)
+            snprintf (out[n - 1].text, tl, "%s -> %s", a->name, b->name);
+        if (strcmp (ta, tb) != 0
+            && (n = s_change (out, max, n, "retyped", cur->field_id[i])) <= max)
+            snprintf (out[n - 1].text, tl, "%s %s -> %s", b->name, ta, tb);
+    }
+    for (int j = 0; j < prev->row.n; j++)
+        if (s_column_index (cur, prev->field_id[j]) < 0
+            && (n = s_change (out, max, n, "dropped", prev->field_id[j])) <= max)
+            snprintf (out[n - 1].text, tl, "%s", prev->row.cols[j].name);
+    return n;
+}
+
+//  --------------------------------------------------------------------------
+//  Reading a data file
+
+int
+zs_evolve_check_file (const zs_schema_t *parquet, const zs_table_schema_t *file, int *map,
+                      char *err, size_t errlen)
+{
+    for (int j = 0; j < file->row.n; j++) {
+        const zs_column_t *c = &file->row.cols[j];
+        int p = 0;
+        while (p < parquet->n && strcmp (parquet->cols[p].name, c->name) != 0)
+            p++;
+        if (p == parquet->n)
+            for (p = 0; p < parquet->n && strcasecmp (parquet->cols[p].name, c->name) != 0;)
+                p++;
+        if (p == parquet->n) {
+            snprintf (err, errlen, "no column '%s', which its schema %lld has", c->name,
+                      (long long) file->id);
+            return -1;
+        }
+        if (parquet->cols[p].type != c->type) {
+            snprintf (err, errlen, "column '%s' is %s in the file, %s in its schema %lld", c->name,
+                      zs_type_name (parquet->cols[p].type), zs_type_name (c->type),
+                      (long long) file->id);
+            return -1;
+        }
+        if (map)
+            map[j] = p;
+    }
+    if (parquet->n != file->row.n) {
+        snprintf (err, errlen, "%d columns, its schema %lld has %d", parquet->n,
+                  (long long) file->id, file->row.n);
+        return -1;
+    }
+    return 0;
+}
+
+struct _zs_evolved_reader_t {
+    zs_parquet_reader_t *pq;
+    zs_evolve_t plan; //  src[] are Parquet columns here
+    zs_value_t in[ZS_MAX_COLUMNS];
+};
+
+zs_evolved_reader_t *
+zs_evolved_reader_open (const char *path, const zs_table_schema_t *file,
+                        const zs_table_schema_t *want, char *err, size_t errlen)
+{
+    zs_evolved_reader_t *self = calloc (1, sizeof *self);
+    if (!self) {
+        snprintf (err, errlen, "out of memory");
+        return NULL;
+    }
+    char why[ZS_ERRLEN];
+    int map[ZS_MAX_COLUMNS];
+    if (zs_evolve_plan (file, want, &self->plan, why, sizeof why) != 0) {
+        snprintf (err, errlen, "%s: %s", path, why);
+        free (self);
+        return NULL;
+    }
+    self->pq = zs_parquet_reader_open (path, err, errlen);
+    if (!self->pq) {
+        free (self);
+        return NULL;
+    }
+    const zs_schema_t *pqs = zs_parquet_reader_schema (self->pq);
+    if (zs_evolve_check_file (pqs, file, map, why, sizeof why) != 0) {
+        snprintf (err, errlen, "%s: not a file of schema %lld: %s", path, (long long) file->id,
+                  why);
+        zs_evolved_reader_destroy (&self);
+        return NULL;
+    }
+    for (int i = 0; i < self->plan.n; i++)
+        if (self->plan.src[i] >= 0)
+            self->plan.src[i] = map[self->plan.src[i]];
+    self->plan.identity = self->plan.identity && pqs->n == want->row.n;
+    for (int i = 0; self->plan.identity && i < self->plan.n; i++)
+        self->plan.identity = self->plan.src[i] == i;
+    return self;
+}
+
+int
+zs_evolved_reader_next (zs_evolved_reader_t *self, zs_value_t *row, char *err, size_t errlen)
+{
+    if (self->plan.identity)
+        return zs_parquet_reader_next (self->pq, row, err, errlen);
+    int got = zs_parquet_reader_next (self->pq, self->in, err, errlen);
+    if (got == 1)
+        zs_evolve_row (&self->plan, self->in, row);
+    return got;
+}
+
+void
+zs_evolved_reader_destroy (zs_evolved_reader_t **self_p)
+{
+    if (!self_p || !*self_p)
+        return;
+    zs_parquet_reader_destroy (&(*self_p)->pq);
+    free (*self_p);
+    *self_p = NULL;
+}
