@@ -816,6 +816,8 @@ s_drain_data (s_committer_t *self)
     }
 }
 
+static void s_on_shutdown (s_committer_t *self, int64_t r);
+
 static void
 s_drain_control (s_committer_t *self)
 {
@@ -852,6 +854,8 @@ s_drain_control (s_committer_t *self)
             break;
         case ZSINK__ENVELOPE__BODY_SHUTDOWN: {
             zs_info ("shutdown: %s", env->shutdown->reason);
+            if (env->shutdown->has_last_checkpoint)
+                s_on_shutdown (self, env->shutdown->last_checkpoint);
             zs_msg_t bye;
             zs_msg_init (&bye, ZSINK__ENVELOPE__BODY_BYE);
             s_send (self, &bye.env);
@@ -867,6 +871,54 @@ s_drain_control (s_committer_t *self)
         }
         zs_env_free (&env);
     }
+}
+
+//  The job ended CANCELED or FAILED at checkpoint r (0: none completed):
+//  the files of every pending checkpoint after r are in no completed
+//  checkpoint, and this committer commits nothing more, so they go. With
+//  checkpointing off this is the only one to delete the end of input it
+//  holds (writer.c leaves those to it: only here is it certain that the
+//  commit did not happen). An id the table shows committed (a commit that
+//  failed after its snapshot) keeps its files.
+static void
+s_delete_pending_after (s_committer_t *self, int64_t r)
+{
+    int64_t *ids = NULL, last = -1;
+    int n = zs_pending_head (self->pending, INT64_MAX, true, &ids);
+    char err[ZS_ERRLEN];
+    if (self->table && self->user[0]
+        && zs_table_last_committed (self->table, self->user, &last, err, sizeof err) != 0)
+        last = INT64_MAX; //  cannot tell: keep everything
+    int deleted = 0, failed = 0;
+    for (int i = 0; i < n; i++) {
+        zs_file_meta_t *files = NULL;
+        size_t nf = 0;
+        if (ids[i] <= r || ids[i] <= last
+            || zs_pending_files (self->pending, ids[i], &files, &nf) != 0)
+            continue;
+        for (size_t f = 0; f < nf; f++) {
+            char path[2 * ZS_PATH_MAX];
+            snprintf (path, sizeof path, "%s/%s", self->table_path, files[f].path);
+            if (zs_fs_unlink (path) == 0)
+                deleted++;
+            else if (errno != ENOENT) { //  (the writer may have been first)
+                zs_warn ("cannot delete %s: %s (an orphan now)", path, strerror (errno));
+                failed++;
+            }
+        }
+        free (files);
+    }
+    free (ids);
+    if (deleted || failed)
+        zs_info ("%d data files of checkpoints after %lld deleted (the job ended there)%s", deleted,
+                 (long long) r, failed ? "; some could not be" : "");
+}
+
+static void
+s_on_shutdown (s_committer_t *self, int64_t r)
+{
+    zs_compactor_cancel (self->compactor);
+    s_delete_pending_after (self, r);
 }
 
 //  ---- process ------------------------------------------------------------

@@ -162,15 +162,16 @@ s_send_refused (coord_t *self, const char *rid, const char *reason)
     s_send_to_rid (self, rid, &m.env);
 }
 
-//  last_checkpoint > 0: the job ends CANCELED or FAILED at that checkpoint
-//  (writers delete their files written after it).
+//  last_checkpoint >= 0: the job ends CANCELED or FAILED at that checkpoint,
+//  0 when none completed (writers delete their files written after it, the
+//  committer those of its pending checkpoints after it); -1: finished.
 static void
 s_send_shutdown (coord_t *self, const char *reason, int64_t last_checkpoint)
 {
     zs_msg_t m;
     zs_msg_init (&m, ZSINK__ENVELOPE__BODY_SHUTDOWN);
     m.body.shutdown.reason = (char *) reason;
-    m.body.shutdown.has_last_checkpoint = last_checkpoint > 0;
+    m.body.shutdown.has_last_checkpoint = last_checkpoint >= 0;
     m.body.shutdown.last_checkpoint = last_checkpoint;
     s_send_all (self, COMMITTER, &m);
 }
@@ -241,7 +242,7 @@ s_end (coord_t *self, job_state_t state, const char *status, const char *reason,
     s_set_state (self, state, NULL);
     snprintf (self->meta.status, sizeof self->meta.status, "%s", status);
     zs_coord_persist_meta (self);
-    s_send_shutdown (self, reason, state == J_FINISHED ? 0 : self->latest.id);
+    s_send_shutdown (self, reason, state == J_FINISHED ? -1 : self->latest.id);
     self->ending = true;
     self->end_deadline = zs_clock_mono_ms () + END_WAIT_MS;
     self->exit_code = code;
