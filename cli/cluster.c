@@ -71,6 +71,9 @@
 
 //  Longest delay before restarting a child that keeps exiting 75.
 #define S_WAIT_MAX_MS 10000
+//  A cancel the coordinator has not carried out after this long is carried
+//  out by the cluster itself (s_end_ourselves): bounded whatever the disks do.
+#define S_CANCEL_WAIT_MS 10000
 
 typedef struct {
     char name[32];
@@ -709,6 +712,8 @@ typedef struct {
     progress_t prog;
     int64_t started, run_for_ms, next_status, next_progress;
     bool canceling, stopping; //  request sent to the current coordinator
+    int64_t cancel_at;        //  when the cancel was first asked (0: not)
+    bool ended_by_us;         //  we ended the job: the coordinator could not
     bool job_over;            //  the coordinator decided, or we canceled
     int64_t over_deadline;    //  then: children left after this get SIGTERM
     int result;
@@ -858,6 +863,19 @@ s_reap (run_t *run)
                 s_on_exit (run, i, pid, status);
 }
 
+//  Cancel without the coordinator: every role is stopped (SIGTERM, then
+//  SIGKILL 3 s later: s_wind_down), none restarted; once they are gone,
+//  s_clean_after cleans what they left (cluster_clean.c).
+static void
+s_end_ourselves (run_t *run, const char *why)
+{
+    s_say ("Canceling job %s without its coordinator (%s): stopping every process.", run->job_id,
+           why);
+    run->job_over = run->ended_by_us = true;
+    run->over_deadline = zs_clock_mono_ms ();
+    run->result = 0;
+}
+
 //  Start again the children whose restart delay is over.
 static void
 s_restart_due (run_t *run)
@@ -868,6 +886,12 @@ s_restart_due (run_t *run)
         if (!c->restart_at || now < c->restart_at || c->pid)
             continue;
         c->restart_at = 0;
+        if (i == 0 && run->cancel_at) {
+            //  A coordinator down (its checkpoint disk full, say) would
+            //  stop again before it could end the job: cancel without it.
+            s_end_ourselves (run, "the coordinator is down");
+            return;
+        }
         if (s_spawn (c, run->role_wrapper, false) < 0) {
             s_say ("cannot restart %s: %s", c->name, strerror (errno));
             continue;
@@ -895,8 +919,11 @@ s_requests (run_t *run)
     bool run_over = run->run_for_ms && now - run->started >= run->run_for_ms;
     if ((s_cancel_signal || run_over) && !run->canceling) {
         run->canceling = true;
-        s_say ("Canceling job %s%s.", run->job_id,
-               s_cancel_signal ? " (signal)" : " (--run-for elapsed)");
+        //  said once: asked again (silently) until a coordinator takes it
+        if (!run->cancel_at)
+            s_say ("Canceling job %s%s.", run->job_id,
+                   s_cancel_signal ? " (signal)" : " (--run-for elapsed)");
+        run->cancel_at = run->cancel_at ? run->cancel_at : now;
         s_cancel_signal = 0;
         req.kind = ZSINK__CLIENT_REQUEST__KIND__CANCEL;
     } else if (s_savepoint_signal && !run->stopping && !run->canceling) {
@@ -949,7 +976,7 @@ s_wind_down (run_t *run)
 {
     int64_t now = zs_clock_mono_ms ();
     bool any = false;
-    for (int i = 1; i < run->nkids; i++)
+    for (int i = run->ended_by_us ? 0 : 1; i < run->nkids; i++)
         if (run->kids[i].pid) {
             any = true;
             if (now > run->over_deadline)
@@ -992,9 +1019,42 @@ s_supervise (run_t *run)
                 break;
             continue;
         }
+        if (run->cancel_at && zs_clock_mono_ms () - run->cancel_at > S_CANCEL_WAIT_MS)
+            s_end_ourselves (run, "the coordinator did not end the job in time");
         s_restart_due (run);
         s_requests (run);
         s_progress (run);
+    }
+}
+
+//  After a job that did not finish, with every role gone: what the roles
+//  could not clean themselves (cluster_clean.c). A job we ended ourselves
+//  is marked CANCELED in job.json if the disk lets us.
+static void
+s_clean_after (run_t *run)
+{
+    char dir[2 * ZS_PATH_MAX], err[ZS_ERRLEN], said[2 * ZS_ERRLEN];
+    snprintf (dir, sizeof dir, "%s/%s", run->cfg->checkpoints_dir, run->job_id);
+    zs_job_meta_t meta;
+    bool have = zs_job_meta_read (dir, &meta, err, sizeof err) == 0;
+    bool ended = have
+                 && (!strcmp (meta.status, "CANCELED") || !strcmp (meta.status, "FAILED")
+                     || (!strcmp (meta.status, "RUNNING") && run->result == 2));
+    if (!ended && !run->ended_by_us)
+        return;
+    int n = zs_cluster_clean (run->cfg, run->job_id, said, sizeof said);
+    if (run->ended_by_us || n != 0)
+        s_say ("Cleaned after job %s: %s.", run->job_id, said);
+    if (!run->ended_by_us)
+        return;
+    if (n < 0)
+        run->result = 1; //  canceled, but not clean: say so by the status
+    if (have && !strcmp (meta.status, "RUNNING")) {
+        snprintf (meta.status, sizeof meta.status, "CANCELED");
+        if (zs_job_meta_write (dir, &meta, err, sizeof err) != 0)
+            s_say ("Job %s could not be marked CANCELED (%s): started again with this job id, it "
+                   "resumes from its latest checkpoint.",
+                   run->job_id, err);
     }
 }
 
@@ -1057,6 +1117,7 @@ zs_cluster_cmd (int argc, char **argv)
         return rc;
     }
     s_supervise (&run);
+    s_clean_after (&run);
     s_say_over (&run);
     zsock_destroy (&run.ctl);
     zs_curve_destroy (&args.curve);
