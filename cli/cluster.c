@@ -86,7 +86,9 @@ typedef struct {
     int64_t restart_at; //  0: no restart pending
     int starts;
     int waits; //  exits 75 in a row: each doubles the restart delay
-    bool done; //  exited 0: not to be restarted
+    int64_t spawned_at;
+    int early_exits; //  deaths in a row before the job was seen RUNNING again
+    bool done;       //  exited 0: not to be restarted
 } child_t;
 
 static volatile sig_atomic_t s_cancel_signal = 0;
@@ -239,6 +241,7 @@ s_spawn (child_t *c, const char *wrapper, bool with_failpoints)
     c->fd = pipefd[0];
     c->line_len = 0;
     c->starts++;
+    c->spawned_at = zs_clock_mono_ms ();
     return 0;
 }
 
@@ -466,6 +469,11 @@ s_parse (s_args_t *args, int argc, char **argv)
     }
     char err[ZS_ERRLEN];
     if (zs_config_args_build (&args->config, &args->cfg, err, sizeof err) < 0) {
+        fprintf (stderr, "zsink cluster: %s\n", err);
+        return 2;
+    }
+    //  a directory no restart can make writable: no process starts
+    if (zs_config_check_dirs (&args->cfg, err, sizeof err) != 0) {
         fprintf (stderr, "zsink cluster: %s\n", err);
         return 2;
     }
@@ -713,7 +721,9 @@ typedef struct {
     int64_t started, run_for_ms, next_status, next_progress;
     bool canceling, stopping; //  request sent to the current coordinator
     int64_t cancel_at;        //  when the cancel was first asked (0: not)
+    int64_t running_at;       //  when a status last said RUNNING
     bool ended_by_us;         //  we ended the job: the coordinator could not
+    const char *end_status;   //  then: CANCELED, or FAILED (restart limit)
     bool job_over;            //  the coordinator decided, or we canceled
     int64_t over_deadline;    //  then: children left after this get SIGTERM
     int result;
@@ -764,8 +774,11 @@ s_poll_io (run_t *run)
             json_t *doc = json_loads (json, 0, NULL);
             if (json_is_string (json_object_get (doc, "savepoint")))
                 s_say ("Stopped with savepoint: %s", json);
-            else if (json_is_string (json_object_get (doc, "job_id")))
+            else if (json_is_string (json_object_get (doc, "job_id"))) {
                 s_parse_status (json, &run->prog);
+                if (!strcmp (run->prog.state, "RUNNING"))
+                    run->running_at = zs_clock_mono_ms ();
+            }
             else if (!reply->client_reply->ok)
                 s_say ("The coordinator says: %s", json);
             json_decref (doc);
@@ -817,6 +830,30 @@ s_say_restart (const child_t *c, pid_t pid, int status, bool crashed, int64_t de
                code, (long long) delay);
 }
 
+//  The restart limit holds for a child's own restarts too, not only for the
+//  coordinator's failovers: a child that dies again and again before the
+//  job is back to RUNNING (a committer that cannot take its lock, a role
+//  that crashes at start) is restarted restart-strategy.fixed-delay.attempts
+//  times, then the job fails (exit 1): every role stopped, what they left
+//  cleaned (s_clean_after). An exit 75 (a full disk: may pass, retried
+//  calmly) does not count. True when the limit is reached.
+static bool
+s_restart_limit (run_t *run, child_t *c, int code)
+{
+    if (run->running_at > c->spawned_at)
+        c->early_exits = 0; //  it saw the job running: a failover's to count
+    if (code == ZS_EXIT_RESTART || ++c->early_exits <= run->cfg->restart_attempts)
+        return false;
+    s_say ("%s died %d times in a row before the job ran again; "
+           "restart-strategy.fixed-delay.attempts is %d: the job fails. See its log above.",
+           c->name, c->early_exits, run->cfg->restart_attempts);
+    run->job_over = run->ended_by_us = true;
+    run->end_status = "FAILED";
+    run->over_deadline = zs_clock_mono_ms ();
+    run->result = 1;
+    return true;
+}
+
 //  Child i (pid) ended with status: decide what that end means (see the
 //  rules at the top of this file).
 static void
@@ -833,7 +870,7 @@ s_on_exit (run_t *run, int i, pid_t pid, int status)
                        && (WEXITSTATUS (status) == 137 || WEXITSTATUS (status) == ZS_EXIT_RESTART));
     int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
     int64_t delay = s_restart_delay (run, c, code);
-    if (i == 0 && !crashed)
+    if (i == 0 && !crashed && !run->ended_by_us)
         s_job_over (run, code);
     else if (!crashed && (code == 2 || code == 3) && !run->job_over) {
         //  a participant that cannot run (a bad configuration; 3: another
@@ -843,8 +880,13 @@ s_on_exit (run_t *run, int i, pid_t pid, int status)
                code);
         c->done = true;
         s_job_over (run, 2);
+        //  the coordinator too: it would wait for this role for ever
+        run->ended_by_us = true;
+        run->end_status = "FAILED";
     } else if (run->job_over || (!crashed && code == 0))
         c->done = true; //  a participant told to shut down
+    else if (s_restart_limit (run, c, code))
+        c->done = true;
     else {
         s_say_restart (c, pid, status, crashed, delay);
         c->restart_at = zs_clock_mono_ms () + delay;
@@ -872,6 +914,7 @@ s_end_ourselves (run_t *run, const char *why)
     s_say ("Canceling job %s without its coordinator (%s): stopping every process.", run->job_id,
            why);
     run->job_over = run->ended_by_us = true;
+    run->end_status = "CANCELED";
     run->over_deadline = zs_clock_mono_ms ();
     run->result = 0;
 }
@@ -1043,18 +1086,18 @@ s_clean_after (run_t *run)
     if (!ended && !run->ended_by_us)
         return;
     int n = zs_cluster_clean (run->cfg, run->job_id, said, sizeof said);
-    if (run->ended_by_us || n != 0)
+    if (n != 0)
         s_say ("Cleaned after job %s: %s.", run->job_id, said);
     if (!run->ended_by_us)
         return;
     if (n < 0)
-        run->result = 1; //  canceled, but not clean: say so by the status
+        run->result = 1; //  ended, but not clean: say so by the status
     if (have && !strcmp (meta.status, "RUNNING")) {
-        snprintf (meta.status, sizeof meta.status, "CANCELED");
+        snprintf (meta.status, sizeof meta.status, "%s", run->end_status);
         if (zs_job_meta_write (dir, &meta, err, sizeof err) != 0)
-            s_say ("Job %s could not be marked CANCELED (%s): started again with this job id, it "
+            s_say ("Job %s could not be marked %s (%s): started again with this job id, it "
                    "resumes from its latest checkpoint.",
-                   run->job_id, err);
+                   run->job_id, run->end_status, err);
     }
 }
 

@@ -378,8 +378,11 @@ s_on_welcome (s_committer_t *self)
             return 3;
         }
         if (rc < 0) {
-            zs_error ("cannot take the committer lock: %s", err);
-            return 1;
+            //  no permission, a read-only table: no restart helps (exit 2)
+            bool permanent = zs_fs_errno_permanent (errno);
+            zs_error ("%scannot take the committer lock: %s%s", permanent ? "table.path: " : "",
+                      err, permanent ? " (no restart can change that)" : "");
+            return permanent ? 2 : 1;
         }
         snprintf (self->job_id, sizeof self->job_id, "%s", job);
         snprintf (self->table_path, sizeof self->table_path, "%s", cfg->table_path);

@@ -375,8 +375,19 @@ s_inflight_chk (coord_t *self, zs_chk_t *chk)
 static void
 s_chk_write_failed (coord_t *self, zs_chk_t *chk, const char *err)
 {
+    bool permanent = zs_fs_errno_permanent (errno);
     zs_error ("cannot write checkpoint %lld: %s", (long long) chk->id, err);
     zs_history_failed (self->history, chk->id, err);
+    if (permanent) {
+        //  No permission, a read-only disk: no restart changes that.
+        char why[ZS_ERRLEN + 64];
+        snprintf (why, sizeof why, "state.checkpoints.dir: cannot write checkpoint %lld: %s",
+                  (long long) chk->id, err);
+        zs_chk_clear (chk);
+        self->inflight_id = 0;
+        s_fail_unrecoverable (self, why);
+        return;
+    }
     zs_chk_clear (chk);
     self->consecutive_failed++;
     self->inflight_id = 0;

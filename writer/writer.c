@@ -581,6 +581,26 @@ s_fail (s_writer_t *self, const char *reason, bool fail_at_id)
     self->state = S_FAILED;
 }
 
+//  A data file that cannot be created: no permission or a read-only table
+//  is no failover's to retry (the job fails at once, exit 2); anything
+//  else (a full disk) may pass.
+static void
+s_open_failed (s_writer_t *self, const char *err, int e)
+{
+    zs_error ("cannot open a data file: %s", err);
+    if (!zs_fs_errno_permanent (e)) {
+        s_fail (self, err, false);
+        return;
+    }
+    char why[ZS_ERRLEN + 64];
+    snprintf (why, sizeof why, "table.path: %s (no restart can change that)", err);
+    s_abort_file (self);
+    s_drop_closed (self);
+    if (self->state != S_FAILED)
+        zs_participant_fail_for_good (self->part, why);
+    self->state = S_FAILED;
+}
+
 //  A failpoint between the steps of a barrier. true = keep going.
 static bool
 s_failpoint (s_writer_t *self, const char *name)
@@ -865,8 +885,7 @@ s_produce (s_writer_t *self)
             break;
         }
         if (!self->file && s_open_file (self, err, sizeof err) != 0) {
-            zs_error ("cannot open a data file: %s", err);
-            s_fail (self, err, false);
+            s_open_failed (self, err, errno);
             break;
         }
         if (!self->src)

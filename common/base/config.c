@@ -17,6 +17,7 @@
        older peer is checked too).
 */
 #include "config.h"
+#include "fs.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -1048,4 +1049,34 @@ zs_config_source_id (const zs_config_t *cfg, char *out, size_t outlen)
     }
     snprintf (out, outlen, "%016llx", (unsigned long long) zs_fnv1a (text));
     return true;
+}
+
+//  One directory of key: ZS_EREFUSED when it is permanently not writable.
+static int
+s_check_dir (const char *key, const char *dir, bool make, char *err, size_t errlen)
+{
+    struct stat st;
+    if (!make && (stat (dir, &st) != 0 || !S_ISDIR (st.st_mode)))
+        return 0; //  not there yet: made under its parent, checked already
+    char why[ZS_ERRLEN + ZS_PATH_MAX];
+    if (zs_fs_probe_dir (dir, why, sizeof why) == 0 || !zs_fs_errno_permanent (errno))
+        return 0;
+    s_err (err, errlen, "%s: %s (no restart can change that)", key, why);
+    return ZS_EREFUSED;
+}
+
+int
+zs_config_check_dirs (const zs_config_t *cfg, char *err, size_t errlen)
+{
+    static const char *const table_dirs[] = {"bucket-0", "snapshot", "manifest", "schema",
+                                             ".locks"};
+    int rc = s_check_dir ("table.path", cfg->table_path, true, err, errlen);
+    for (size_t i = 0; rc == 0 && i < sizeof table_dirs / sizeof table_dirs[0]; i++) {
+        char dir[ZS_PATH_MAX + 16];
+        snprintf (dir, sizeof dir, "%s/%s", cfg->table_path, table_dirs[i]);
+        rc = s_check_dir ("table.path", dir, false, err, errlen);
+    }
+    if (rc == 0)
+        rc = s_check_dir ("state.checkpoints.dir", cfg->checkpoints_dir, true, err, errlen);
+    return rc;
 }

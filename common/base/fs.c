@@ -354,6 +354,40 @@ zs_fs_mkdirs (const char *path)
     return 0;
 }
 
+bool
+zs_fs_errno_permanent (int e)
+{
+    return e == EACCES || e == EPERM || e == EROFS || e == ENOTDIR || e == ENAMETOOLONG;
+}
+
+int
+zs_fs_probe_dir (const char *dir, char *err, size_t errlen)
+{
+    char probe[ZS_PATH_MAX + 64];
+    if (zs_fs_mkdirs (dir) != 0) {
+        int e = errno;
+        snprintf (err, errlen, "%s: cannot create the directory: %s", dir, strerror (e));
+        errno = e;
+        return -1;
+    }
+    snprintf (probe, sizeof probe, "%s/.zsink-probe-%d", dir, (int) getpid ());
+    int fd = open (probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        int e = errno;
+        snprintf (err, errlen, "%s: cannot create a file in it: %s", dir, strerror (e));
+        errno = e;
+        return -1;
+    }
+    close (fd);
+    if (unlink (probe) != 0) {
+        int e = errno;
+        snprintf (err, errlen, "%s: cannot delete a file in it: %s", dir, strerror (e));
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
 int
 zs_fs_fsync_dir (const char *dir)
 {

@@ -22,6 +22,14 @@
 //  mkdir -p. 0 or -1 (errno kept).
 int zs_fs_mkdirs (const char *path);
 
+//  Is errno e one that no retry and no restart changes: no permission, a
+//  read-only file system, a file where a directory must be?
+bool zs_fs_errno_permanent (int e);
+
+//  Can files be created in dir? mkdir -p, then a probe file created and
+//  removed. 0, or -1 with errno kept and err naming the path and cause.
+int zs_fs_probe_dir (const char *dir, char *err, size_t errlen);
+
 //  fsync a directory. 0 or -1.
 int zs_fs_fsync_dir (const char *dir);
 
