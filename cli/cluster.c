@@ -485,6 +485,31 @@ s_parse (s_args_t *args, int argc, char **argv)
     return rc;
 }
 
+//  --restore-from CHK_ROOT/JOB/chk-N of another job: that job's files after
+//  its latest checkpoint go first (cluster_clean.c), as the restored job's
+//  writers cannot see them as theirs.
+static void
+s_clean_restored (const s_args_t *args, const char *job_id)
+{
+    char root[ZS_PATH_MAX], old[ZS_PATH_MAX], said[2 * ZS_ERRLEN];
+    snprintf (root, sizeof root, "%s", args->restore_from);
+    char *slash = strrchr (root, '/');
+    if (!slash)
+        return;
+    *slash = 0; //  CHK_ROOT/JOB
+    slash = strrchr (root, '/');
+    snprintf (old, sizeof old, "%s", slash ? slash + 1 : root);
+    if (slash)
+        *slash = 0;
+    else
+        snprintf (root, sizeof root, ".");
+    if (!*old || strcmp (old, job_id) == 0)
+        return;
+    int n = zs_cluster_clean (&args->cfg, root, old, said, sizeof said);
+    if (n != 0)
+        s_say ("Before restoring from %s: %s (job %s).", args->restore_from, said, old);
+}
+
 //  ---------------------------------------------------------------------
 //  Spawn: the role processes, their endpoints and command lines.
 
@@ -1085,7 +1110,7 @@ s_clean_after (run_t *run)
                      || (!strcmp (meta.status, "RUNNING") && run->result == 2));
     if (!ended && !run->ended_by_us)
         return;
-    int n = zs_cluster_clean (run->cfg, run->job_id, said, sizeof said);
+    int n = zs_cluster_clean (run->cfg, run->cfg->checkpoints_dir, run->job_id, said, sizeof said);
     if (n != 0)
         s_say ("Cleaned after job %s: %s.", run->job_id, said);
     if (!run->ended_by_us)
@@ -1148,6 +1173,8 @@ zs_cluster_cmd (int argc, char **argv)
     int rc = s_parse (&args, argc, argv);
     if (rc == ZS_CMD_GO_ON)
         rc = s_plan (&roles, &args);
+    if (rc == ZS_CMD_GO_ON && args.restore_from)
+        s_clean_restored (&args, roles.job_id);
     if (rc == ZS_CMD_GO_ON)
         rc = s_start (&roles, &args);
     if (rc == ZS_CMD_GO_ON)

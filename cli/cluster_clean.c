@@ -7,7 +7,11 @@
     stops to be restarted before it can carry out a cancel), leaves the
     files handed over for a checkpoint that never completed. Once every
     role of the job is gone, the cluster deletes them by the rule a
-    Reset(R) applies, R = the latest chk-N on disk:
+    Reset(R) applies, R = the latest chk-N on disk. Also before a job
+    restored (--restore-from) from another job's checkpoint starts: that
+    job's files after its latest checkpoint are no restore's either, and the
+    new job's writers, whose file names carry another job id, never match
+    them (why a restore left case 4's orphans in place):
 
     1. Only this job's data files (writer/dataname.c: its job8 and a writer
        index of the job), and only those named after barrier K >= R: files
@@ -97,16 +101,17 @@ s_delete (const zs_config_t *cfg, const char *job_id, int64_t r, int *failed, ch
 }
 
 int
-zs_cluster_clean (const zs_config_t *cfg, const char *job_id, char *said, size_t saidlen)
+zs_cluster_clean (const zs_config_t *cfg, const char *chk_root, const char *job_id, char *said,
+                  size_t saidlen)
 {
     char job_dir[2 * ZS_PATH_MAX], lock[3 * ZS_PATH_MAX], err[ZS_ERRLEN] = "";
-    snprintf (job_dir, sizeof job_dir, "%s/%s", cfg->checkpoints_dir, job_id);
+    snprintf (job_dir, sizeof job_dir, "%s/%s", chk_root, job_id);
     int64_t r = zs_chk_latest (job_dir, err, sizeof err);
     if (r < 0) {
         snprintf (said, saidlen, "cannot tell its latest checkpoint: %s", err);
         return -1;
     }
-    snprintf (lock, sizeof lock, "%s/.coordinator.lock", cfg->checkpoints_dir);
+    snprintf (lock, sizeof lock, "%s/.coordinator.lock", chk_root);
     int coord = s_hold_if_free (lock);
     snprintf (lock, sizeof lock, "%s/.locks/committer-%s", cfg->table_path, job_id);
     int committer = coord == -2 ? -2 : s_hold_if_free (lock);
