@@ -803,8 +803,7 @@ s_poll_io (run_t *run)
                 s_parse_status (json, &run->prog);
                 if (!strcmp (run->prog.state, "RUNNING"))
                     run->running_at = zs_clock_mono_ms ();
-            }
-            else if (!reply->client_reply->ok)
+            } else if (!reply->client_reply->ok)
                 s_say ("The coordinator says: %s", json);
             json_decref (doc);
         }

@@ -10,6 +10,6 @@ int zs_cluster_cmd (int argc, char **argv);
 //  its checkpoints starts: delete its data files written after its latest
 //  completed checkpoint that no snapshot references (cluster_clean.c). The
 //  count deleted, or -1; said tells what was done or what is left, and why.
-int zs_cluster_clean (const zs_config_t *cfg, const char *chk_root, const char *job_id,
-                      char *said, size_t saidlen);
+int zs_cluster_clean (const zs_config_t *cfg, const char *chk_root, const char *job_id, char *said,
+                      size_t saidlen);
 #endif

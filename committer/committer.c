@@ -103,6 +103,7 @@ typedef struct {
     char table_path[ZS_PATH_MAX];
     char job_id[64]; //  job the table and lock were set up for
     int lock_fd;
+    bool fail_for_good; //  the last commit failed on a permanent error (EROFS, EACCES)
     zs_config_t cfg;
     s_phase_t phase;
     int64_t epoch; //  of the last Reset applied
@@ -158,7 +159,14 @@ s_fail (s_committer_t *self, const char *fmt, ...)
     vsnprintf (reason, sizeof reason, fmt, ap);
     va_end (ap);
     zs_error ("%s", reason);
-    zs_participant_fail (self->part, reason, false);
+    if (self->fail_for_good) {
+        //  no restart can change it: the job fails at once, exit 2
+        char why[ZS_ERRLEN + 64];
+        snprintf (why, sizeof why, "table.path: %s (no restart can change that)", reason);
+        zs_participant_fail_for_good (self->part, why);
+        self->fail_for_good = false;
+    } else
+        zs_participant_fail (self->part, reason, false);
     self->phase = S_FAILED;
 }
 
@@ -262,8 +270,12 @@ s_commit (s_committer_t *self, int64_t upto, bool with_end, bool recommit, char 
         return ZS_ERR;
     }
     zs_commit_opts_t opts = s_commit_opts (self, recommit);
+    errno = 0;
+    zs_fs_clear_failure ();
     int rc =
         zs_commit_upto (self->table, self->pending, self->user, upto, with_end, &opts, err, errlen);
+    //  no permission, a read-only table: s_fail makes it the job's end
+    self->fail_for_good = rc < 0 && zs_fs_failed_for_good ();
     return rc < 0 ? rc : 0;
 }
 

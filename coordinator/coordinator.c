@@ -66,6 +66,7 @@
 #include "net.h"
 #include "participant.h" //  ZS_SUPERSEDED_REASON
 #include "table.h"
+#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -375,7 +376,7 @@ s_inflight_chk (coord_t *self, zs_chk_t *chk)
 static void
 s_chk_write_failed (coord_t *self, zs_chk_t *chk, const char *err)
 {
-    bool permanent = zs_fs_errno_permanent (errno);
+    bool permanent = zs_fs_failed_for_good ();
     zs_error ("cannot write checkpoint %lld: %s", (long long) chk->id, err);
     zs_history_failed (self->history, chk->id, err);
     if (permanent) {
@@ -436,6 +437,8 @@ s_complete_checkpoint (coord_t *self)
     char err[ZS_ERRLEN];
     int64_t bytes = 0;
     //  Invariant 3: durable before Notify.
+    errno = 0; //  s_chk_write_failed tells a permanent cause by it
+    zs_fs_clear_failure ();
     if (zs_chk_write (self->job_dir, &chk, &bytes, err, sizeof err) < 0) {
         s_chk_write_failed (self, &chk, err);
         return;

@@ -395,13 +395,15 @@ void
 zs_coord_persist_meta (coord_t *self)
 {
     char err[ZS_ERRLEN];
+    errno = 0;
+    zs_fs_clear_failure ();
     if (zs_job_meta_write (self->job_dir, &self->meta, err, sizeof err) < 0) {
         //  Without a durable counter and epoch, invariants 1 and 2 cannot
         //  be kept: stop rather than risk reusing an id. A full disk or an
         //  I/O error may pass, so this is not the job's end: the exit
         //  status asks to be restarted (after the restart delay), and the
         //  restarted coordinator resumes from job.json and chk-N.
-        if (zs_fs_errno_permanent (errno)) {
+        if (zs_fs_failed_for_good ()) {
             //  No permission, a read-only disk: no restart changes that.
             //  A job ending anyway ends (its Shutdown still goes out).
             zs_error ("state.checkpoints.dir: cannot persist job state: %s (no restart can "

@@ -585,10 +585,11 @@ s_fail (s_writer_t *self, const char *reason, bool fail_at_id)
 //  is no failover's to retry (the job fails at once, exit 2); anything
 //  else (a full disk) may pass.
 static void
-s_open_failed (s_writer_t *self, const char *err, int e)
+s_open_failed (s_writer_t *self, const char *err)
 {
+    bool permanent = zs_fs_failed_for_good ();
     zs_error ("cannot open a data file: %s", err);
-    if (!zs_fs_errno_permanent (e)) {
+    if (!permanent) {
         s_fail (self, err, false);
         return;
     }
@@ -884,8 +885,9 @@ s_produce (s_writer_t *self)
             s_fail (self, why, true);
             break;
         }
+        zs_fs_clear_failure ();
         if (!self->file && s_open_file (self, err, sizeof err) != 0) {
-            s_open_failed (self, err, errno);
+            s_open_failed (self, err);
             break;
         }
         if (!self->src)

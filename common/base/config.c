@@ -423,8 +423,7 @@ s_scheme_len (const char *text)
     if (!isalpha ((unsigned char) text[0]))
         return 0;
     size_t n = 1;
-    while (isalnum ((unsigned char) text[n]) || text[n] == '+' || text[n] == '-'
-           || text[n] == '.')
+    while (isalnum ((unsigned char) text[n]) || text[n] == '+' || text[n] == '-' || text[n] == '.')
         n++;
     return text[n] == ':' ? n : 0;
 }

@@ -220,9 +220,26 @@ zs_fs_ops (void)
 //  --------------------------------------------------------------------------
 //  The operations
 
+//  errno of the latest failure reported below, for zs_fs_failed_for_good:
+//  errno itself is overwritten by the clean-up calls after a failure.
+static __thread int s_last_failure;
+
+void
+zs_fs_clear_failure (void)
+{
+    s_last_failure = 0;
+}
+
+bool
+zs_fs_failed_for_good (void)
+{
+    return zs_fs_errno_permanent (s_last_failure) || zs_fs_errno_permanent (errno);
+}
+
 static void
 s_seterr (char *err, size_t errlen, const char *path, const char *what, int e)
 {
+    s_last_failure = e;
     if (err && errlen)
         snprintf (err, errlen, "%s: %s: %s", path, what, strerror (e));
 }

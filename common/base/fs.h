@@ -26,6 +26,11 @@ int zs_fs_mkdirs (const char *path);
 //  read-only file system, a file where a directory must be?
 bool zs_fs_errno_permanent (int e);
 
+//  Did the failure reported since zs_fs_clear_failure (by an operation of
+//  this module, on this thread; or errno now) have a permanent cause?
+void zs_fs_clear_failure (void);
+bool zs_fs_failed_for_good (void);
+
 //  Can files be created in dir? mkdir -p, then a probe file created and
 //  removed. 0, or -1 with errno kept and err naming the path and cause.
 int zs_fs_probe_dir (const char *dir, char *err, size_t errlen);

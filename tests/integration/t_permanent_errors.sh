@@ -7,7 +7,9 @@
 # Now `zsink cluster` refuses before any process starts (needs root:
 # skipped without). locks: the table's .locks is a file, which the start
 # check does not see; the committer finds it (ENOTDIR) and exits 2, naming
-# table.path: the job ends at once, exit 2. dies: a committer that dies at
+# table.path: the job ends at once, exit 2. later: the table's snapshot/
+# turns read-only while the job runs: the next commit's EROFS fails the job
+# at once, exit 2 (root only). dies: a committer that dies at
 # start every time (exit 1, through --role-wrapper) is restarted
 # restart-strategy.fixed-delay.attempts times, then the job fails, exit 1
 # (it was restarted for ever).
@@ -46,8 +48,27 @@ if [ "$(id -u)" = 0 ]; then
     write_fault_job $v 1 "$JOB"
     read_only $v "$(vdir $v)/chk"
     run_refused $v 2 "state.checkpoints.dir: $(vdir $v)/chk: .*Read-only file system"
+    # later: the table's snapshot/ turns read-only while the job runs (a
+    # read-only bind mount of itself): the next commit fails on EROFS, which
+    # fails the job at once, exit 2, instead of failing over until the
+    # restart attempts are spent
+    v=later
+    write_fault_job $v 1 "datagen.rows-per-second: 1000" "datagen.number-of-rows: 100000"
+    start_cluster $v
+    wait_for_count $v 'Successfully commit snapshot' 2 30
+    snap=$(table_of $v)/snapshot
+    mount --bind "$snap" "$snap" && MOUNTS="$snap $MOUNTS" &&
+        mount -o remount,bind,ro "$snap" || fail $v "cannot make $snap read-only"
+    echo "[$v] t=$(elapsed)s $snap is read-only now"
+    wait_exit $v 30
+    [ "$EXIT_RC" = 2 ] || fail $v "exit $EXIT_RC, expected 2"
+    grep -qE "cannot run: .*table.path: .*Read-only file system" "$(clog $v)" ||
+        fail $v "the failure does not name table.path and the cause"
+    [ "$(count_log $v 'to RESTARTING')" = 0 ] || fail $v "the job failed over on a read-only table"
+    echo "[$v] exit 2 at t=$(elapsed)s: $(grep -m1 -oE 'cannot run: .*' "$(clog $v)" | cut -c1-200)"
+    umount -l "$snap"
 else
-    echo "(ro-table, ro-chk skipped: mounting a read-only tmpfs needs root)"
+    echo "(ro-table, ro-chk, later skipped: read-only mounts need root)"
 fi
 
 v=locks

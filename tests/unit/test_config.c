@@ -353,13 +353,12 @@ test_bad_values_name_key_and_value (void **state)
 static void
 test_path_schemes (void **state)
 {
-    static const char *const keys[] = {"table.path",       "state.checkpoints.dir",
-                                       "source.file.path", "log.dir",
-                                       "security.curve.keys-dir"};
+    static const char *const keys[] = {"table.path", "state.checkpoints.dir", "source.file.path",
+                                       "log.dir", "security.curve.keys-dir"};
     static const char *const refused[] = {
-        "s3://bucket/t",  "S3A://bucket/t",  "oss://b/t",     "hdfs://nn:8020/t",
-        "gs://b/t",       "file:relative",   "file://host/t", "file://localhost/tmp/t",
-        "abfs+x.y-z:/t",  "run:1",           "file:///tmp/bad%2",
+        "s3://bucket/t", "S3A://bucket/t", "oss://b/t",         "hdfs://nn:8020/t",
+        "gs://b/t",      "file:relative",  "file://host/t",     "file://localhost/tmp/t",
+        "abfs+x.y-z:/t", "run:1",          "file:///tmp/bad%2",
     };
     static const struct {
         const char *in, *out;
