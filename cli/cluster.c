@@ -24,7 +24,16 @@
        second;
     5. SIGINT/SIGTERM or --run-for: cancel (no commit); SIGUSR1: stop with
        a savepoint. A request the coordinator could not carry out because it
-       died is asked again of its successor.
+       died is asked again of its successor. A cancel is said once and
+       bounded: a coordinator down meanwhile is not restarted, and one not
+       carried out within S_CANCEL_WAIT_MS is carried out by the cluster
+       (s_end_ourselves: every role stopped);
+    6. a child that dies again before the job was seen RUNNING since it
+       started is restarted restart-strategy.fixed-delay.attempts times in
+       a row, then the job fails, exit 1 (s_restart_limit);
+    7. once every child is gone after a job that did not finish, what the
+       roles could not clean is cleaned (cluster_clean.c, s_clean_after);
+       before a --restore-from of another job, that job's leftovers too.
 
     ZSINK_FAILPOINTS reaches only the first run of each child: a restarted
     process runs clean, so "crash at the K-th hit" happens once per test.
@@ -285,10 +294,13 @@ s_usage (FILE *out)
                   "Runs the coordinator, the committer and `parallelism` writers on this\n"
                   "machine and restarts any that dies (after restart-strategy.fixed-delay\n"
                   ".delay; doubled, up to 10 s, while one keeps stopping on a full disk or\n"
-                  "an I/O error). Ends when a bounded job finishes (exit 0), when the job\n"
-                  "fails for good (exit 1), or is canceled on SIGINT/SIGTERM or after\n"
-                  "--run-for (exit 0). SIGUSR1, or `zsink stop --savepoint -c JOB.yaml`,\n"
-                  "stops it with a savepoint.\n"
+                  "an I/O error; one dying before the job runs again: at most\n"
+                  "restart-strategy.fixed-delay.attempts times in a row). Ends when a bounded\n"
+                  "job finishes (exit 0), when the job fails for good (exit 1), cannot run\n"
+                  "(exit 2: a bad configuration, a directory it may not write), or is\n"
+                  "canceled on SIGINT/SIGTERM or after --run-for (exit 0; within 10 s, by\n"
+                  "the cluster itself if the coordinator cannot). SIGUSR1, or `zsink stop\n"
+                  "--savepoint -c JOB.yaml`, stops it with a savepoint.\n"
                   "For tests: --role-wrapper PROG runs each role as `PROG NAME BINARY ARGS...`\n"
                   "(PROG must exec it); --coordinator-host/--committer-host (default 127.0.0.1)\n"
                   "are the addresses the coordinator and the committer bind and are reached on.\n");
