@@ -25,9 +25,10 @@
     5. SIGINT/SIGTERM or --run-for: cancel (no commit); SIGUSR1: stop with
        a savepoint. A request the coordinator could not carry out because it
        died is asked again of its successor. A cancel is said once and
-       bounded: a coordinator down meanwhile is not restarted, and one not
-       carried out within S_CANCEL_WAIT_MS is carried out by the cluster
-       (s_end_ourselves: every role stopped);
+       bounded: a coordinator that stopped to be restarted (exit 75) is not
+       restarted during a cancel, and one not carried out within
+       S_CANCEL_WAIT_MS is carried out by the cluster (s_end_ourselves:
+       every role stopped);
     6. a child that dies again before the job was seen RUNNING since it
        started is restarted restart-strategy.fixed-delay.attempts times in
        a row, then the job fails, exit 1 (s_restart_limit);
@@ -965,10 +966,12 @@ s_restart_due (run_t *run)
         if (!c->restart_at || now < c->restart_at || c->pid)
             continue;
         c->restart_at = 0;
-        if (i == 0 && run->cancel_at) {
-            //  A coordinator down (its checkpoint disk full, say) would
-            //  stop again before it could end the job: cancel without it.
-            s_end_ourselves (run, "the coordinator is down");
+        if (i == 0 && run->cancel_at && c->waits > 0) {
+            //  A coordinator that stopped to be restarted (exit 75: its
+            //  checkpoint disk full, say) would likely stop again before it
+            //  could end the job: cancel without it. One that crashed is
+            //  restarted and asked again.
+            s_end_ourselves (run, "the coordinator stopped on a full disk or an I/O error");
             return;
         }
         if (s_spawn (c, run->role_wrapper, false) < 0) {
@@ -1126,8 +1129,8 @@ s_clean_after (run_t *run)
         s_say ("Cleaned after job %s: %s.", run->job_id, said);
     if (!run->ended_by_us)
         return;
-    if (n < 0)
-        run->result = 1; //  ended, but not clean: say so by the status
+    if (n < 0 && run->result == 0)
+        run->result = 1; //  canceled, but not clean: say so by the status
     if (have && !strcmp (meta.status, "RUNNING")) {
         snprintf (meta.status, sizeof meta.status, "%s", run->end_status);
         if (zs_job_meta_write (dir, &meta, err, sizeof err) != 0)
