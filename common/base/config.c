@@ -1050,12 +1050,13 @@ zs_config_source_id (const zs_config_t *cfg, char *out, size_t outlen)
     return true;
 }
 
-//  One directory of key: ZS_EREFUSED when it is permanently not writable.
+//  One directory of key (optional: only if it is there): ZS_EREFUSED when
+//  it is permanently not writable.
 static int
-s_check_dir (const char *key, const char *dir, bool make, char *err, size_t errlen)
+s_check_dir (const char *key, const char *dir, bool optional, char *err, size_t errlen)
 {
     struct stat st;
-    if (!make && (stat (dir, &st) != 0 || !S_ISDIR (st.st_mode)))
+    if (optional && (stat (dir, &st) != 0 || !S_ISDIR (st.st_mode)))
         return 0; //  not there yet: made under its parent, checked already
     char why[ZS_ERRLEN + ZS_PATH_MAX];
     if (zs_fs_probe_dir (dir, why, sizeof why) == 0 || !zs_fs_errno_permanent (errno))
@@ -1069,13 +1070,13 @@ zs_config_check_dirs (const zs_config_t *cfg, char *err, size_t errlen)
 {
     static const char *const table_dirs[] = {"bucket-0", "snapshot", "manifest", "schema",
                                              ".locks"};
-    int rc = s_check_dir ("table.path", cfg->table_path, true, err, errlen);
+    int rc = s_check_dir ("table.path", cfg->table_path, false, err, errlen);
     for (size_t i = 0; rc == 0 && i < sizeof table_dirs / sizeof table_dirs[0]; i++) {
         char dir[ZS_PATH_MAX + 16];
         snprintf (dir, sizeof dir, "%s/%s", cfg->table_path, table_dirs[i]);
-        rc = s_check_dir ("table.path", dir, false, err, errlen);
+        rc = s_check_dir ("table.path", dir, true, err, errlen);
     }
     if (rc == 0)
-        rc = s_check_dir ("state.checkpoints.dir", cfg->checkpoints_dir, true, err, errlen);
+        rc = s_check_dir ("state.checkpoints.dir", cfg->checkpoints_dir, false, err, errlen);
     return rc;
 }

@@ -133,7 +133,8 @@ int zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen);
 
 //  Can the job write where its keys say: table.path (and the table's
 //  directories already there: bucket-0, snapshot, manifest, schema, .locks)
-//  and state.checkpoints.dir (made when missing)? 0, also when the cause
+//  and state.checkpoints.dir (or, not there yet, where they would be made:
+//  nothing is created)? 0, also when the cause
 //  may pass (a full disk: the roles retry that); ZS_EREFUSED with err naming
 //  the key and the path when no restart can change it (no permission, a
 //  read-only file system).

@@ -378,12 +378,27 @@ zs_fs_errno_permanent (int e)
 }
 
 int
-zs_fs_probe_dir (const char *dir, char *err, size_t errlen)
+zs_fs_probe_dir (const char *path, char *err, size_t errlen)
 {
-    char probe[ZS_PATH_MAX + 64];
-    if (zs_fs_mkdirs (dir) != 0) {
-        int e = errno;
-        snprintf (err, errlen, "%s: cannot create the directory: %s", dir, strerror (e));
+    //  A directory not there yet is made in its nearest existing ancestor:
+    //  probe that one, and write nothing that stays.
+    char dir[ZS_PATH_MAX], probe[ZS_PATH_MAX + 64];
+    snprintf (dir, sizeof dir, "%s", *path ? path : ".");
+    struct stat st;
+    while (stat (dir, &st) != 0 && errno == ENOENT) {
+        char *slash = strrchr (dir, '/');
+        if (!slash)
+            snprintf (dir, sizeof dir, ".");
+        else if (slash == dir)
+            dir[1] = 0;
+        else
+            *slash = 0;
+    }
+    if (stat (dir, &st) != 0 || !S_ISDIR (st.st_mode)) {
+        int e = errno ? errno : ENOTDIR;
+        if (stat (dir, &st) == 0)
+            e = ENOTDIR;
+        snprintf (err, errlen, "%s: not a directory: %s", dir, strerror (e));
         errno = e;
         return -1;
     }

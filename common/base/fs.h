@@ -31,9 +31,11 @@ bool zs_fs_errno_permanent (int e);
 void zs_fs_clear_failure (void);
 bool zs_fs_failed_for_good (void);
 
-//  Can files be created in dir? mkdir -p, then a probe file created and
-//  removed. 0, or -1 with errno kept and err naming the path and cause.
-int zs_fs_probe_dir (const char *dir, char *err, size_t errlen);
+//  Can files be created in path, or, while it does not exist, in its
+//  nearest existing ancestor (where it would be made)? A probe file is
+//  created and removed; nothing else is written. 0, or -1 with errno kept
+//  and err naming the directory and the cause.
+int zs_fs_probe_dir (const char *path, char *err, size_t errlen);
 
 //  fsync a directory. 0 or -1.
 int zs_fs_fsync_dir (const char *dir);
