@@ -486,7 +486,7 @@ s_parse (s_args_t *args, int argc, char **argv)
         return 2;
     }
     //  a directory no restart can make writable: no process starts
-    if (zs_config_check_dirs (&args->cfg, err, sizeof err) != 0) {
+    if (zs_config_check_dirs (&args->cfg, true, true, err, sizeof err) != 0) {
         fprintf (stderr, "zsink cluster: %s\n", err);
         return 2;
     }
@@ -1126,7 +1126,7 @@ s_clean_after (run_t *run)
         return;
     int n = zs_cluster_clean (run->cfg, run->cfg->checkpoints_dir, run->job_id, said, sizeof said);
     if (n != 0)
-        s_say ("Cleaned after job %s: %s.", run->job_id, said);
+        s_say ("%s after job %s: %s.", n > 0 ? "Cleaned" : "Could not clean", run->job_id, said);
     if (!run->ended_by_us)
         return;
     if (n < 0 && run->result == 0)

@@ -372,10 +372,15 @@ s_on_welcome (s_committer_t *self)
             zs_error ("the job's configuration has no table.path");
             return 1;
         }
+        errno = 0;
+        zs_fs_clear_failure ();
         self->table = zs_table_open (cfg->table_path, &cfg->schema, err, sizeof err);
         if (!self->table) {
-            zs_error ("cannot open table %s: %s", cfg->table_path, err);
-            return 1;
+            //  no permission, a read-only disk: no restart helps (exit 2)
+            bool permanent = zs_fs_failed_for_good ();
+            zs_error ("%scannot open table %s: %s%s", permanent ? "table.path: " : "",
+                      cfg->table_path, err, permanent ? " (no restart can change that)" : "");
+            return permanent ? 2 : 1;
         }
         //  the job's Paimon options (snapshot.*, manifest.*, write-only)
         //  over the table's, as a Flink job's dynamic options

@@ -162,8 +162,9 @@ s_load_config (coord_t *self, const s_args_t *args)
         zs_error ("configuration: %s", err);
         return 2;
     }
-    //  (run without zsink cluster, the coordinator is the first to know)
-    if (zs_config_check_dirs (&self->cfg, err, sizeof err) != 0) {
+    //  (run without zsink cluster, the coordinator is the first to know;
+    //  deployed, it has no table directory: the committer checks that)
+    if (zs_config_check_dirs (&self->cfg, false, true, err, sizeof err) != 0) {
         zs_error ("%s", err);
         return 2;
     }

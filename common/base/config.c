@@ -1066,17 +1066,18 @@ s_check_dir (const char *key, const char *dir, bool optional, char *err, size_t 
 }
 
 int
-zs_config_check_dirs (const zs_config_t *cfg, char *err, size_t errlen)
+zs_config_check_dirs (const zs_config_t *cfg, bool table, bool checkpoints, char *err,
+                      size_t errlen)
 {
     static const char *const table_dirs[] = {"bucket-0", "snapshot", "manifest", "schema",
                                              ".locks"};
-    int rc = s_check_dir ("table.path", cfg->table_path, false, err, errlen);
-    for (size_t i = 0; rc == 0 && i < sizeof table_dirs / sizeof table_dirs[0]; i++) {
+    int rc = table ? s_check_dir ("table.path", cfg->table_path, false, err, errlen) : 0;
+    for (size_t i = 0; table && rc == 0 && i < sizeof table_dirs / sizeof table_dirs[0]; i++) {
         char dir[ZS_PATH_MAX + 16];
         snprintf (dir, sizeof dir, "%s/%s", cfg->table_path, table_dirs[i]);
         rc = s_check_dir ("table.path", dir, true, err, errlen);
     }
-    if (rc == 0)
+    if (rc == 0 && checkpoints)
         rc = s_check_dir ("state.checkpoints.dir", cfg->checkpoints_dir, false, err, errlen);
     return rc;
 }

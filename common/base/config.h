@@ -138,7 +138,10 @@ int zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen);
 //  may pass (a full disk: the roles retry that); ZS_EREFUSED with err naming
 //  the key and the path when no restart can change it (no permission, a
 //  read-only file system).
-int zs_config_check_dirs (const zs_config_t *cfg, char *err, size_t errlen);
+//  Only the table with table, only the checkpoint directory with
+//  checkpoints (a deployed coordinator has no table directory).
+int zs_config_check_dirs (const zs_config_t *cfg, bool table, bool checkpoints, char *err,
+                          size_t errlen);
 
 //  Every key with its current value as text, for handing out on Welcome.
 //  Calls fn(key, value, arg) for each key; returns number of keys. Each text
