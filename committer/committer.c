@@ -34,6 +34,12 @@
        hold it: every file inside the table, a regular file of the recorded
        size, not live in the table, not pending already. One that is not
        fails checkpoint N (Failure, no ack), never the restore of N.
+    9. A Shutdown of a job ending CANCELED or FAILED at checkpoint R (0:
+       none) stops every commit and deletes the files of the pending ids
+       after R the table does not show committed: no completed checkpoint
+       holds them (with checkpointing off, the end of input: only the
+       committer knows it did not commit it). A failure no restart can
+       change (no permission, a read-only table) is reported unrecoverable.
 
     State machine
         IDLE    no usable state: before the first Reset, after losing the

@@ -32,6 +32,10 @@
        Paimon's writer close deletes uncommitted new files; closed files not
        yet in a committable are deleted on a failure, on losing the
        coordinator (a replaced writer gets no Reset to do it) and at exit.
+       A Shutdown of a job ending CANCELED or FAILED at checkpoint R (0:
+       none completed) deletes files K >= R as Reset(R) would; but not an
+       end of input handed over with checkpointing off, which the committer
+       may be committing: it deletes those if it did not.
     6. Data-pipe sequence numbers are 1, 2, … per epoch, restarting after
        each Reset, so the committer can tell a gap from a new attempt.
     7. Nothing stamped with an old epoch is sent after the coordinator has
