@@ -24,7 +24,17 @@
        second;
     5. SIGINT/SIGTERM or --run-for: cancel (no commit); SIGUSR1: stop with
        a savepoint. A request the coordinator could not carry out because it
-       died is asked again of its successor.
+       died is asked again of its successor. A cancel is said once and
+       bounded: a coordinator that stopped to be restarted (exit 75) is not
+       restarted during a cancel, and one not carried out within
+       S_CANCEL_WAIT_MS is carried out by the cluster (s_end_ourselves:
+       every role stopped);
+    6. a child that dies again before the job was seen RUNNING since it
+       started is restarted restart-strategy.fixed-delay.attempts times in
+       a row, then the job fails, exit 1 (s_restart_limit);
+    7. once every child is gone after a job that did not finish, what the
+       roles could not clean is cleaned (cluster_clean.c, s_clean_after);
+       before a --restore-from of another job, that job's leftovers too.
 
     ZSINK_FAILPOINTS reaches only the first run of each child: a restarted
     process runs clean, so "crash at the K-th hit" happens once per test.
@@ -71,6 +81,9 @@
 
 //  Longest delay before restarting a child that keeps exiting 75.
 #define S_WAIT_MAX_MS 10000
+//  A cancel the coordinator has not carried out after this long is carried
+//  out by the cluster itself (s_end_ourselves): bounded whatever the disks do.
+#define S_CANCEL_WAIT_MS 10000
 
 typedef struct {
     char name[32];
@@ -83,7 +96,9 @@ typedef struct {
     int64_t restart_at; //  0: no restart pending
     int starts;
     int waits; //  exits 75 in a row: each doubles the restart delay
-    bool done; //  exited 0: not to be restarted
+    int64_t spawned_at;
+    int early_exits; //  deaths in a row before the job was seen RUNNING again
+    bool done;       //  exited 0: not to be restarted
 } child_t;
 
 static volatile sig_atomic_t s_cancel_signal = 0;
@@ -236,6 +251,7 @@ s_spawn (child_t *c, const char *wrapper, bool with_failpoints)
     c->fd = pipefd[0];
     c->line_len = 0;
     c->starts++;
+    c->spawned_at = zs_clock_mono_ms ();
     return 0;
 }
 
@@ -279,10 +295,13 @@ s_usage (FILE *out)
                   "Runs the coordinator, the committer and `parallelism` writers on this\n"
                   "machine and restarts any that dies (after restart-strategy.fixed-delay\n"
                   ".delay; doubled, up to 10 s, while one keeps stopping on a full disk or\n"
-                  "an I/O error). Ends when a bounded job finishes (exit 0), when the job\n"
-                  "fails for good (exit 1), or is canceled on SIGINT/SIGTERM or after\n"
-                  "--run-for (exit 0). SIGUSR1, or `zsink stop --savepoint -c JOB.yaml`,\n"
-                  "stops it with a savepoint.\n"
+                  "an I/O error; one dying before the job runs again: at most\n"
+                  "restart-strategy.fixed-delay.attempts times in a row). Ends when a bounded\n"
+                  "job finishes (exit 0), when the job fails for good (exit 1), cannot run\n"
+                  "(exit 2: a bad configuration, a directory it may not write), or is\n"
+                  "canceled on SIGINT/SIGTERM or after --run-for (exit 0; within 10 s, by\n"
+                  "the cluster itself if the coordinator cannot). SIGUSR1, or `zsink stop\n"
+                  "--savepoint -c JOB.yaml`, stops it with a savepoint.\n"
                   "For tests: --role-wrapper PROG runs each role as `PROG NAME BINARY ARGS...`\n"
                   "(PROG must exec it); --coordinator-host/--committer-host (default 127.0.0.1)\n"
                   "are the addresses the coordinator and the committer bind and are reached on.\n");
@@ -466,12 +485,42 @@ s_parse (s_args_t *args, int argc, char **argv)
         fprintf (stderr, "zsink cluster: %s\n", err);
         return 2;
     }
+    //  a directory no restart can make writable: no process starts
+    if (zs_config_check_dirs (&args->cfg, true, true, err, sizeof err) != 0) {
+        fprintf (stderr, "zsink cluster: %s\n", err);
+        return 2;
+    }
     rc = s_check_table (&args->cfg);
     if (rc == ZS_CMD_GO_ON)
         rc = s_check_start (args);
     if (rc == ZS_CMD_GO_ON)
         rc = s_load_curve (args);
     return rc;
+}
+
+//  --restore-from CHK_ROOT/JOB/chk-N of another job: that job's files after
+//  its latest checkpoint go first (cluster_clean.c), as the restored job's
+//  writers cannot see them as theirs.
+static void
+s_clean_restored (const s_args_t *args, const char *job_id)
+{
+    char root[ZS_PATH_MAX], old[ZS_PATH_MAX], said[2 * ZS_ERRLEN];
+    snprintf (root, sizeof root, "%s", args->restore_from);
+    char *slash = strrchr (root, '/');
+    if (!slash)
+        return;
+    *slash = 0; //  CHK_ROOT/JOB
+    slash = strrchr (root, '/');
+    snprintf (old, sizeof old, "%s", slash ? slash + 1 : root);
+    if (slash)
+        *slash = 0;
+    else
+        snprintf (root, sizeof root, ".");
+    if (!*old || strcmp (old, job_id) == 0)
+        return;
+    int n = zs_cluster_clean (&args->cfg, root, old, said, sizeof said);
+    if (n != 0)
+        s_say ("Before restoring from %s: %s (job %s).", args->restore_from, said, old);
 }
 
 //  ---------------------------------------------------------------------
@@ -709,6 +758,10 @@ typedef struct {
     progress_t prog;
     int64_t started, run_for_ms, next_status, next_progress;
     bool canceling, stopping; //  request sent to the current coordinator
+    int64_t cancel_at;        //  when the cancel was first asked (0: not)
+    int64_t running_at;       //  when a status last said RUNNING
+    bool ended_by_us;         //  we ended the job: the coordinator could not
+    const char *end_status;   //  then: CANCELED, or FAILED (restart limit)
     bool job_over;            //  the coordinator decided, or we canceled
     int64_t over_deadline;    //  then: children left after this get SIGTERM
     int result;
@@ -759,9 +812,11 @@ s_poll_io (run_t *run)
             json_t *doc = json_loads (json, 0, NULL);
             if (json_is_string (json_object_get (doc, "savepoint")))
                 s_say ("Stopped with savepoint: %s", json);
-            else if (json_is_string (json_object_get (doc, "job_id")))
+            else if (json_is_string (json_object_get (doc, "job_id"))) {
                 s_parse_status (json, &run->prog);
-            else if (!reply->client_reply->ok)
+                if (!strcmp (run->prog.state, "RUNNING"))
+                    run->running_at = zs_clock_mono_ms ();
+            } else if (!reply->client_reply->ok)
                 s_say ("The coordinator says: %s", json);
             json_decref (doc);
         }
@@ -812,6 +867,30 @@ s_say_restart (const child_t *c, pid_t pid, int status, bool crashed, int64_t de
                code, (long long) delay);
 }
 
+//  The restart limit holds for a child's own restarts too, not only for the
+//  coordinator's failovers: a child that dies again and again before the
+//  job is back to RUNNING (a committer that cannot take its lock, a role
+//  that crashes at start) is restarted restart-strategy.fixed-delay.attempts
+//  times, then the job fails (exit 1): every role stopped, what they left
+//  cleaned (s_clean_after). An exit 75 (a full disk: may pass, retried
+//  calmly) does not count. True when the limit is reached.
+static bool
+s_restart_limit (run_t *run, child_t *c, int code)
+{
+    if (run->running_at > c->spawned_at)
+        c->early_exits = 0; //  it saw the job running: a failover's to count
+    if (code == ZS_EXIT_RESTART || ++c->early_exits <= run->cfg->restart_attempts)
+        return false;
+    s_say ("%s died %d times in a row before the job ran again; "
+           "restart-strategy.fixed-delay.attempts is %d: the job fails. See its log above.",
+           c->name, c->early_exits, run->cfg->restart_attempts);
+    run->job_over = run->ended_by_us = true;
+    run->end_status = "FAILED";
+    run->over_deadline = zs_clock_mono_ms ();
+    run->result = 1;
+    return true;
+}
+
 //  Child i (pid) ended with status: decide what that end means (see the
 //  rules at the top of this file).
 static void
@@ -828,7 +907,7 @@ s_on_exit (run_t *run, int i, pid_t pid, int status)
                        && (WEXITSTATUS (status) == 137 || WEXITSTATUS (status) == ZS_EXIT_RESTART));
     int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
     int64_t delay = s_restart_delay (run, c, code);
-    if (i == 0 && !crashed)
+    if (i == 0 && !crashed && !run->ended_by_us)
         s_job_over (run, code);
     else if (!crashed && (code == 2 || code == 3) && !run->job_over) {
         //  a participant that cannot run (a bad configuration; 3: another
@@ -838,8 +917,13 @@ s_on_exit (run_t *run, int i, pid_t pid, int status)
                code);
         c->done = true;
         s_job_over (run, 2);
+        //  the coordinator too: it would wait for this role for ever
+        run->ended_by_us = true;
+        run->end_status = "FAILED";
     } else if (run->job_over || (!crashed && code == 0))
         c->done = true; //  a participant told to shut down
+    else if (s_restart_limit (run, c, code))
+        c->done = true;
     else {
         s_say_restart (c, pid, status, crashed, delay);
         c->restart_at = zs_clock_mono_ms () + delay;
@@ -858,6 +942,20 @@ s_reap (run_t *run)
                 s_on_exit (run, i, pid, status);
 }
 
+//  Cancel without the coordinator: every role is stopped (SIGTERM, then
+//  SIGKILL 3 s later: s_wind_down), none restarted; once they are gone,
+//  s_clean_after cleans what they left (cluster_clean.c).
+static void
+s_end_ourselves (run_t *run, const char *why)
+{
+    s_say ("Canceling job %s without its coordinator (%s): stopping every process.", run->job_id,
+           why);
+    run->job_over = run->ended_by_us = true;
+    run->end_status = "CANCELED";
+    run->over_deadline = zs_clock_mono_ms ();
+    run->result = 0;
+}
+
 //  Start again the children whose restart delay is over.
 static void
 s_restart_due (run_t *run)
@@ -868,6 +966,14 @@ s_restart_due (run_t *run)
         if (!c->restart_at || now < c->restart_at || c->pid)
             continue;
         c->restart_at = 0;
+        if (i == 0 && run->cancel_at && c->waits > 0) {
+            //  A coordinator that stopped to be restarted (exit 75: its
+            //  checkpoint disk full, say) would likely stop again before it
+            //  could end the job: cancel without it. One that crashed is
+            //  restarted and asked again.
+            s_end_ourselves (run, "the coordinator stopped on a full disk or an I/O error");
+            return;
+        }
         if (s_spawn (c, run->role_wrapper, false) < 0) {
             s_say ("cannot restart %s: %s", c->name, strerror (errno));
             continue;
@@ -895,8 +1001,11 @@ s_requests (run_t *run)
     bool run_over = run->run_for_ms && now - run->started >= run->run_for_ms;
     if ((s_cancel_signal || run_over) && !run->canceling) {
         run->canceling = true;
-        s_say ("Canceling job %s%s.", run->job_id,
-               s_cancel_signal ? " (signal)" : " (--run-for elapsed)");
+        //  said once: asked again (silently) until a coordinator takes it
+        if (!run->cancel_at)
+            s_say ("Canceling job %s%s.", run->job_id,
+                   s_cancel_signal ? " (signal)" : " (--run-for elapsed)");
+        run->cancel_at = run->cancel_at ? run->cancel_at : now;
         s_cancel_signal = 0;
         req.kind = ZSINK__CLIENT_REQUEST__KIND__CANCEL;
     } else if (s_savepoint_signal && !run->stopping && !run->canceling) {
@@ -949,7 +1058,7 @@ s_wind_down (run_t *run)
 {
     int64_t now = zs_clock_mono_ms ();
     bool any = false;
-    for (int i = 1; i < run->nkids; i++)
+    for (int i = run->ended_by_us ? 0 : 1; i < run->nkids; i++)
         if (run->kids[i].pid) {
             any = true;
             if (now > run->over_deadline)
@@ -992,9 +1101,42 @@ s_supervise (run_t *run)
                 break;
             continue;
         }
+        if (run->cancel_at && zs_clock_mono_ms () - run->cancel_at > S_CANCEL_WAIT_MS)
+            s_end_ourselves (run, "the coordinator did not end the job in time");
         s_restart_due (run);
         s_requests (run);
         s_progress (run);
+    }
+}
+
+//  After a job that did not finish, with every role gone: what the roles
+//  could not clean themselves (cluster_clean.c). A job we ended ourselves
+//  is marked CANCELED in job.json if the disk lets us.
+static void
+s_clean_after (run_t *run)
+{
+    char dir[2 * ZS_PATH_MAX], err[ZS_ERRLEN], said[2 * ZS_ERRLEN];
+    snprintf (dir, sizeof dir, "%s/%s", run->cfg->checkpoints_dir, run->job_id);
+    zs_job_meta_t meta;
+    bool have = zs_job_meta_read (dir, &meta, err, sizeof err) == 0;
+    bool ended = have
+                 && (!strcmp (meta.status, "CANCELED") || !strcmp (meta.status, "FAILED")
+                     || (!strcmp (meta.status, "RUNNING") && run->result == 2));
+    if (!ended && !run->ended_by_us)
+        return;
+    int n = zs_cluster_clean (run->cfg, run->cfg->checkpoints_dir, run->job_id, said, sizeof said);
+    if (n != 0)
+        s_say ("%s after job %s: %s.", n > 0 ? "Cleaned" : "Could not clean", run->job_id, said);
+    if (!run->ended_by_us)
+        return;
+    if (n < 0 && run->result == 0)
+        run->result = 1; //  canceled, but not clean: say so by the status
+    if (have && !strcmp (meta.status, "RUNNING")) {
+        snprintf (meta.status, sizeof meta.status, "%s", run->end_status);
+        if (zs_job_meta_write (dir, &meta, err, sizeof err) != 0)
+            s_say ("Job %s could not be marked %s (%s): started again with this job id, it "
+                   "resumes from its latest checkpoint.",
+                   run->job_id, run->end_status, err);
     }
 }
 
@@ -1045,6 +1187,8 @@ zs_cluster_cmd (int argc, char **argv)
     int rc = s_parse (&args, argc, argv);
     if (rc == ZS_CMD_GO_ON)
         rc = s_plan (&roles, &args);
+    if (rc == ZS_CMD_GO_ON && args.restore_from)
+        s_clean_restored (&args, roles.job_id);
     if (rc == ZS_CMD_GO_ON)
         rc = s_start (&roles, &args);
     if (rc == ZS_CMD_GO_ON)
@@ -1057,6 +1201,7 @@ zs_cluster_cmd (int argc, char **argv)
         return rc;
     }
     s_supervise (&run);
+    s_clean_after (&run);
     s_say_over (&run);
     zsock_destroy (&run.ctl);
     zs_curve_destroy (&args.curve);

@@ -34,6 +34,12 @@
        hold it: every file inside the table, a regular file of the recorded
        size, not live in the table, not pending already. One that is not
        fails checkpoint N (Failure, no ack), never the restore of N.
+    9. A Shutdown of a job ending CANCELED or FAILED at checkpoint R (0:
+       none) stops every commit and deletes the files of the pending ids
+       after R the table does not show committed: no completed checkpoint
+       holds them (with checkpointing off, the end of input: only the
+       committer knows it did not commit it). A failure no restart can
+       change (no permission, a read-only table) is reported unrecoverable.
 
     State machine
         IDLE    no usable state: before the first Reset, after losing the
@@ -103,6 +109,7 @@ typedef struct {
     char table_path[ZS_PATH_MAX];
     char job_id[64]; //  job the table and lock were set up for
     int lock_fd;
+    bool fail_for_good; //  the last commit failed on a permanent error (EROFS, EACCES)
     zs_config_t cfg;
     s_phase_t phase;
     int64_t epoch; //  of the last Reset applied
@@ -158,7 +165,14 @@ s_fail (s_committer_t *self, const char *fmt, ...)
     vsnprintf (reason, sizeof reason, fmt, ap);
     va_end (ap);
     zs_error ("%s", reason);
-    zs_participant_fail (self->part, reason, false);
+    if (self->fail_for_good) {
+        //  no restart can change it: the job fails at once, exit 2
+        char why[ZS_ERRLEN + 64];
+        snprintf (why, sizeof why, "table.path: %s (no restart can change that)", reason);
+        zs_participant_fail_for_good (self->part, why);
+        self->fail_for_good = false;
+    } else
+        zs_participant_fail (self->part, reason, false);
     self->phase = S_FAILED;
 }
 
@@ -262,8 +276,12 @@ s_commit (s_committer_t *self, int64_t upto, bool with_end, bool recommit, char 
         return ZS_ERR;
     }
     zs_commit_opts_t opts = s_commit_opts (self, recommit);
+    errno = 0;
+    zs_fs_clear_failure ();
     int rc =
         zs_commit_upto (self->table, self->pending, self->user, upto, with_end, &opts, err, errlen);
+    //  no permission, a read-only table: s_fail makes it the job's end
+    self->fail_for_good = rc < 0 && zs_fs_failed_for_good ();
     return rc < 0 ? rc : 0;
 }
 
@@ -360,10 +378,15 @@ s_on_welcome (s_committer_t *self)
             zs_error ("the job's configuration has no table.path");
             return 1;
         }
+        errno = 0;
+        zs_fs_clear_failure ();
         self->table = zs_table_open (cfg->table_path, &cfg->schema, err, sizeof err);
         if (!self->table) {
-            zs_error ("cannot open table %s: %s", cfg->table_path, err);
-            return 1;
+            //  no permission, a read-only disk: no restart helps (exit 2)
+            bool permanent = zs_fs_failed_for_good ();
+            zs_error ("%scannot open table %s: %s%s", permanent ? "table.path: " : "",
+                      cfg->table_path, err, permanent ? " (no restart can change that)" : "");
+            return permanent ? 2 : 1;
         }
         //  the job's Paimon options (snapshot.*, manifest.*, write-only)
         //  over the table's, as a Flink job's dynamic options
@@ -378,8 +401,11 @@ s_on_welcome (s_committer_t *self)
             return 3;
         }
         if (rc < 0) {
-            zs_error ("cannot take the committer lock: %s", err);
-            return 1;
+            //  no permission, a read-only table: no restart helps (exit 2)
+            bool permanent = zs_fs_errno_permanent (errno);
+            zs_error ("%scannot take the committer lock: %s%s", permanent ? "table.path: " : "",
+                      err, permanent ? " (no restart can change that)" : "");
+            return permanent ? 2 : 1;
         }
         snprintf (self->job_id, sizeof self->job_id, "%s", job);
         snprintf (self->table_path, sizeof self->table_path, "%s", cfg->table_path);
@@ -816,6 +842,8 @@ s_drain_data (s_committer_t *self)
     }
 }
 
+static void s_on_shutdown (s_committer_t *self, int64_t r);
+
 static void
 s_drain_control (s_committer_t *self)
 {
@@ -852,6 +880,8 @@ s_drain_control (s_committer_t *self)
             break;
         case ZSINK__ENVELOPE__BODY_SHUTDOWN: {
             zs_info ("shutdown: %s", env->shutdown->reason);
+            if (env->shutdown->has_last_checkpoint)
+                s_on_shutdown (self, env->shutdown->last_checkpoint);
             zs_msg_t bye;
             zs_msg_init (&bye, ZSINK__ENVELOPE__BODY_BYE);
             s_send (self, &bye.env);
@@ -867,6 +897,54 @@ s_drain_control (s_committer_t *self)
         }
         zs_env_free (&env);
     }
+}
+
+//  The job ended CANCELED or FAILED at checkpoint r (0: none completed):
+//  the files of every pending checkpoint after r are in no completed
+//  checkpoint, and this committer commits nothing more, so they go. With
+//  checkpointing off this is the only one to delete the end of input it
+//  holds (writer.c leaves those to it: only here is it certain that the
+//  commit did not happen). An id the table shows committed (a commit that
+//  failed after its snapshot) keeps its files.
+static void
+s_delete_pending_after (s_committer_t *self, int64_t r)
+{
+    int64_t *ids = NULL, last = -1;
+    int n = zs_pending_head (self->pending, INT64_MAX, true, &ids);
+    char err[ZS_ERRLEN];
+    if (self->table && self->user[0]
+        && zs_table_last_committed (self->table, self->user, &last, err, sizeof err) != 0)
+        last = INT64_MAX; //  cannot tell: keep everything
+    int deleted = 0, failed = 0;
+    for (int i = 0; i < n; i++) {
+        zs_file_meta_t *files = NULL;
+        size_t nf = 0;
+        if (ids[i] <= r || ids[i] <= last
+            || zs_pending_files (self->pending, ids[i], &files, &nf) != 0)
+            continue;
+        for (size_t f = 0; f < nf; f++) {
+            char path[2 * ZS_PATH_MAX];
+            snprintf (path, sizeof path, "%s/%s", self->table_path, files[f].path);
+            if (zs_fs_unlink (path) == 0)
+                deleted++;
+            else if (errno != ENOENT) { //  (the writer may have been first)
+                zs_warn ("cannot delete %s: %s (an orphan now)", path, strerror (errno));
+                failed++;
+            }
+        }
+        free (files);
+    }
+    free (ids);
+    if (deleted || failed)
+        zs_info ("%d data files of checkpoints after %lld deleted (the job ended there)%s", deleted,
+                 (long long) r, failed ? "; some could not be" : "");
+}
+
+static void
+s_on_shutdown (s_committer_t *self, int64_t r)
+{
+    zs_compactor_cancel (self->compactor);
+    s_delete_pending_after (self, r);
 }
 
 //  ---- process ------------------------------------------------------------

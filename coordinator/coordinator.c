@@ -66,6 +66,7 @@
 #include "net.h"
 #include "participant.h" //  ZS_SUPERSEDED_REASON
 #include "table.h"
+#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -162,15 +163,16 @@ s_send_refused (coord_t *self, const char *rid, const char *reason)
     s_send_to_rid (self, rid, &m.env);
 }
 
-//  last_checkpoint > 0: the job ends CANCELED or FAILED at that checkpoint
-//  (writers delete their files written after it).
+//  last_checkpoint >= 0: the job ends CANCELED or FAILED at that checkpoint,
+//  0 when none completed (writers delete their files written after it, the
+//  committer those of its pending checkpoints after it); -1: finished.
 static void
 s_send_shutdown (coord_t *self, const char *reason, int64_t last_checkpoint)
 {
     zs_msg_t m;
     zs_msg_init (&m, ZSINK__ENVELOPE__BODY_SHUTDOWN);
     m.body.shutdown.reason = (char *) reason;
-    m.body.shutdown.has_last_checkpoint = last_checkpoint > 0;
+    m.body.shutdown.has_last_checkpoint = last_checkpoint >= 0;
     m.body.shutdown.last_checkpoint = last_checkpoint;
     s_send_all (self, COMMITTER, &m);
 }
@@ -241,7 +243,7 @@ s_end (coord_t *self, job_state_t state, const char *status, const char *reason,
     s_set_state (self, state, NULL);
     snprintf (self->meta.status, sizeof self->meta.status, "%s", status);
     zs_coord_persist_meta (self);
-    s_send_shutdown (self, reason, state == J_FINISHED ? 0 : self->latest.id);
+    s_send_shutdown (self, reason, state == J_FINISHED ? -1 : self->latest.id);
     self->ending = true;
     self->end_deadline = zs_clock_mono_ms () + END_WAIT_MS;
     self->exit_code = code;
@@ -374,8 +376,19 @@ s_inflight_chk (coord_t *self, zs_chk_t *chk)
 static void
 s_chk_write_failed (coord_t *self, zs_chk_t *chk, const char *err)
 {
+    bool permanent = zs_fs_failed_for_good ();
     zs_error ("cannot write checkpoint %lld: %s", (long long) chk->id, err);
     zs_history_failed (self->history, chk->id, err);
+    if (permanent) {
+        //  No permission, a read-only disk: no restart changes that.
+        char why[ZS_ERRLEN + 64];
+        snprintf (why, sizeof why, "state.checkpoints.dir: cannot write checkpoint %lld: %s",
+                  (long long) chk->id, err);
+        zs_chk_clear (chk);
+        self->inflight_id = 0;
+        s_fail_unrecoverable (self, why);
+        return;
+    }
     zs_chk_clear (chk);
     self->consecutive_failed++;
     self->inflight_id = 0;
@@ -424,6 +437,8 @@ s_complete_checkpoint (coord_t *self)
     char err[ZS_ERRLEN];
     int64_t bytes = 0;
     //  Invariant 3: durable before Notify.
+    errno = 0; //  s_chk_write_failed tells a permanent cause by it
+    zs_fs_clear_failure ();
     if (zs_chk_write (self->job_dir, &chk, &bytes, err, sizeof err) < 0) {
         s_chk_write_failed (self, &chk, err);
         return;

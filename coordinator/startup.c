@@ -162,6 +162,12 @@ s_load_config (coord_t *self, const s_args_t *args)
         zs_error ("configuration: %s", err);
         return 2;
     }
+    //  (run without zsink cluster, the coordinator is the first to know;
+    //  deployed, it has no table directory: the committer checks that)
+    if (zs_config_check_dirs (&self->cfg, false, true, err, sizeof err) != 0) {
+        zs_error ("%s", err);
+        return 2;
+    }
     if (zs_cmd_faults_init () != ZS_CMD_GO_ON)
         return 2;
     zs_log_set_level ((zs_log_level_t) zs_log_level_parse (self->cfg.log_level));
@@ -390,12 +396,24 @@ void
 zs_coord_persist_meta (coord_t *self)
 {
     char err[ZS_ERRLEN];
+    errno = 0;
+    zs_fs_clear_failure ();
     if (zs_job_meta_write (self->job_dir, &self->meta, err, sizeof err) < 0) {
         //  Without a durable counter and epoch, invariants 1 and 2 cannot
         //  be kept: stop rather than risk reusing an id. A full disk or an
         //  I/O error may pass, so this is not the job's end: the exit
         //  status asks to be restarted (after the restart delay), and the
         //  restarted coordinator resumes from job.json and chk-N.
+        if (zs_fs_failed_for_good ()) {
+            //  No permission, a read-only disk: no restart changes that.
+            //  A job ending anyway ends (its Shutdown still goes out).
+            zs_error ("state.checkpoints.dir: cannot persist job state: %s (no restart can "
+                      "change that)",
+                      err);
+            if (self->state >= J_FINISHED)
+                return;
+            exit (2);
+        }
         zs_error ("cannot persist job state, stopping to be restarted: %s", err);
         exit (ZS_EXIT_RESTART);
     }

@@ -32,6 +32,10 @@
        Paimon's writer close deletes uncommitted new files; closed files not
        yet in a committable are deleted on a failure, on losing the
        coordinator (a replaced writer gets no Reset to do it) and at exit.
+       A Shutdown of a job ending CANCELED or FAILED at checkpoint R (0:
+       none completed) deletes files K >= R as Reset(R) would; but not an
+       end of input handed over with checkpointing off, which the committer
+       may be committing: it deletes those if it did not.
     6. Data-pipe sequence numbers are 1, 2, … per epoch, restarting after
        each Reset, so the committer can tell a gap from a new attempt.
     7. Nothing stamped with an old epoch is sent after the coordinator has
@@ -116,7 +120,8 @@ typedef struct {
 
     //  checkpointing
     int64_t last_barrier;   //  K of new file names: last barrier seen, R after Reset
-    int64_t end_checkpoint; //  Shutdown's last_checkpoint: files after it go; 0: none said
+    int64_t end_checkpoint; //  Shutdown's last_checkpoint: files after it go; -1: none said
+    bool ended_unchecked;   //  EndOfInput sent with checkpointing off (this epoch)
     zs_datafile_writer_t *file;
     zs_file_meta_t *closed; //  closed since the last barrier, not yet sent
     size_t n_closed, cap_closed;
@@ -562,6 +567,9 @@ s_send_end_of_input (s_writer_t *self, int count)
     zs_msg_t m;
     zs_msg_init (&m, ZSINK__ENVELOPE__BODY_END_OF_INPUT);
     m.body.end_of_input.count = count;
+    //  With checkpointing off the committer commits these files on its own
+    //  once every writer's end is in: no checkpoint guards them any more.
+    self->ended_unchecked = self->cfg.checkpoint_interval_ms == 0;
     return s_send_data (self, &m.env);
 }
 
@@ -574,6 +582,27 @@ s_fail (s_writer_t *self, const char *reason, bool fail_at_id)
     s_drop_closed (self);
     if (self->state != S_FAILED)
         zs_participant_fail (self->part, reason, fail_at_id);
+    self->state = S_FAILED;
+}
+
+//  A data file that cannot be created: no permission or a read-only table
+//  is no failover's to retry (the job fails at once, exit 2); anything
+//  else (a full disk) may pass.
+static void
+s_open_failed (s_writer_t *self, const char *err)
+{
+    bool permanent = zs_fs_failed_for_good ();
+    zs_error ("cannot open a data file: %s", err);
+    if (!permanent) {
+        s_fail (self, err, false);
+        return;
+    }
+    char why[ZS_ERRLEN + 64];
+    snprintf (why, sizeof why, "table.path: %s (no restart can change that)", err);
+    s_abort_file (self);
+    s_drop_closed (self);
+    if (self->state != S_FAILED)
+        zs_participant_fail_for_good (self->part, why);
     self->state = S_FAILED;
 }
 
@@ -721,6 +750,7 @@ s_reset (s_writer_t *self, const zs_env_t *env)
     self->from.index = self->index;
     //  A new epoch starts a new sequence: the committer expects 1 next.
     self->data_seq = 0;
+    self->ended_unchecked = false;
     //  New files are named a<R>: they are after R, and the next Reset to R
     //  (or later) must delete them if their checkpoint does not complete.
     self->last_barrier = r;
@@ -859,9 +889,9 @@ s_produce (s_writer_t *self)
             s_fail (self, why, true);
             break;
         }
+        zs_fs_clear_failure ();
         if (!self->file && s_open_file (self, err, sizeof err) != 0) {
-            zs_error ("cannot open a data file: %s", err);
-            s_fail (self, err, false);
+            s_open_failed (self, err);
             break;
         }
         if (!self->src)
@@ -980,7 +1010,7 @@ s_message (s_writer_t *self, zs_env_t *env)
         break;
     case ZSINK__ENVELOPE__BODY_SHUTDOWN:
         zs_info ("Shutdown: %s", env->shutdown->reason);
-        if (env->shutdown->has_last_checkpoint && env->shutdown->last_checkpoint > 0)
+        if (env->shutdown->has_last_checkpoint && env->shutdown->last_checkpoint >= 0)
             self->end_checkpoint = env->shutdown->last_checkpoint;
         self->done = true;
         break;
@@ -1114,12 +1144,15 @@ s_writer_close (s_writer_t *self)
 {
     s_abort_file (self);
     s_drop_closed (self);
-    //  A job canceled or failed ends at its latest completed checkpoint:
-    //  the files handed over for one that never completed (in flight at the
-    //  end) are no restore's either, so they go as a Reset to it would
-    //  delete them, not stay behind as orphans.
+    //  A job canceled or failed ends at its latest completed checkpoint (0:
+    //  none): the files handed over for one that never completed (in flight
+    //  at the end) are no restore's either, so they go as a Reset to it
+    //  would delete them, not stay behind as orphans. Not files handed over
+    //  as the end of input with checkpointing off: the committer may be
+    //  committing them this instant, so it is the one to delete them when
+    //  it has not (committer.c, s_on_shutdown).
     char dir[ZS_PATH_MAX], err[ZS_ERRLEN];
-    if (self->end_checkpoint > 0 && self->from.job_id[0]
+    if (self->end_checkpoint >= 0 && !self->ended_unchecked && self->from.job_id[0]
         && s_bucket_dir (self, dir, sizeof dir) == 0) {
         int deleted = zs_dataname_clean (dir, self->from.job_id, self->index, self->end_checkpoint,
                                          err, sizeof err);
@@ -1162,6 +1195,7 @@ zs_writer_main (int argc, char **argv)
         fprintf (stderr, "zsink-writer: out of memory\n");
         return 1;
     }
+    self->end_checkpoint = -1;
     int code = s_parse_args (self, argc, argv);
     if (code != ZS_CMD_GO_ON) {
         free (self);

@@ -36,7 +36,8 @@ typedef enum {
     S_DURATION, //  int64_t milliseconds
     S_SIZE,     //  int64_t bytes
     S_BOOL,     //  bool
-    S_PATH,     //  char[ZS_PATH_MAX]
+    S_PATH,     //  char[ZS_PATH_MAX], a local path (s_path_local: no scheme but file:///)
+    S_TEXT,     //  char[ZS_PATH_MAX], free text
     S_ENUM,     //  char[16], one of the key's choices
     S_SCHEMA,   //  char[ZS_SCHEMA_TEXT_MAX] canonical text + the parsed schema
 } s_type_t;
@@ -93,7 +94,7 @@ static const s_key_t s_keys[] = {
      NULL},
     {"log.dir", S_PATH, S_OFF (log_dir), 0, 0, false, NULL},
     {"log.level", S_ENUM, S_OFF (log_level), 0, 0, false, s_log_levels},
-    {"metrics.reporter.prom.port", S_PATH, S_OFF (metrics_prom_port), 0, 0, false, NULL},
+    {"metrics.reporter.prom.port", S_TEXT, S_OFF (metrics_prom_port), 0, 0, false, NULL},
     {"web.checkpoints.history", S_INT, S_OFF (checkpoints_history), 1, 10000, false, NULL},
     {"commit.ignore-empty", S_BOOL, S_OFF (commit_ignore_empty), 0, 0, false, NULL},
     {"commit.max-retries", S_INT, S_OFF (commit_max_retries), 0, INT_MAX, false, NULL},
@@ -411,11 +412,111 @@ s_set_bool (bool *field, const char *key, const char *value, char *err, size_t e
     return 0;
 }
 
+//  Length of the URI scheme that text starts with (RFC 3986: a letter, then
+//  letters, digits, '+', '-', '.', then ':'), 0 if none. As in Flink's and
+//  Hadoop's Path, a colon after the first '/' is part of a name, not a
+//  scheme: "./a:b" and "/x/a:b" are local.
+static size_t
+s_scheme_len (const char *text)
+{
+    if (!isalpha ((unsigned char) text[0]))
+        return 0;
+    size_t n = 1;
+    while (isalnum ((unsigned char) text[n]) || text[n] == '+' || text[n] == '-' || text[n] == '.')
+        n++;
+    return text[n] == ':' ? n : 0;
+}
+
+static int
+s_hex (int c)
+{
+    return isdigit (c) ? c - '0' : isxdigit (c) ? tolower (c) - 'a' + 10 : -1;
+}
+
+//  The local path a file URI names: "file:///abs" and "file:/abs" are /abs
+//  (%XX decoded); "file:relative" and "file://host/..." name no local
+//  path. 0, or -1 with why.
+static int
+s_file_uri (const char *uri, char *out, size_t outlen, const char **why)
+{
+    const char *p = uri + 5; //  after "file:"
+    if (strncmp (p, "//", 2) == 0) {
+        p += 2;
+        if (*p != '/') {
+            *why = "names a host (file://HOST/...); a local path is file:///ABS";
+            return -1;
+        }
+    } else if (*p != '/') {
+        *why = "is relative; a file URI is absolute: file:///ABS";
+        return -1;
+    }
+    size_t n = 0;
+    for (; *p; p++) {
+        int c = (unsigned char) *p;
+        if (c == '%') {
+            int hi = s_hex ((unsigned char) p[1]), lo = hi < 0 ? -1 : s_hex ((unsigned char) p[2]);
+            if (lo < 0 || (hi == 0 && lo == 0)) {
+                *why = "has a bad %-escape";
+                return -1;
+            }
+            c = hi * 16 + lo;
+            p += 2;
+        }
+        if (n + 1 >= outlen) {
+            *why = "is too long";
+            return -1;
+        }
+        out[n++] = (char) c;
+    }
+    out[n] = 0;
+    return 0;
+}
+
+//  A path key's value as the local path zsink uses: no scheme, as is;
+//  file:///abs, /abs; any other scheme is refused, naming the key, so
+//  "s3://b/t" is not written into a directory "./s3:/b/t".
+static int
+s_path_local (const char *key, const char *value, char *out, size_t outlen, char *err,
+              size_t errlen)
+{
+    size_t n = s_scheme_len (value);
+    const char *why = NULL;
+    if (n == 0) {
+        if (strlen (value) >= outlen) {
+            s_err (err, errlen, "%s: path longer than %zu bytes", key, outlen - 1);
+            return -1;
+        }
+        snprintf (out, outlen, "%s", value);
+        return 0;
+    }
+    if (n == 4 && strncasecmp (value, "file", 4) == 0) {
+        if (s_file_uri (value, out, outlen, &why) == 0)
+            return 0;
+        s_err (err, errlen, "%s: '%s' %s", key, value, why);
+        return -1;
+    }
+    s_err (err, errlen,
+           "%s: '%s': scheme '%.*s:' is not supported yet (zsink writes local paths: /ABS, "
+           "RELATIVE or file:///ABS; a local name with a colon is written ./NAME)",
+           key, value, (int) n, value);
+    return -1;
+}
+
 static int
 s_set_path (char *field, const char *key, const char *value, char *err, size_t errlen)
 {
+    char local[ZS_PATH_MAX];
+    if (s_path_local (key, value, local, sizeof local, err, errlen))
+        return -1;
+    snprintf (field, ZS_PATH_MAX, "%s", local);
+    return 0;
+}
+
+static int
+s_set_text (char *field, const char *key, const char *value, char *err, size_t errlen)
+{
     if (strlen (value) >= ZS_PATH_MAX) {
-        s_err (err, errlen, "%s: path longer than %d bytes", key, ZS_PATH_MAX - 1);
+        s_err (err, errlen, "%s: longer than %d bytes", key, ZS_PATH_MAX - 1);
         return -1;
     }
     snprintf (field, ZS_PATH_MAX, "%s", value);
@@ -486,6 +587,8 @@ zs_config_set (zs_config_t *cfg, const char *key, const char *value, char *err, 
         return s_set_bool ((bool *) field, key, value, err, errlen);
     case S_PATH:
         return s_set_path (field, key, value, err, errlen);
+    case S_TEXT:
+        return s_set_text (field, key, value, err, errlen);
     case S_ENUM:
         return s_set_enum (field, k, key, value, err, errlen);
     case S_SCHEMA:
@@ -550,6 +653,17 @@ zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen)
     }
     for (size_t i = 0; i < S_NKEYS; i++) {
         const s_key_t *k = &s_keys[i];
+        const char *field = (const char *) cfg + k->offset;
+        //  zs_config_set keeps a path without its scheme; one filled in by
+        //  hand may not
+        if (k->type == S_PATH && s_scheme_len (field)) {
+            s_err (err, errlen, "%s: '%s' has a URI scheme; zsink takes local paths", k->key,
+                   field);
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < S_NKEYS; i++) {
+        const s_key_t *k = &s_keys[i];
         if (!s_is_numeric (k))
             continue;
         int64_t v = s_num_get (cfg, k);
@@ -603,6 +717,7 @@ zs_config_get (const zs_config_t *cfg, const char *key, char *buf, size_t len)
         n = snprintf (buf, len, "%s", *(const bool *) field ? "true" : "false");
         break;
     case S_PATH:
+    case S_TEXT:
         n = snprintf (buf, len, "%.*s", ZS_PATH_MAX - 1, field);
         break;
     case S_ENUM:

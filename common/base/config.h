@@ -131,6 +131,18 @@ int zs_config_args_build (const zs_config_args_t *self, zs_config_t *cfg, char *
 //  Check cross-key rules (required keys present, ranges). 0 or -1 + err.
 int zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen);
 
+//  Can the job write where its keys say: table.path (and the table's
+//  directories already there: bucket-0, snapshot, manifest, schema, .locks)
+//  and state.checkpoints.dir (or, not there yet, where they would be made:
+//  nothing is created)? 0, also when the cause
+//  may pass (a full disk: the roles retry that); ZS_EREFUSED with err naming
+//  the key and the path when no restart can change it (no permission, a
+//  read-only file system).
+//  Only the table with table, only the checkpoint directory with
+//  checkpoints (a deployed coordinator has no table directory).
+int zs_config_check_dirs (const zs_config_t *cfg, bool table, bool checkpoints, char *err,
+                          size_t errlen);
+
 //  Every key with its current value as text, for handing out on Welcome.
 //  Calls fn(key, value, arg) for each key; returns number of keys. Each text
 //  parses back to the same value with zs_config_set: durations as "<n>ms",

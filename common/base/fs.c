@@ -220,9 +220,26 @@ zs_fs_ops (void)
 //  --------------------------------------------------------------------------
 //  The operations
 
+//  errno of the latest failure reported below, for zs_fs_failed_for_good:
+//  errno itself is overwritten by the clean-up calls after a failure.
+static __thread int s_last_failure;
+
+void
+zs_fs_clear_failure (void)
+{
+    s_last_failure = 0;
+}
+
+bool
+zs_fs_failed_for_good (void)
+{
+    return zs_fs_errno_permanent (s_last_failure) || zs_fs_errno_permanent (errno);
+}
+
 static void
 s_seterr (char *err, size_t errlen, const char *path, const char *what, int e)
 {
+    s_last_failure = e;
     if (err && errlen)
         snprintf (err, errlen, "%s: %s: %s", path, what, strerror (e));
 }
@@ -349,6 +366,55 @@ zs_fs_mkdirs (const char *path)
         return -1;
     if (!S_ISDIR (st.st_mode)) {
         errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
+bool
+zs_fs_errno_permanent (int e)
+{
+    return e == EACCES || e == EPERM || e == EROFS || e == ENOTDIR || e == ENAMETOOLONG;
+}
+
+int
+zs_fs_probe_dir (const char *path, char *err, size_t errlen)
+{
+    //  A directory not there yet is made in its nearest existing ancestor:
+    //  probe that one, and write nothing that stays.
+    char dir[ZS_PATH_MAX], probe[ZS_PATH_MAX + 64];
+    snprintf (dir, sizeof dir, "%s", *path ? path : ".");
+    struct stat st;
+    while (stat (dir, &st) != 0 && errno == ENOENT) {
+        char *slash = strrchr (dir, '/');
+        if (!slash)
+            snprintf (dir, sizeof dir, ".");
+        else if (slash == dir)
+            dir[1] = 0;
+        else
+            *slash = 0;
+    }
+    if (stat (dir, &st) != 0 || !S_ISDIR (st.st_mode)) {
+        int e = errno ? errno : ENOTDIR;
+        if (stat (dir, &st) == 0)
+            e = ENOTDIR;
+        snprintf (err, errlen, "%s: not a directory: %s", dir, strerror (e));
+        errno = e;
+        return -1;
+    }
+    snprintf (probe, sizeof probe, "%s/.zsink-probe-%d", dir, (int) getpid ());
+    int fd = open (probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        int e = errno;
+        snprintf (err, errlen, "%s: cannot create a file in it: %s", dir, strerror (e));
+        errno = e;
+        return -1;
+    }
+    close (fd);
+    if (unlink (probe) != 0) {
+        int e = errno;
+        snprintf (err, errlen, "%s: cannot delete a file in it: %s", dir, strerror (e));
+        errno = e;
         return -1;
     }
     return 0;

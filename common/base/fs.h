@@ -22,6 +22,21 @@
 //  mkdir -p. 0 or -1 (errno kept).
 int zs_fs_mkdirs (const char *path);
 
+//  Is errno e one that no retry and no restart changes: no permission, a
+//  read-only file system, a file where a directory must be?
+bool zs_fs_errno_permanent (int e);
+
+//  Did the failure reported since zs_fs_clear_failure (by an operation of
+//  this module, on this thread; or errno now) have a permanent cause?
+void zs_fs_clear_failure (void);
+bool zs_fs_failed_for_good (void);
+
+//  Can files be created in path, or, while it does not exist, in its
+//  nearest existing ancestor (where it would be made)? A probe file is
+//  created and removed; nothing else is written. 0, or -1 with errno kept
+//  and err naming the directory and the cause.
+int zs_fs_probe_dir (const char *path, char *err, size_t errlen);
+
 //  fsync a directory. 0 or -1.
 int zs_fs_fsync_dir (const char *dir);
 

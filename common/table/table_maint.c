@@ -712,10 +712,11 @@ zs_table_verify (zs_table_t *self, int64_t orphan_min_age_ms, char **report, cha
     s_strset_free (&seen);
     s_verify_tags (self, &r, err, errlen);
 
-    if (n) {
+    if (n)
         s_verify_live (self, ids[n - 1], &r, err, errlen);
-        s_verify_orphans (self, orphan_min_age_ms, &r, err, errlen);
-    }
+    //  A table with no snapshot can hold orphans too: the data files of a
+    //  job that failed before its first commit.
+    s_verify_orphans (self, orphan_min_age_ms, &r, err, errlen);
     free (ids);
     *report = r.text;
     return r.problems ? -1 : 0;

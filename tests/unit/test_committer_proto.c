@@ -200,14 +200,17 @@ s_start (s_cluster_t *c, int64_t interval_ms)
     }
 }
 
+//  Shutdown; last >= 0: the job ended CANCELED or FAILED at checkpoint last.
 static int
-s_stop (s_cluster_t *c)
+s_stop_at (s_cluster_t *c, int64_t last)
 {
     zs_env_t env;
     zsink__envelope__init (&env);
     Zsink__Shutdown sd;
     zsink__shutdown__init (&sd);
     sd.reason = "test over";
+    sd.has_last_checkpoint = last >= 0;
+    sd.last_checkpoint = last;
     env.body_case = ZSINK__ENVELOPE__BODY_SHUTDOWN;
     env.shutdown = &sd;
     s_to_committer (c, &env);
@@ -218,6 +221,12 @@ s_stop (s_cluster_t *c)
         zsock_destroy (&c->writer[i]);
     zsock_destroy (&c->coord);
     return code;
+}
+
+static int
+s_stop (s_cluster_t *c)
+{
+    return s_stop_at (c, -1);
 }
 
 static void
@@ -663,6 +672,72 @@ test_end_of_input_with_checkpoints (void **state)
     assert_int_equal (s_stop (&c), 0);
 }
 
+static bool
+s_exists (s_cluster_t *c, const zs_file_meta_t *f)
+{
+    char path[2 * ZS_PATH_MAX];
+    snprintf (path, sizeof path, "%s/%s", c->table, f->path);
+    return access (path, F_OK) == 0;
+}
+
+//  A job that ends CANCELED or FAILED at checkpoint R: the committer
+//  deletes the files of its pending checkpoints after R (R = 0: none
+//  completed), and with checkpointing off the end of input it never
+//  committed (the writers leave those to it); a checkpoint <= R keeps its
+//  files (a restore of R commits them), and so does a finished job.
+static void
+test_shutdown_deletes_after_last_checkpoint (void **state)
+{
+    //  checkpointing off: writer 0 ended, writer 1 failed before its end
+    s_cluster_t c = {0};
+    s_start (&c, 0);
+    s_reset (&c, 1, 0, NULL, -1);
+    zs_file_meta_t a = s_datafile (&c, 0, 1, 4);
+    s_committable (&c, 0, INT64_MAX, &a);
+    s_end_of_input (&c, 0, 1);
+    //  (a savepoint's barrier: its ack says the committer holds the file)
+    s_marker (&c, 0, 1, 0);
+    s_marker (&c, 1, 1, 0);
+    zs_env_t *ack = s_expect (&c, ZSINK__ENVELOPE__BODY_COMMITTER_ACK);
+    zs_env_free (&ack);
+    assert_true (s_exists (&c, &a));
+    assert_int_equal (s_stop_at (&c, 0), 0);
+    assert_false (s_exists (&c, &a));
+
+    //  checkpointing on: checkpoint 1 completed, 2 in flight at the end
+    s_cluster_t d = {0};
+    s_start (&d, 1000);
+    s_reset (&d, 1, 0, NULL, -1);
+    zs_file_meta_t x = s_datafile (&d, 0, 1, 2);
+    zs_file_meta_t y = s_datafile (&d, 1, 3, 2);
+    s_committable (&d, 0, 1, &x);
+    s_marker (&d, 0, 1, 1);
+    s_marker (&d, 1, 1, 0);
+    ack = s_expect (&d, ZSINK__ENVELOPE__BODY_COMMITTER_ACK);
+    zs_env_free (&ack);
+    s_committable (&d, 1, 2, &y);
+    s_marker (&d, 1, 2, 1);
+    s_marker (&d, 0, 2, 0);
+    ack = s_expect (&d, ZSINK__ENVELOPE__BODY_COMMITTER_ACK);
+    zs_env_free (&ack);
+    assert_int_equal (s_stop_at (&d, 1), 0);
+    assert_true (s_exists (&d, &x));
+    assert_false (s_exists (&d, &y));
+
+    //  a finished job (no last checkpoint): nothing deleted
+    s_cluster_t e = {0};
+    s_start (&e, 1000);
+    s_reset (&e, 1, 0, NULL, -1);
+    zs_file_meta_t z = s_datafile (&e, 0, 1, 2);
+    s_committable (&e, 0, 2, &z);
+    s_marker (&e, 0, 2, 1);
+    s_marker (&e, 1, 2, 0);
+    ack = s_expect (&e, ZSINK__ENVELOPE__BODY_COMMITTER_ACK);
+    zs_env_free (&ack);
+    assert_int_equal (s_stop (&e), 0);
+    assert_true (s_exists (&e, &z));
+}
+
 static void
 test_second_committer_refused (void **state)
 {
@@ -705,6 +780,8 @@ main (void)
         cmocka_unit_test_teardown (test_bad_file_refused_before_ack, test_child_teardown),
         cmocka_unit_test_teardown (test_end_of_input_without_checkpoints, test_child_teardown),
         cmocka_unit_test_teardown (test_end_of_input_with_checkpoints, test_child_teardown),
+        cmocka_unit_test_teardown (test_shutdown_deletes_after_last_checkpoint,
+                                   test_child_teardown),
         cmocka_unit_test_teardown (test_second_committer_refused, test_child_teardown),
         cmocka_unit_test_teardown (test_bad_arguments, test_child_teardown),
     };
