@@ -270,6 +270,9 @@ zs_table_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, size_t 
             closedir (d);
     }
     s_strset_free (&refs);
+    //  what a running or restorable job may still commit (table_pins.c)
+    if (rc == 0)
+        rc = zs_table_pins_spare (self, out.v, &out.n, err, errlen);
     if (rc != 0) {
         s_strset_free (&out);
         return rc;
