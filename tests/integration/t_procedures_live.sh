@@ -12,12 +12,13 @@
 
 ROWS=20000
 
-# procedures VARIANT: the loop, until $(vdir)/stop exists; failures that
+# procedures VARIANT: the loop, until $(vdir)/stop exists (or the cluster
+# exited); failures that
 # should never happen go to bad.log.
 procedures () {
     _t=$(table_of "$1") _d=$(vdir "$1")
     _i=0
-    while [ ! -f "$_d/stop" ]; do
+    while [ ! -f "$_d/stop" ] && [ ! -f "$_d/cluster.rc" ]; do
         _i=$((_i + 1))
         "$ZSINK" table remove-orphan-files "$_t" --older-than 0s >>"$_d/procedures.log" 2>&1 ||
             echo "round $_i: remove-orphan-files failed" >>"$_d/bad.log"
@@ -58,6 +59,7 @@ drive () {
     wait_for_log "$v" 'Successfully commit snapshot' 30
     procedures "$v" &
     loop=$!
+    EXTRA_PIDS="$EXTRA_PIDS $loop"
     kill_and_recover "$v" writer-0
     kill_and_recover "$v" committer
     _n=$(count_log "$v" 'Completed checkpoint [0-9]+ for job')
