@@ -473,14 +473,16 @@ s_pins_report (zs_table_t *table, const s_args_t *args)
         json_array_append_new (arr, json_pack ("{s:s, s:s, s:b, s:I}", "user", p->user, "job",
                                                p->job_id, "running", p->running, "files",
                                                (json_int_t) p->files));
-        if (!args->json)
-            printf ("pinned by commit user %s of job %s (%s): %zu data file%s of its "
-                    "uncommitted checkpoints%s\n",
-                    p->user, p->job_id, p->running ? "running" : "not running", p->files,
-                    p->files == 1 ? "" : "s",
-                    p->running ? ", its checkpoint in flight and the manifests it wrote ahead"
-                               : "; if that job is gone for good: zsink table unpin PATH --user "
-                                 "<user>");
+        if (!args->json && p->running)
+            printf ("pinned by commit user %s of job %s (running): %zu data file%s of its "
+                    "uncommitted checkpoints, its checkpoint in flight and the manifests it "
+                    "wrote ahead\n",
+                    p->user, p->job_id, p->files, p->files == 1 ? "" : "s");
+        else if (!args->json)
+            printf ("pinned by commit user %s of job %s (not running): %zu data file%s of its "
+                    "uncommitted checkpoints; if that job is gone for good: zsink table unpin "
+                    "%s --user %s\n",
+                    p->user, p->job_id, p->files, p->files == 1 ? "" : "s", args->path, p->user);
     }
     free (pins);
     return arr;

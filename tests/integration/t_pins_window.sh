@@ -9,14 +9,42 @@
 #       its commit's manifests and linking the snapshot; the cleaner runs
 #       then. Before the clean lock it deleted those manifests and the
 #       snapshot named them: every reader of the table failed.
-# After: the pin keeps the first, the lock holds the cleaner until the
-# snapshot is linked; exact, verify clean, every reader reads.
+#  restore: the committer dies (committer.before-commit crash) after
+#       checkpoint 3 completed, before its commit, and the job fails for
+#       good (no restart attempts); the cleaner runs on the dead job's
+#       table; then a new job --restore-from chk-3. Before pins the cleaner
+#       deleted chk-3's files and that restore failed forever.
+# After: the pin keeps the first and third, the lock holds the cleaner until
+# the snapshot is linked; exact, verify clean, every reader reads.
 . "$(dirname "$0")/lib.sh"
 
 ROWS=6000
 
+# restore: the job dies for good between checkpoint 3 and its commit.
+drive_restore () {
+    v=$1
+    write_fault_job "$v" 2 "datagen.rows-per-second: 3000" "datagen.number-of-rows: $ROWS" \
+        "execution.checkpointing.interval: 300ms" "restart-strategy.fixed-delay.attempts: 0"
+    FAILPOINTS="committer.before-commit=crash:3" start_cluster "$v" "$(job_id "$v")-a"
+    expect_exit "$v" 60 1
+    FAILPOINTS=
+    t=$(table_of "$v")
+    chk=$(sed -n 's/.*--restore-from \([^ `]*chk-[0-9]*\).*/\1/p' "$(clog "$v")" | tail -n 1)
+    [ -n "$chk" ] || fail "$v" "the failed job named no checkpoint to restore"
+    out=$("$ZSINK" table remove-orphan-files "$t" --older-than 0s 2>&1) ||
+        fail "$v" "remove-orphan-files failed: $out"
+    echo "[$v] remove-orphan-files on the dead job's table: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
+    start_cluster "$v" "$(job_id "$v")-b" --restore-from "$chk"
+    expect_exit "$v" 90 0
+    oracle "$v" "$ROWS" --last-max
+    # the cleaner said what it kept, and how to drop it
+    echo "$out" | grep -q "^pinned by commit user .* (not running): [1-9].* zsink table unpin $t --user " ||
+        fail "$v" "remove-orphan-files did not list the dead job's pin: $out"
+}
+
 drive () {
     v=$1
+    [ "$v" = restore ] && { drive_restore "$v"; return; }
     case $v in
     ack) point=committer.before-commit ;;
     link) point=committer.after-manifest ;;
@@ -37,5 +65,5 @@ drive () {
         fail "$v" "the job failed over: the cleaner took a file of the commit"
     oracle "$v" "$ROWS"
 }
-run_variants drive ${PINS_VARIANTS:-ack link}
+run_variants drive ${PINS_VARIANTS:-ack link restore}
 pass
