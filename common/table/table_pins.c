@@ -255,7 +255,7 @@ s_pin_parse (char *text, const char *name, s_pin_t *p, char *err, size_t errlen)
     memset (p, 0, sizeof *p);
     size_t cap = 0;
     int line = 0;
-    bool head = false;
+    bool head = false, oom = false;
     for (char *save = NULL, *l = strtok_r (text, "\n", &save); l; l = strtok_r (NULL, "\n", &save)) {
         line++;
         int64_t id, size;
@@ -271,17 +271,26 @@ s_pin_parse (char *text, const char *name, s_pin_t *p, char *err, size_t errlen)
             if (p->n_files == cap) {
                 cap = cap ? cap * 2 : 16;
                 char **grown = realloc (p->files, cap * sizeof *grown);
-                if (!grown)
+                if (!grown) {
+                    oom = true;
                     break;
+                }
                 p->files = grown;
             }
-            if (!(p->files[p->n_files] = strdup (l + off)))
+            if (!(p->files[p->n_files] = strdup (l + off))) {
+                oom = true;
                 break;
+            }
             p->n_files++;
         } else
             head = false;
         if (!head)
             break;
+    }
+    if (oom) { //  fewer files than it names would spare too little
+        snprintf (err, errlen, "out of memory reading .zsink/pins/%s", name);
+        s_pin_free (p);
+        return -1;
     }
     if (!head || !p->pub.user[0] || !p->job_id[0]) {
         snprintf (err, errlen,
@@ -325,6 +334,7 @@ s_pins_load (zs_table_t *self, s_pin_t **pins_p, size_t *n_p, char *err, size_t 
 {
     *pins_p = NULL;
     *n_p = 0;
+    err[0] = '\0';
     char dir[ZS_PATH_MAX];
     zs_table_file_path (self, dir, sizeof dir, ".zsink/pins");
     DIR *d = opendir (dir);
