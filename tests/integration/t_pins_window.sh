@@ -14,6 +14,12 @@
 #       good (no restart attempts); the cleaner runs on the dead job's
 #       table; then a new job --restore-from chk-3. Before pins the cleaner
 #       deleted chk-3's files and that restore failed forever.
+#  flight: the writers wait (writer.after-flush) with checkpoint 3's files
+#       closed and not yet handed over. remove-orphan-files --older-than 0s
+#       keeps them (the job runs); then they are removed by hand, as an
+#       engine that knows no pins (or a cleaner while the committer is
+#       down) would: checkpoint 3 fails, the job fails over to 2 and
+#       replays, no row is lost.
 # After: the pin keeps the first and third, the lock holds the cleaner until
 # the snapshot is linked; exact, verify clean, every reader reads.
 . "$(dirname "$0")/lib.sh"
@@ -42,9 +48,33 @@ drive_restore () {
         fail "$v" "remove-orphan-files did not list the dead job's pin: $out"
 }
 
+# flight: a file not yet handed over is the checkpoint's to lose, not a row.
+drive_flight () {
+    v=$1
+    write_fault_job "$v" 2 "datagen.rows-per-second: 3000" "datagen.number-of-rows: $ROWS" \
+        "execution.checkpointing.interval: 300ms" "heartbeat.timeout: 20s"
+    FAILPOINTS="writer.after-flush=delay:3000:3" start_cluster "$v"
+    wait_for_count "$v" "failpoint writer.after-flush: delay" 2 30
+    t=$(table_of "$v")
+    files=$(ls "$t"/bucket-0/data-*-w*-a2-* 2>/dev/null)
+    [ -n "$files" ] || fail "$v" "no file of checkpoint 3 in flight"
+    out=$("$ZSINK" table remove-orphan-files "$t" --older-than 0s 2>&1) ||
+        fail "$v" "remove-orphan-files failed: $out"
+    for f in $files; do
+        [ -f "$f" ] || fail "$v" "remove-orphan-files removed $f of the running job's checkpoint in flight"
+    done
+    rm -f $files
+    echo "[$v] removed by hand, in flight: $(echo $files | wc -w) files"
+    expect_exit "$v" 90 0
+    [ "$(count_log "$v" 'switched from state [A-Z]+ to RESTARTING')" -ge 1 ] ||
+        fail "$v" "checkpoint 3 did not fail without its files"
+    oracle "$v" "$ROWS" --last-max
+}
+
 drive () {
     v=$1
     [ "$v" = restore ] && { drive_restore "$v"; return; }
+    [ "$v" = flight ] && { drive_flight "$v"; return; }
     case $v in
     ack) point=committer.before-commit ;;
     link) point=committer.after-manifest ;;
@@ -65,5 +95,5 @@ drive () {
         fail "$v" "the job failed over: the cleaner took a file of the commit"
     oracle "$v" "$ROWS"
 }
-run_variants drive ${PINS_VARIANTS:-ack link restore}
+run_variants drive ${PINS_VARIANTS:-ack link restore flight}
 pass
