@@ -470,9 +470,9 @@ s_pins_report (zs_table_t *table, const s_args_t *args)
         const zs_pin_t *p = &pins[i];
         if (p->finished)
             continue; //  void
-        json_array_append_new (arr, json_pack ("{s:s, s:s, s:b, s:I}", "user", p->user, "job",
-                                               p->job_id, "running", p->running, "files",
-                                               (json_int_t) p->files));
+        json_array_append_new (arr,
+                               json_pack ("{s:s, s:s, s:b, s:I}", "user", p->user, "job", p->job_id,
+                                          "running", p->running, "files", (json_int_t) p->files));
         if (!args->json && p->running)
             printf ("pinned by commit user %s of job %s (running): %zu data file%s of its "
                     "uncommitted checkpoints, its checkpoint in flight and the manifests it "
@@ -497,9 +497,9 @@ s_cmd_orphans (zs_table_t *table, const s_args_t *args)
     //  A cleaner lists and deletes under the exclusive clean lock, so that
     //  no commit is between its check and its snapshot (table_pins.c).
     int lock = -1;
-    int rc = args->delete ? zs_table_clean_lock (table, true, ZS_CLEAN_HAND_WAIT_MS, &lock, err,
-                                                 sizeof err)
-                          : 0;
+    int rc = args->delete
+                 ? zs_table_clean_lock (table, true, ZS_CLEAN_HAND_WAIT_MS, &lock, err, sizeof err)
+                 : 0;
     if (rc == 0)
         rc = zs_table_orphans (table, args->older_than_ms, &paths, &n, err, sizeof err);
     if (rc != 0) {

@@ -256,7 +256,8 @@ s_pin_parse (char *text, const char *name, s_pin_t *p, char *err, size_t errlen)
     size_t cap = 0;
     int line = 0;
     bool head = false, oom = false;
-    for (char *save = NULL, *l = strtok_r (text, "\n", &save); l; l = strtok_r (NULL, "\n", &save)) {
+    for (char *save = NULL, *l = strtok_r (text, "\n", &save); l;
+         l = strtok_r (NULL, "\n", &save)) {
         line++;
         int64_t id, size;
         int off = 0;

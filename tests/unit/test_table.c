@@ -1705,7 +1705,7 @@ test_pins (void **state)
     zs_job8 ("job-x", job8);
     snprintf (rel, sizeof rel, "bucket-0/data-%s-w0-a3-e1-0.parquet", job8);
     zs_file_meta_t flight = test_write_datafile (s_dir, rel, 7, 3); //  in flight
-    s_write ("manifest/manifest-aaaaaaaa-ahead", "x"); //  USER_A's, written ahead
+    s_write ("manifest/manifest-aaaaaaaa-ahead", "x");              //  USER_A's, written ahead
     int64_t id = 2;
     assert_int_equal (zs_table_pin (s_table, USER_A, "job-x", &acked, &id, 1, err, sizeof err), 0);
 
