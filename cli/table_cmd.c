@@ -122,7 +122,8 @@ s_help (void)
            "             files only they added removed; refused while a zsink job\n"
            "             commits to the table\n"
            "  unpin      drop the pin of a commit user whose job is gone for good (orphans\n"
-           "             lists pins): the files it kept become orphans\n",
+           "             lists pins): the files it kept become orphans; refused while\n"
+           "             its job runs\n",
            stdout);
     return 0;
 }
@@ -805,6 +806,19 @@ s_cmd_unpin (zs_table_t *table, const s_args_t *args)
         return 2;
     }
     char err[ZS_ERRLEN];
+    zs_pin_t *pins = NULL;
+    size_t n = 0;
+    bool running = false;
+    if (zs_table_pins (table, &pins, &n, err, sizeof err) == 0)
+        for (size_t i = 0; i < n; i++)
+            running = running || (strcmp (pins[i].user, args->user) == 0 && pins[i].running);
+    free (pins);
+    //  its files in flight and its manifests would lose their keeper
+    if (running) {
+        fprintf (stderr, "zsink table unpin: the job of commit user %s is running; stop it first\n",
+                 args->user);
+        return 1;
+    }
     int rc = zs_table_unpin (table, args->user, err, sizeof err);
     if (rc != 0) {
         fprintf (stderr, "zsink table unpin: %s\n", err);

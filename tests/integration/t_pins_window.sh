@@ -46,6 +46,10 @@ drive_restore () {
     # the cleaner said what it kept, and how to drop it
     echo "$out" | grep -q "^pinned by commit user .* (not running): [1-9].* zsink table unpin $t --user " ||
         fail "$v" "remove-orphan-files did not list the dead job's pin: $out"
+    # finished, the user pins nothing any more
+    "$ZSINK" table orphans "$t" --older-than 0s | grep -q '^pinned' &&
+        fail "$v" "a pin is left after the job finished"
+    true
 }
 
 # flight: a file not yet handed over is the checkpoint's to lose, not a row.
@@ -63,6 +67,12 @@ drive_flight () {
     for f in $files; do
         [ -f "$f" ] || fail "$v" "remove-orphan-files removed $f of the running job's checkpoint in flight"
     done
+    # a running job's pin is not for dropping
+    user=$(echo "$out" | sed -n 's/^pinned by commit user \([^ ]*\) .*(running).*/\1/p')
+    [ -n "$user" ] || fail "$v" "remove-orphan-files did not list the running job's pin: $out"
+    if "$ZSINK" table unpin "$t" --user "$user" >/dev/null 2>&1; then
+        fail "$v" "zsink table unpin dropped the pin of a running job"
+    fi
     rm -f $files
     echo "[$v] removed by hand, in flight: $(echo $files | wc -w) files"
     expect_exit "$v" 90 0
