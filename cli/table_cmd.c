@@ -707,7 +707,14 @@ s_cmd_expire (zs_table_t *table, const s_args_t *args)
     }
     zs_expired_t out;
     char err[ZS_ERRLEN];
-    int rc = zs_table_expire (table, &req, &out, err, sizeof err);
+    //  exclusive: no other expiry or cleaner at the same time (table_pins.c)
+    int lock = -1;
+    int rc = req.dry_run ? 0
+                         : zs_table_clean_lock (table, true, ZS_CLEAN_HAND_WAIT_MS, &lock, err,
+                                                sizeof err);
+    if (rc == 0)
+        rc = zs_table_expire (table, &req, &out, err, sizeof err);
+    zs_table_clean_unlock (&lock);
     if (rc != 0) {
         fprintf (stderr, "zsink table expire-snapshots: %s\n", err);
         return 1;

@@ -25,7 +25,17 @@ s_expire (zs_table_t *table, const char *commit_user)
         return;
     zs_expired_t out;
     char why[ZS_ERRLEN];
+    //  One expiry at a time and none beside a cleaner (the clean lock,
+    //  table_pins.c): two at once could move EARLIEST back over snapshots
+    //  the other removed. Busy, it does not wait (it must not stall the
+    //  job): the next commit expires.
+    int lock = -1;
+    if (zs_table_clean_lock (table, true, 0, &lock, why, sizeof why) != 0) {
+        zs_debug ("snapshot expiration skipped: %s", why);
+        return;
+    }
     int rc = zs_table_expire_by_options (table, commit_user, &out, why, sizeof why);
+    zs_table_clean_unlock (&lock);
     if (rc == ZS_EREFUSED && !refused_said) {
         refused_said = true;
         zs_warn ("snapshot expiration: %s", why);

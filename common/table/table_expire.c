@@ -229,35 +229,11 @@ s_remove_snapshot (zs_table_t *self, int64_t id, zhash_t *keep, const zs_expire_
     s_remove (self, rel, req->dry_run, &out->snapshots);
 }
 
-static int s_expire (zs_table_t *self, const zs_expire_t *req, zs_expired_t *out, char *err,
-                     size_t errlen);
-
-//  One expiry at a time, and none beside a cleaner (the clean lock,
-//  table_pins.c): two at once could move EARLIEST back over snapshots the
-//  other removed. A committer's own expiry after a commit does not wait
-//  (it must not stall the job): busy, it is the next commit's to do.
 int
 zs_table_expire (zs_table_t *self, const zs_expire_t *req, zs_expired_t *out, char *err,
                  size_t errlen)
 {
     memset (out, 0, sizeof *out);
-    int lock = -1;
-    int rc = req->dry_run ? 0
-                          : zs_table_clean_lock (self, true, req->user ? 0 : ZS_CLEAN_HAND_WAIT_MS,
-                                                 &lock, err, errlen);
-    if (rc == ZS_ECONFLICT && req->user) {
-        zs_debug ("snapshot expiration skipped: %s", err);
-        return 0;
-    }
-    if (rc == 0)
-        rc = s_expire (self, req, out, err, errlen);
-    zs_table_clean_unlock (&lock);
-    return rc;
-}
-
-static int
-s_expire (zs_table_t *self, const zs_expire_t *req, zs_expired_t *out, char *err, size_t errlen)
-{
     int64_t oldest = 0, latest = 0;
     zs_snapshot_t last;
     int rc = zs_table_latest_snapshot (self, &last, err, errlen);
