@@ -908,7 +908,7 @@ enum {
     S_COMPACT = 1 << 9,
     S_REMOVE_ORPHANS = 1 << 10,
     S_ROLLBACK = 1 << 11,
-    S_UNPIN = 1 << 12,
+    S_UNPIN = 1 << 15, //  (12-14: the tags item's create-tag, delete-tag, tags)
 };
 
 typedef struct {
