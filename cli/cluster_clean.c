@@ -24,6 +24,9 @@
        checkpoint directory's) and committer lock (the table's) are free
        and held by us while we delete; either held means a process of the
        job still runs, and nothing is deleted.
+    4. The job's pin (table_pins.c) forgets the files rule 1 deletes
+       before the orphans are listed: they are no restore's, and a pin
+       would spare them for ever.
 */
 #include "cluster.h"
 #include "checkpoint.h"
@@ -68,7 +71,25 @@ s_after (const char *path, const char *job_id, int parallelism, int64_t r)
     return false;
 }
 
+typedef struct {
+    const char *job_id;
+    int parallelism;
+    int64_t r;
+} s_rule_t;
+
+//  zs_pin_drop_fn: rule 1 for the job's pin
+static bool
+s_pin_drop (const char *path, int64_t identifier, void *arg)
+{
+    (void) identifier;
+    const s_rule_t *rule = arg;
+    return s_after (path, rule->job_id, rule->parallelism, rule->r);
+}
+
 //  Delete the orphans of rule 1 and 2; the count, *failed those that stay.
+//  The job's pin first forgets the files rule 1 deletes (4.): its
+//  committer pinned a checkpoint after R before it was aborted, and a pin
+//  spares what it names from every orphan listing.
 static int
 s_delete (const zs_config_t *cfg, const char *job_id, int64_t r, int *failed, char *err,
           size_t errlen)
@@ -78,7 +99,10 @@ s_delete (const zs_config_t *cfg, const char *job_id, int64_t r, int *failed, ch
         return -1;
     char **paths = NULL;
     size_t n = 0;
-    int rc = zs_table_orphans (table, 0, &paths, &n, err, errlen);
+    s_rule_t rule = {job_id, cfg->parallelism, r};
+    int rc = zs_table_pin_trim (table, job_id, s_pin_drop, &rule, err, errlen) < 0
+                 ? -1
+                 : zs_table_orphans (table, 0, &paths, &n, err, errlen);
     zs_table_destroy (&table);
     if (rc != 0)
         return -1;

@@ -53,7 +53,8 @@ typedef struct {
     bool dry_run;
     int64_t target_file_size; //  compact (0: the default)
     int64_t min_file_num;
-    const char *tag; //  a tag's NAME (create-tag, delete-tag; --tag, --to-tag)
+    const char *user; //  unpin --user
+    const char *tag;  //  a tag's NAME (create-tag, delete-tag; --tag, --to-tag)
 } s_args_t;
 
 //  The synopsis --help and the usage of a mistake both start with.
@@ -71,7 +72,8 @@ static const char s_synopsis[] =
     "       zsink table count|stats|scan PATH --tag NAME [...]\n"
     "       zsink table create-tag PATH NAME [--snapshot ID] [--json]\n"
     "       zsink table delete-tag PATH NAME [--json]\n"
-    "       zsink table tags PATH [--json]\n";
+    "       zsink table tags PATH [--json]\n"
+    "       zsink table unpin PATH --user COMMIT_USER\n";
 
 //  Why the command line is wrong, and the synopsis. Returns the exit code, 2.
 static int
@@ -103,8 +105,12 @@ s_help (void)
            "             an older schema are read as the latest: a column added since\n"
            "             reads NULL, INT/BIGINT/FLOAT/TIMESTAMP(3) widen; any other\n"
            "             change is refused by name)\n"
-           "  orphans    files no snapshot references; --delete removes those older\n"
-           "             than --older-than (default 1h)\n"
+           "  orphans    files no snapshot references and no job's pin keeps; --delete\n"
+           "             removes those older than --older-than (default 1h). Whatever\n"
+           "             the age, a pin keeps what a running or restorable zsink job\n"
+           "             may still commit: its acked checkpoints' files, and while it\n"
+           "             runs its checkpoint in flight and manifests written ahead\n"
+           "             (--older-than 0s on a live table: every other unreferenced file)\n"
            "  verify     snapshots and manifests decode, no snapshot id gap; every live\n"
            "             file listed once, on disk with its recorded size and rows; no\n"
            "             data file in no snapshot (of any age, or older than\n"
@@ -123,7 +129,8 @@ s_help (void)
            "             one COMPACT snapshot once there are --min-file-num (default 5)\n"
            "             of them, as many rounds as there is work; safe beside a job\n"
            "  remove-orphan-files  Paimon's procedure: delete files no snapshot\n"
-           "             references, older than --older-than (default 1d, Paimon's)\n"
+           "             references, older than --older-than (default 1d, Paimon's),\n"
+           "             but those a zsink job's pin keeps, as orphans --delete\n"
            "  rollback   Paimon's rollback_to: the snapshots after --to-snapshot and the\n"
            "             files only they added removed; refused while a zsink job\n"
            "             commits to the table. --to-tag NAME: to the tag's snapshot,\n"
@@ -136,7 +143,10 @@ s_help (void)
            "             record count, create time. A tag's snapshot, manifests and\n"
            "             data files are kept by expire-snapshots, orphans and\n"
            "             remove-orphan-files, and checked by verify; count, stats and\n"
-           "             scan read a tag with --tag NAME\n",
+           "             scan read a tag with --tag NAME\n"
+           "  unpin      drop the pin of a commit user whose job is gone for good (orphans\n"
+           "             lists pins): the files it kept become orphans; refused while\n"
+           "             its job runs\n",
            stdout);
     return 0;
 }
@@ -579,14 +589,57 @@ s_format_age (int64_t ms, char *out, size_t len)
         snprintf (out, len, "%lldms", (long long) ms);
 }
 
+//  The pins that keep files from orphans (table_pins.c), as JSON; in text,
+//  one line each on stdout, and how to drop one of a job gone for good.
+static json_t *
+s_pins_report (zs_table_t *table, const s_args_t *args)
+{
+    json_t *arr = json_array ();
+    zs_pin_t *pins;
+    size_t n;
+    char err[ZS_ERRLEN];
+    if (zs_table_pins (table, &pins, &n, err, sizeof err) != 0) {
+        fprintf (stderr, "zsink table orphans: %s\n", err);
+        return arr;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const zs_pin_t *p = &pins[i];
+        if (p->finished)
+            continue; //  void
+        json_array_append_new (arr,
+                               json_pack ("{s:s, s:s, s:b, s:I}", "user", p->user, "job", p->job_id,
+                                          "running", p->running, "files", (json_int_t) p->files));
+        if (!args->json && p->running)
+            printf ("pinned by commit user %s of job %s (running): %zu data file%s of its "
+                    "uncommitted checkpoints, its checkpoint in flight and the manifests it "
+                    "wrote ahead\n",
+                    p->user, p->job_id, p->files, p->files == 1 ? "" : "s");
+        else if (!args->json)
+            printf ("pinned by commit user %s of job %s (not running): %zu data file%s of its "
+                    "uncommitted checkpoints; if that job is gone for good: zsink table unpin "
+                    "%s --user %s\n",
+                    p->user, p->job_id, p->files, p->files == 1 ? "" : "s", args->path, p->user);
+    }
+    free (pins);
+    return arr;
+}
+
 static int
 s_cmd_orphans (zs_table_t *table, const s_args_t *args)
 {
     char err[ZS_ERRLEN];
     char **paths;
     size_t n;
-    int rc = zs_table_orphans (table, args->older_than_ms, &paths, &n, err, sizeof err);
+    //  A cleaner lists and deletes under the exclusive clean lock, so that
+    //  no commit is between its check and its snapshot (table_pins.c).
+    int lock = -1;
+    int rc = args->delete
+                 ? zs_table_clean_lock (table, true, ZS_CLEAN_HAND_WAIT_MS, &lock, err, sizeof err)
+                 : 0;
+    if (rc == 0)
+        rc = zs_table_orphans (table, args->older_than_ms, &paths, &n, err, sizeof err);
     if (rc != 0) {
+        zs_table_clean_unlock (&lock);
         fprintf (stderr, "zsink table orphans: %s\n", err);
         return 1;
     }
@@ -614,6 +667,7 @@ s_cmd_orphans (zs_table_t *table, const s_args_t *args)
         free (paths[i]);
     }
     free (paths);
+    zs_table_clean_unlock (&lock);
     //  the young ones (a running job's files in flight are young) are not
     //  orphans yet, but a count of 0 must not hide that they exist
     size_t younger = 0;
@@ -623,10 +677,17 @@ s_cmd_orphans (zs_table_t *table, const s_args_t *args)
         free (paths);
         younger = n > listed ? n - listed : 0;
     }
+    json_t *pins = s_pins_report (table, args);
+    //  kept by the pin of a job that does not run: a restore's, or left over
+    size_t held = 0;
+    if (args->json && zs_table_orphans_held (table, &held, err, sizeof err) != 0)
+        fprintf (stderr, "zsink table orphans: %s\n", err);
     if (args->json)
-        s_print_json (json_pack ("{s:I, s:I, s:o}", "count", (json_int_t) listed, "younger",
-                                 (json_int_t) younger, "files", arr));
+        s_print_json (json_pack ("{s:I, s:I, s:o, s:I, s:o}", "count", (json_int_t) listed,
+                                 "younger", (json_int_t) younger, "files", arr, "held_by_pins",
+                                 (json_int_t) held, "pins", pins));
     else {
+        json_decref (pins);
         json_decref (arr);
         char age[48] = "";
         if (args->older_than_ms > 0) {
@@ -751,6 +812,15 @@ s_opt_count (s_args_t *args, const char *opt, const char *value)
 }
 
 static int
+s_opt_user (s_args_t *args, const char *opt, const char *value)
+{
+    if (!value || !value[0])
+        return s_usage ("--user needs a commit user");
+    args->user = value;
+    return ZS_CMD_GO_ON;
+}
+
+static int
 s_opt_dry_run (s_args_t *args, const char *opt, const char *value)
 {
     args->dry_run = true;
@@ -777,7 +847,14 @@ s_cmd_expire (zs_table_t *table, const s_args_t *args)
     }
     zs_expired_t out;
     char err[ZS_ERRLEN];
-    int rc = zs_table_expire (table, &req, &out, err, sizeof err);
+    //  exclusive: no other expiry or cleaner at the same time (table_pins.c)
+    int lock = -1;
+    int rc = req.dry_run
+                 ? 0
+                 : zs_table_clean_lock (table, true, ZS_CLEAN_HAND_WAIT_MS, &lock, err, sizeof err);
+    if (rc == 0)
+        rc = zs_table_expire (table, &req, &out, err, sizeof err);
+    zs_table_clean_unlock (&lock);
     if (rc != 0) {
         fprintf (stderr, "zsink table expire-snapshots: %s\n", err);
         return 1;
@@ -829,10 +906,18 @@ s_cmd_compact (zs_table_t *table, const s_args_t *args)
     zs_table_compact_options (&cfg, user, &req);
     int64_t rounds = 0, before = 0, after = 0, last = 0;
     char err[ZS_ERRLEN];
+    //  Shared, for the whole run: no cleaner removes an output rewritten
+    //  but not yet committed (its commit would fail, or worse).
+    int lock = -1;
+    if (zs_table_clean_lock (table, false, ZS_CLEAN_HAND_WAIT_MS, &lock, err, sizeof err) != 0) {
+        fprintf (stderr, "zsink table compact: %s\n", err);
+        return 1;
+    }
     for (;;) {
         zs_compacted_t out;
         int rc = zs_table_compact (table, &req, &out, err, sizeof err);
         if (rc != 0) {
+            zs_table_clean_unlock (&lock);
             fprintf (stderr, "zsink table compact: %s\n", err);
             return 1;
         }
@@ -843,6 +928,7 @@ s_cmd_compact (zs_table_t *table, const s_args_t *args)
         after += out.after;
         last = out.snapshot_id;
     }
+    zs_table_clean_unlock (&lock);
     if (args->json)
         s_print_json (json_pack ("{s:I, s:I, s:I, s:I, s:s}", "compactions", (json_int_t) rounds,
                                  "files_before", (json_int_t) before, "files_after",
@@ -854,6 +940,38 @@ s_cmd_compact (zs_table_t *table, const s_args_t *args)
         printf ("compacted %" PRId64 " files into %" PRId64 " in %" PRId64
                 " COMPACT snapshot(s), the last %" PRId64 "\n",
                 before, after, rounds, last);
+    return 0;
+}
+
+//  Drop the pin of a commit user whose job is gone for good.
+static int
+s_cmd_unpin (zs_table_t *table, const s_args_t *args)
+{
+    if (!args->user) {
+        fprintf (stderr, "zsink table unpin: --user COMMIT_USER is required (orphans lists "
+                         "the pins)\n");
+        return 2;
+    }
+    char err[ZS_ERRLEN];
+    zs_pin_t *pins = NULL;
+    size_t n = 0;
+    bool running = false;
+    if (zs_table_pins (table, &pins, &n, err, sizeof err) == 0)
+        for (size_t i = 0; i < n; i++)
+            running = running || (strcmp (pins[i].user, args->user) == 0 && pins[i].running);
+    free (pins);
+    //  its files in flight and its manifests would lose their keeper
+    if (running) {
+        fprintf (stderr, "zsink table unpin: the job of commit user %s is running; stop it first\n",
+                 args->user);
+        return 1;
+    }
+    int rc = zs_table_unpin (table, args->user, err, sizeof err);
+    if (rc != 0) {
+        fprintf (stderr, "zsink table unpin: %s\n", err);
+        return 1;
+    }
+    printf ("unpinned commit user %s\n", args->user);
     return 0;
 }
 
@@ -1116,6 +1234,7 @@ enum {
     S_COMPACT = 1 << 9,
     S_REMOVE_ORPHANS = 1 << 10,
     S_ROLLBACK = 1 << 11,
+    S_UNPIN = 1 << 15, //  (12-14: the tags item's create-tag, delete-tag, tags)
     S_CREATE_TAG = 1 << 12,
     S_DELETE_TAG = 1 << 13,
     S_TAGS = 1 << 14,
@@ -1152,6 +1271,7 @@ static const s_opt_t s_opts[] = {
     {"--max-deletes", S_EXPIRE, true, s_opt_count},
     {"--dry-run", S_EXPIRE | S_REMOVE_ORPHANS, false, s_opt_dry_run},
     {"--orphans-older-than", S_VERIFY, true, s_opt_age},
+    {"--user", S_UNPIN, true, s_opt_user},
 };
 
 typedef struct {
@@ -1178,6 +1298,7 @@ static const s_cmd_t s_cmds[] = {
     //  Paimon's default margin: a day
     {"remove-orphan-files", S_REMOVE_ORPHANS, s_cmd_orphans, 24 * 3600 * 1000},
     {"rollback", S_ROLLBACK, s_cmd_rollback, 0},
+    {"unpin", S_UNPIN, s_cmd_unpin, 0},
     {"create-tag", S_CREATE_TAG, s_cmd_create_tag, 0},
     {"delete-tag", S_DELETE_TAG, s_cmd_delete_tag, 0},
     {"tags", S_TAGS, s_cmd_tags, 0},

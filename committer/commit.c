@@ -28,6 +28,23 @@ s_expire (zs_table_t *table, const char *commit_user)
         zs_warn ("snapshot expiration failed (the next commit tries again): %s", why);
 }
 
+//  One expiry at a time and none beside a cleaner (the clean lock,
+//  table_pins.c): two at once could move EARLIEST back over snapshots the
+//  other removed. Busy, it does not wait (it must not stall the job): the
+//  next commit expires.
+static void
+s_expire_locked (zs_table_t *table, const char *commit_user)
+{
+    int lock = -1;
+    char why[ZS_ERRLEN];
+    if (zs_table_clean_lock (table, true, 0, &lock, why, sizeof why) != 0) {
+        zs_debug ("snapshot expiration skipped: %s", why);
+        return;
+    }
+    s_expire (table, commit_user);
+    zs_table_clean_unlock (&lock);
+}
+
 void
 zs_commit_prepare (zs_table_t *table, zs_pending_t *pending, const char *commit_user, int64_t id)
 {
@@ -123,7 +140,7 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
         made++;
         //  before the commit is reported: the job is not over (the end-input
         //  snapshot reported) while its expiry is under way
-        s_expire (table, commit_user);
+        s_expire_locked (table, commit_user);
         //  one compaction when due, rewritten off this thread (compactor.c)
         if (opts->compact && opts->compactor && id != ZS_END_INPUT_ID)
             zs_compactor_start (opts->compactor, table, opts->compact);
@@ -137,7 +154,7 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
     //  after a re-commit that made nothing too: it finishes an expiry a
     //  crash cut short
     if (rc == 0 && made == 0 && opts->recommit)
-        s_expire (table, commit_user);
+        s_expire_locked (table, commit_user);
     if (rc == 0 && made > 0 && ids[n - 1] != ZS_END_INPUT_ID)
         zs_commit_prepare_base (table, commit_user);
     free (ids);

@@ -40,6 +40,12 @@
        holds them (with checkpointing off, the end of input: only the
        committer knows it did not commit it). A failure no restart can
        change (no permission, a read-only table) is reported unrecoverable.
+    10. No cleaner removes a file of our state (table_pins.c): before an
+        ack whose state holds files not pinned yet, and at each Reset, the
+        pin of our commit user names every pending file, durably, and each
+        was seen on disk after it was written, under the table's shared
+        clean lock. A file gone by then fails the checkpoint (no ack): its
+        rows are replayed, none is lost.
 
     State machine
         IDLE    no usable state: before the first Reset, after losing the
@@ -126,6 +132,7 @@ typedef struct {
     int64_t total_rows; //  of the latest snapshot, for heartbeats
     zs_drops_t *drops;  //  on the data pipe
     int64_t refused;    //  committables refused (invariant 8)
+    size_t unpinned;    //  committables with files stored since the last pin (invariant 10)
     zs_curve_t *curve;  //  --keys: CURVE on, else NULL
     bool done;
     int exit_code;
@@ -149,6 +156,7 @@ s_drop_state (s_committer_t *self)
 {
     zs_compactor_cancel (self->compactor);
     zs_pending_clear (self->pending);
+    self->unpinned = 0;
     s_writers_free (self);
     self->phase = S_IDLE;
 }
@@ -227,11 +235,44 @@ s_send (s_committer_t *self, zs_env_t *env)
         zs_warn ("cannot send %s to the coordinator: %s", zs_env_kind (env), strerror (errno));
 }
 
+//  Invariant 9: pin every pending file of our commit user, or fail (no
+//  ack follows). 0 or -1.
+static int
+s_pin (s_committer_t *self, const char *when)
+{
+    zs_file_meta_t *files;
+    int64_t *ids;
+    size_t n;
+    char err[ZS_ERRLEN];
+    if (zs_pending_all_files (self->pending, &files, &ids, &n) != 0) {
+        s_fail (self, "out of memory");
+        return -1;
+    }
+    int rc = zs_table_pin (self->table, self->user, self->job_id, files, ids, n, err, sizeof err);
+    free (files);
+    free (ids);
+    if (rc != 0) {
+        s_fail (self, "%s: cannot pin the files to commit: %s%s", when, err,
+                rc == ZS_EMISSING ? " (removed by a cleaner? the checkpoint fails and its rows "
+                                    "are replayed)"
+                                  : "");
+        return -1;
+    }
+    self->unpinned = 0;
+    zs_event ("pin", "\"files\":%zu", n);
+    return 0;
+}
+
 //  After each snapshot: Committed(identifier, snapshot, total rows).
 static void
 s_on_committed (int64_t identifier, int64_t snapshot_id, int64_t total_rows, void *arg)
 {
     s_committer_t *self = arg;
+    //  the user commits nothing more: its pin is void (table_pins.c)
+    char why[ZS_ERRLEN];
+    if (identifier == ZS_END_INPUT_ID
+        && zs_table_unpin (self->table, self->user, why, sizeof why) == -1)
+        zs_warn ("%s", why);
     self->total_rows = total_rows;
     zs_participant_set_progress (self->part, 0, total_rows);
     zs_msg_t m;
@@ -502,6 +543,15 @@ s_on_reset (s_committer_t *self, zs_env_t *env)
     }
     if (rc < 0)
         last = -1;
+    //  Invariant 9: what is left of the restored state (aborted
+    //  checkpoints' files leave the pin), and the job's id in it, by which
+    //  a cleaner spares its writers' files in flight. A user whose end of
+    //  input is committed has nothing left to pin.
+    if (last == ZS_END_INPUT_ID) {
+        if (zs_table_unpin (self->table, self->user, err, sizeof err) == -1)
+            zs_warn ("%s", err);
+    } else if (s_pin (self, "restore") != 0)
+        return;
     //  Only for the coordinator's history: not finding it fails nothing.
     int64_t last_snapshot = last > 0 ? zs_table_find_commit (self->table, self->user, last,
                                                              LAST_SNAPSHOT_WINDOW, err, sizeof err)
@@ -577,6 +627,10 @@ s_complete (s_committer_t *self, int64_t n)
         s_fail (self, "out of memory");
         return;
     }
+    char when[64];
+    snprintf (when, sizeof when, "checkpoint %lld", (long long) n);
+    if (self->unpinned && s_pin (self, when) != 0)
+        return;
     int *ended = malloc ((size_t) self->nwriters * sizeof *ended);
     size_t n_ended = 0;
     if (!ended) {
@@ -685,6 +739,8 @@ s_on_committable (s_committer_t *self, int index, const Zsink__Committable *c)
     //  markers (invariant 2); other ids place themselves.
     if (zs_pending_add (self->pending, c, w->last_marker) < 0)
         s_fail (self, "cannot store a committable of writer %d", index);
+    else if (c->n_files)
+        self->unpinned++;
 }
 
 static void
@@ -899,6 +955,29 @@ s_drain_control (s_committer_t *self)
     }
 }
 
+//  The pin of what is left pending once the job ended (invariant 10): the
+//  checkpoints after its last completed one are gone, and a pin naming
+//  their files would spare them from every cleaner for ever. A failure is
+//  only said: the pin then spares too much, never too little.
+static void
+s_repin_at_end (s_committer_t *self)
+{
+    zs_file_meta_t *files;
+    int64_t *ids;
+    size_t n;
+    char err[ZS_ERRLEN];
+    if (!self->table || !self->user[0])
+        return;
+    if (zs_pending_all_files (self->pending, &files, &ids, &n) != 0) {
+        zs_warn ("cannot pin what is left pending: out of memory");
+        return;
+    }
+    if (zs_table_pin (self->table, self->user, self->job_id, files, ids, n, err, sizeof err) != 0)
+        zs_warn ("cannot pin what is left pending: %s", err);
+    free (files);
+    free (ids);
+}
+
 //  The job ended CANCELED or FAILED at checkpoint r (0: none completed):
 //  the files of every pending checkpoint after r are in no completed
 //  checkpoint, and this committer commits nothing more, so they go. With
@@ -915,7 +994,7 @@ s_delete_pending_after (s_committer_t *self, int64_t r)
     if (self->table && self->user[0]
         && zs_table_last_committed (self->table, self->user, &last, err, sizeof err) != 0)
         last = INT64_MAX; //  cannot tell: keep everything
-    int deleted = 0, failed = 0;
+    int deleted = 0, failed = 0, dropped = 0;
     for (int i = 0; i < n; i++) {
         zs_file_meta_t *files = NULL;
         size_t nf = 0;
@@ -933,11 +1012,15 @@ s_delete_pending_after (s_committer_t *self, int64_t r)
             }
         }
         free (files);
+        zs_pending_remove (self->pending, ids[i]);
+        dropped++;
     }
     free (ids);
     if (deleted || failed)
         zs_info ("%d data files of checkpoints after %lld deleted (the job ended there)%s", deleted,
                  (long long) r, failed ? "; some could not be" : "");
+    if (dropped)
+        s_repin_at_end (self);
 }
 
 static void

@@ -2,6 +2,7 @@
 #include "lock.h"
 #include "fs.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,15 @@ zs_committer_lock (const char *table_path, const char *job_id, int *fd_p, int *h
     int rc = zs_fs_lock (path, pid, fd_p, holder, sizeof holder, err, errlen);
     if (rc == ZS_ECONFLICT)
         *holder_pid = atoi (holder);
+    //  Also an open file description lock, which a cleaner can ask about
+    //  without taking anything (F_OFD_GETLK, table_pins.c: this job runs,
+    //  its files in flight are spared); a flock cannot be asked.
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    if (rc == 0 && fcntl (*fd_p, F_OFD_SETLK, &fl) != 0) {
+        snprintf (err, errlen, "%s: F_OFD_SETLK: %s", path, strerror (errno));
+        zs_committer_unlock (fd_p);
+        return ZS_ERR;
+    }
     return rc;
 }
 

@@ -271,6 +271,39 @@ zs_pending_files (zs_pending_t *self, int64_t id, zs_file_meta_t **files_p, size
     return 0;
 }
 
+int
+zs_pending_all_files (zs_pending_t *self, zs_file_meta_t **files_p, int64_t **ids_p, size_t *n_p)
+{
+    *files_p = NULL;
+    *ids_p = NULL;
+    *n_p = 0;
+    size_t total = 0;
+    for (size_t e = 0; e < self->n; e++)
+        for (size_t i = 0; i < self->entries[e].n_items; i++)
+            total += self->entries[e].items[i].n_files;
+    if (total == 0)
+        return 0;
+    zs_file_meta_t *files = malloc (total * sizeof *files);
+    int64_t *ids = malloc (total * sizeof *ids);
+    if (!files || !ids) {
+        free (files);
+        free (ids);
+        return -1;
+    }
+    size_t k = 0;
+    for (size_t e = 0; e < self->n; e++)
+        for (size_t i = 0; i < self->entries[e].n_items; i++) {
+            const s_item_t *it = &self->entries[e].items[i];
+            memcpy (&files[k], it->files, it->n_files * sizeof *files);
+            for (size_t f = 0; f < it->n_files; f++)
+                ids[k++] = self->entries[e].id;
+        }
+    *files_p = files;
+    *ids_p = ids;
+    *n_p = total;
+    return 0;
+}
+
 size_t
 zs_pending_items (zs_pending_t *self, int64_t id)
 {

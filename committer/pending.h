@@ -57,6 +57,12 @@ int zs_pending_head (zs_pending_t *self, int64_t n, bool with_end, int64_t **ids
 //  none). 0, ZS_ENOENT (no entry), or -1 (OOM).
 int zs_pending_files (zs_pending_t *self, int64_t id, zs_file_meta_t **files_p, size_t *n_p);
 
+//  Every pending file, of every identifier, into malloc'd arrays (NULL
+//  when none), *ids_p[i] the identifier of (*files_p)[i]: what the
+//  committer pins (zs_table_pin). 0 or -1 (OOM).
+int zs_pending_all_files (zs_pending_t *self, zs_file_meta_t **files_p, int64_t **ids_p,
+                          size_t *n_p);
+
 //  Number of items (committables) under id (0 when absent).
 size_t zs_pending_items (zs_pending_t *self, int64_t id);
 

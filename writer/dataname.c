@@ -22,8 +22,7 @@ s_job8 (const char *job_id, char *job8)
     //  A hash of the whole id, not its first characters: job ids such as
     //  "ingest-orders-1" and "ingest-orders-2" share a prefix, and a Reset
     //  of one job must never match the other's files. FNV-1a, 64 bits.
-    uint64_t h = zs_fnv1a (job_id ? job_id : "");
-    snprintf (job8, 9, "%08x", (unsigned) (h >> 32));
+    zs_job8 (job_id, job8);
 }
 
 int

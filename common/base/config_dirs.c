@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-static void
-s_err (char *err, size_t errlen, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
+static void s_err (char *err, size_t errlen, const char *fmt, ...)
+    __attribute__ ((format (printf, 3, 4)));
 
 static void
 s_err (char *err, size_t errlen, const char *fmt, ...)

@@ -230,6 +230,12 @@ zs_fs_clear_failure (void)
     s_last_failure = 0;
 }
 
+void
+zs_fs_note_failure (int e)
+{
+    s_last_failure = e;
+}
+
 bool
 zs_fs_failed_for_good (void)
 {

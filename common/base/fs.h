@@ -30,6 +30,9 @@ bool zs_fs_errno_permanent (int e);
 //  this module, on this thread; or errno now) have a permanent cause?
 void zs_fs_clear_failure (void);
 bool zs_fs_failed_for_good (void);
+//  Report a failure of a call made outside this module (errno e), so that
+//  zs_fs_failed_for_good sees its cause too.
+void zs_fs_note_failure (int e);
 
 //  Can files be created in path, or, while it does not exist, in its
 //  nearest existing ancestor (where it would be made)? A probe file is

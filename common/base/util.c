@@ -1,6 +1,7 @@
 /*  util.c - clocks and UUIDs (zs.h). */
 #include "zs.h"
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <uuid/uuid.h>
@@ -28,6 +29,13 @@ zs_fnv1a (const char *text)
     for (const char *c = text; *c; c++)
         h = (h ^ (uint8_t) *c) * 1099511628211ull;
     return h;
+}
+
+void
+zs_job8 (const char *job_id, char job8[9])
+{
+    uint64_t h = zs_fnv1a (job_id ? job_id : "");
+    snprintf (job8, 9, "%08x", (unsigned) (h >> 32));
 }
 
 void

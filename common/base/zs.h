@@ -52,6 +52,9 @@ int64_t zs_clock_wall_ms (void);
 //  FNV-1a, 64 bits, of a NUL-terminated text (names and fingerprints, not
 //  security).
 uint64_t zs_fnv1a (const char *text);
+//  The job's 8 hex characters in its writers' data file names
+//  (writer/dataname.h): a hash of the whole job id.
+void zs_job8 (const char *job_id, char job8[9]);
 
 //  Fill buf (>= 37 bytes) with a fresh random UUID (libuuid).
 void zs_uuid (char *buf);

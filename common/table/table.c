@@ -1643,8 +1643,14 @@ static bool
 s_prepared_base_fits (zs_table_t *self, const char *user, bool have, int64_t latest)
 {
     zs_prepared_base_t *b = &self->prepared.base;
-    return b->have && strcmp (b->user, user) == 0 && b->base_on == (have ? latest : 0)
-           && s_meta_exists (self, b->base_list);
+    if (!b->have || strcmp (b->user, user) != 0 || b->base_on != (have ? latest : 0)
+        || !s_meta_exists (self, b->base_list))
+        return false;
+    //  the manifests its merge wrote, which only it names
+    for (size_t i = 0; i < b->merged.n; i++)
+        if (!s_meta_exists (self, b->merged.name[i]))
+            return false;
+    return true;
 }
 
 //  The base list on the latest snapshot for user, written ahead unless the
@@ -1993,9 +1999,16 @@ zs_table_commit (zs_table_t *self, const zs_commit_t *req, zs_committed_t *out, 
                  size_t errlen)
 {
     s_commit_t c = {.table = self, .req = req};
-    int rc = s_commit_begin (&c, err, errlen);
+    //  Shared with other commits, exclusive of cleaners (table_pins.c): from
+    //  the check that every file it names is there to the snapshot's link,
+    //  nothing removes one, so no snapshot names a file that is gone.
+    int lock = -1;
+    int rc = zs_table_clean_lock (self, false, ZS_CLEAN_WAIT_MS, &lock, err, errlen);
+    if (rc == 0)
+        rc = s_commit_begin (&c, err, errlen);
     if (rc == 0)
         rc = s_commit_steps (&c, err, errlen);
+    zs_table_clean_unlock (&lock);
     zs_names_free (&c.merged);
     if (rc == 0 && out)
         *out = (zs_committed_t){.snapshot_id = c.snap.id,

@@ -221,6 +221,10 @@ int zs_table_list_snapshots (zs_table_t *self, zs_snapshot_t **snaps_p, size_t *
 //  min_age_ms are not listed (a commit may be in flight).
 int zs_table_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, size_t *n_p, char *err,
                       size_t errlen);
+//  How many files no snapshot or tag references are kept only by the pin of
+//  a job that does not run (what a restore of it would commit; left over
+//  once no restore will come: `zsink table unpin`). 0 or an error + err.
+int zs_table_orphans_held (zs_table_t *self, size_t *held, char *err, size_t errlen);
 
 //  Delete manifest files written by commit_user that no snapshot references,
 //  and its snapshot temp files (leftovers of a commit that crashed before
@@ -359,5 +363,65 @@ int zs_table_rollback_to_tag (zs_table_t *self, const char *name, zs_rolled_back
 //  to report (malloc'd, caller frees) and the first problem in err.
 int zs_table_verify (zs_table_t *self, int64_t orphan_min_age_ms, char **report, char *err,
                      size_t errlen);
+
+//  --------------------------------------------------------------------------
+//  Pins and the clean lock (table_pins.c; docs/decisions.md, "Orphan
+//  removal beside a live job"): what a running or restorable job may still
+//  commit is never removed by a cleaner, whatever its age.
+
+//  How long a commit or a pin waits for a cleaner's exclusive lock before
+//  it fails (the job fails over and commits again; a cleaner holds it for
+//  one listing and its deletions).
+#define ZS_CLEAN_WAIT_MS 2000
+//  How long a procedure run by hand waits for it.
+#define ZS_CLEAN_HAND_WAIT_MS 60000
+
+//  Take <table>/.zsink/clean.lock: exclusive for a cleaner (orphans
+//  --delete, remove-orphan-files, expire), shared for a commit and a
+//  compaction by hand. wait_ms < 0: as long as it takes. 0 with *fd_p
+//  (zs_table_clean_unlock drops it), ZS_ECONFLICT when still held after
+//  wait_ms, or -1 + err.
+int zs_table_clean_lock (zs_table_t *self, bool exclusive, int64_t wait_ms, int *fd_p, char *err,
+                         size_t errlen);
+void zs_table_clean_unlock (int *fd_p);
+
+//  Pin, for commit user (of job job_id), the data files of its uncommitted
+//  state (ids[i]: files[i]'s identifier): <table>/.zsink/pins/pin-<user>
+//  replaced durably, then, under the shared clean lock, each file checked
+//  on disk as recorded. The committer calls it before it acks a checkpoint
+//  holding new files, and at each Reset. 0, ZS_EMISSING + err (a file is
+//  gone: the checkpoint must not complete), ZS_ECONFLICT (a cleaner held
+//  the lock too long) or -1 + err.
+int zs_table_pin (zs_table_t *self, const char *user, const char *job_id,
+                  const zs_file_meta_t *files, const int64_t *ids, size_t n, char *err,
+                  size_t errlen);
+//  Remove user's pin (at its end of input; by hand for a job gone for
+//  good: `zsink table unpin`). 0, ZS_ENOENT or -1 + err.
+int zs_table_unpin (zs_table_t *self, const char *user, char *err, size_t errlen);
+
+//  One pin as a cleaner judges it.
+typedef struct {
+    char user[40];
+    char job_id[64];
+    char job8[9];  //  its writers' data files are data-<job8>-w…
+    size_t files;  //  data files it names
+    bool running;  //  its job's committer holds its lock: spares the job's files in flight
+    bool finished; //  its user committed end of input: void
+} zs_pin_t;
+//  Drop from the pin of job_id (a job no process of which runs) the files
+//  drop(path, identifier, arg) says are gone with its end: those the job's
+//  end deletes (a checkpoint after its last completed one), so that the pin
+//  spares nothing that is no restore's. The count dropped, or -1 + err.
+typedef bool (zs_pin_drop_fn) (const char *path, int64_t identifier, void *arg);
+int zs_table_pin_trim (zs_table_t *self, const char *job_id, zs_pin_drop_fn *drop, void *arg,
+                       char *err, size_t errlen);
+//  The table's pins, *pins_p malloc'd. 0 or an error + err (a pin that
+//  does not parse).
+int zs_table_pins (zs_table_t *self, zs_pin_t **pins_p, size_t *n_p, char *err, size_t errlen);
+//  Drop from paths (table-relative, malloc'd; *n_p updated) those a pin
+//  spares, freeing them; *held (may be NULL) counts those a pin of a job
+//  not running spares (its acked checkpoints' files). 0 or an error + err.
+int zs_table_pins_spare (zs_table_t *self, char **paths, size_t *n_p, size_t *held, char *err,
+                         size_t errlen);
 
 #endif

@@ -257,9 +257,9 @@ s_scan_dir (zs_table_t *self, const char *dir, const s_strset_t *refs, int64_t m
     return rc;
 }
 
-int
-zs_table_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, size_t *n_p, char *err,
-                  size_t errlen)
+static int
+s_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, size_t *n_p, size_t *held,
+           char *err, size_t errlen)
 {
     err[0] = '\0';
     s_strset_t refs = {0}, out = {0};
@@ -285,6 +285,9 @@ zs_table_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, size_t 
             closedir (d);
     }
     s_strset_free (&refs);
+    //  what a running or restorable job may still commit (table_pins.c)
+    if (rc == 0)
+        rc = zs_table_pins_spare (self, out.v, &out.n, held, err, errlen);
     if (rc != 0) {
         s_strset_free (&out);
         return rc;
@@ -293,6 +296,27 @@ zs_table_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, size_t 
     *paths_p = out.v;
     *n_p = out.n;
     return 0;
+}
+
+int
+zs_table_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, size_t *n_p, char *err,
+                  size_t errlen)
+{
+    return s_orphans (self, min_age_ms, paths_p, n_p, NULL, err, errlen);
+}
+
+int
+zs_table_orphans_held (zs_table_t *self, size_t *held, char *err, size_t errlen)
+{
+    char **paths;
+    size_t n;
+    *held = 0;
+    int rc = s_orphans (self, 0, &paths, &n, held, err, errlen);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        free (paths[i]);
+    if (rc == 0)
+        free (paths);
+    return rc;
 }
 
 //  Whether name, an entry of one of the table's directories, is a file of

@@ -4,6 +4,7 @@
 #
 #   tests/chaos/chaos.sh [--build DIR] [--trials N | --seconds S] [--seed S]
 #                        [--jobs J] [--only K] [--negative] [--dir DIR]
+#                        [--procedures PCT]
 #
 # Per trial (all drawn from the trial's own seed, printed with it):
 #   - parallelism 1-4, rate 2,000/4,000/8,000 rows/s for 2-4 s of rows,
@@ -17,6 +18,11 @@
 #   - the oracle (tests/integration/oracle.py): ids 1..N exactly once,
 #     verify clean, no orphan file, one commit user, identifiers strictly
 #     increasing (COMPACT snapshots: the identifier before them); and the job must end by itself (exit 0) within 180 s.
+# --procedures PCT: in PCT% of the trials (drawn from the trial's seed), the
+# maintenance a user schedules runs beside the job every 0.2 s:
+# remove-orphan-files --older-than 0s, expire-snapshots (retain 1, older
+# than 0s) and compact; any of them failing (but a compaction dropped for
+# a lost input) fails the trial, as does the oracle afterwards.
 # A failed trial keeps its directory and prints how to rerun it alone:
 #   tests/chaos/chaos.sh --seed S --only K
 #
@@ -33,6 +39,7 @@ SEED=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 JOBS=2
 ONLY=0
 NEGATIVE=0
+PROCEDURES=0
 DIR=${CHAOS_DIR:-/tmp/zsink-chaos}
 while [ $# -gt 0 ]; do
     case $1 in
@@ -44,6 +51,7 @@ while [ $# -gt 0 ]; do
     --only) ONLY=$2; shift ;;
     --negative) NEGATIVE=1 ;;
     --dir) DIR=$2; shift ;;
+    --procedures) PROCEDURES=$2; shift ;;
     -h|--help) sed -n 2,30p "$0"; exit 0 ;;
     *) echo "chaos: unknown argument $1" >&2; exit 2 ;;
     esac
@@ -66,6 +74,24 @@ role_pid () { # cluster_pid role
     committer) pgrep -P "$1" -f 'zsink-committer ' | head -n 1 ;;
     writer-*) pgrep -P "$1" -f "zsink-writer .*--index ${2#writer-}\$" | head -n 1 ;;
     esac
+}
+
+# procedures TABLE DIR: the scheduled maintenance, until DIR/stop exists;
+# a failure that should never happen goes to DIR/procedures.bad
+procedures () {
+    local t=$1 d=$2 out
+    while [ ! -f "$d/stop" ]; do
+        if [ -d "$t/snapshot" ]; then
+            "$B/zsink" table remove-orphan-files "$t" --older-than 0s >>"$d/procedures.log" 2>&1 ||
+                echo "remove-orphan-files failed" >>"$d/procedures.bad"
+            "$B/zsink" table expire-snapshots "$t" --retain-min 1 --older-than 0s \
+                >>"$d/procedures.log" 2>&1 || echo "expire-snapshots failed" >>"$d/procedures.bad"
+            if ! out=$("$B/zsink" table compact "$t" 2>&1); then
+                case $out in *"compaction dropped"*) ;; *) echo "compact: $out" >>"$d/procedures.bad" ;; esac
+            fi
+        fi
+        sleep 0.2 # the users' schedule, not a wait for anything
+    done
 }
 
 # sleep a random 0-MS milliseconds (this is when the next fault strikes)
@@ -125,6 +151,8 @@ YAML
         fi
     done
     local jid=chaos-$SEED-$k
+    local procs=0 pp=
+    [ "$PROCEDURES" -gt 0 ] && [ $((RANDOM % 100)) -lt "$PROCEDURES" ] && procs=1 && desc="$desc procedures"
     (
         [ -n "$spec" ] && export ZSINK_FAILPOINTS=$spec
         [ $NEGATIVE = 1 ] && export ZSINK_TEST_NO_FILTER_COMMITTED=1
@@ -135,6 +163,7 @@ YAML
     # our stdout open after the trial, or whoever reads it waits 180 s)
     (sleep 180; kill -9 $cp 2>/dev/null) >/dev/null 2>&1 </dev/null &
     local wd=$!
+    [ $procs = 1 ] && { procedures "$d/table" "$d" & pp=$!; }
     for f in "${live[@]}"; do
         rsleep $((secs * 1000))
         local kind=${f%%:*} rest=${f#*:} role pid
@@ -152,12 +181,16 @@ YAML
     done
     wait $cp
     local rc=$?
+    [ -n "$pp" ] && { touch "$d/stop"; wait $pp; }
     pkill -P $wd 2>/dev/null
     kill $wd 2>/dev/null
     wait $wd 2>/dev/null
     local out verdict=ok
     if [ $rc -ne 0 ]; then
         out="cluster exit $rc"
+        verdict=FAIL
+    elif [ -s "$d/procedures.bad" ]; then
+        out="procedures: $(head -n 3 "$d/procedures.bad")"
         verdict=FAIL
     elif ! out=$(python3 "$ORACLE" --zsink "$B/zsink" --table "$d/table" --expect $n \
         --log "$d/log" 2>&1); then

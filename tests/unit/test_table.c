@@ -1669,6 +1669,102 @@ test_compaction_leaves_a_big_file_out (void **state)
     s_assert_whole (1);
 }
 
+//  Orphans of a string list, freed; how many, and whether rel was one.
+static size_t
+s_orphans_have (const char *rel, bool *found)
+{
+    char err[ZS_ERRLEN];
+    char **paths = NULL;
+    size_t n = 0;
+    assert_int_equal (zs_table_orphans (s_table, 0, &paths, &n, err, sizeof err), 0);
+    *found = false;
+    for (size_t i = 0; i < n; i++) {
+        *found = *found || strcmp (paths[i], rel) == 0;
+        free (paths[i]);
+    }
+    free (paths);
+    return n;
+}
+
+//  Pins (table_pins.c): the files a pin names are never orphans; while its
+//  job's committer holds its lock, nor are the job's writers' files and
+//  the user's manifests; a finished user's pin is void; a pin that does not
+//  parse makes orphans refuse; the clean lock excludes.
+static void
+test_pins (void **state)
+{
+    char err[ZS_ERRLEN], job8[9], rel[160];
+    bool found;
+    zs_file_meta_t f = s_data_file (1, 3);
+    assert_int_equal (s_commit (USER_A, 1, &f, 1, NULL), 0);
+    zs_file_meta_t acked = s_data_file (4, 3); //  in an acked checkpoint, not committed
+    zs_job8 ("job-x", job8);
+    snprintf (rel, sizeof rel, "bucket-0/data-%s-w0-a3-e1-0.parquet", job8);
+    zs_file_meta_t flight = test_write_datafile (s_dir, rel, 7, 3); //  in flight
+    s_write ("manifest/manifest-aaaaaaaa-ahead", "x");              //  USER_A's, written ahead
+    int64_t id = 2;
+    assert_int_equal (zs_table_pin (s_table, USER_A, "job-x", &acked, &id, 1, err, sizeof err), 0);
+
+    //  the job is not running: only what the pin names is kept
+    assert_int_equal (s_orphans_have (acked.path, &found), 2);
+    assert_false (found);
+    s_orphans_have (flight.path, &found);
+    assert_true (found);
+    //  its committer runs (an OFD lock on its lock file, as lock.c takes)
+    char lp[512];
+    snprintf (lp, sizeof lp, "%s/.locks", s_dir);
+    zs_fs_mkdirs (lp);
+    snprintf (lp, sizeof lp, "%s/.locks/committer-job-x", s_dir);
+    int lfd = open (lp, O_RDWR | O_CREAT, 0644);
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    assert_int_equal (fcntl (lfd, F_OFD_SETLK, &fl), 0);
+    assert_int_equal (s_orphans_have (flight.path, &found), 0);
+    zs_pin_t *pins;
+    size_t np;
+    assert_int_equal (zs_table_pins (s_table, &pins, &np, err, sizeof err), 0);
+    assert_int_equal (np, 1);
+    assert_true (pins[0].running);
+    assert_int_equal (pins[0].files, 1);
+    free (pins);
+
+    //  a pinned file that is gone: the pin says so (the ack must not go)
+    zs_file_meta_t gone = acked;
+    snprintf (gone.path, sizeof gone.path, "bucket-0/data-gone.parquet");
+    assert_int_equal (zs_table_pin (s_table, USER_A, "job-x", &gone, &id, 1, err, sizeof err),
+                      ZS_EMISSING);
+    assert_non_null (strstr (err, "data-gone"));
+    assert_int_equal (zs_table_pin (s_table, USER_A, "job-x", &acked, &id, 1, err, sizeof err), 0);
+
+    //  a commit waits for a cleaner, and a cleaner for a commit
+    int clean = -1, other = -1;
+    assert_int_equal (zs_table_clean_lock (s_table, true, 0, &clean, err, sizeof err), 0);
+    assert_int_equal (zs_table_clean_lock (s_table, false, 0, &other, err, sizeof err),
+                      ZS_ECONFLICT);
+    zs_table_clean_unlock (&clean);
+    assert_int_equal (zs_table_clean_lock (s_table, false, 0, &other, err, sizeof err), 0);
+    assert_int_equal (zs_table_clean_lock (s_table, true, 0, &clean, err, sizeof err),
+                      ZS_ECONFLICT);
+    zs_table_clean_unlock (&other);
+
+    //  end of input committed: the user commits nothing more, its pin is void
+    assert_int_equal (s_commit (USER_A, ZS_END_INPUT_ID, &acked, 1, NULL), 0);
+    s_orphans_have (flight.path, &found);
+    assert_true (found);
+    close (lfd);
+
+    //  a pin that does not parse: no guess
+    s_write (".zsink/pins/pin-garbage", "hello\n");
+    char **paths;
+    size_t n;
+    assert_int_equal (zs_table_orphans (s_table, 0, &paths, &n, err, sizeof err), ZS_ECORRUPT);
+    assert_non_null (strstr (err, "pin-garbage"));
+    char gp[512];
+    snprintf (gp, sizeof gp, "%s/.zsink/pins/pin-garbage", s_dir);
+    unlink (gp);
+    assert_int_equal (zs_table_unpin (s_table, USER_A, err, sizeof err), 0);
+    assert_int_equal (zs_table_unpin (s_table, USER_A, err, sizeof err), ZS_ENOENT);
+}
+
 int
 main (void)
 {
@@ -1706,6 +1802,7 @@ main (void)
         T (test_compaction_failed_commit_removes_outputs),
         T (test_compaction_leaves_a_big_file_out),
         T (test_rollback),
+        T (test_pins),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
