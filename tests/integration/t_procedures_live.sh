@@ -7,8 +7,13 @@
 # cleaner deleted a completed checkpoint's files or a commit's manifests
 # and the job failed (6 runs of 6). Now: the job ends exact (count =
 # distinct = N), verify OK, no orphan, Paimon Java and pypaimon read it,
-# and every reader in the loop read the table.
+# and every reader in the loop read the table: zsink's stats each round,
+# and, all along, Paimon Java and pypaimon reading the latest snapshot in
+# loops of their own (read-loop: no read may fail twice in a row, none may
+# see an id twice). Paimon's readers are required here, as in every
+# interop test: they are the judges of "every reader always succeeds".
 . "$(dirname "$0")/lib.sh"
+interop_required
 
 ROWS=20000
 
@@ -60,6 +65,14 @@ drive () {
     procedures "$v" &
     loop=$!
     EXTRA_PIDS="$EXTRA_PIDS $loop"
+    d=$(vdir "$v")
+    paimon_java_bg "$d/java-reads.json" "$d/java-reads.err" read-loop "$(table_of "$v")" \
+        --until "$d/stop-readers" --pause-ms 100
+    java_reads=$BG_PID
+    paimon_py read-loop "$(table_of "$v")" --until "$d/stop-readers" --pause-ms 100 \
+        >"$d/py-reads.json" 2>"$d/py-reads.err" &
+    py_reads=$!
+    EXTRA_PIDS="$EXTRA_PIDS $py_reads"
     kill_and_recover "$v" writer-0
     kill_and_recover "$v" committer
     _n=$(count_log "$v" 'Completed checkpoint [0-9]+ for job')
@@ -67,9 +80,14 @@ drive () {
     kill_role "$v" coordinator
     wait_for_log "$v" 'Resuming job .* in epoch [0-9]+' 30
     expect_exit "$v" 120 0
-    touch "$(vdir "$v")/stop"
+    touch "$(vdir "$v")/stop" "$(vdir "$v")/stop-readers"
     wait "$loop"
-    d=$(vdir "$v")
+    wait "$java_reads" || fail "$v" "Paimon Java could not read the table beside the job: $(cat "$d/java-reads.json") $(tail -n 5 "$d/java-reads.err")"
+    wait "$py_reads" || fail "$v" "pypaimon could not read the table beside the job: $(cat "$d/py-reads.json") $(tail -n 5 "$d/py-reads.err")"
+    echo "[$v] beside the job: Paimon Java $(cat "$d/java-reads.json"), pypaimon $(cat "$d/py-reads.json")"
+    for r in java py; do
+        [ "$(json_get "$d/$r-reads.json" reads)" -ge 3 ] || fail "$v" "$r read the table fewer than 3 times"
+    done
     echo "[$v] $(cat "$d/rounds") rounds of procedures; $(grep -c '^deleted ' "$d/procedures.log") files deleted by remove-orphan-files, $(grep -c '^expired ' "$d/procedures.log") expiries, $(grep -c '^compacted ' "$d/procedures.log") compactions"
     if [ -s "$d/bad.log" ]; then
         head -n 20 "$d/bad.log"

@@ -281,6 +281,32 @@ def summary_of(table, snapshot=None):
     return out
 
 
+def cmd_read_loop(a):
+    """The table read again and again until --until exists (as the Java
+    tool's read-loop: a read that fails is read again at once on the
+    newest snapshot; only a failure of that one counts)."""
+    reads = retried = 0
+    failures = []
+    while not os.path.exists(a.until):
+        why = None
+        for attempt in range(2):
+            try:
+                m = summary_of(open_table(a.table))
+                why = None if m["count"] == m["distinct_ids"] else \
+                    f"snapshot {m['snapshot']}: count {m['count']} but distinct ids {m['distinct_ids']}"
+                break
+            except Exception as e:  # noqa: BLE001 - counted, the loop goes on
+                why = f"{type(e).__name__}: {e}"
+                retried += attempt == 0
+        reads += 1
+        if why and len(failures) < 10:
+            failures.append(f"read {reads}: {why}")
+        time.sleep(a.pause_ms / 1000)
+    print(json.dumps({"ok": not failures, "reads": reads, "retried": retried, "failures": failures}))
+    if failures:
+        sys.exit(1)
+
+
 def cmd_rows(a):
     table = open_table(a.table, a.snapshot, a.tag)
     lines = canonical_lines(table)[0]
@@ -569,12 +595,16 @@ def main():
     s = sub.add_parser("read-time")
     s.add_argument("table")
     s.add_argument("--repeat", type=int, default=3)
+    s = sub.add_parser("read-loop")
+    s.add_argument("table")
+    s.add_argument("--until", required=True)
+    s.add_argument("--pause-ms", type=int, default=0)
     sub.add_parser("spell-doubles")
     a = p.parse_args()
     try:
         {"summary": cmd_summary, "rows": cmd_rows, "snapshots": cmd_snapshots, "check": cmd_check,
          "create": cmd_create, "append": cmd_append, "read-time": cmd_read_time,
-         "spell-doubles": cmd_spell_doubles}[a.cmd](a)
+         "read-loop": cmd_read_loop, "spell-doubles": cmd_spell_doubles}[a.cmd](a)
     except SystemExit:
         raise
     except Exception as e:  # noqa: BLE001 - one JSON error line for the tests

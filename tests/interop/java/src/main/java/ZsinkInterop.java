@@ -31,6 +31,7 @@
       expire TABLE --retain-max N --retain-min M [--time-retain-ms T] [--max-deletes D]
       remove-orphans TABLE [--older-than-ms N] [--dry-run]
       maintain TABLE --until FILE|--rounds R --retain-max N --retain-min M [--time-retain-ms T] [--pause-ms P]
+      read-loop TABLE --until FILE [--pause-ms P]
                                              expire + remove-orphans (default margin) in a loop
       spell-doubles                          stdin numbers -> digest spellings
       serve                                  stdin: one command a line (tab-separated
@@ -149,7 +150,8 @@ public class ZsinkInterop {
     static int run(String[] argv) throws Exception {
         if (argv.length < 1)
             throw new UsageError("usage: ZsinkInterop summary|rows|files|snapshots|filter-committed|"
-                    + "count-where|check|create|append|append-loop|expire|remove-orphans|maintain|read-time|spell-doubles|"
+                    + "count-where|check|create|append|append-loop|expire|remove-orphans|maintain|read-loop|read-time|"
+                    + "spell-doubles|"
                     + "create-tag|delete-tag|tags ...");
         Args a = new Args(Arrays.copyOfRange(argv, 1, argv.length));
         switch (argv[0]) {
@@ -162,6 +164,7 @@ public class ZsinkInterop {
             case "check": return check(a);
             case "append-loop": return appendLoop(a);
             case "maintain": return maintain(a);
+            case "read-loop": return readLoop(a);
             case "create": return create(a);
             case "append": return append(a);
             case "alter": return alter(a);
@@ -1410,6 +1413,46 @@ public class ZsinkInterop {
                 "deleted", deleted, "snapshots_left", ids.size(), "earliest", ids.isEmpty() ? null : ids.get(0),
                 "ms", (System.nanoTime() - t0) / 1_000_000)));
         return 0;
+    }
+
+    // ---- read-loop: the table read again and again beside a job and its
+    // procedures (t_procedures_live): every read of the latest snapshot must
+    // succeed and hold no id twice. A read whose snapshot an expiry removed
+    // under it (a reader slower than the retention) is read again at once on
+    // the newest snapshot, as a user's query would be; only a failure of that
+    // second read counts: the table itself is unreadable then ------------------
+
+    static int readLoop(Args a) throws Exception {
+        String root = absPath(a.pos(0, "TABLE"));
+        String until = a.opt("--until");
+        Long pause = a.optLong("--pause-ms");
+        if (until == null)
+            throw new UsageError("read-loop TABLE --until FILE [--pause-ms P]");
+        long reads = 0, retried = 0;
+        List<Object> failures = new ArrayList<>();
+        while (!new File(until).exists() && parentAlive()) {
+            String why = null;
+            for (int attempt = 0; attempt < 2; attempt++) {
+                try {
+                    Map<String, Object> m = summaryOf(open(root, null));
+                    Object count = m.get("count"), distinct = m.get("distinct_ids");
+                    why = count != null && count.equals(((Number) distinct).intValue()) ? null
+                            : "snapshot " + m.get("snapshot") + ": count " + count + " but distinct ids " + distinct;
+                    break;
+                } catch (Exception e) {
+                    why = e.toString();
+                    if (attempt == 0)
+                        retried++;
+                }
+            }
+            reads++;
+            if (why != null && failures.size() < 10)
+                failures.add("read " + reads + ": " + why);
+            if (pause != null && pause > 0)
+                Thread.sleep(pause);
+        }
+        out.println(toJson(obj("ok", failures.isEmpty(), "reads", reads, "retried", retried, "failures", failures)));
+        return failures.isEmpty() ? 0 : 1;
     }
 
     // ---- train: one JVM that runs every command on a scratch table, so that
