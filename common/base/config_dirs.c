@@ -5,23 +5,8 @@
 #include "config.h"
 #include "fs.h"
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <sys/stat.h>
-
-static void s_err (char *err, size_t errlen, const char *fmt, ...)
-    __attribute__ ((format (printf, 3, 4)));
-
-static void
-s_err (char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start (ap, fmt);
-    vsnprintf (err, errlen, fmt, ap);
-    va_end (ap);
-}
 
 //  One directory of key (optional: only if it is there): ZS_EREFUSED when
 //  it is permanently not writable.
@@ -34,7 +19,8 @@ s_check_dir (const char *key, const char *dir, bool optional, char *err, size_t 
     char why[ZS_ERRLEN + ZS_PATH_MAX];
     if (zs_fs_probe_dir (dir, why, sizeof why) == 0 || !zs_fs_errno_permanent (errno))
         return 0;
-    s_err (err, errlen, "%s: %s (no restart can change that)", key, why);
+    if (err && errlen)
+        snprintf (err, errlen, "%s: %s (no restart can change that)", key, why);
     return ZS_EREFUSED;
 }
 
