@@ -194,7 +194,9 @@ s_value (const zs_schema_t *schema, int c, int role, int64_t id, uint64_t h, zs_
         v->v.i32 = (int32_t) (uint32_t) (h >> 16);
         break;
     case ZS_TYPE_BIGINT:
-        v->v.i64 = c == schema->id_col ? id : (int64_t) (h >> 1) - (int64_t) (h >> 2) * 3;
+        //  in unsigned arithmetic: the same bits as the two's complement
+        //  wrap it always gave, without signed overflow (UBSan caught it)
+        v->v.i64 = c == schema->id_col ? id : (int64_t) ((h >> 1) - (h >> 2) * 3);
         break;
     case ZS_TYPE_FLOAT:
         v->v.f32 = (float) ((int64_t) (h % 2000001) - 1000000) / 8.0f;

@@ -83,7 +83,8 @@ test_rows_deterministic_all_types (void **state)
     assert_int_equal (zs_schema_parse (&schema,
                                        "id BIGINT NOT NULL, name STRING, price DOUBLE, qty INT, "
                                        "ok BOOLEAN, ts TIMESTAMP(3), day DATE, raw BYTES, "
-                                       "f FLOAT, t6 TIMESTAMP(6), s STRING NOT NULL",
+                                       "f FLOAT, t6 TIMESTAMP(6), s STRING NOT NULL, "
+                                       "big BIGINT",
                                        err, sizeof err),
                       0);
     static zs_datagen_buf_t b1, b2;
