@@ -233,24 +233,19 @@ s_cmp_i64 (const void *a, const void *b)
 //  Called for each row a scan reads; non-zero stops the scan (not an error).
 typedef int (s_row_fn) (const zs_schema_t *schema, const zs_value_t *row, void *arg);
 
-//  Read every row of one Parquet file. 1 = stopped by fn, 0 = done, -1
-//  with the message printed. With want (the table's schema), a file whose
-//  columns differ is an error: the table's files must all have its schema.
+//  Read every row of one Parquet file given on the command line, as its
+//  footer's schema (a table's files are read by s_scan_live_file). 1 =
+//  stopped by fn, 0 = done, -1 with the message printed.
 static int
-s_scan_file (const char *cmd, const char *path, const zs_schema_t *want, s_row_fn *fn, void *arg)
+s_scan_file (const char *cmd, const char *path, s_row_fn *fn, void *arg)
 {
-    char err[ZS_ERRLEN], why[ZS_ERRLEN];
+    char err[ZS_ERRLEN];
     zs_parquet_reader_t *reader = zs_parquet_reader_open (path, err, sizeof err);
     if (!reader) {
         fprintf (stderr, "zsink table %s: %s\n", cmd, err);
         return -1;
     }
     const zs_schema_t *schema = zs_parquet_reader_schema (reader);
-    if (want && zs_schema_diff (schema, want, why, sizeof why) != 0) {
-        fprintf (stderr, "zsink table %s: %s: not the table's schema: %s\n", cmd, path, why);
-        zs_parquet_reader_destroy (&reader);
-        return -1;
-    }
     zs_value_t row[ZS_MAX_COLUMNS];
     int got, rc = 0;
     while ((got = zs_parquet_reader_next (reader, row, err, sizeof err)) == 1)
@@ -518,8 +513,8 @@ s_cmd_scan (zs_table_t *table, const s_args_t *args)
 {
     s_printer_t p = {.csv = args->csv, .limit = args->limit};
     int rc = table ? s_scan (table, args, s_print_row, &p)
-             : s_scan_file (args->cmd, args->path, NULL, s_print_row, &p) < 0 ? -1
-                                                                              : 0;
+             : s_scan_file (args->cmd, args->path, s_print_row, &p) < 0 ? -1
+                                                                        : 0;
     if (p.csv && !p.header_done && rc == 0) {
         //  An empty result still names its columns.
         zs_schema_t schema;
