@@ -235,22 +235,32 @@ s_send (s_committer_t *self, zs_env_t *env)
         zs_warn ("cannot send %s to the coordinator: %s", zs_env_kind (env), strerror (errno));
 }
 
-//  Invariant 9: pin every pending file of our commit user, or fail (no
-//  ack follows). 0 or -1.
+//  Pin every pending file of our commit user (invariant 10): the
+//  zs_table_pin code, or -1 + err when out of memory.
 static int
-s_pin (s_committer_t *self, const char *when)
+s_pin_pending (s_committer_t *self, char *err, size_t errlen)
 {
     zs_file_meta_t *files;
     int64_t *ids;
     size_t n;
-    char err[ZS_ERRLEN];
     if (zs_pending_all_files (self->pending, &files, &ids, &n) != 0) {
-        s_fail (self, "out of memory");
+        snprintf (err, errlen, "out of memory");
         return -1;
     }
-    int rc = zs_table_pin (self->table, self->user, self->job_id, files, ids, n, err, sizeof err);
+    int rc = zs_table_pin (self->table, self->user, self->job_id, files, ids, n, err, errlen);
     free (files);
     free (ids);
+    if (rc == 0)
+        zs_event ("pin", "\"files\":%zu", n);
+    return rc;
+}
+
+//  Invariant 10 before an ack: pin, or fail (no ack follows). 0 or -1.
+static int
+s_pin (s_committer_t *self, const char *when)
+{
+    char err[ZS_ERRLEN];
+    int rc = s_pin_pending (self, err, sizeof err);
     if (rc != 0) {
         s_fail (self, "%s: cannot pin the files to commit: %s%s", when, err,
                 rc == ZS_EMISSING ? " (removed by a cleaner? the checkpoint fails and its rows "
@@ -259,7 +269,6 @@ s_pin (s_committer_t *self, const char *when)
         return -1;
     }
     self->unpinned = 0;
-    zs_event ("pin", "\"files\":%zu", n);
     return 0;
 }
 
@@ -543,7 +552,7 @@ s_on_reset (s_committer_t *self, zs_env_t *env)
     }
     if (rc < 0)
         last = -1;
-    //  Invariant 9: what is left of the restored state (aborted
+    //  Invariant 10: what is left of the restored state (aborted
     //  checkpoints' files leave the pin), and the job's id in it, by which
     //  a cleaner spares its writers' files in flight. A user whose end of
     //  input is committed has nothing left to pin.
@@ -962,20 +971,9 @@ s_drain_control (s_committer_t *self)
 static void
 s_repin_at_end (s_committer_t *self)
 {
-    zs_file_meta_t *files;
-    int64_t *ids;
-    size_t n;
     char err[ZS_ERRLEN];
-    if (!self->table || !self->user[0])
-        return;
-    if (zs_pending_all_files (self->pending, &files, &ids, &n) != 0) {
-        zs_warn ("cannot pin what is left pending: out of memory");
-        return;
-    }
-    if (zs_table_pin (self->table, self->user, self->job_id, files, ids, n, err, sizeof err) != 0)
+    if (self->table && self->user[0] && s_pin_pending (self, err, sizeof err) != 0)
         zs_warn ("cannot pin what is left pending: %s", err);
-    free (files);
-    free (ids);
 }
 
 //  The job ended CANCELED or FAILED at checkpoint r (0: none completed):
