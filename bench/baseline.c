@@ -8,6 +8,7 @@
 #include "datafile.h"
 #include "datagen.h"
 #include "fs.h"
+#include "io.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -27,7 +28,7 @@ main (int argc, char **argv)
         return 2;
     }
     char err[ZS_ERRLEN], sub[64];
-    if (zs_fs_mkdirs (dir) < 0) {
+    if (zs_io_mkdirs (dir) < 0) {
         perror (dir);
         return 1;
     }

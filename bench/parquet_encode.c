@@ -11,6 +11,7 @@
 #include "datafile.h"
 #include "datagen.h"
 #include "fs.h"
+#include "io.h"
 #include "rowfmt.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,13 +32,13 @@ s_text (const char *dir, const zs_schema_t *schema, int64_t rows, double *secs)
 {
     char path[ZS_PATH_MAX], err[ZS_ERRLEN];
     snprintf (path, sizeof path, "%s/rows.csv", dir);
-    zs_fs_unlink (path);
+    zs_io_unlink (path);
     static zs_datagen_buf_t buf;
     zs_value_t row[ZS_MAX_COLUMNS];
     zs_strbuf_t out = {0};
     int64_t bytes = 0;
     double t0 = s_now ();
-    zs_fs_file_t *f = zs_fs_file_create (path, err, sizeof err);
+    zs_io_file_t *f = zs_io_file_create (path, err, sizeof err);
     if (!f) {
         fprintf (stderr, "%s\n", err);
         exit (1);
@@ -46,14 +47,14 @@ s_text (const char *dir, const zs_schema_t *schema, int64_t rows, double *secs)
         zs_datagen_row (schema, id, row, &buf);
         zs_row_csv (&out, schema, row);
         if (out.len >= 1 << 16) {
-            zs_fs_file_write (f, out.data, out.len, err, sizeof err);
+            zs_io_file_write (f, out.data, out.len, err, sizeof err);
             bytes += (int64_t) out.len;
             out.len = 0;
         }
     }
-    zs_fs_file_write (f, out.data, out.len, err, sizeof err);
+    zs_io_file_write (f, out.data, out.len, err, sizeof err);
     bytes += (int64_t) out.len;
-    if (zs_fs_file_close (&f, err, sizeof err) != 0) {
+    if (zs_io_file_close (&f, err, sizeof err) != 0) {
         fprintf (stderr, "%s\n", err);
         exit (1);
     }
@@ -69,7 +70,7 @@ s_parquet (const char *dir, const zs_schema_t *schema, int64_t rows, zs_compress
     char err[ZS_ERRLEN], rel[64], path[ZS_PATH_MAX];
     snprintf (rel, sizeof rel, "rows-%d.parquet", (int) c);
     snprintf (path, sizeof path, "%s/%s", dir, rel);
-    zs_fs_unlink (path);
+    zs_io_unlink (path);
     zs_parquet_options_t opts;
     zs_parquet_options_defaults (&opts);
     opts.compression = c;
@@ -106,7 +107,7 @@ main (int argc, char **argv)
     }
     const char *dir = argv[1];
     int64_t rows = atoll (argv[2]);
-    if (zs_fs_mkdirs (dir) != 0) {
+    if (zs_io_mkdirs (dir) != 0) {
         perror (dir);
         return 1;
     }

@@ -23,6 +23,7 @@
 */
 #include "datagen.h"
 #include "fs.h"
+#include "io.h"
 #include "parquet.h"
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -129,7 +130,7 @@ s_write (const s_rows_t *rows, const char *path, const zs_parquet_options_t *opt
          double *cpu, double *instr)
 {
     char err[ZS_ERRLEN];
-    zs_fs_unlink (path);
+    zs_io_unlink (path);
     int64_t i0 = s_instructions ();
     double t0 = s_clock (CLOCK_MONOTONIC), c0 = s_clock (CLOCK_PROCESS_CPUTIME_ID);
     zs_parquet_writer_t *w = zs_parquet_writer_new (path, rows->schema, opts, err, sizeof err);
@@ -284,7 +285,7 @@ main (int argc, char **argv)
     const char *only = argc > 4 ? argv[4] : NULL;
     if (repeat < 1 || repeat > S_MAX_REPEAT)
         s_die ("REPEAT: 1 to 15");
-    if (zs_fs_mkdirs (dir) != 0)
+    if (zs_io_mkdirs (dir) != 0)
         s_die ("cannot create DIR");
     static const struct {
         const char *name, *text;

@@ -3,6 +3,7 @@
 #include "checkpoint.h"
 #include "config.h"
 #include "fs.h"
+#include "io.h"
 #include "net.h"
 #include "cmd.h"
 #include <jansson.h>
@@ -80,7 +81,7 @@ zs_client_find_endpoint (const char *checkpoints_dir, char *endpoint, size_t len
     char path[ZS_PATH_MAX + 32];
     snprintf (path, sizeof path, "%s/cluster.json", checkpoints_dir);
     size_t n;
-    char *text = zs_fs_read_file (path, 1 << 16, &n, err, errlen);
+    char *text = zs_io_read_file (path, 1 << 16, &n, err, errlen);
     if (!text)
         return -1;
     json_t *root = json_loads (text, 0, NULL);

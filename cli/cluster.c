@@ -56,6 +56,7 @@
 #include "client.h"
 #include "config.h"
 #include "fs.h"
+#include "io.h"
 #include "log.h"
 #include "net.h"
 #include "cmd.h"
@@ -481,10 +482,17 @@ s_parse (s_args_t *args, int argc, char **argv)
         return 2;
     }
     char err[ZS_ERRLEN];
-    if (zs_config_args_build (&args->config, &args->cfg, err, sizeof err) < 0) {
+    if (zs_config_args_build (&args->config, &args->cfg, err, sizeof err) < 0
+        || zs_io_setup (&args->cfg, err, sizeof err) != 0) {
         fprintf (stderr, "zsink cluster: %s\n", err);
         return 2;
     }
+    //  The credentials reach the children in their environment, never on
+    //  a command line (ps shows those) nor in a Welcome.
+    if (*args->cfg.s3_access_key)
+        setenv ("AWS_ACCESS_KEY_ID", args->cfg.s3_access_key, 1);
+    if (*args->cfg.s3_secret_key)
+        setenv ("AWS_SECRET_ACCESS_KEY", args->cfg.s3_secret_key, 1);
     //  a directory no restart can make writable: no process starts
     if (zs_config_check_dirs (&args->cfg, true, true, err, sizeof err) != 0) {
         fprintf (stderr, "zsink cluster: %s\n", err);
@@ -577,6 +585,14 @@ s_pick_endpoints (s_roles_t *roles, const s_args_t *args)
     return ZS_CMD_GO_ON;
 }
 
+//  Is kv ("key=value") one of the credentials?
+static bool
+s_secret_override (const char *kv)
+{
+    kv += strspn (kv, " \t");
+    return strncmp (kv, "s3.access-key", 13) == 0 || strncmp (kv, "s3.secret-key", 13) == 0;
+}
+
 //  coordinator: the configuration as given to us
 static void
 s_coordinator_argv (s_roles_t *roles, const s_args_t *args)
@@ -590,6 +606,8 @@ s_coordinator_argv (s_roles_t *roles, const s_args_t *args)
         co->argv[a++] = (char *) args->config.file;
     }
     for (int i = 0; i < args->config.n_overrides; i++) {
+        if (s_secret_override (args->config.overrides[i]))
+            continue; //  in the environment (s_parse_args)
         co->argv[a++] = "-D";
         co->argv[a++] = (char *) args->config.overrides[i];
     }
@@ -671,7 +689,7 @@ static void
 s_write_cluster_json (s_roles_t *roles, const zs_config_t *cfg)
 {
     char err[ZS_ERRLEN];
-    zs_fs_mkdirs (cfg->checkpoints_dir);
+    zs_io_mkdirs (cfg->checkpoints_dir);
     snprintf (roles->cluster_json, sizeof roles->cluster_json, "%s/cluster.json",
               cfg->checkpoints_dir);
     json_t *info =
@@ -679,7 +697,7 @@ s_write_cluster_json (s_roles_t *roles, const zs_config_t *cfg)
                    "coordinator", roles->coord_ep, "committer", roles->commit_ep);
     char *text = json_dumps (info, JSON_COMPACT);
     json_decref (info);
-    zs_fs_write_atomic (roles->cluster_json, text, strlen (text), err, sizeof err);
+    zs_io_write_atomic (roles->cluster_json, text, strlen (text), err, sizeof err);
     free (text);
 }
 
@@ -691,7 +709,7 @@ static int
 s_lock_checkpoints (s_roles_t *roles, const zs_config_t *cfg)
 {
     char path[ZS_PATH_MAX + 32], who[128], holder[128], err[ZS_ERRLEN];
-    zs_fs_mkdirs (cfg->checkpoints_dir);
+    zs_io_mkdirs (cfg->checkpoints_dir);
     snprintf (path, sizeof path, "%s/.cluster.lock", cfg->checkpoints_dir);
     snprintf (who, sizeof who, "pid %d, job %s\n", (int) getpid (), roles->job_id);
     int rc = zs_fs_lock (path, who, &roles->lock_fd, holder, sizeof holder, err, sizeof err);
@@ -719,7 +737,7 @@ s_start (s_roles_t *roles, const s_args_t *args)
     //  log.dir and log.level: files per process, and the level the
     //  children log at from their first line
     if (args->cfg.log_dir[0]) {
-        if (zs_fs_mkdirs (args->cfg.log_dir) < 0) {
+        if (zs_io_mkdirs (args->cfg.log_dir) < 0) {
             fprintf (stderr, "zsink cluster: log.dir %s: %s\n", args->cfg.log_dir,
                      strerror (errno));
             return 2;
@@ -1205,7 +1223,7 @@ zs_cluster_cmd (int argc, char **argv)
     s_say_over (&run);
     zsock_destroy (&run.ctl);
     zs_curve_destroy (&args.curve);
-    zs_fs_unlink (roles.cluster_json);
+    zs_io_unlink (roles.cluster_json);
     free (roles.kids);
     return run.result;
 }

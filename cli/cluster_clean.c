@@ -32,6 +32,8 @@
 #include "checkpoint.h"
 #include "dataname.h"
 #include "fs.h"
+#include "io.h"
+#include "io_lock.h"
 #include "table.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -44,9 +46,17 @@
 
 //  Hold the lock at path if it is free: fd (>= 0), -1 when no such file
 //  (nobody ever held it), -2 when held. Read-only: a full disk still works.
+//  A lease on S3 is only asked about (-1 free, -2 held or unknown): the
+//  job is over, and no zsink process starts one of its roles again.
 static int
 s_hold_if_free (const char *path)
 {
+    if (zs_io_is_remote (path)) {
+        bool held = false;
+        char holder[128], err[ZS_ERRLEN];
+        int rc = zs_io_lock_probe (path, &held, holder, sizeof holder, err, sizeof err);
+        return rc != 0 || held ? -2 : -1;
+    }
     int fd = open (path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
@@ -111,7 +121,7 @@ s_delete (const zs_config_t *cfg, const char *job_id, int64_t r, int *failed, ch
         char full[2 * ZS_PATH_MAX];
         snprintf (full, sizeof full, "%s/%s", cfg->table_path, paths[i]);
         if (s_after (paths[i], job_id, cfg->parallelism, r)) {
-            if (zs_fs_unlink (full) == 0)
+            if (zs_io_unlink (full) == 0)
                 deleted++;
             else if (errno != ENOENT) {
                 snprintf (err, errlen, "%s: %s", full, strerror (errno));

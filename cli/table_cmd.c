@@ -25,6 +25,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "datafile.h"
+#include "io.h"
 #include "parquet.h"
 #include "rowfmt.h"
 #include "schema.h"
@@ -53,8 +54,9 @@ typedef struct {
     bool dry_run;
     int64_t target_file_size; //  compact (0: the default)
     int64_t min_file_num;
-    const char *user; //  unpin --user
-    const char *tag;  //  a tag's NAME (create-tag, delete-tag; --tag, --to-tag)
+    const char *user;       //  unpin --user
+    const char *tag;        //  a tag's NAME (create-tag, delete-tag; --tag, --to-tag)
+    zs_io_s3_settings_t s3; //  -D s3.KEY=VALUE (else the environment's AWS_*)
 } s_args_t;
 
 //  The synopsis --help and the usage of a mistake both start with.
@@ -73,7 +75,8 @@ static const char s_synopsis[] =
     "       zsink table create-tag PATH NAME [--snapshot ID] [--json]\n"
     "       zsink table delete-tag PATH NAME [--json]\n"
     "       zsink table tags PATH [--json]\n"
-    "       zsink table unpin PATH --user COMMIT_USER\n";
+    "       zsink table unpin PATH --user COMMIT_USER\n"
+    "       zsink table ... s3://BUCKET/PATH [-D s3.KEY=VALUE ...]\n";
 
 //  Why the command line is wrong, and the synopsis. Returns the exit code, 2.
 static int
@@ -627,7 +630,7 @@ s_cmd_orphans (zs_table_t *table, const s_args_t *args)
     size_t n;
     //  A cleaner lists and deletes under the exclusive clean lock, so that
     //  no commit is between its check and its snapshot (table_pins.c).
-    int lock = -1;
+    zs_io_lock_t *lock = NULL;
     int rc = args->delete
                  ? zs_table_clean_lock (table, true, ZS_CLEAN_HAND_WAIT_MS, &lock, err, sizeof err)
                  : 0;
@@ -647,7 +650,7 @@ s_cmd_orphans (zs_table_t *table, const s_args_t *args)
         if (args->delete) {
             char path[ZS_PATH_MAX];
             snprintf (path, sizeof path, "%s/%s", zs_table_path (table), paths[i]);
-            if (remove (path) != 0) {
+            if (zs_io_unlink (path) != 0) {
                 fprintf (stderr, "zsink table orphans: %s: cannot delete: %m\n", path);
                 status = 1;
                 free (paths[i]);
@@ -843,7 +846,7 @@ s_cmd_expire (zs_table_t *table, const s_args_t *args)
     zs_expired_t out;
     char err[ZS_ERRLEN];
     //  exclusive: no other expiry or cleaner at the same time (table_pins.c)
-    int lock = -1;
+    zs_io_lock_t *lock = NULL;
     int rc = req.dry_run
                  ? 0
                  : zs_table_clean_lock (table, true, ZS_CLEAN_HAND_WAIT_MS, &lock, err, sizeof err);
@@ -903,7 +906,7 @@ s_cmd_compact (zs_table_t *table, const s_args_t *args)
     char err[ZS_ERRLEN];
     //  Shared, for the whole run: no cleaner removes an output rewritten
     //  but not yet committed (its commit would fail, or worse).
-    int lock = -1;
+    zs_io_lock_t *lock = NULL;
     if (zs_table_clean_lock (table, false, ZS_CLEAN_HAND_WAIT_MS, &lock, err, sizeof err) != 0) {
         fprintf (stderr, "zsink table compact: %s\n", err);
         return 1;
@@ -1318,6 +1321,34 @@ s_find_opt (const s_cmd_t *cmd, const char *arg)
     return NULL;
 }
 
+//  -D s3.KEY=VALUE: Paimon's S3 keys, as a job takes them (docs/object-storage.md).
+static int
+s_set_s3 (s_args_t *args, const char *kv)
+{
+    static const struct {
+        const char *key;
+        size_t offset;
+    } keys[] = {
+        {"s3.endpoint", offsetof (zs_io_s3_settings_t, endpoint)},
+        {"s3.access-key", offsetof (zs_io_s3_settings_t, access_key)},
+        {"s3.secret-key", offsetof (zs_io_s3_settings_t, secret_key)},
+        {"s3.path.style.access", offsetof (zs_io_s3_settings_t, path_style)},
+        {"s3.region", offsetof (zs_io_s3_settings_t, region)},
+    };
+    const char *eq = kv ? strchr (kv, '=') : NULL;
+    for (size_t i = 0; eq && i < sizeof keys / sizeof keys[0]; i++)
+        if (strlen (keys[i].key) == (size_t) (eq - kv) && strncmp (kv, keys[i].key, eq - kv) == 0) {
+            *(const char **) ((char *) &args->s3 + keys[i].offset) = eq + 1;
+            return ZS_CMD_GO_ON;
+        }
+    char why[160];
+    snprintf (why, sizeof why,
+              "-D '%.64s': zsink table takes s3.endpoint, s3.access-key, s3.secret-key, "
+              "s3.path.style.access and s3.region",
+              kv ? kv : "");
+    return s_usage (why);
+}
+
 //  The options and the PATH after the subcommand. ZS_CMD_GO_ON, or the
 //  exit code.
 static int
@@ -1326,6 +1357,12 @@ s_parse (const s_cmd_t *cmd, s_args_t *args, int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
             return s_help ();
+        if (strncmp (argv[i], "-D", 2) == 0) {
+            int rc = s_set_s3 (args, argv[i][2] ? argv[i] + 2 : i + 1 < argc ? argv[++i] : NULL);
+            if (rc != ZS_CMD_GO_ON)
+                return rc;
+            continue;
+        }
         const s_opt_t *opt = s_find_opt (cmd, argv[i]);
         if (opt) {
             const char *value = opt->has_value && i + 1 < argc ? argv[++i] : NULL;
@@ -1353,13 +1390,17 @@ static int
 s_run (const s_cmd_t *cmd, const s_args_t *args)
 {
     //  scan of a plain file: no table around it
-    struct stat st;
-    if (cmd->bit == S_SCAN && stat (args->path, &st) == 0 && S_ISREG (st.st_mode)) {
+    char err[ZS_ERRLEN];
+    if (zs_io_s3_setup (&args->s3, err, sizeof err) != 0) {
+        fprintf (stderr, "zsink table %s: %s\n", args->cmd, err);
+        return 2;
+    }
+    zs_io_stat_t st;
+    if (cmd->bit == S_SCAN && zs_io_stat (args->path, &st) == 0 && st.regular) {
         if (args->snapshot || args->tag)
             return s_usage ("--snapshot and --tag apply to a table, not to a single file");
         return s_cmd_scan (NULL, args);
     }
-    char err[ZS_ERRLEN];
     zs_table_t *table = zs_table_open (args->path, NULL, err, sizeof err);
     if (!table) {
         fprintf (stderr, "zsink table %s: %s\n", args->cmd, err);

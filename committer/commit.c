@@ -35,7 +35,7 @@ s_expire (zs_table_t *table, const char *commit_user)
 static void
 s_expire_locked (zs_table_t *table, const char *commit_user)
 {
-    int lock = -1;
+    zs_io_lock_t *lock = NULL;
     char why[ZS_ERRLEN];
     if (zs_table_clean_lock (table, true, 0, &lock, why, sizeof why) != 0) {
         zs_debug ("snapshot expiration skipped: %s", why);

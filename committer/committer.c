@@ -66,6 +66,7 @@
 #include "failpoint.h"
 #include "events.h"
 #include "fs.h"
+#include "io.h"
 #include "cmd.h"
 #include "lock.h"
 #include "log.h"
@@ -113,8 +114,8 @@ typedef struct {
     zsock_t *data;
     zs_table_t *table;
     char table_path[ZS_PATH_MAX];
-    char job_id[64]; //  job the table and lock were set up for
-    int lock_fd;
+    char job_id[64];    //  job the table and lock were set up for
+    zs_io_lock_t *lock; //  lock.h: one committer per job
     bool fail_for_good; //  the last commit failed on a permanent error (EROFS, EACCES)
     zs_config_t cfg;
     s_phase_t phase;
@@ -400,6 +401,15 @@ s_prom_setup (s_committer_t *self)
 
 //  Welcome: open the table and take the job's lock, then Register.
 //  Returns 0, or an exit code.
+//  The ttl of the committer's lease on S3: the job's heartbeat.timeout, the
+//  time after which a silent process is presumed dead, but at least 3 s
+//  (the server dates a lease to the second).
+static int64_t
+s_lease_ttl (const zs_config_t *cfg)
+{
+    return cfg->heartbeat_timeout_ms < 3000 ? 3000 : cfg->heartbeat_timeout_ms;
+}
+
 static int
 s_on_welcome (s_committer_t *self)
 {
@@ -421,12 +431,16 @@ s_on_welcome (s_committer_t *self)
     zs_compactor_cancel (self->compactor); //  it reads the table's files
     if (!same) {
         //  Another job (a coordinator started afresh): its own lock.
-        zs_committer_unlock (&self->lock_fd);
+        zs_io_lock_release (&self->lock);
         zs_table_destroy (&self->table);
         char err[ZS_ERRLEN];
         if (!cfg->table_path[0]) {
             zs_error ("the job's configuration has no table.path");
             return 1;
+        }
+        if (zs_io_setup (cfg, err, sizeof err) != 0) {
+            zs_error ("configuration: %s", err);
+            return 2;
         }
         errno = 0;
         zs_fs_clear_failure ();
@@ -441,13 +455,16 @@ s_on_welcome (s_committer_t *self)
         //  the job's Paimon options (snapshot.*, manifest.*, write-only)
         //  over the table's, as a Flink job's dynamic options
         zs_table_set_job_options (self->table, cfg);
-        char lockfile[ZS_PATH_MAX];
-        int holder = 0;
-        int rc = zs_committer_lock (cfg->table_path, job, &self->lock_fd, &holder, lockfile, err,
-                                    sizeof err);
+        char lockfile[ZS_PATH_MAX], holder[128];
+        //  a lease (S3) of a predecessor killed with kill -9 goes stale
+        //  after its ttl: wait that long, and no longer
+        int64_t ttl = s_lease_ttl (cfg);
+        int64_t wait = zs_io_is_remote (cfg->table_path) ? ttl + 2000 : 0;
+        int rc = zs_committer_lock (cfg->table_path, job, ttl, wait, &self->lock, holder,
+                                    sizeof holder, lockfile, err, sizeof err);
         if (rc == ZS_ECONFLICT) {
-            zs_error ("another committer is running for job %s (lock %s, pid %d)", job, lockfile,
-                      holder);
+            zs_error ("another committer is running for job %s (lock %s, %s)", job, lockfile,
+                      holder[0] ? holder : "pid unknown");
             return 3;
         }
         if (rc < 0) {
@@ -1002,7 +1019,7 @@ s_delete_pending_after (s_committer_t *self, int64_t r)
         for (size_t f = 0; f < nf; f++) {
             char path[2 * ZS_PATH_MAX];
             snprintf (path, sizeof path, "%s/%s", self->table_path, files[f].path);
-            if (zs_fs_unlink (path) == 0)
+            if (zs_io_unlink (path) == 0)
                 deleted++;
             else if (errno != ENOENT) { //  (the writer may have been first)
                 zs_warn ("cannot delete %s: %s (an orphan now)", path, strerror (errno));
@@ -1082,7 +1099,7 @@ s_committer_fini (s_committer_t *self)
     zs_compactor_destroy (&self->compactor);
     zs_prom_destroy (&self->prom);
     zs_table_destroy (&self->table);
-    zs_committer_unlock (&self->lock_fd);
+    zs_io_lock_release (&self->lock);
     zs_pending_destroy (&self->pending);
     zs_drops_destroy (&self->drops);
 }
@@ -1127,6 +1144,21 @@ s_committer_init (s_committer_t *self, const s_args_t *a)
     return 0;
 }
 
+//  Renew the lock's lease (S3; nothing to do for a local flock). Lost, the
+//  job is no longer ours to commit: exit, to be restarted.
+static void
+s_keep_lock (s_committer_t *self)
+{
+    char err[ZS_ERRLEN];
+    int rc = zs_io_lock_keep (self->lock, err, sizeof err);
+    if (rc == ZS_ESTALE) {
+        zs_error ("LEASE_LOST the committer lock is lost: %s; exiting", err);
+        self->exit_code = ZS_EXIT_RESTART;
+        self->done = true;
+    } else if (rc != 0)
+        zs_warn ("cannot renew the committer lock yet: %s", err);
+}
+
 //  The event loop: control first (a Reset must be applied before the data
 //  of its epoch, and the participant's timers run on every turn), then data.
 static void
@@ -1146,6 +1178,7 @@ s_committer_run (s_committer_t *self)
             break;
         }
         s_drain_control (self);
+        s_keep_lock (self);
         if (!self->done && (items[1].revents & ZMQ_POLLIN))
             s_drain_data (self);
         if (!self->done && (items[2].revents & ZMQ_POLLIN))
@@ -1174,7 +1207,7 @@ zs_committer_main (int argc, char **argv)
     int code = s_parse_args (argc, argv, &args);
     if (code != ZS_CMD_GO_ON)
         return code;
-    s_committer_t self = {.lock_fd = -1, .phase = S_IDLE, .bounded = -1};
+    s_committer_t self = {.phase = S_IDLE, .bounded = -1};
     code = s_committer_init (&self, &args);
     if (code == 0) {
         s_committer_run (&self);

@@ -4,6 +4,7 @@
 */
 #include "checkpoint.h"
 #include "fs.h"
+#include "io.h"
 #include <dirent.h>
 #include <errno.h>
 #include <ctype.h>
@@ -28,7 +29,7 @@ zs_job_meta_read (const char *job_dir, zs_job_meta_t *meta, char *err, size_t er
     char path[ZS_PATH_MAX];
     snprintf (path, sizeof path, "%s/job.json", job_dir);
     size_t len;
-    char *text = zs_fs_read_file (path, 1 << 20, &len, err, errlen);
+    char *text = zs_io_read_file (path, 1 << 20, &len, err, errlen);
     if (!text)
         return errno == ENOENT ? ZS_ENOENT : -1;
     json_error_t jerr;
@@ -71,7 +72,7 @@ zs_job_meta_write (const char *job_dir, const zs_job_meta_t *meta, char *err, si
                               "fail_at_id_fired", meta->fail_at_id_fired, "status", meta->status);
     char *text = json_dumps (root, JSON_INDENT (2));
     json_decref (root);
-    int rc = zs_fs_write_atomic (path, text, strlen (text), err, errlen);
+    int rc = zs_io_write_atomic (path, text, strlen (text), err, errlen);
     free (text);
     return rc;
 }
@@ -403,7 +404,7 @@ zs_chk_write (const char *job_dir, const zs_chk_t *chk, int64_t *bytes_p, char *
     char path[ZS_PATH_MAX];
     snprintf (path, sizeof path, "%s/chk-%lld", job_dir, (long long) chk->id);
     size_t len = strlen (text);
-    int rc = zs_fs_write_atomic (path, text, len, err, errlen);
+    int rc = zs_io_write_atomic (path, text, len, err, errlen);
     free (text);
     if (bytes_p)
         *bytes_p = (int64_t) len;
@@ -502,7 +503,7 @@ zs_chk_read (const char *path, zs_chk_t *chk, char *err, size_t errlen)
 {
     memset (chk, 0, sizeof *chk);
     size_t len;
-    char *text = zs_fs_read_file (path, MAX_FILE_SIZE, &len, err, errlen);
+    char *text = zs_io_read_file (path, MAX_FILE_SIZE, &len, err, errlen);
     if (!text)
         return -1;
     json_error_t jerr;
@@ -532,7 +533,7 @@ zs_chk_latest (const char *job_dir, char *err, size_t errlen)
 {
     int64_t *ids;
     size_t n;
-    int rc = zs_fs_list_numbered (job_dir, "chk-", &ids, &n, err, errlen);
+    int rc = zs_io_list_numbered (job_dir, "chk-", &ids, &n, err, errlen);
     int64_t latest = rc == ZS_ENOENT ? 0 : rc < 0 ? -1 : n ? ids[n - 1] : 0;
     free (ids);
     return latest;
@@ -546,12 +547,12 @@ zs_chk_prune (const char *job_dir, int retained)
     int64_t *ids;
     size_t n;
     char err[ZS_ERRLEN];
-    if (zs_fs_list_numbered (job_dir, "chk-", &ids, &n, err, sizeof err) != 0)
+    if (zs_io_list_numbered (job_dir, "chk-", &ids, &n, err, sizeof err) != 0)
         return;
     for (size_t i = 0; i + (size_t) retained < n; i++) {
         char path[ZS_PATH_MAX];
         snprintf (path, sizeof path, "%s/chk-%lld", job_dir, (long long) ids[i]);
-        zs_fs_unlink (path);
+        zs_io_unlink (path);
     }
     free (ids);
 }
@@ -559,19 +560,20 @@ zs_chk_prune (const char *job_dir, int retained)
 int
 zs_chk_clean_temp (const char *job_dir)
 {
-    DIR *dir = opendir (job_dir);
-    if (!dir)
+    zs_io_entry_t *e;
+    size_t n;
+    char err[ZS_ERRLEN];
+    if (zs_io_listing (job_dir, &e, &n, err, sizeof err) != 0)
         return 0;
     int count = 0;
-    struct dirent *de;
-    while ((de = readdir (dir))) {
-        if (!strstr (de->d_name, ".tmp-"))
+    for (size_t i = 0; i < n; i++) {
+        if (!strstr (e[i].name, ".tmp-"))
             continue;
         char path[2 * ZS_PATH_MAX];
-        snprintf (path, sizeof path, "%s/%s", job_dir, de->d_name);
-        if (zs_fs_unlink (path) == 0)
+        snprintf (path, sizeof path, "%s/%s", job_dir, e[i].name);
+        if (zs_io_unlink (path) == 0)
             count++;
     }
-    closedir (dir);
+    zs_io_listing_free (&e, n);
     return count;
 }

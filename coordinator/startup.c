@@ -13,6 +13,7 @@
 #include "coord.h"
 #include "events.h"
 #include "fs.h"
+#include "io.h"
 #include "failpoint.h"
 #include "log.h"
 #include "table.h"
@@ -158,7 +159,8 @@ static int
 s_load_config (coord_t *self, const s_args_t *args)
 {
     char err[ZS_ERRLEN];
-    if (zs_config_args_build (&args->config, &self->cfg, err, sizeof err) < 0) {
+    if (zs_config_args_build (&args->config, &self->cfg, err, sizeof err) < 0
+        || zs_io_setup (&self->cfg, err, sizeof err) != 0) {
         zs_error ("configuration: %s", err);
         return 2;
     }
@@ -192,7 +194,7 @@ s_check_job_id (const char *job_id)
 static int
 s_make_dir (const char *dir)
 {
-    if (zs_fs_mkdirs (dir) == 0)
+    if (zs_io_mkdirs (dir) == 0)
         return ZS_CMD_GO_ON;
     //  A full disk or an I/O error may pass: ask to be restarted, as a
     //  failed job.json write does. A path that cannot be a directory (no

@@ -9,6 +9,7 @@
 */
 #include "dataname.h"
 #include "fs.h"
+#include "io.h"
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -93,39 +94,55 @@ zs_dataname_parse (const char *name, const char *job_id, int index, int64_t *k, 
     return 1;
 }
 
+typedef struct {
+    const char *job_id;
+    int index;
+    int64_t restore_id;
+} s_clean_t;
+
+//  A file of this writer's predecessors since the restored checkpoint?
+static bool
+s_theirs (const char *name, void *arg)
+{
+    const s_clean_t *c = arg;
+    int64_t k, epoch, n;
+    return zs_dataname_parse (name, c->job_id, c->index, &k, &epoch, &n) && k >= c->restore_id;
+}
+
 int
 zs_dataname_clean (const char *dir, const char *job_id, int index, int64_t restore_id, char *err,
                    size_t errlen)
 {
-    DIR *d = opendir (dir);
-    if (!d) {
-        if (errno == ENOENT)
-            return 0;
-        snprintf (err, errlen, "%s: cannot list: %s", dir, strerror (errno));
-        return -1;
-    }
+    s_clean_t c = {job_id, index, restore_id};
+    zs_io_entry_t *e;
+    size_t ne;
+    int rc = zs_io_listing (dir, &e, &ne, err, errlen);
+    if (rc != 0)
+        return rc == ZS_ENOENT ? 0 : -1;
     int deleted = 0;
-    int rc = 0;
-    struct dirent *de;
-    while ((de = readdir (d)) != NULL) {
-        int64_t k, epoch, n;
-        if (!zs_dataname_parse (de->d_name, job_id, index, &k, &epoch, &n) || k < restore_id)
+    for (size_t i = 0; i < ne; i++) {
+        if (e[i].is_dir || !s_theirs (e[i].name, &c))
             continue;
         char path[ZS_PATH_MAX];
-        if (snprintf (path, sizeof path, "%s/%s", dir, de->d_name) >= (int) sizeof path)
+        if (snprintf (path, sizeof path, "%s/%s", dir, e[i].name) >= (int) sizeof path)
             continue; //  cannot be one we created: we could not have opened it
-        if (zs_fs_unlink (path) != 0) {
+        if (zs_io_unlink (path) != 0) {
             snprintf (err, errlen, "%s: cannot delete: %s", path, strerror (errno));
             rc = -1;
             break;
         }
         deleted++;
     }
-    closedir (d);
+    zs_io_listing_free (&e, ne);
+    //  On object storage, a predecessor killed while uploading a file left
+    //  an open multipart upload: parts stored and billed, no object.
+    int aborted = 0;
+    if (rc == 0 && zs_io_abort_uploads (dir, s_theirs, &c, &aborted, err, errlen) != 0)
+        rc = -1;
     //  Make the deletions durable before Ready: a file that came back after
     //  a crash would only be deleted again, but a reader of the table
     //  should not see it flicker.
-    if (rc == 0 && deleted > 0 && zs_fs_fsync_dir (dir) != 0) {
+    if (rc == 0 && deleted > 0 && zs_io_fsync_dir (dir) != 0) {
         snprintf (err, errlen, "%s: fsync: %s", dir, strerror (errno));
         rc = -1;
     }

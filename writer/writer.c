@@ -55,6 +55,7 @@
 #include "source_file.h"
 #include "failpoint.h"
 #include "fs.h"
+#include "io.h"
 #include "log.h"
 #include "net.h"
 #include "participant.h"
@@ -233,7 +234,7 @@ s_drop_closed (s_writer_t *self)
     for (size_t i = 0; i < self->n_closed; i++) {
         char path[ZS_PATH_MAX + 260];
         snprintf (path, sizeof path, "%s/%s", self->cfg.table_path, self->closed[i].path);
-        if (zs_fs_unlink (path) < 0 && errno != ENOENT)
+        if (zs_io_unlink (path) < 0 && errno != ENOENT)
             zs_warn ("cannot delete %s: %s", path, strerror (errno));
     }
     s_forget_closed (self);
@@ -957,6 +958,13 @@ s_welcome (s_writer_t *self)
     }
     char err[ZS_ERRLEN];
     zs_datafile_options (&self->cfg, &self->parquet);
+    //  the credentials come from this host's environment (a Welcome never
+    //  carries them)
+    if (zs_io_setup (&self->cfg, err, sizeof err) != 0) {
+        zs_error ("configuration: %s", err);
+        self->exit_code = 2;
+        return false;
+    }
     zs_table_t *table = zs_table_open (self->cfg.table_path, &self->cfg.schema, err, sizeof err);
     if (!table) {
         zs_error ("cannot open table '%s': %s", self->cfg.table_path, err);

@@ -38,6 +38,8 @@ typedef enum {
     S_BOOL,     //  bool
     S_PATH,     //  char[ZS_PATH_MAX], a local path (s_path_local: no scheme but file:///)
     S_TEXT,     //  char[ZS_PATH_MAX], free text
+    S_STR,      //  char[max], free text (max: the field's size)
+    S_STORE,    //  char[ZS_PATH_MAX], a local path as S_PATH, or s3://BUCKET/KEY
     S_ENUM,     //  char[16], one of the key's choices
     S_SCHEMA,   //  char[ZS_SCHEMA_TEXT_MAX] canonical text + the parsed schema
 } s_type_t;
@@ -88,7 +90,7 @@ static const s_key_t s_keys[] = {
     {"datagen.rows-per-second", S_I64, S_OFF (datagen_rows_per_second), 0, S_NOMAX, false, NULL},
     {"datagen.number-of-rows", S_I64, S_OFF (datagen_number_of_rows), 0, S_NOMAX, true, NULL},
     {"datagen.fail-at-id", S_I64, S_OFF (datagen_fail_at_id), 1, S_NOMAX, true, NULL},
-    {"table.path", S_PATH, S_OFF (table_path), 0, 0, false, NULL},
+    {"table.path", S_STORE, S_OFF (table_path), 0, 0, false, NULL},
     {"state.checkpoints.dir", S_PATH, S_OFF (checkpoints_dir), 0, 0, false, NULL},
     {"state.checkpoints.num-retained", S_INT, S_OFF (checkpoints_num_retained), 1, INT_MAX, false,
      NULL},
@@ -126,6 +128,11 @@ static const s_key_t s_keys[] = {
      NULL},
     {"security.curve.enabled", S_BOOL, S_OFF (curve_enabled), 0, 0, false, NULL},
     {"security.curve.keys-dir", S_PATH, S_OFF (curve_keys_dir), 0, 0, false, NULL},
+    {"s3.endpoint", S_STR, S_OFF (s3_endpoint), 0, 256, false, NULL},
+    {"s3.region", S_STR, S_OFF (s3_region), 0, 64, false, NULL},
+    {"s3.path.style.access", S_STR, S_OFF (s3_path_style), 0, 8, false, NULL},
+    {"s3.access-key", S_STR, S_OFF (s3_access_key), 0, 128, false, NULL},
+    {"s3.secret-key", S_STR, S_OFF (s3_secret_key), 0, 128, false, NULL},
 };
 #define S_NKEYS (sizeof s_keys / sizeof s_keys[0])
 
@@ -155,6 +162,14 @@ static bool
 s_streq (const char *a, const char *b)
 {
     return strcmp (a, b) == 0;
+}
+
+//  Credentials: left out of zs_config_foreach, so that no job.json, Welcome
+//  or log line carries them.
+static bool
+s_secret (const s_key_t *k)
+{
+    return s_streq (k->key, "s3.access-key") || s_streq (k->key, "s3.secret-key");
 }
 
 static const s_key_t *
@@ -512,6 +527,56 @@ s_set_path (char *field, const char *key, const char *value, char *err, size_t e
     return 0;
 }
 
+//  s3://BUCKET[/KEY]: kept as written (io.h resolves it), the bucket
+//  checked here so a typo fails at start, naming the key.
+static int
+s_set_store (char *field, const char *key, const char *value, char *err, size_t errlen)
+{
+    if (strncmp (value, "s3://", 5) != 0)
+        return s_set_path (field, key, value, err, errlen);
+    const char *b = value + 5;
+    size_t blen = strcspn (b, "/");
+    bool ok = blen >= 3 && blen <= 63;
+    for (size_t i = 0; ok && i < blen; i++)
+        ok = islower ((unsigned char) b[i]) || isdigit ((unsigned char) b[i]) || b[i] == '-'
+             || b[i] == '.';
+    if (!ok) {
+        s_err (err, errlen, "%s: '%s': bad bucket name '%.*s' (3 to 63 of a-z, 0-9, '.' and '-')",
+               key, value, (int) (blen < 64 ? blen : 64), b);
+        return -1;
+    }
+    if (strstr (b + blen, "//")) {
+        s_err (err, errlen, "%s: '%s': empty path segment ('//')", key, value);
+        return -1;
+    }
+    if (strlen (value) >= ZS_PATH_MAX) {
+        s_err (err, errlen, "%s: path longer than %d bytes", key, ZS_PATH_MAX - 1);
+        return -1;
+    }
+    snprintf (field, ZS_PATH_MAX, "%s", value);
+    //  no trailing '/': paths are joined with "/"
+    size_t n = strlen (field);
+    while (n > 5 && field[n - 1] == '/')
+        field[--n] = 0;
+    return 0;
+}
+
+static int
+s_set_str (char *field, const s_key_t *k, const char *value, char *err, size_t errlen)
+{
+    if (strlen (value) >= (size_t) k->max) {
+        s_err (err, errlen, "%s: longer than %d bytes", k->key, (int) k->max - 1);
+        return -1;
+    }
+    if (s_streq (k->key, "s3.path.style.access") && *value && !s_streq (value, "true")
+        && !s_streq (value, "false")) {
+        s_err (err, errlen, "%s: bad boolean '%s' (true or false)", k->key, value);
+        return -1;
+    }
+    snprintf (field, (size_t) k->max, "%s", value);
+    return 0;
+}
+
 static int
 s_set_text (char *field, const char *key, const char *value, char *err, size_t errlen)
 {
@@ -589,6 +654,10 @@ zs_config_set (zs_config_t *cfg, const char *key, const char *value, char *err, 
         return s_set_path (field, key, value, err, errlen);
     case S_TEXT:
         return s_set_text (field, key, value, err, errlen);
+    case S_STR:
+        return s_set_str (field, k, value, err, errlen);
+    case S_STORE:
+        return s_set_store (field, key, value, err, errlen);
     case S_ENUM:
         return s_set_enum (field, k, key, value, err, errlen);
     case S_SCHEMA:
@@ -656,7 +725,8 @@ zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen)
         const char *field = (const char *) cfg + k->offset;
         //  zs_config_set keeps a path without its scheme; one filled in by
         //  hand may not
-        if (k->type == S_PATH && s_scheme_len (field)) {
+        if ((k->type == S_PATH || (k->type == S_STORE && strncmp (field, "s3://", 5) != 0))
+            && s_scheme_len (field)) {
             s_err (err, errlen, "%s: '%s' has a URI scheme; zsink takes local paths", k->key,
                    field);
             return -1;
@@ -718,7 +788,11 @@ zs_config_get (const zs_config_t *cfg, const char *key, char *buf, size_t len)
         break;
     case S_PATH:
     case S_TEXT:
+    case S_STORE:
         n = snprintf (buf, len, "%.*s", ZS_PATH_MAX - 1, field);
+        break;
+    case S_STR:
+        n = snprintf (buf, len, "%.*s", (int) k->max - 1, field);
         break;
     case S_ENUM:
         n = snprintf (buf, len, "%.*s", ZS_ENUM_MAX - 1, field);
@@ -740,7 +814,7 @@ zs_config_foreach (const zs_config_t *cfg,
     int count = 0;
     for (size_t i = 0; i < S_NKEYS; i++) {
         //  Cannot fail: the buffer holds the longest path and any number.
-        if (zs_config_get (cfg, s_keys[i].key, value, sizeof value))
+        if (s_secret (&s_keys[i]) || zs_config_get (cfg, s_keys[i].key, value, sizeof value))
             continue;
         fn (s_keys[i].key, value, arg);
         count++;

@@ -69,6 +69,16 @@ typedef struct {
     bool allow_rerun;            //  job.allow-rerun (false): run a finished job's source again
     bool curve_enabled;          //  security.curve.enabled (false)
     char curve_keys_dir[ZS_PATH_MAX]; //  security.curve.keys-dir (docs/security.md)
+    //  Object storage, Paimon's keys (docs/object-storage.md). "" = unset:
+    //  the environment's AWS_* decides. The credentials are secrets:
+    //  zs_config_foreach leaves them out, so they reach no job.json, no
+    //  Welcome, no log; `zsink cluster` hands them to its children in the
+    //  environment.
+    char s3_endpoint[256];   //  s3.endpoint
+    char s3_region[64];      //  s3.region
+    char s3_path_style[8];   //  s3.path.style.access: "", "true", "false"
+    char s3_access_key[128]; //  s3.access-key (secret)
+    char s3_secret_key[128]; //  s3.secret-key (secret)
 } zs_config_t;
 
 //  What identifies a bounded job's input (its rows): the source kind and

@@ -6,6 +6,7 @@
 #include "fs.h"
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 
 //  One directory of key (optional: only if it is there): ZS_EREFUSED when
@@ -30,6 +31,10 @@ zs_config_check_dirs (const zs_config_t *cfg, bool table, bool checkpoints, char
 {
     static const char *const table_dirs[] = {"bucket-0", "snapshot", "manifest", "schema",
                                              ".locks"};
+    //  an object store has no directories to probe: its first request
+    //  answers for it (a 403 names the key there)
+    if (strncmp (cfg->table_path, "s3://", 5) == 0)
+        table = false;
     int rc = table ? s_check_dir ("table.path", cfg->table_path, false, err, errlen) : 0;
     for (size_t i = 0; table && rc == 0 && i < sizeof table_dirs / sizeof table_dirs[0]; i++) {
         char dir[ZS_PATH_MAX + 16];

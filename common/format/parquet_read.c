@@ -24,6 +24,7 @@
 #include "parquet_priv.h"
 #include "snappy.h"
 #include "thrift.h"
+#include "io.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -66,7 +67,7 @@ typedef struct {
 
 struct _zs_parquet_reader_t {
     char path[ZS_PATH_MAX];
-    int fd;
+    zs_io_reader_t *in; //  local pread or S3 ranged GETs
     int64_t file_size;
     int64_t data_end;    //  where the footer starts
     zs_pq_footer_t meta; //  schema, row groups, statistics
@@ -81,20 +82,7 @@ struct _zs_parquet_reader_t {
 static int
 s_pread (zs_parquet_reader_t *self, void *buf, size_t len, int64_t offset, char *err, size_t errlen)
 {
-    uint8_t *p = buf;
-    while (len > 0) {
-        ssize_t n = pread (self->fd, p, len, (off_t) offset);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return zs_pq_err (err, errlen, "%s: read: %s", self->path, strerror (errno));
-        if (n == 0)
-            return zs_pq_err (err, errlen, "%s: read: file shorter than expected", self->path);
-        p += n;
-        len -= (size_t) n;
-        offset += n;
-    }
-    return 0;
+    return zs_io_reader_pread (self->in, buf, len, offset, err, errlen);
 }
 
 //  *buf holding n bytes at least, and never NULL: grown to exactly n, as
@@ -126,22 +114,20 @@ s_free (zs_parquet_reader_t *self)
     }
     zs_pq_footer_fini (&self->meta);
     ZSTD_freeDCtx (self->dctx);
-    if (self->fd >= 0)
-        close (self->fd);
+    zs_io_reader_close (&self->in);
     free (self);
 }
 
 //  Open the file and check its ends: 12 bytes at least, "PAR1" at both,
-//  a footer length that fits. Sets fd, file_size, data_end.
+//  a footer length that fits. Sets in, file_size, data_end.
 static int
 s_open_file (zs_parquet_reader_t *self, uint32_t *footer_len, char *err, size_t errlen)
 {
     const char *path = self->path;
-    self->fd = open (path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (self->fd < 0 || fstat (self->fd, &st) != 0)
-        return zs_pq_err (err, errlen, "%s: open: %s", path, strerror (errno));
-    self->file_size = st.st_size;
+    self->in = zs_io_reader_open (path, err, errlen);
+    if (!self->in)
+        return -1;
+    self->file_size = zs_io_reader_size (self->in);
     uint8_t head[4], tail[8];
     if (self->file_size < 12)
         return zs_pq_err (err, errlen, "%s: %lld bytes: too short for Parquet", path,
@@ -183,7 +169,6 @@ zs_parquet_reader_open (const char *path, char *err, size_t errlen)
         zs_pq_err (err, errlen, "%s: out of memory", path);
         return NULL;
     }
-    self->fd = -1;
     uint32_t footer_len = 0;
     int rc = 0;
     if (snprintf (self->path, sizeof self->path, "%s", path) >= (int) sizeof self->path)

@@ -25,6 +25,7 @@
 */
 #include "parquet_priv.h"
 #include "fs.h"
+#include "io.h"
 #include "thrift.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,7 +85,7 @@ struct _zs_parquet_writer_t {
     char path[ZS_PATH_MAX];
     zs_schema_t schema;
     zs_parquet_options_t opts;
-    zs_fs_file_t *file;
+    zs_io_file_t *file;
     bool failed;
     int64_t rows;       //  appended in all
     int64_t group_rows; //  buffered in the current row group
@@ -220,10 +221,10 @@ zs_parquet_writer_new (const char *path, const zs_schema_t *schema,
     int rc = s_init_columns (self, err, errlen);
     if (rc == 0 && opts->compression == ZS_COMPRESSION_ZSTD && !(self->cctx = ZSTD_createCCtx ()))
         rc = zs_pq_err (err, errlen, "%s: out of memory", path);
-    if (rc == 0 && !(self->file = zs_fs_file_create (path, err, errlen)))
+    if (rc == 0 && !(self->file = zs_io_file_create (path, err, errlen)))
         rc = -1;
-    if (rc == 0 && zs_fs_file_write (self->file, "PAR1", 4, err, errlen) != 0) {
-        zs_fs_file_abort (&self->file);
+    if (rc == 0 && zs_io_file_write (self->file, "PAR1", 4, err, errlen) != 0) {
+        zs_io_file_abort (&self->file);
         rc = -1;
     }
     if (rc != 0) {
@@ -244,7 +245,7 @@ zs_parquet_writer_bytes (zs_parquet_writer_t *self)
 {
     //  The buffered row group will shrink as the written ones did
     //  (encoding and compression); before the first, assume it does not.
-    int64_t written = zs_fs_file_offset (self->file);
+    int64_t written = zs_io_file_offset (self->file);
     if (self->flushed_in <= 0 || written <= 0)
         return written + self->buffered;
     return written
@@ -257,7 +258,7 @@ zs_parquet_writer_bytes (zs_parquet_writer_t *self)
 static int
 s_write (zs_parquet_writer_t *self, const void *data, size_t len, char *err, size_t errlen)
 {
-    return zs_fs_file_write (self->file, data, len, err, errlen);
+    return zs_io_file_write (self->file, data, len, err, errlen);
 }
 
 //  The bytes of a page as stored: body[0..len) itself, or compressed (into
@@ -744,7 +745,7 @@ s_page_body (zs_parquet_writer_t *self, const s_column_t *c, const s_pages_t *pg
 static int
 s_write_dict (zs_parquet_writer_t *self, s_chunk_t *chunk, s_pages_t *pg, char *err, size_t errlen)
 {
-    chunk->dict_page_offset = zs_fs_file_offset (self->file);
+    chunk->dict_page_offset = zs_io_file_offset (self->file);
     if (s_write_page (self, chunk, ZS_PQ_DICTIONARY_PAGE, self->dict.data, self->dict.len,
                       self->ndict, ZS_PQ_PLAIN, err, errlen)
         != 0)
@@ -769,7 +770,7 @@ s_write_chunk (zs_parquet_writer_t *self, s_column_t *c, s_chunk_t *chunk, char 
     pg.dict = c->width == 0 && self->opts.dictionary && s_build_dict (self, c);
     if (pg.dict && s_write_dict (self, chunk, &pg, err, errlen) != 0)
         return -1;
-    chunk->data_page_offset = zs_fs_file_offset (self->file);
+    chunk->data_page_offset = zs_io_file_offset (self->file);
     while (pg.r < rows) {
         s_page_span (c, rows, self->opts.page_bytes, &pg);
         if (!s_page_body (self, c, &pg)) {
@@ -812,7 +813,7 @@ s_flush_group (zs_parquet_writer_t *self, char *err, size_t errlen)
     }
     self->ngroups++;
     g->num_rows = self->group_rows;
-    g->file_offset = zs_fs_file_offset (self->file);
+    g->file_offset = zs_io_file_offset (self->file);
     for (int i = 0; i < self->schema.n; i++) {
         s_column_t *c = &self->cols[i];
         if (s_write_chunk (self, c, &g->chunks[i], err, errlen) != 0)
@@ -1108,14 +1109,14 @@ zs_parquet_writer_close (zs_parquet_writer_t **self_p, int64_t *size, zs_column_
     if (rc == 0)
         rc = s_write_footer (self, err, errlen);
     if (rc == 0) {
-        int64_t bytes = zs_fs_file_offset (self->file);
-        rc = zs_fs_file_close (&self->file, err, errlen);
+        int64_t bytes = zs_io_file_offset (self->file);
+        rc = zs_io_file_close (&self->file, err, errlen);
         if (rc != 0)
-            zs_fs_unlink (self->path);
+            zs_io_unlink (self->path);
         else if (size)
             *size = bytes;
     } else
-        zs_fs_file_abort (&self->file);
+        zs_io_file_abort (&self->file);
     if (rc == 0 && stats) {
         for (int i = 0; i < self->schema.n; i++) {
             s_column_t *c = &self->cols[i];
@@ -1135,7 +1136,7 @@ zs_parquet_writer_abort (zs_parquet_writer_t **self_p)
 {
     if (!self_p || !*self_p)
         return;
-    zs_fs_file_abort (&(*self_p)->file);
+    zs_io_file_abort (&(*self_p)->file);
     s_free (*self_p);
     *self_p = NULL;
 }

@@ -27,23 +27,15 @@
 #ifndef ZS_IO_H_INCLUDED
 #define ZS_IO_H_INCLUDED
 
-#include "zs.h"
+#include "config.h"
 #include "s3.h"
+#include "zs.h"
 
 //  --------------------------------------------------------------------------
 //  Paths and configuration
 
 //  Is path an object-storage path (s3://)?
 bool zs_io_is_remote (const char *path);
-
-//  Is path one zsink can use for the setting key ("table.path")? Local
-//  paths, "file:///abs" and "s3://bucket/key" are; any other scheme, a
-//  "file:" that is not an absolute path, a bad bucket name are refused
-//  with err naming key, the path and why. 0 or -1.
-int zs_io_check_path (const char *key, const char *path, char *err, size_t errlen);
-
-//  The path without "file://" (other paths unchanged), in out.
-int zs_io_plain_path (const char *path, char *out, size_t outlen, char *err, size_t errlen);
 
 //  The S3 settings of this process: Paimon's keys ("s3.endpoint",
 //  "s3.access-key", "s3.secret-key", "s3.path.style.access", "s3.region")
@@ -60,9 +52,24 @@ typedef struct {
 } zs_io_s3_settings_t;
 int zs_io_s3_setup (const zs_io_s3_settings_t *settings, char *err, size_t errlen);
 
+//  The same from a job's configuration (its s3.* keys).
+int zs_io_setup (const zs_config_t *cfg, char *err, size_t errlen);
+
 //  The client of this thread for s3:// paths (created on first use from the
 //  settings). NULL + err when the settings are incomplete.
 zs_s3_t *zs_io_s3_client (char *err, size_t errlen);
+
+//  Multipart part size of S3 streams (default 8 MiB; at least 5 MiB, S3's
+//  floor for every part but the last).
+void zs_io_s3_set_part_size (int64_t bytes);
+
+//  Abort the open multipart uploads to keys dir/NAME for which mine (NAME,
+//  arg) is true (a writer's predecessor's data files: killed mid-upload,
+//  they hold parts that no listing of files shows). Nothing to do for a
+//  local dir. 0 with *n_p aborted, or -1 + err.
+typedef bool (zs_io_name_fn) (const char *name, void *arg);
+int zs_io_abort_uploads (const char *dir, zs_io_name_fn *mine, void *arg, int *n_p, char *err,
+                         size_t errlen);
 
 //  --------------------------------------------------------------------------
 //  Operations (fs.h says what each does; the notes here are the S3 side)
@@ -84,10 +91,21 @@ char *zs_io_read_file (const char *path, size_t max_size, size_t *len_p, char *e
 //  Size, or -1 with errno ENOENT when absent (EIO when S3 did not answer).
 int64_t zs_io_file_size (const char *path);
 int zs_io_unlink (const char *path);
+
+//  What is at path, without following a symlink (lstat). On S3 every
+//  object is a regular file. 0; ZS_ENOENT when nothing is there; -1 with
+//  errno when it cannot be told (S3 did not answer).
+typedef struct {
+    bool regular;
+    int64_t size;
+    int64_t mtime_ms;
+} zs_io_stat_t;
+int zs_io_stat (const char *path, zs_io_stat_t *st);
 int zs_io_list_numbered (const char *dir, const char *prefix, int64_t **ids_p, size_t *n_p,
                          char *err, size_t errlen);
 
-//  Every entry directly in dir (not "." or ".."): fn (entry, arg) returns 0
+//  Every regular file and directory directly in dir (not "." or "..", no
+//  symlink, device or socket): fn (entry, arg) returns 0
 //  to go on, anything else stops and is returned. On S3 a "directory" is a
 //  common prefix (is_dir, size -1, mtime 0). 0, fn's value, ZS_ENOENT when
 //  dir does not exist (on S3: never; an empty prefix lists nothing), or -1
@@ -100,6 +118,13 @@ typedef struct {
 } zs_io_entry_t;
 typedef int (zs_io_list_fn) (const zs_io_entry_t *entry, void *arg);
 int zs_io_list (const char *dir, zs_io_list_fn *fn, void *arg, char *err, size_t errlen);
+
+//  The same, collected: every entry of dir in a malloc'd array (names
+//  copied), in no particular order. 0 (and *n_p 0 for an empty or, on S3,
+//  absent dir), ZS_ENOENT (local dir absent), or -1 + err.
+int zs_io_listing (const char *dir, zs_io_entry_t **entries_p, size_t *n_p, char *err,
+                   size_t errlen);
+void zs_io_listing_free (zs_io_entry_t **entries_p, size_t n);
 
 //  --------------------------------------------------------------------------
 //  Streams

@@ -8,6 +8,7 @@
 */
 #include "evolve.h"
 #include "fs.h"
+#include "io.h"
 #include "parquet.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@ s_load_one (zs_table_schema_t *s, const char *dir, int64_t id, char *err, size_t
 {
     char path[ZS_PATH_MAX + 32], why[ZS_ERRLEN];
     snprintf (path, sizeof path, "%s/schema-%lld", dir, (long long) id);
-    char *text = zs_fs_read_file (path, 1024 * 1024, NULL, why, sizeof why);
+    char *text = zs_io_read_file (path, 1024 * 1024, NULL, why, sizeof why);
     if (!text) {
         snprintf (err, errlen, "%s", why);
         return -1;
@@ -48,7 +49,7 @@ zs_schemas_load (zs_schemas_t *self, const char *table_path, char *err, size_t e
     snprintf (dir, sizeof dir, "%s/schema", table_path);
     int64_t *ids = NULL;
     size_t n = 0;
-    int rc = zs_fs_list_numbered (dir, "schema-", &ids, &n, err, errlen);
+    int rc = zs_io_list_numbered (dir, "schema-", &ids, &n, err, errlen);
     if (rc == 0 && n == 0)
         rc = ZS_ENOENT;
     if (rc == 0 && !(self->s = calloc (n, sizeof *self->s))) {

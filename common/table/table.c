@@ -4,7 +4,7 @@
     durable write goes through fs.c.
 
     Invariants (numbers as in table.h):
-    1. snapshot-<id> is only ever created by zs_fs_create_exclusive, so two
+    1. snapshot-<id> is only ever created by zs_io_create_exclusive, so two
        committers racing for one id cannot both win, and a snapshot is
        never rewritten. Everything it references (manifest lists,
        manifests, data files) is durable before it is created.
@@ -32,6 +32,7 @@
 #include "table.h"
 #include "failpoint.h"
 #include "fs.h"
+#include "io.h"
 #include "log.h"
 #include "manifest.h"
 #include "snapshot.h"
@@ -67,7 +68,7 @@ s_latest_schema (const char *dir, int64_t *id, char *err, size_t errlen)
 {
     int64_t *ids;
     size_t n;
-    int rc = zs_fs_list_numbered (dir, "schema-", &ids, &n, err, errlen);
+    int rc = zs_io_list_numbered (dir, "schema-", &ids, &n, err, errlen);
     if (rc == 0 && n == 0)
         rc = ZS_ENOENT;
     if (rc == 0)
@@ -224,7 +225,7 @@ s_make_dirs (zs_table_t *self, char *err, size_t errlen)
     static const char *dirs[] = {"schema", "snapshot", "manifest", "bucket-0"};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
         zs_table_file_path (self, p, sizeof p, dirs[i]);
-        if (zs_fs_mkdirs (p) != 0) {
+        if (zs_io_mkdirs (p) != 0) {
             snprintf (err, errlen, "%s: cannot create directory: %s", p, strerror (errno));
             return -1;
         }
@@ -248,7 +249,7 @@ s_create (zs_table_t *self, const zs_schema_t *create, char *err, size_t errlen)
         return -1;
     zs_table_file_path (self, p, sizeof p, "schema/schema-0");
     char *json = zs_schema_to_json (create, zs_clock_wall_ms ());
-    int rc = json ? zs_fs_create_exclusive (p, json, strlen (json), err, errlen) : -1;
+    int rc = json ? zs_io_create_exclusive (p, json, strlen (json), err, errlen) : -1;
     if (!json)
         snprintf (err, errlen, "out of memory");
     free (json);
@@ -409,7 +410,7 @@ zs_table_refresh_schemas (zs_table_t *self, char *err, size_t errlen)
     int64_t *ids = NULL;
     size_t n = 0;
     zs_table_file_path (self, dir, sizeof dir, "schema");
-    if (zs_fs_list_numbered (dir, "schema-", &ids, &n, err, errlen) != 0)
+    if (zs_io_list_numbered (dir, "schema-", &ids, &n, err, errlen) != 0)
         return -1;
     bool same = n == self->schemas.n;
     for (size_t i = 0; same && i < n; i++)
@@ -479,7 +480,7 @@ zs_table_snapshot_ids (zs_table_t *self, int64_t **ids_p, size_t *n_p, char *err
     zs_table_file_path (self, dir, sizeof dir, "snapshot");
     //  The directory listing, not LATEST, is the truth (invariant 1): the
     //  hint is written after the snapshot and lags behind after a crash.
-    int rc = zs_fs_list_numbered (dir, "snapshot-", ids_p, n_p, err, errlen);
+    int rc = zs_io_list_numbered (dir, "snapshot-", ids_p, n_p, err, errlen);
     return rc == 0 ? 0 : -1;
 }
 
@@ -491,7 +492,7 @@ zs_table_read_snapshot (zs_table_t *self, int64_t id, zs_snapshot_t *out, char *
     snprintf (rel, sizeof rel, "snapshot/snapshot-%" PRId64, id);
     zs_table_file_path (self, path, sizeof path, rel);
     char why[ZS_ERRLEN];
-    char *text = zs_fs_read_file (path, ZS_META_MAX, NULL, why, sizeof why);
+    char *text = zs_io_read_file (path, ZS_META_MAX, NULL, why, sizeof why);
     if (!text) {
         snprintf (err, errlen, "%s", why);
         return errno == ENOENT ? ZS_ENOENT : -1;
@@ -534,8 +535,8 @@ zs_table_snapshot_exists (zs_table_t *self, int64_t id)
     snprintf (rel, sizeof rel, "snapshot/snapshot-%" PRId64, id);
     if (zs_table_file_path (self, path, sizeof path, rel) != 0)
         return false;
-    struct stat st;
-    return stat (path, &st) == 0;
+    zs_io_stat_t st;
+    return zs_io_stat (path, &st) == 0;
 }
 
 //  Latest snapshot id (0: none). From the LATEST hint when it names a
@@ -551,7 +552,7 @@ zs_table_read_hint (zs_table_t *self, const char *rel, int64_t *id)
     char path[ZS_PATH_MAX], why[ZS_ERRLEN];
     zs_table_file_path (self, path, sizeof path, rel);
     size_t len = 0;
-    char *text = zs_fs_read_file (path, 64, &len, why, sizeof why);
+    char *text = zs_io_read_file (path, 64, &len, why, sizeof why);
     if (!text)
         return errno == ENOENT ? 0 : -1;
     if (len == 0) {
@@ -779,7 +780,7 @@ s_read_manifest_file (zs_table_t *self, const char *name, bool list, void **item
         return -1;
     }
     size_t len = 0;
-    uint8_t *data = (uint8_t *) zs_fs_read_file (path, ZS_META_MAX, &len, err, errlen);
+    uint8_t *data = (uint8_t *) zs_io_read_file (path, ZS_META_MAX, &len, err, errlen);
     if (!data)
         return ZS_ECORRUPT;
     zs_manifest_meta_t *metas = NULL;
@@ -1036,18 +1037,24 @@ s_check_on_disk (zs_table_t *self, const zs_file_meta_t *f, char *err, size_t er
         snprintf (err, errlen, "%s: path too long", f->path);
         return -1;
     }
-    struct stat st;
-    if (lstat (path, &st) != 0) {
-        snprintf (err, errlen, "%s: data file to commit is missing: %s", path, strerror (errno));
+    zs_io_stat_t st;
+    int rc = zs_io_stat (path, &st);
+    if (rc == ZS_ENOENT) {
+        snprintf (err, errlen, "%s: data file to commit is missing", path);
         return ZS_EMISSING;
     }
-    if (!S_ISREG (st.st_mode)) {
+    //  not told (S3 did not answer): a failure that may pass, never "missing"
+    if (rc != 0) {
+        snprintf (err, errlen, "%s: data file to commit: cannot stat: %s", path, strerror (errno));
+        return -1;
+    }
+    if (!st.regular) {
         snprintf (err, errlen, "%s: data file to commit is not a regular file", path);
         return -1;
     }
-    if ((int64_t) st.st_size != f->size) {
+    if (st.size != f->size) {
         snprintf (err, errlen, "%s: data file to commit has size %" PRId64 ", recorded %" PRId64,
-                  path, (int64_t) st.st_size, f->size);
+                  path, st.size, f->size);
         return ZS_EMISSING;
     }
     return 0;
@@ -1231,7 +1238,7 @@ s_write_manifest (zs_table_t *self, const char *name, uint8_t *data, size_t len,
     //  a crash may leave a partial one only as an orphan of this user,
     //  removed by its next committer.
     self->names_unsynced = true; //  even a failed write may have made the entry
-    int rc = zs_fs_write_new (path, data, len, err, errlen);
+    int rc = zs_io_write_new (path, data, len, err, errlen);
     free (data);
     if (rc == 0 && zs_names_add (&self->unsynced, name) != 0) {
         snprintf (err, errlen, "out of memory");
@@ -1259,11 +1266,11 @@ s_sync_manifests (zs_table_t *self, bool sync_dir, char *err, size_t errlen)
     int rc = 0;
     for (size_t at = 0; rc == 0 && at < self->unsynced.n; at += 64) {
         size_t k = self->unsynced.n - at < 64 ? self->unsynced.n - at : 64;
-        rc = zs_fs_sync_files (self->unsynced.name + at, k, dir, err, errlen);
+        rc = zs_io_sync_files (self->unsynced.name + at, k, dir, err, errlen);
     }
     self->unsynced.n = 0;
     if (rc == 0 && sync_dir && self->names_unsynced) {
-        if (zs_fs_fsync_dir (dir) != 0) {
+        if (zs_io_fsync_dir (dir) != 0) {
             snprintf (err, errlen, "%s: fsync: %s", dir, strerror (errno));
             rc = -1;
         } else
@@ -1367,7 +1374,7 @@ zs_table_unlink_meta (zs_table_t *self, const char *name)
     char rel[256], path[ZS_PATH_MAX];
     snprintf (rel, sizeof rel, "manifest/%s", name);
     zs_table_file_path (self, path, sizeof path, rel);
-    zs_fs_unlink (path);
+    zs_io_unlink (path);
 }
 
 //  Base list for a snapshot built on latest: latest's base + delta
@@ -1414,17 +1421,17 @@ s_write_hints (zs_table_t *self, int64_t id, const char *tag)
     //  as absent by Paimon, pypaimon and us, who then list snapshot/; it
     //  never names a snapshot that is not durable, being renamed after the
     //  snapshot's directory fsync.
-    if (zs_fs_write_hint (path, tag, text, (size_t) len, err, sizeof err) != 0)
+    if (zs_io_write_hint (path, tag, text, (size_t) len, err, sizeof err) != 0)
         zs_warn ("cannot write LATEST hint: %s", err);
     zs_table_file_path (self, path, sizeof path, "snapshot/EARLIEST");
-    struct stat st;
-    if (stat (path, &st) == 0)
+    zs_io_stat_t st;
+    if (zs_io_stat (path, &st) == 0)
         return;
     int64_t earliest = id, latest;
     if (zs_table_snapshot_range (self, &earliest, &latest, err, sizeof err) != 0)
         earliest = id;
     len = snprintf (text, sizeof text, "%" PRId64, earliest);
-    int rc = zs_fs_create_exclusive_tagged (path, tag, text, (size_t) len, err, sizeof err);
+    int rc = zs_io_create_exclusive_tagged (path, tag, text, (size_t) len, err, sizeof err);
     if (rc != 0 && rc != ZS_ECONFLICT)
         zs_warn ("cannot write EARLIEST hint: %s", err);
 }
@@ -1572,8 +1579,8 @@ s_meta_exists (zs_table_t *self, const char *name)
 {
     char rel[256], path[ZS_PATH_MAX];
     snprintf (rel, sizeof rel, "manifest/%s", name);
-    struct stat st;
-    return zs_table_file_path (self, path, sizeof path, rel) == 0 && stat (path, &st) == 0;
+    zs_io_stat_t st;
+    return zs_table_file_path (self, path, sizeof path, rel) == 0 && zs_io_stat (path, &st) == 0;
 }
 
 //  Drop the prepared delta (manifest, list, files), removing its files
@@ -1849,7 +1856,7 @@ s_commit_create_snapshot (s_commit_t *c, char *err, size_t errlen)
         return -1;
     }
     char rel[64], path[ZS_PATH_MAX];
-    //  The manifests and lists this commit wrote (zs_fs_write_new): their
+    //  The manifests and lists this commit wrote (zs_io_write_new): their
     //  content and names durable, with one fsync of manifest/, before a
     //  snapshot names them (invariant 1); a prepared commit's were already.
     //  Again after a rebase, which wrote a base list.
@@ -1861,7 +1868,7 @@ s_commit_create_snapshot (s_commit_t *c, char *err, size_t errlen)
     zs_table_file_path (c->table, path, sizeof path, rel);
     //  tagged: a crash here leaves a temp file the committer's successor
     //  removes (zs_table_clean_uncommitted_manifests)
-    int rc = zs_fs_create_exclusive_tagged (path, c->tag, text, strlen (text), err, errlen);
+    int rc = zs_io_create_exclusive_tagged (path, c->tag, text, strlen (text), err, errlen);
     free (text);
     return rc;
 }
@@ -2002,7 +2009,7 @@ zs_table_commit (zs_table_t *self, const zs_commit_t *req, zs_committed_t *out, 
     //  Shared with other commits, exclusive of cleaners (table_pins.c): from
     //  the check that every file it names is there to the snapshot's link,
     //  nothing removes one, so no snapshot names a file that is gone.
-    int lock = -1;
+    zs_io_lock_t *lock = NULL;
     int rc = zs_table_clean_lock (self, false, ZS_CLEAN_WAIT_MS, &lock, err, errlen);
     if (rc == 0)
         rc = s_commit_begin (&c, err, errlen);

@@ -13,7 +13,7 @@
     (docs/formats.md)
 
     Invariants kept here:
-    1. snapshot-<id> is created only by zs_fs_create_exclusive; it is never
+    1. snapshot-<id> is created only by zs_io_create_exclusive; it is never
        rewritten. The snapshot files are the truth, LATEST/EARLIEST hints.
     2. Every snapshot carries, per recent commit user, the last identifier it
        committed (carried forward from the previous snapshot), so
@@ -25,12 +25,14 @@
 #ifndef ZS_TABLE_H_INCLUDED
 #define ZS_TABLE_H_INCLUDED
 
+#include "io.h"
 #include "config.h"
 #include "evolve.h"
 #include "filemeta.h"
 #include "parquet.h"
 #include "schema.h"
 #include "snapshot.h"
+#include "io_lock.h"
 #include "zs.h"
 
 typedef struct _zs_table_t zs_table_t;
@@ -378,12 +380,13 @@ int zs_table_verify (zs_table_t *self, int64_t orphan_min_age_ms, char **report,
 
 //  Take <table>/.zsink/clean.lock: exclusive for a cleaner (orphans
 //  --delete, remove-orphan-files, expire), shared for a commit and a
-//  compaction by hand. wait_ms < 0: as long as it takes. 0 with *fd_p
+//  compaction by hand. wait_ms < 0: as long as it takes. 0 with *lock_p
 //  (zs_table_clean_unlock drops it), ZS_ECONFLICT when still held after
-//  wait_ms, or -1 + err.
-int zs_table_clean_lock (zs_table_t *self, bool exclusive, int64_t wait_ms, int *fd_p, char *err,
-                         size_t errlen);
-void zs_table_clean_unlock (int *fd_p);
+//  wait_ms, or -1 + err. On S3 a lease (io_lock.h) of ZS_CLEAN_TTL_MS.
+#define ZS_CLEAN_TTL_MS 10000
+int zs_table_clean_lock (zs_table_t *self, bool exclusive, int64_t wait_ms, zs_io_lock_t **lock_p,
+                         char *err, size_t errlen);
+void zs_table_clean_unlock (zs_io_lock_t **lock_p);
 
 //  Pin, for commit user (of job job_id), the data files of its uncommitted
 //  state (ids[i]: files[i]'s identifier): <table>/.zsink/pins/pin-<user>

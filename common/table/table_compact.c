@@ -29,6 +29,7 @@
 #include "datafile.h"
 #include "failpoint.h"
 #include "fs.h"
+#include "io.h"
 #include "log.h"
 #include "parquet.h"
 #include "table_priv.h"
@@ -108,7 +109,7 @@ zs_table_compact_discard (const char *table_path, const zs_file_meta_t *files, s
     for (size_t i = 0; i < n; i++) {
         char path[ZS_PATH_MAX];
         if (snprintf (path, sizeof path, "%s/%s", table_path, files[i].path) < (int) sizeof path)
-            zs_fs_unlink (path);
+            zs_io_unlink (path);
     }
 }
 

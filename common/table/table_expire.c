@@ -35,6 +35,7 @@
 */
 #include "failpoint.h"
 #include "fs.h"
+#include "io.h"
 #include "log.h"
 #include "table_priv.h"
 #include <dirent.h>
@@ -70,20 +71,21 @@ s_any (zs_table_t *self, const char *rel, const char *prefix, int64_t *min_next)
 {
     char dir[ZS_PATH_MAX];
     zs_table_file_path (self, dir, sizeof dir, rel);
-    DIR *d = opendir (dir);
-    if (!d)
+    zs_io_entry_t *e;
+    size_t n;
+    char why[ZS_ERRLEN];
+    if (zs_io_listing (dir, &e, &n, why, sizeof why) != 0)
         return false;
     bool any = false;
-    struct dirent *de;
-    while ((de = readdir (d))) {
-        if (strncmp (de->d_name, prefix, strlen (prefix)) != 0)
+    for (size_t i = 0; i < n; i++) {
+        if (strncmp (e[i].name, prefix, strlen (prefix)) != 0)
             continue;
         any = true;
         if (!min_next)
             continue;
-        char path[ZS_PATH_MAX + 256], why[ZS_ERRLEN];
-        snprintf (path, sizeof path, "%s/%s", dir, de->d_name);
-        char *text = zs_fs_read_file (path, 4096, NULL, why, sizeof why);
+        char path[ZS_PATH_MAX + 256];
+        snprintf (path, sizeof path, "%s/%s", dir, e[i].name);
+        char *text = zs_io_read_file (path, 4096, NULL, why, sizeof why);
         const char *at = text ? strstr (text, "\"nextSnapshot\"") : NULL;
         const char *colon = at ? strchr (at, ':') : NULL;
         long long next = colon ? strtoll (colon + 1, NULL, 10) : 0;
@@ -94,7 +96,7 @@ s_any (zs_table_t *self, const char *rel, const char *prefix, int64_t *min_next)
             *min_next = next;
         free (text);
     }
-    closedir (d);
+    zs_io_listing_free (&e, n);
     return any;
 }
 
@@ -273,8 +275,8 @@ zs_table_expire (zs_table_t *self, const zs_expire_t *req, zs_expired_t *out, ch
     if (req->user)
         zs_table_user_tag (req->user, tag);
     if (!req->dry_run
-        && (req->user ? zs_fs_write_atomic_tagged (path, tag, text, (size_t) len, err, errlen)
-                      : zs_fs_write_atomic (path, text, (size_t) len, err, errlen))
+        && (req->user ? zs_io_write_atomic_tagged (path, tag, text, (size_t) len, err, errlen)
+                      : zs_io_write_atomic (path, text, (size_t) len, err, errlen))
                != 0)
         return -1;
     //  what the tags keep, read after the hint (table_tag.c, invariant 2)

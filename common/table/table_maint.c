@@ -7,6 +7,7 @@
     guess, because a guess that is too small deletes live data.
 */
 #include "fs.h"
+#include "io.h"
 #include "log.h"
 #include "parquet.h"
 #include "snapshot.h"
@@ -216,35 +217,27 @@ s_scan_dir (zs_table_t *self, const char *dir, const s_strset_t *refs, int64_t m
 {
     char path[ZS_PATH_MAX];
     zs_table_file_path (self, path, sizeof path, dir);
-    DIR *d = opendir (path);
-    if (!d) {
-        if (errno == ENOENT)
-            return 0;
-        snprintf (err, errlen, "%s: %s", path, strerror (errno));
-        return -1;
-    }
+    zs_io_entry_t *e;
+    size_t n;
+    int rc = zs_io_listing (path, &e, &n, err, errlen);
+    if (rc != 0)
+        return rc == ZS_ENOENT ? 0 : -1;
     //  Wall clock, because mtimes are wall-clock times.
     int64_t now = zs_clock_wall_ms ();
-    int rc = 0;
-    struct dirent *de;
-    while (rc == 0 && (de = readdir (d))) {
-        char rel[512], full[ZS_PATH_MAX];
-        if (de->d_name[0] == '.' && (!de->d_name[1] || !strcmp (de->d_name, "..")))
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        char rel[512];
+        //  a symlink is never followed (the listing does not), so --delete
+        //  cannot reach outside the table; subdirectories are not ours to
+        //  judge.
+        if (e[i].is_dir || e[i].size < 0)
             continue;
-        if (only_tmp && !strstr (de->d_name, ".tmp-"))
+        if (only_tmp && !strstr (e[i].name, ".tmp-"))
             continue;
-        snprintf (rel, sizeof rel, "%s/%s", dir, de->d_name);
-        if (zs_table_file_path (self, full, sizeof full, rel) != 0)
+        if (snprintf (rel, sizeof rel, "%s/%s", dir, e[i].name) >= (int) sizeof rel)
             continue;
-        struct stat st;
-        //  lstat: a symlink is never followed, so --delete cannot reach
-        //  outside the table; subdirectories are not ours to judge.
-        if (lstat (full, &st) != 0 || !S_ISREG (st.st_mode))
-            continue;
-        int64_t mtime = (int64_t) st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
         //  Young files may belong to a commit in flight (data file handed to
         //  the committer, manifest written but snapshot not yet created).
-        if (now - mtime < min_age_ms)
+        if (now - e[i].mtime_ms < min_age_ms)
             continue;
         if (s_strset_has (refs, rel))
             continue;
@@ -253,7 +246,7 @@ s_scan_dir (zs_table_t *self, const char *dir, const s_strset_t *refs, int64_t m
             rc = -1;
         }
     }
-    closedir (d);
+    zs_io_listing_free (&e, n);
     return rc;
 }
 
@@ -270,19 +263,15 @@ s_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, size_t *n_p, s
     if (rc == 0)
         rc = s_scan_dir (self, "snapshot", &refs, min_age_ms, true, &out, err, errlen);
     if (rc == 0) {
-        DIR *d = opendir (zs_table_path (self));
-        if (!d) {
-            snprintf (err, errlen, "%s: %s", zs_table_path (self), strerror (errno));
-            rc = -1;
-        }
+        zs_io_entry_t *e;
+        size_t n;
+        rc = zs_io_listing (zs_table_path (self), &e, &n, err, errlen);
         //  Every bucket directory, not only those live files mention: a
         //  bucket whose files were never committed is all orphans.
-        struct dirent *de;
-        while (rc == 0 && (de = readdir (d)))
-            if (strncmp (de->d_name, "bucket-", 7) == 0)
-                rc = s_scan_dir (self, de->d_name, &refs, min_age_ms, false, &out, err, errlen);
-        if (d)
-            closedir (d);
+        for (size_t i = 0; rc == 0 && i < n; i++)
+            if (e[i].is_dir && strncmp (e[i].name, "bucket-", 7) == 0)
+                rc = s_scan_dir (self, e[i].name, &refs, min_age_ms, false, &out, err, errlen);
+        zs_io_listing_free (&e, n);
     }
     s_strset_free (&refs);
     //  what a running or restorable job may still commit (table_pins.c)
@@ -364,13 +353,15 @@ s_has_users (zs_table_t *self, const char *dir, s_ours_fn *ours, const char *use
     char tag[9], path[ZS_PATH_MAX];
     zs_table_user_tag (user, tag);
     zs_table_file_path (self, path, sizeof path, dir);
-    DIR *d = opendir (path);
+    zs_io_entry_t *e;
+    size_t n;
+    char why[ZS_ERRLEN];
     bool any = false;
-    struct dirent *de;
-    while (d && !any && (de = readdir (d)))
-        any = ours (de->d_name, tag);
-    if (d)
-        closedir (d);
+    if (zs_io_listing (path, &e, &n, why, sizeof why) != 0)
+        return false;
+    for (size_t i = 0; !any && i < n; i++)
+        any = ours (e[i].name, tag);
+    zs_io_listing_free (&e, n);
     return any;
 }
 
@@ -383,22 +374,20 @@ s_delete_users (zs_table_t *self, const char *dir, s_ours_fn *ours, const char *
     char tag[9], path[ZS_PATH_MAX];
     zs_table_user_tag (user, tag);
     zs_table_file_path (self, path, sizeof path, dir);
-    DIR *d = opendir (path);
-    if (!d) {
-        snprintf (err, errlen, "%s: %s", path, strerror (errno));
+    zs_io_entry_t *e;
+    size_t n;
+    if (zs_io_listing (path, &e, &n, err, errlen) != 0)
         return -1;
-    }
     int count = 0;
-    struct dirent *de;
-    while ((de = readdir (d))) {
-        if (!ours (de->d_name, tag))
+    for (size_t i = 0; i < n; i++) {
+        if (!ours (e[i].name, tag))
             continue;
         char rel[512], full[ZS_PATH_MAX];
-        snprintf (rel, sizeof rel, "%s/%s", dir, de->d_name);
+        snprintf (rel, sizeof rel, "%s/%s", dir, e[i].name);
         if ((refs && s_strset_has (refs, rel))
             || zs_table_file_path (self, full, sizeof full, rel) != 0)
             continue;
-        if (zs_fs_unlink (full) != 0) {
+        if (zs_io_unlink (full) != 0) {
             snprintf (err, errlen, "%s: unlink: %s", full, strerror (errno));
             count = -1;
             break;
@@ -406,7 +395,7 @@ s_delete_users (zs_table_t *self, const char *dir, s_ours_fn *ours, const char *
         zs_info ("Deleted uncommitted file %s of user %s", rel, user);
         count++;
     }
-    closedir (d);
+    zs_io_listing_free (&e, n);
     return count;
 }
 
@@ -516,20 +505,22 @@ s_verify_file (zs_table_t *self, const zs_file_meta_t *f, int64_t snap, s_report
 {
     char path[ZS_PATH_MAX], why[ZS_ERRLEN];
     zs_table_file_path (self, path, sizeof path, f->path);
-    struct stat st;
-    if (lstat (path, &st) != 0) {
-        s_problem (r, err, errlen, "%s: missing (live in snapshot %" PRId64 ")", f->path, snap);
+    zs_io_stat_t st;
+    int rc = zs_io_stat (path, &st);
+    if (rc != 0) {
+        s_problem (r, err, errlen, "%s: %s (live in snapshot %" PRId64 ")", f->path,
+                   rc == ZS_ENOENT ? "missing" : strerror (errno), snap);
         return;
     }
-    if (!S_ISREG (st.st_mode)) {
+    if (!st.regular) {
         s_problem (r, err, errlen, "%s: not a regular file (live in snapshot %" PRId64 ")", f->path,
                    snap);
         return;
     }
-    if ((int64_t) st.st_size != f->size) {
+    if (st.size != f->size) {
         s_problem (r, err, errlen,
                    "%s: size %" PRId64 ", recorded %" PRId64 " (snapshot %" PRId64 ")", f->path,
-                   (int64_t) st.st_size, f->size, snap);
+                   st.size, f->size, snap);
         return;
     }
     size_t len = strlen (f->path);
@@ -590,9 +581,9 @@ s_verify_orphans (zs_table_t *self, int64_t min_age_ms, s_report_t *r, char *err
     for (size_t i = 0; i < n; i++) {
         if (strncmp (paths[i], "bucket-", 7) == 0) {
             char path[ZS_PATH_MAX];
-            struct stat st;
+            zs_io_stat_t st;
             zs_table_file_path (self, path, sizeof path, paths[i]);
-            int64_t age = lstat (path, &st) == 0 ? now / 1000 - (int64_t) st.st_mtime : -1;
+            int64_t age = zs_io_stat (path, &st) == 0 ? (now - st.mtime_ms) / 1000 : -1;
             s_problem (r, err, errlen,
                        "%s: orphan data file, in no snapshot (modified %" PRId64 " s ago)",
                        paths[i], age);
@@ -610,12 +601,13 @@ s_verify_tag_file (zs_table_t *self, const zs_tag_t *tag, const zs_file_meta_t *
 {
     char path[ZS_PATH_MAX];
     zs_table_file_path (self, path, sizeof path, f->path);
-    struct stat st;
-    if (lstat (path, &st) != 0 || !S_ISREG (st.st_mode) || (int64_t) st.st_size != f->size)
+    zs_io_stat_t st;
+    int rc = zs_io_stat (path, &st);
+    if (rc != 0 || !st.regular || st.size != f->size)
         s_problem (r, err, errlen,
                    "%s: %s (kept by tag '%s', snapshot %" PRId64 ", recorded size %" PRId64 ")",
-                   f->path, lstat (path, &st) != 0 ? "missing" : "not as recorded", tag->name,
-                   tag->snap.id, f->size);
+                   f->path, rc != 0 ? "missing" : "not as recorded", tag->name, tag->snap.id,
+                   f->size);
 }
 
 //  Every tag (table_tag.c): its file decodes, its lists and manifests
@@ -626,20 +618,23 @@ s_verify_tags (zs_table_t *self, s_report_t *r, char *err, size_t errlen)
 {
     char dir[ZS_PATH_MAX], why[ZS_ERRLEN];
     zs_table_file_path (self, dir, sizeof dir, "tag");
-    DIR *d = opendir (dir);
-    struct dirent *de;
-    while (d && (de = readdir (d))) {
-        if (strncmp (de->d_name, "tag-", 4) != 0)
+    zs_io_entry_t *e;
+    size_t n;
+    if (zs_io_listing (dir, &e, &n, why, sizeof why) != 0)
+        n = 0;
+    for (size_t k = 0; k < n; k++) {
+        const char *name = e[k].name;
+        if (strncmp (name, "tag-", 4) != 0)
             continue;
         zs_tag_t tag;
-        if (zs_table_read_tag (self, de->d_name + 4, &tag, why, sizeof why) != 0) {
-            s_problem (r, err, errlen, "tag/%s: %s", de->d_name, why);
+        if (zs_table_read_tag (self, name + 4, &tag, why, sizeof why) != 0) {
+            s_problem (r, err, errlen, "tag/%s: %s", name, why);
             continue;
         }
         zs_file_meta_t *files = NULL;
         size_t nf = 0;
         if (zs_table_snapshot_files (self, &tag.snap, &files, &nf, why, sizeof why) != 0) {
-            s_problem (r, err, errlen, "tag/%s: %s (tag of snapshot %" PRId64 ")", de->d_name, why,
+            s_problem (r, err, errlen, "tag/%s: %s (tag of snapshot %" PRId64 ")", name, why,
                        tag.snap.id);
             continue;
         }
@@ -647,8 +642,7 @@ s_verify_tags (zs_table_t *self, s_report_t *r, char *err, size_t errlen)
             s_verify_tag_file (self, &tag, &files[i], r, err, errlen);
         free (files);
     }
-    if (d)
-        closedir (d);
+    zs_io_listing_free (&e, n);
 }
 
 int

@@ -3,7 +3,8 @@
     docs/decisions.md, "Orphan removal beside a live job").
 
     Files, inside the table:
-        .zsink/clean.lock       flock(2): cleaners exclusive, commits shared
+        .zsink/clean.lock       cleaners exclusive, commits shared (io_lock.h:
+                                flock(2) locally, leases on S3)
         .zsink/pins/pin-<user>  one per commit user, replaced atomically:
                                     zsink-pin 1
                                     user <commit user>
@@ -33,16 +34,15 @@
        nothing more: the pin is void).
 */
 #include "fs.h"
+#include "io.h"
 #include "log.h"
 #include "table_priv.h"
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -51,72 +51,29 @@
 //  --------------------------------------------------------------------------
 //  The clean lock
 
-static void
-s_sleep_ms (int ms)
-{
-    struct timespec ts = {.tv_sec = 0, .tv_nsec = (long) ms * 1000000};
-    while (nanosleep (&ts, &ts) != 0 && errno == EINTR)
-        ;
-}
-
 int
-zs_table_clean_lock (zs_table_t *self, bool exclusive, int64_t wait_ms, int *fd_p, char *err,
-                     size_t errlen)
+zs_table_clean_lock (zs_table_t *self, bool exclusive, int64_t wait_ms, zs_io_lock_t **lock_p,
+                     char *err, size_t errlen)
 {
-    char dir[ZS_PATH_MAX], path[ZS_PATH_MAX];
-    *fd_p = -1;
-    if (zs_table_file_path (self, dir, sizeof dir, ".zsink") != 0
-        || zs_table_file_path (self, path, sizeof path, ".zsink/clean.lock") != 0) {
+    char path[ZS_PATH_MAX];
+    *lock_p = NULL;
+    if (zs_table_file_path (self, path, sizeof path, ".zsink/clean.lock") != 0) {
         snprintf (err, errlen, "%s: path too long", self->path);
         return -1;
     }
-    int fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0 && errno == ENOENT && zs_fs_mkdirs (dir) == 0)
-        fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        zs_fs_note_failure (errno); //  a read-only table: no restart helps
-        snprintf (err, errlen, "%s: cannot open the clean lock: %s", path, strerror (errno));
-        return -1;
-    }
-    int op = exclusive ? LOCK_EX : LOCK_SH;
-    if (wait_ms < 0) {
-        while (flock (fd, op) != 0)
-            if (errno != EINTR) {
-                snprintf (err, errlen, "%s: flock: %s", path, strerror (errno));
-                close (fd);
-                return -1;
-            }
-        *fd_p = fd;
-        return 0;
-    }
-    int64_t deadline = zs_clock_mono_ms () + wait_ms;
-    while (flock (fd, op | LOCK_NB) != 0) {
-        if (errno != EWOULDBLOCK && errno != EINTR) {
-            snprintf (err, errlen, "%s: flock: %s", path, strerror (errno));
-            close (fd);
-            return -1;
-        }
-        if (zs_clock_mono_ms () >= deadline) {
-            snprintf (err, errlen,
-                      "%s: held by %s for %" PRId64 " ms (zsink table remove-orphan-files, "
-                      "expire-snapshots or compact, or a commit)",
-                      path, exclusive ? "a commit or a compaction" : "a cleaner", wait_ms);
-            close (fd);
-            return ZS_ECONFLICT;
-        }
-        s_sleep_ms (2);
-    }
-    *fd_p = fd;
-    return 0;
+    int rc = zs_io_rwlock_take (path, exclusive, ZS_CLEAN_TTL_MS, wait_ms, lock_p, err, errlen);
+    if (rc == ZS_ECONFLICT)
+        snprintf (err, errlen,
+                  "%s: held by %s for %" PRId64 " ms (zsink table remove-orphan-files, "
+                  "expire-snapshots or compact, or a commit)",
+                  path, exclusive ? "a commit or a compaction" : "a cleaner", wait_ms);
+    return rc;
 }
 
 void
-zs_table_clean_unlock (int *fd_p)
+zs_table_clean_unlock (zs_io_lock_t **lock_p)
 {
-    if (fd_p && *fd_p >= 0) {
-        close (*fd_p); //  drops the flock
-        *fd_p = -1;
-    }
+    zs_io_lock_release (lock_p);
 }
 
 //  --------------------------------------------------------------------------
@@ -160,10 +117,9 @@ s_check_files (zs_table_t *self, const zs_file_meta_t *files, size_t n, char *er
 {
     for (size_t i = 0; i < n; i++) {
         char path[ZS_PATH_MAX];
-        struct stat st;
+        zs_io_stat_t st;
         if (zs_table_file_path (self, path, sizeof path, files[i].path) != 0
-            || lstat (path, &st) != 0 || !S_ISREG (st.st_mode)
-            || (int64_t) st.st_size != files[i].size) {
+            || zs_io_stat (path, &st) != 0 || !st.regular || st.size != files[i].size) {
             snprintf (err, errlen, "%s: data file to commit is missing or not as recorded",
                       files[i].path);
             return ZS_EMISSING;
@@ -187,19 +143,19 @@ zs_table_pin (zs_table_t *self, const char *user, const char *job_id, const zs_f
         snprintf (err, errlen, "out of memory");
         return -1;
     }
-    int fd = -1;
-    int rc = zs_table_clean_lock (self, false, ZS_CLEAN_WAIT_MS, &fd, err, errlen);
-    if (rc == 0 && zs_fs_mkdirs (dir) != 0) {
+    zs_io_lock_t *lock = NULL;
+    int rc = zs_table_clean_lock (self, false, ZS_CLEAN_WAIT_MS, &lock, err, errlen);
+    if (rc == 0 && zs_io_mkdirs (dir) != 0) {
         snprintf (err, errlen, "%s: cannot create: %s", dir, strerror (errno));
         rc = -1;
     }
     //  durable (fsync, rename, fsync of the directory) before the ack
     if (rc == 0)
-        rc = zs_fs_write_atomic (path, text, strlen (text), err, errlen);
+        rc = zs_io_write_atomic (path, text, strlen (text), err, errlen);
     //  only now: a deletion before the pin was written is seen here
     if (rc == 0)
         rc = s_check_files (self, files, n, err, errlen);
-    zs_table_clean_unlock (&fd);
+    zs_table_clean_unlock (&lock);
     free (text);
     return rc;
 }
@@ -310,23 +266,21 @@ s_pin_parse (char *text, const char *name, s_pin_t *p, char *err, size_t errlen)
     return 0;
 }
 
-//  Is job's committer running, holding .locks/committer-<job> (lock.c)?
-//  Asked with F_OFD_GETLK, which takes no lock (a committer starting at the
-//  same moment must not find it taken).
+//  Is job's committer running, holding .locks/committer-<job> (its lock.c)?
+//  Asked without taking anything (a committer starting at the same moment
+//  must not find it taken). A lock that cannot be asked counts as held: a
+//  cleaner spares rather than guesses.
 static bool
 s_job_runs (zs_table_t *self, const char *job_id)
 {
-    char rel[128], path[ZS_PATH_MAX];
+    char rel[128], path[ZS_PATH_MAX], holder[128], err[ZS_ERRLEN];
     snprintf (rel, sizeof rel, ".locks/committer-%.63s", job_id);
     if (zs_table_file_path (self, path, sizeof path, rel) != 0)
         return false;
-    int fd = open (path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-    bool runs = fcntl (fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK;
-    close (fd);
-    return runs;
+    bool held = false;
+    if (zs_io_lock_probe (path, &held, holder, sizeof holder, err, sizeof err) != 0)
+        return true;
+    return held;
 }
 
 //  Every pin of the table, read and judged (finished, running). 0 or an
@@ -339,19 +293,20 @@ s_pins_load (zs_table_t *self, s_pin_t **pins_p, size_t *n_p, char *err, size_t 
     err[0] = '\0';
     char dir[ZS_PATH_MAX];
     zs_table_file_path (self, dir, sizeof dir, ".zsink/pins");
-    DIR *d = opendir (dir);
-    if (!d)
-        return errno == ENOENT ? 0 : (snprintf (err, errlen, "%s: %s", dir, strerror (errno)), -1);
+    zs_io_entry_t *e;
+    size_t ne;
+    int rc = zs_io_listing (dir, &e, &ne, err, errlen);
+    if (rc != 0)
+        return rc == ZS_ENOENT ? (err[0] = 0) : -1;
     s_pin_t *pins = NULL;
     size_t n = 0;
-    int rc = 0;
-    struct dirent *de;
-    while (rc == 0 && (de = readdir (d))) {
-        if (strncmp (de->d_name, "pin-", 4) != 0)
+    for (size_t k = 0; rc == 0 && k < ne; k++) {
+        const char *name = e[k].name;
+        if (strncmp (name, "pin-", 4) != 0)
             continue; //  temp files of a pin being written, . and ..
         char path[ZS_PATH_MAX + 256];
-        snprintf (path, sizeof path, "%s/%s", dir, de->d_name);
-        char *text = zs_fs_read_file (path, S_PIN_MAX, NULL, err, errlen);
+        snprintf (path, sizeof path, "%s/%s", dir, name);
+        char *text = zs_io_read_file (path, S_PIN_MAX, NULL, err, errlen);
         if (!text) {
             if (errno == ENOENT)
                 continue; //  removed since the listing
@@ -359,7 +314,7 @@ s_pins_load (zs_table_t *self, s_pin_t **pins_p, size_t *n_p, char *err, size_t 
             break;
         }
         s_pin_t *grown = realloc (pins, (n + 1) * sizeof *pins);
-        rc = grown ? s_pin_parse (text, de->d_name, &grown[n], err, errlen) : -1;
+        rc = grown ? s_pin_parse (text, name, &grown[n], err, errlen) : -1;
         free (text);
         if (grown)
             pins = grown;
@@ -372,7 +327,7 @@ s_pins_load (zs_table_t *self, s_pin_t **pins_p, size_t *n_p, char *err, size_t 
                           && last == ZS_END_INPUT_ID;
         p->pub.running = !p->pub.finished && s_job_runs (self, p->job_id);
     }
-    closedir (d);
+    zs_io_listing_free (&e, ne);
     if (rc != 0) {
         for (size_t i = 0; i < n; i++)
             s_pin_free (&pins[i]);
@@ -527,12 +482,12 @@ zs_table_pin_trim (zs_table_t *self, const char *job_id, zs_pin_drop_fn *drop, v
             continue;
         char path[ZS_PATH_MAX];
         s_pin_path (self, pins[i].pub.user, path, sizeof path);
-        char *text = zs_fs_read_file (path, S_PIN_MAX, NULL, err, errlen);
+        char *text = zs_io_read_file (path, S_PIN_MAX, NULL, err, errlen);
         char *kept = text ? s_pin_filtered (text, drop, arg, &dropped) : NULL;
         if (!kept)
             rc = -1;
         else if (dropped)
-            rc = zs_fs_write_atomic (path, kept, strlen (kept), err, errlen);
+            rc = zs_io_write_atomic (path, kept, strlen (kept), err, errlen);
         free (text);
         free (kept);
     }

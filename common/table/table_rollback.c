@@ -21,6 +21,7 @@
     as above, the table readable at every step.
 */
 #include "fs.h"
+#include "io.h"
 #include "log.h"
 #include "table_priv.h"
 #include <dirent.h>
@@ -34,31 +35,34 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-//  A committer lock held on the table: its file name into holder.
+//  A committer lock held on the table: its name into holder. One that
+//  cannot be asked counts as held: a rollback under a live job would lose
+//  its commits.
 static bool
 s_locked (zs_table_t *self, char *holder, size_t len)
 {
-    char dir[ZS_PATH_MAX];
+    char dir[ZS_PATH_MAX], err[ZS_ERRLEN];
     zs_table_file_path (self, dir, sizeof dir, ".locks");
-    DIR *d = opendir (dir);
-    bool held = false;
-    struct dirent *de;
-    while (d && !held && (de = readdir (d))) {
-        if (strncmp (de->d_name, "committer-", 10) != 0)
-            continue;
-        char path[ZS_PATH_MAX + 256];
-        snprintf (path, sizeof path, "%s/%s", dir, de->d_name);
-        int fd = open (path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            continue;
-        if (flock (fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
-            held = true;
-            snprintf (holder, len, "%s", de->d_name);
-        }
-        close (fd);
+    zs_io_entry_t *e;
+    size_t n;
+    int rc = zs_io_listing (dir, &e, &n, err, sizeof err);
+    if (rc != 0) {
+        if (rc != ZS_ENOENT)
+            snprintf (holder, len, "%s", err);
+        return rc != ZS_ENOENT;
     }
-    if (d)
-        closedir (d);
+    bool held = false;
+    for (size_t i = 0; i < n && !held; i++) {
+        if (strncmp (e[i].name, "committer-", 10) != 0)
+            continue;
+        char path[ZS_PATH_MAX + 256], who[128];
+        snprintf (path, sizeof path, "%s/%s", dir, e[i].name);
+        if (zs_io_lock_probe (path, &held, who, sizeof who, err, sizeof err) != 0)
+            held = true;
+        if (held)
+            snprintf (holder, len, "%s", e[i].name);
+    }
+    zs_io_listing_free (&e, n);
     return held;
 }
 
@@ -168,7 +172,7 @@ s_rollback (zs_table_t *self, int64_t to, const char *tag_name, zs_rolled_back_t
         char path[ZS_PATH_MAX], text[32];
         int len = snprintf (text, sizeof text, "%" PRId64, to);
         zs_table_file_path (self, path, sizeof path, "snapshot/LATEST");
-        rc = zs_fs_write_atomic (path, text, (size_t) len, err, errlen);
+        rc = zs_io_write_atomic (path, text, (size_t) len, err, errlen);
     }
     for (const char *v = zhash_first (gone); rc == 0 && v; v = zhash_next (gone)) {
         const char *key = zhash_cursor (gone);
@@ -256,20 +260,20 @@ s_restore (zs_table_t *self, const char *tag_name, int64_t id, char *err, size_t
     snprintf (rel, sizeof rel, "tag/tag-%s", tag_name);
     zs_table_file_path (self, path, sizeof path, rel);
     size_t len = 0;
-    char *raw = zs_fs_read_file (path, ZS_META_MAX, NULL, err, errlen);
+    char *raw = zs_io_read_file (path, ZS_META_MAX, NULL, err, errlen);
     char *snap = raw ? s_trim_tag (raw, &len, err, errlen) : NULL;
     free (raw);
     if (!snap)
         return -1;
     snprintf (rel, sizeof rel, "snapshot/snapshot-%" PRId64, id);
     zs_table_file_path (self, path, sizeof path, rel);
-    int rc = zs_fs_create_exclusive (path, snap, len, err, errlen);
+    int rc = zs_io_create_exclusive (path, snap, len, err, errlen);
     free (snap);
     if (rc != 0 && rc != ZS_EUNSURE)
         return -1;
     int n = snprintf (text, sizeof text, "%" PRId64, id);
     zs_table_file_path (self, path, sizeof path, "snapshot/EARLIEST");
-    return zs_fs_write_atomic (path, text, (size_t) n, err, errlen);
+    return zs_io_write_atomic (path, text, (size_t) n, err, errlen);
 }
 
 int

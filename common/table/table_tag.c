@@ -19,10 +19,11 @@
        tags after; create_tag checks the hint again after its file is
        made, and takes the tag back if an expiry passed the snapshot in
        between. So either the expiry sees the tag, or the tag is not made.
-    3. tag-<name> is created with create-if-absent (zs_fs_create_exclusive):
+    3. tag-<name> is created with create-if-absent (zs_io_create_exclusive):
        an existing tag is never replaced.
 */
 #include "fs.h"
+#include "io.h"
 #include "log.h"
 #include "table_priv.h"
 #include <dirent.h>
@@ -129,7 +130,7 @@ s_read_text (zs_table_t *self, const char *name, bool *missing, char *err, size_
 {
     char path[ZS_PATH_MAX], why[ZS_ERRLEN];
     s_tag_path (self, name, path, sizeof path);
-    char *text = zs_fs_read_file (path, ZS_META_MAX, NULL, why, sizeof why);
+    char *text = zs_io_read_file (path, ZS_META_MAX, NULL, why, sizeof why);
     *missing = !text && errno == ENOENT;
     if (!text)
         snprintf (err, errlen, "%s", why);
@@ -184,20 +185,17 @@ zs_table_tags (zs_table_t *self, zs_tag_t **tags_p, size_t *n_p, char *err, size
     *n_p = 0;
     char dir[ZS_PATH_MAX];
     zs_table_file_path (self, dir, sizeof dir, "tag");
-    DIR *d = opendir (dir);
-    if (!d) {
-        if (errno == ENOENT)
-            return 0;
-        snprintf (err, errlen, "%s: %s", dir, strerror (errno));
-        return -1;
-    }
+    zs_io_entry_t *e;
+    size_t ne;
+    int rc = zs_io_listing (dir, &e, &ne, err, errlen);
+    if (rc != 0)
+        return rc == ZS_ENOENT ? 0 : -1;
     zs_tag_t *tags = NULL;
     size_t n = 0, cap = 0;
-    int rc = 0;
-    struct dirent *de;
     //  Paimon's tagPaths: every name starting "tag-" (temp files start '.')
-    while (rc == 0 && (de = readdir (d))) {
-        if (strncmp (de->d_name, "tag-", 4) != 0 || !de->d_name[4])
+    for (size_t i = 0; rc == 0 && i < ne; i++) {
+        const char *name = e[i].name;
+        if (strncmp (name, "tag-", 4) != 0 || !name[4])
             continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 8;
@@ -209,13 +207,13 @@ zs_table_tags (zs_table_t *self, zs_tag_t **tags_p, size_t *n_p, char *err, size
             }
             tags = grown;
         }
-        rc = s_read_tag (self, de->d_name + 4, &tags[n], err, errlen);
+        rc = s_read_tag (self, name + 4, &tags[n], err, errlen);
         if (rc == ZS_ENOENT)
             rc = 0; //  deleted meanwhile, as Paimon's tags() skips it
         else if (rc == 0)
             n++;
     }
-    closedir (d);
+    zs_io_listing_free (&e, ne);
     if (rc != 0) {
         free (tags);
         return rc;
@@ -317,17 +315,17 @@ zs_table_create_tag (zs_table_t *self, const char *name, int64_t snapshot_id, in
     snprintf (rel, sizeof rel, "snapshot/snapshot-%" PRId64, snap.id);
     zs_table_file_path (self, spath, sizeof spath, rel);
     size_t len = 0;
-    char *text = zs_fs_read_file (spath, ZS_META_MAX, &len, err, errlen);
+    char *text = zs_io_read_file (spath, ZS_META_MAX, &len, err, errlen);
     if (!text)
         return -1;
     zs_table_file_path (self, dir, sizeof dir, "tag");
     s_tag_path (self, name, tpath, sizeof tpath);
-    if (zs_fs_mkdirs (dir) != 0) {
+    if (zs_io_mkdirs (dir) != 0) {
         snprintf (err, errlen, "%s: %s", dir, strerror (errno));
         free (text);
         return -1;
     }
-    rc = zs_fs_create_exclusive (tpath, text, len, err, errlen);
+    rc = zs_io_create_exclusive (tpath, text, len, err, errlen);
     free (text);
     if (rc == ZS_ECONFLICT) {
         snprintf (err, errlen, "table %s: tag '%s' already exists", self->path, name);

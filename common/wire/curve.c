@@ -13,6 +13,7 @@
 #include "curve.h"
 #include "codec.h"
 #include "fs.h"
+#include "io.h"
 #include "log.h"
 #include "net.h"
 #include <dirent.h>
@@ -112,7 +113,7 @@ s_cert_load (const char *path, bool secret, zconfig_t **root_p, char *err, size_
     }
     //  read it ourselves: czmq's zconfig_load leaks its zfile when the text
     //  does not parse, and a certificate is small
-    char *text = zs_fs_read_file (path, 64 * 1024, NULL, err, errlen);
+    char *text = zs_io_read_file (path, 64 * 1024, NULL, err, errlen);
     if (!text)
         return NULL;
     zconfig_t *root = zconfig_str_load (text);

@@ -9,6 +9,7 @@
 
 #include "checkpoint.h"
 #include "fs.h"
+#include "io.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,7 @@ test_job_meta_round_trip (void **state)
     //  a torn or foreign file is refused, not half-read
     char path[128];
     snprintf (path, sizeof path, "%s/job.json", s_dir);
-    assert_int_equal (zs_fs_write_atomic (path, "{\"job_id\":\"x\"}", 14, err, sizeof err), 0);
+    assert_int_equal (zs_io_write_atomic (path, "{\"job_id\":\"x\"}", 14, err, sizeof err), 0);
     assert_int_equal (zs_job_meta_read (s_dir, &back, err, sizeof err), ZS_ECORRUPT);
     assert_non_null (strstr (err, "corrupt job file"));
 }
@@ -141,7 +142,7 @@ test_checkpoint_round_trip (void **state)
     f.path = "bucket-0/data-x.parquet";
 
     //  truncated: refused with the file named
-    assert_int_equal (zs_fs_write_atomic (path, "{\"version\":1,", 13, err, sizeof err), 0);
+    assert_int_equal (zs_io_write_atomic (path, "{\"version\":1,", 13, err, sizeof err), 0);
     assert_int_equal (zs_chk_read (path, &back, err, sizeof err), ZS_ECORRUPT);
     assert_non_null (strstr (err, "chk-3"));
 }
@@ -152,10 +153,10 @@ test_prune_keeps_newest (void **state)
     char err[ZS_ERRLEN], path[128];
     for (int id = 1; id <= 5; id++) {
         snprintf (path, sizeof path, "%s/chk-%d", s_dir, id);
-        assert_int_equal (zs_fs_write_atomic (path, "{}", 2, err, sizeof err), 0);
+        assert_int_equal (zs_io_write_atomic (path, "{}", 2, err, sizeof err), 0);
     }
     snprintf (path, sizeof path, "%s/chk-6.tmp-123-0", s_dir);
-    assert_int_equal (zs_fs_write_atomic (path, "{", 1, err, sizeof err), 0);
+    assert_int_equal (zs_io_write_atomic (path, "{", 1, err, sizeof err), 0);
     assert_int_equal (zs_chk_clean_temp (s_dir), 1);
     assert_int_equal (access (path, F_OK), -1);
     zs_chk_prune (s_dir, 2);

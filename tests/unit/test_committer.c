@@ -313,28 +313,40 @@ test_ignore_empty_but_end_input_always (void **state)
     zs_table_destroy (&t);
 }
 
+//  zs_committer_lock with the defaults of a local table: no wait
+static int
+s_lock (const char *path, const char *job, zs_io_lock_t **lock_p, char *holder, char *file,
+        char *err)
+{
+    return zs_committer_lock (path, job, 5000, 0, lock_p, holder, 128, file, err, ZS_ERRLEN);
+}
+
 static void
 test_lock_one_committer_per_job (void **state)
 {
-    char path[ZS_PATH_MAX], lockfile[ZS_PATH_MAX], err[ZS_ERRLEN];
+    char path[ZS_PATH_MAX], lockfile[ZS_PATH_MAX], err[ZS_ERRLEN], holder[128];
     zs_table_t *t = s_new_table (path);
-    int fd = -1, holder = -1;
-    assert_int_equal (zs_committer_lock (path, "job-a", &fd, &holder, lockfile, err, sizeof err),
-                      0);
-    assert_true (fd >= 0);
+    zs_io_lock_t *lock = NULL;
+    assert_int_equal (s_lock (path, "job-a", &lock, holder, lockfile, err), 0);
+    assert_non_null (lock);
     assert_non_null (strstr (lockfile, "/.locks/committer-job-a"));
+    bool held = false;
+    assert_int_equal (zs_io_lock_probe (lockfile, &held, holder, sizeof holder, err, sizeof err),
+                      0);
+    assert_true (held);
 
     //  Another process (a forked child opens the file anew) cannot take it
     //  and learns our pid; another job's lock is free.
     pid_t child = fork ();
     assert_true (child >= 0);
     if (child == 0) {
-        int cfd = -1, who = 0;
-        char cfile[ZS_PATH_MAX], cerr[ZS_ERRLEN];
-        int rc = zs_committer_lock (path, "job-a", &cfd, &who, cfile, cerr, sizeof cerr);
-        if (rc != ZS_ECONFLICT || cfd != -1 || who != (int) getppid ())
+        zs_io_lock_t *clock = NULL;
+        char cfile[ZS_PATH_MAX], cerr[ZS_ERRLEN], who[128], mine[64];
+        int rc = s_lock (path, "job-a", &clock, who, cfile, cerr);
+        snprintf (mine, sizeof mine, "pid %d, job job-a", (int) getppid ());
+        if (rc != ZS_ECONFLICT || clock || strcmp (who, mine) != 0)
             _exit (1);
-        rc = zs_committer_lock (path, "job-b", &cfd, &who, cfile, cerr, sizeof cerr);
+        rc = s_lock (path, "job-b", &clock, who, cfile, cerr);
         _exit (rc == 0 ? 0 : 2);
     }
     int status = 0;
@@ -342,17 +354,20 @@ test_lock_one_committer_per_job (void **state)
     assert_true (WIFEXITED (status));
     assert_int_equal (WEXITSTATUS (status), 0);
 
-    //  Released (or its holder dead): the next one takes it.
-    zs_committer_unlock (&fd);
-    assert_int_equal (fd, -1);
-    zs_committer_unlock (&fd); //  -1 is fine
+    //  Released (or its holder dead): the next one takes it, and a probe
+    //  finds it free.
+    zs_io_lock_release (&lock);
+    assert_null (lock);
+    zs_io_lock_release (&lock); //  NULL is fine
+    assert_int_equal (zs_io_lock_probe (lockfile, &held, holder, sizeof holder, err, sizeof err),
+                      0);
+    assert_false (held);
     child = fork ();
     assert_true (child >= 0);
     if (child == 0) {
-        int cfd = -1, who = 0;
-        char cfile[ZS_PATH_MAX], cerr[ZS_ERRLEN];
-        _exit (zs_committer_lock (path, "job-a", &cfd, &who, cfile, cerr, sizeof cerr) == 0 ? 0
-                                                                                            : 1);
+        zs_io_lock_t *clock = NULL;
+        char cfile[ZS_PATH_MAX], cerr[ZS_ERRLEN], who[128];
+        _exit (s_lock (path, "job-a", &clock, who, cfile, cerr) == 0 ? 0 : 1);
     }
     assert_int_equal (waitpid (child, &status, 0), child);
     assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);

@@ -11,6 +11,7 @@
 #include "datafile.h"
 #include "stats.h"
 #include "fs.h"
+#include "io.h"
 #include <ftw.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -46,7 +47,7 @@ s_setup (void **state)
         return -1;
     char p[128];
     snprintf (p, sizeof p, "%s/bucket-0", s_dir);
-    return zs_fs_mkdirs (p);
+    return zs_io_mkdirs (p);
 }
 
 static int
@@ -97,7 +98,7 @@ test_meta_and_stats (void **state)
     assert_int_equal (meta.rows, 3);
     char p[256];
     snprintf (p, sizeof p, "%s/%s", s_dir, meta.path);
-    assert_int_equal (meta.size, zs_fs_file_size (p));
+    assert_int_equal (meta.size, zs_io_file_size (p));
     assert_true (meta.has_id);
     assert_int_equal (meta.min_id, -7);
     assert_int_equal (meta.max_id, 1000);

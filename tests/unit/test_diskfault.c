@@ -32,6 +32,7 @@
 #include "checkpoint.h"
 #include "datafiles.h"
 #include "fs.h"
+#include "io.h"
 #include "fsloss.h"
 #include "parquet.h"
 #include "table.h"
@@ -124,7 +125,7 @@ s_setup (void **state)
     if (!t)
         return -1;
     snprintf (path, sizeof path, "%s/table/bucket-0", s_base);
-    zs_fs_mkdirs (path);
+    zs_io_mkdirs (path);
     snprintf (path, sizeof path, "%s/table", s_base);
     s_old[0] = test_write_datafile (path, "bucket-0/data-a.parquet", 1, ROWS);
     s_old[1] = test_write_datafile (path, "bucket-0/data-b.parquet", ROWS + 1, ROWS);
@@ -134,7 +135,7 @@ s_setup (void **state)
             return -1;
     zs_table_destroy (&t);
     snprintf (path, sizeof path, "%s/job", s_base);
-    return zs_fs_mkdirs (path);
+    return zs_io_mkdirs (path);
 }
 
 static int
@@ -447,7 +448,7 @@ s_file_intact (const char *rel, int64_t size, int64_t rows)
 {
     char path[512], err[ZS_ERRLEN];
     snprintf (path, sizeof path, "%s/table/%s", s_work, rel);
-    if (zs_fs_file_size (path) != size)
+    if (zs_io_file_size (path) != size)
         return false;
     zs_parquet_reader_t *rd = zs_parquet_reader_open (path, err, sizeof err);
     if (!rd)
@@ -599,42 +600,42 @@ test_lose_unsynced (void **state)
     snprintf (a, sizeof a, "%s/a", s_work);
     snprintf (b, sizeof b, "%s/b", s_work);
     snprintf (c, sizeof c, "%s/c", s_work);
-    assert_int_equal (zs_fs_write_atomic (a, "old", 3, err, sizeof err), 0);
+    assert_int_equal (zs_io_write_atomic (a, "old", 3, err, sizeof err), 0);
     assert_int_equal (zs_fs_faults_set (NULL, s_journal, false, err, sizeof err), 0);
     //  durable: b, whole
-    assert_int_equal (zs_fs_create_exclusive (b, "bbbb", 4, err, sizeof err), 0);
+    assert_int_equal (zs_io_create_exclusive (b, "bbbb", 4, err, sizeof err), 0);
     //  a replaced by a rename, but the directory is not fsynced after it:
     //  use a stream file for c (fsync of the file, then its directory), then
     //  a raw rename over a that nobody fsyncs.
-    zs_fs_file_t *f = zs_fs_file_create (c, err, sizeof err);
+    zs_io_file_t *f = zs_io_file_create (c, err, sizeof err);
     assert_non_null (f);
-    assert_int_equal (zs_fs_file_write (f, "cc", 2, err, sizeof err), 0);
-    assert_int_equal (zs_fs_file_close (&f, err, sizeof err), 0);
+    assert_int_equal (zs_io_file_write (f, "cc", 2, err, sizeof err), 0);
+    assert_int_equal (zs_io_file_close (&f, err, sizeof err), 0);
     //  unsynced tail on a durable file: append to c outside the layer
     //  cannot be journaled, so write a new streamed file and kill its sync
     char d[256];
     snprintf (d, sizeof d, "%s/d", s_work);
-    f = zs_fs_file_create (d, err, sizeof err);
-    assert_int_equal (zs_fs_file_write (f, "dddd", 4, err, sizeof err), 0);
-    zs_fs_file_abort (&f);                  //  created and removed, nothing synced
-    assert_int_equal (zs_fs_unlink (b), 0); //  unlink not followed by a dir fsync
+    f = zs_io_file_create (d, err, sizeof err);
+    assert_int_equal (zs_io_file_write (f, "dddd", 4, err, sizeof err), 0);
+    zs_io_file_abort (&f);                  //  created and removed, nothing synced
+    assert_int_equal (zs_io_unlink (b), 0); //  unlink not followed by a dir fsync
     zs_fs_loss_t loss;
     zs_fs_faults_set (NULL, NULL, false, NULL, 0);
     assert_int_equal (zs_fs_lose_unsynced (s_journal, &loss, err, sizeof err), 0);
-    char *text = zs_fs_read_file (b, 64, NULL, err, sizeof err);
+    char *text = zs_io_read_file (b, 64, NULL, err, sizeof err);
     assert_non_null (text); //  the unlink was undone
     assert_string_equal (text, "bbbb");
     free (text);
-    text = zs_fs_read_file (c, 64, NULL, err, sizeof err);
+    text = zs_io_read_file (c, 64, NULL, err, sizeof err);
     assert_non_null (text);
     assert_string_equal (text, "cc");
     free (text);
-    assert_int_equal (zs_fs_file_size (d), -1); //  its name was never durable
+    assert_int_equal (zs_io_file_size (d), -1); //  its name was never durable
     assert_int_equal (loss.unlinks, 2);         //  b's and d's (d's then uncreated)
     assert_int_equal (loss.creates, 1);
 
     //  A rename never followed by a directory fsync is undone and the
-    //  replaced file returns: crash inside zs_fs_write_atomic just before
+    //  replaced file returns: crash inside zs_io_write_atomic just before
     //  its fsync of the directory (the operation after the rename).
     int64_t before = zs_fs_ops ();
     (void) before;
@@ -642,18 +643,18 @@ test_lose_unsynced (void **state)
     if (pid == 0) {
         //  create, write, fsync, rename, fsync dir: crash at the 5th
         zs_fs_faults_set ("crash:5", s_journal, false, err, sizeof err);
-        zs_fs_write_atomic (a, "new!", 4, err, sizeof err);
+        zs_io_write_atomic (a, "new!", 4, err, sizeof err);
         _exit (0);
     }
     int status;
     waitpid (pid, &status, 0);
     assert_int_equal (WEXITSTATUS (status), 137);
-    text = zs_fs_read_file (a, 64, NULL, err, sizeof err);
+    text = zs_io_read_file (a, 64, NULL, err, sizeof err);
     assert_string_equal (text, "new!"); //  the page cache still has it
     free (text);
     assert_int_equal (zs_fs_lose_unsynced (s_journal, &loss, err, sizeof err), 0);
     assert_int_equal (loss.renames, 1);
-    text = zs_fs_read_file (a, 64, NULL, err, sizeof err);
+    text = zs_io_read_file (a, 64, NULL, err, sizeof err);
     assert_string_equal (text, "old");
     free (text);
 
@@ -661,9 +662,9 @@ test_lose_unsynced (void **state)
     pid = fork ();
     if (pid == 0) {
         zs_fs_faults_set (NULL, s_journal, false, err, sizeof err);
-        zs_fs_file_t *g = zs_fs_file_create (d, err, sizeof err);
-        zs_fs_file_write (g, "1234", 4, err, sizeof err);
-        zs_fs_file_close (&g, err, sizeof err); //  durable: 4 bytes, the name
+        zs_io_file_t *g = zs_io_file_create (d, err, sizeof err);
+        zs_io_file_write (g, "1234", 4, err, sizeof err);
+        zs_io_file_close (&g, err, sizeof err); //  durable: 4 bytes, the name
         //  a second stream of the same file is not possible (O_EXCL), so
         //  raw: reopen and append without fsync, as a torn write would
         FILE *raw = fopen (d, "a");
@@ -672,9 +673,9 @@ test_lose_unsynced (void **state)
         _exit (137);
     }
     waitpid (pid, &status, 0);
-    assert_int_equal (zs_fs_file_size (d), 8);
+    assert_int_equal (zs_io_file_size (d), 8);
     assert_int_equal (zs_fs_lose_unsynced (s_journal, &loss, err, sizeof err), 0);
-    assert_int_equal (zs_fs_file_size (d), 4);
+    assert_int_equal (zs_io_file_size (d), 4);
     assert_int_equal (loss.truncated, 1);
     assert_int_equal (loss.bytes_dropped, 4);
 }
@@ -694,11 +695,11 @@ test_bad_fault_spec (void **state)
     assert_int_equal (zs_fs_faults_set ("enospc:3+", NULL, false, err, sizeof err), 0);
     char p[256];
     snprintf (p, sizeof p, "%s/sticky", s_root);
-    assert_int_equal (zs_fs_write_atomic (p, "x", 1, err, sizeof err), -1);
+    assert_int_equal (zs_io_write_atomic (p, "x", 1, err, sizeof err), -1);
     assert_non_null (strstr (err, "No space left on device"));
-    assert_int_equal (zs_fs_write_atomic (p, "x", 1, err, sizeof err), -1);
+    assert_int_equal (zs_io_write_atomic (p, "x", 1, err, sizeof err), -1);
     zs_fs_faults_set (NULL, NULL, false, NULL, 0);
-    assert_int_equal (zs_fs_write_atomic (p, "x", 1, err, sizeof err), 0);
+    assert_int_equal (zs_io_write_atomic (p, "x", 1, err, sizeof err), 0);
     //  the failed attempts left no temp file behind
     char cmd[512];
     snprintf (cmd, sizeof cmd, "test $(ls %s | grep -c sticky) = 1", s_root);

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "fs.h"
+#include "io.h"
 #include "parquet.h"
 #include "parquet_priv.h"
 #include "thrift.h"
@@ -110,7 +111,7 @@ s_write (const char *path, const char *schema_text, const zs_parquet_options_t *
     if (zs_parquet_writer_close (&w, &size, stats, err, sizeof err) != 0)
         fail_msg ("close: %s", err);
     assert_null (w);
-    assert_int_equal (size, zs_fs_file_size (path));
+    assert_int_equal (size, zs_io_file_size (path));
     return size;
 }
 
@@ -655,7 +656,7 @@ test_writer_files (void **state)
     assert_int_equal (zs_parquet_writer_append (w, &row, err, sizeof err), 0);
     zs_parquet_writer_abort (&w);
     assert_null (w);
-    assert_int_equal (zs_fs_file_size (s_path ("ab.parquet")), -1);
+    assert_int_equal (zs_io_file_size (s_path ("ab.parquet")), -1);
     zs_parquet_writer_abort (&w);
 
     w = zs_parquet_writer_new (s_path ("ab.parquet"), &schema, NULL, err, sizeof err);
@@ -740,7 +741,7 @@ test_truncated_file (void **state)
     s_write (src, S_ALL_TYPES, &opts, 100, s_gen_all, NULL);
     size_t len;
     char err[ZS_ERRLEN];
-    uint8_t *data = (uint8_t *) zs_fs_read_file (src, 1 << 20, &len, err, sizeof err);
+    uint8_t *data = (uint8_t *) zs_io_read_file (src, 1 << 20, &len, err, sizeof err);
     assert_non_null (data);
     const char *cut = s_path ("cut.parquet");
     for (size_t n = 0; n < len; n++) {
@@ -760,7 +761,7 @@ s_flip_all (const char *src, size_t data_flips)
 {
     size_t len;
     char err[ZS_ERRLEN];
-    uint8_t *data = (uint8_t *) zs_fs_read_file (src, 1 << 22, &len, err, sizeof err);
+    uint8_t *data = (uint8_t *) zs_io_read_file (src, 1 << 22, &len, err, sizeof err);
     assert_non_null (data);
     uint32_t footer;
     memcpy (&footer, data + len - 8, 4);

@@ -13,6 +13,7 @@
 #include "datafile.h"
 #include "evolve.h"
 #include "fs.h"
+#include "io.h"
 #include "log.h"
 #include "parquet.h"
 #include "table.h"
@@ -99,7 +100,7 @@ s_alter (int id, const char *fields, int highest)
 {
     char path[256], err[ZS_ERRLEN];
     snprintf (path, sizeof path, "%s/schema/schema-0", s_dir);
-    char *text = zs_fs_read_file (path, 1 << 20, NULL, err, sizeof err);
+    char *text = zs_io_read_file (path, 1 << 20, NULL, err, sizeof err);
     assert_non_null (text);
     json_t *root = json_loads (text, 0, NULL);
     free (text);
@@ -111,7 +112,7 @@ s_alter (int id, const char *fields, int highest)
     text = json_dumps (root, JSON_INDENT (2));
     json_decref (root);
     snprintf (path, sizeof path, "%s/schema/schema-%d", s_dir, id);
-    assert_int_equal (zs_fs_create_exclusive (path, text, strlen (text), err, sizeof err), 0);
+    assert_int_equal (zs_io_create_exclusive (path, text, strlen (text), err, sizeof err), 0);
     free (text);
 }
 

@@ -13,6 +13,7 @@
 #include "datafiles.h"
 #include "failpoint.h"
 #include "fs.h"
+#include "io.h"
 #include "log.h"
 #include "manifest.h"
 #include "snapshot.h"
@@ -131,7 +132,7 @@ s_write (const char *rel, const char *text)
 {
     char p[512], err[ZS_ERRLEN];
     snprintf (p, sizeof p, "%s/%s", s_dir, rel);
-    assert_int_equal (zs_fs_write_atomic (p, text, strlen (text), err, sizeof err), 0);
+    assert_int_equal (zs_io_write_atomic (p, text, strlen (text), err, sizeof err), 0);
 }
 
 //  Make a file look old (orphan age guard).
@@ -208,7 +209,7 @@ test_open_and_create (void **state)
     zs_table_destroy (&t);
 
     snprintf (p, sizeof p, "%s/schema/schema-0", s_dir);
-    char *schema = zs_fs_read_file (p, 4096, NULL, err, sizeof err);
+    char *schema = zs_io_read_file (p, 4096, NULL, err, sizeof err);
     assert_non_null (strstr (schema, "\"BIGINT NOT NULL\""));
     assert_non_null (strstr (schema, "\"TIMESTAMP(3)\""));
     free (schema);
@@ -502,11 +503,11 @@ test_commit_and_filter (void **state)
     assert_int_equal (l, 5);
     char p[512];
     snprintf (p, sizeof p, "%s/snapshot/LATEST", s_dir);
-    char *hint = zs_fs_read_file (p, 64, NULL, err, sizeof err);
+    char *hint = zs_io_read_file (p, 64, NULL, err, sizeof err);
     assert_string_equal (hint, "5");
     free (hint);
     snprintf (p, sizeof p, "%s/snapshot/EARLIEST", s_dir);
-    hint = zs_fs_read_file (p, 64, NULL, err, sizeof err);
+    hint = zs_io_read_file (p, 64, NULL, err, sizeof err);
     assert_string_equal (hint, "1");
     free (hint);
 
@@ -790,7 +791,7 @@ test_orphans (void **state)
     s_write ("snapshot/snapshot-3.tmp-1-0", "partial");
     char p[512];
     snprintf (p, sizeof p, "%s/bucket-1", s_dir);
-    zs_fs_mkdirs (p);
+    zs_io_mkdirs (p);
     s_write ("bucket-1/old.parquet", "x");
 
     //  Everything fresh: nothing listed with an age guard.
@@ -1319,11 +1320,11 @@ test_manifest_merge_applies_deletes (void **state)
         zs_manifest_list_encode (all, nm, ZS_AVRO_CODEC_ZSTANDARD, &len, err, sizeof err);
     char path[512];
     snprintf (path, sizeof path, "%s/manifest/%s", s_dir, list);
-    assert_int_equal (zs_fs_write_atomic (path, data, len, err, sizeof err), 0);
+    assert_int_equal (zs_io_write_atomic (path, data, len, err, sizeof err), 0);
     free (data);
     data = zs_manifest_list_encode (&dm, 1, ZS_AVRO_CODEC_ZSTANDARD, &len, err, sizeof err);
     snprintf (path, sizeof path, "%s/manifest/manifest-list-test-2", s_dir);
-    assert_int_equal (zs_fs_write_atomic (path, data, len, err, sizeof err), 0);
+    assert_int_equal (zs_io_write_atomic (path, data, len, err, sizeof err), 0);
     free (data);
     free (all);
     char json[1024];
@@ -1592,9 +1593,11 @@ test_rollback (void **state)
     snprintf (path, sizeof path, "%s/.locks", s_dir);
     mkdir (path, 0755);
     snprintf (path, sizeof path, "%s/.locks/committer-job1", s_dir);
-    int fd = open (path, O_CREAT | O_RDWR, 0644);
-    assert_true (fd >= 0);
-    assert_int_equal (flock (fd, LOCK_EX), 0);
+    zs_io_lock_t *lock = NULL;
+    char holder[128];
+    assert_int_equal (zs_io_lock_take (path, "pid 1, job job1", 5000, 0, &lock, holder,
+                                       sizeof holder, err, sizeof err),
+                      0);
     pid_t pid = fork ();
     if (pid == 0) {
         zs_table_t *t = zs_table_open (s_dir, NULL, err, sizeof err);
@@ -1603,7 +1606,7 @@ test_rollback (void **state)
     int status = 0;
     assert_int_equal (waitpid (pid, &status, 0), pid);
     assert_int_equal (WEXITSTATUS (status), 0);
-    close (fd);
+    zs_io_lock_release (&lock);
 }
 
 //  A compaction whose commit failed before its snapshot (here: an injected
@@ -1713,7 +1716,7 @@ test_pins (void **state)
     //  its committer runs (an OFD lock on its lock file, as lock.c takes)
     char lp[512];
     snprintf (lp, sizeof lp, "%s/.locks", s_dir);
-    zs_fs_mkdirs (lp);
+    zs_io_mkdirs (lp);
     snprintf (lp, sizeof lp, "%s/.locks/committer-job-x", s_dir);
     int lfd = open (lp, O_RDWR | O_CREAT, 0644);
     struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
@@ -1736,7 +1739,7 @@ test_pins (void **state)
     assert_int_equal (zs_table_pin (s_table, USER_A, "job-x", &acked, &id, 1, err, sizeof err), 0);
 
     //  a commit waits for a cleaner, and a cleaner for a commit
-    int clean = -1, other = -1;
+    zs_io_lock_t *clean = NULL, *other = NULL;
     assert_int_equal (zs_table_clean_lock (s_table, true, 0, &clean, err, sizeof err), 0);
     assert_int_equal (zs_table_clean_lock (s_table, false, 0, &other, err, sizeof err),
                       ZS_ECONFLICT);

@@ -11,6 +11,7 @@
 
 #include "datafiles.h"
 #include "fs.h"
+#include "io.h"
 #include "log.h"
 #include "table.h"
 #include "table_priv.h"
@@ -82,12 +83,12 @@ s_copy (const char *from, const char *to)
     char p[512], err[ZS_ERRLEN];
     size_t len;
     snprintf (p, sizeof p, "%s/%s", s_dir, from);
-    char *text = zs_fs_read_file (p, 1 << 20, &len, err, sizeof err);
+    char *text = zs_io_read_file (p, 1 << 20, &len, err, sizeof err);
     assert_non_null (text);
     snprintf (p, sizeof p, "%s/tag", s_dir);
     mkdir (p, 0755);
     snprintf (p, sizeof p, "%s/%s", s_dir, to);
-    assert_int_equal (zs_fs_write_atomic (p, text, len, err, sizeof err), 0);
+    assert_int_equal (zs_io_write_atomic (p, text, len, err, sizeof err), 0);
     free (text);
 }
 
@@ -221,7 +222,7 @@ test_paimon_tag_is_a_root_for_orphans (void **state)
     }
     char p[512];
     snprintf (p, sizeof p, "%s/snapshot/EARLIEST", s_dir);
-    assert_int_equal (zs_fs_write_atomic (p, "7", 1, err, sizeof err), 0);
+    assert_int_equal (zs_io_write_atomic (p, "7", 1, err, sizeof err), 0);
     s_orphans (names);
     assert_true (zs_table_clean_uncommitted_manifests (s_table, USER_A, err, sizeof err) >= 0);
     assert_int_equal (s_assert_readable (&s1), 10);
@@ -326,9 +327,9 @@ test_create_and_delete_tags (void **state)
     char p[512];
     size_t la, lb;
     snprintf (p, sizeof p, "%s/snapshot/snapshot-1", s_dir);
-    char *a = zs_fs_read_file (p, 1 << 20, &la, err, sizeof err);
+    char *a = zs_io_read_file (p, 1 << 20, &la, err, sizeof err);
     snprintf (p, sizeof p, "%s/tag/tag-first", s_dir);
-    char *b = zs_fs_read_file (p, 1 << 20, &lb, err, sizeof err);
+    char *b = zs_io_read_file (p, 1 << 20, &lb, err, sizeof err);
     assert_int_equal (la, lb);
     assert_memory_equal (a, b, la);
     free (a);
@@ -381,7 +382,7 @@ test_rollback_to_tag (void **state)
     //  a Java tag with a retention (Jackson's LocalDateTime and Duration)
     snprintf (p, sizeof p, "%s/snapshot/snapshot-1", s_dir);
     size_t len;
-    char *text = zs_fs_read_file (p, 1 << 20, &len, err, sizeof err);
+    char *text = zs_io_read_file (p, 1 << 20, &len, err, sizeof err);
     char *end = strrchr (text, '}');
     *end = '\0';
     char tagged[8192];
@@ -392,7 +393,7 @@ test_rollback_to_tag (void **state)
     snprintf (p, sizeof p, "%s/tag", s_dir);
     mkdir (p, 0755);
     snprintf (p, sizeof p, "%s/tag/tag-first", s_dir);
-    assert_int_equal (zs_fs_write_atomic (p, tagged, strlen (tagged), err, sizeof err), 0);
+    assert_int_equal (zs_io_write_atomic (p, tagged, strlen (tagged), err, sizeof err), 0);
     zs_tag_t tag;
     assert_int_equal (zs_table_read_tag (s_table, "first", &tag, err, sizeof err), 0);
     assert_int_equal (tag.create_ms, 1796405405250LL); //  2026-12-04 17:30:05.250
@@ -414,7 +415,7 @@ test_rollback_to_tag (void **state)
     assert_int_equal (zs_table_rollback_to_tag (s_table, "first", &out, err, sizeof err), 0);
     assert_int_equal (out.snapshots, 1);
     snprintf (p, sizeof p, "%s/snapshot/snapshot-1", s_dir);
-    text = zs_fs_read_file (p, 1 << 20, &len, err, sizeof err);
+    text = zs_io_read_file (p, 1 << 20, &len, err, sizeof err);
     assert_null (strstr (text, "tagCreateTime"));
     free (text);
     assert_int_equal (zs_table_latest_snapshot (s_table, &latest, err, sizeof err), 0);
@@ -465,7 +466,7 @@ test_any_tag_file_is_a_root (void **state)
         s_commit (i, i * 1000, 10);
     char p[512];
     snprintf (p, sizeof p, "%s/snapshot/EARLIEST", s_dir);
-    assert_int_equal (zs_fs_write_atomic (p, "9", 1, err, sizeof err), 0);
+    assert_int_equal (zs_io_write_atomic (p, "9", 1, err, sizeof err), 0);
     assert_int_equal (zs_table_create_tag (s_table, "late", 8, &id, err, sizeof err), ZS_ENOENT);
     assert_int_equal (zs_table_create_tag (s_table, "late", 9, &id, err, sizeof err), 0);
 }
