@@ -57,8 +57,8 @@ s_open (const char *path, char *bucket, size_t blen, char *key, size_t klen, cha
     return zs_io_s3_client (err, errlen);
 }
 
-#define S_OPEN(path, err, errlen)                                                                \
-    char bucket[64], key[ZS_PATH_MAX];                                                           \
+#define S_OPEN(path, err, errlen)                                                                  \
+    char bucket[64], key[ZS_PATH_MAX];                                                             \
     zs_s3_t *s3 = s_open (path, bucket, sizeof bucket, key, sizeof key, err, errlen)
 
 //  err for an answer that is not the one wanted
@@ -137,8 +137,8 @@ s_read_back (zs_s3_t *s3, const char *bucket, const char *key, const char *path,
     }
     int rc = got_len == len && memcmp (got, data, len) == 0 ? 0 : ZS_ECONFLICT;
     free (got);
-    zs_info ("S3_READBACK %s: a PUT's answer was lost and 412 came back; read back: %s",
-                 path, rc == 0 ? "ours" : "another's");
+    zs_info ("S3_READBACK %s: a PUT's answer was lost and 412 came back; read back: %s", path,
+             rc == 0 ? "ours" : "another's");
     return rc;
 }
 
@@ -169,8 +169,7 @@ s_create_exclusive (const char *path, const char *tag, const void *data, size_t 
             return s_answer_err (path, "PUT If-None-Match", &res, err, errlen);
         usleep ((useconds_t) (20000 << (i < 5 ? i : 5)));
     }
-    snprintf (err, errlen, "%s: PUT If-None-Match: 409 conflict %d times", path,
-              S_CONFLICT_TRIES);
+    snprintf (err, errlen, "%s: PUT If-None-Match: 409 conflict %d times", path, S_CONFLICT_TRIES);
     errno = EIO;
     return -1;
 }
@@ -334,8 +333,8 @@ s_file_abort (zs_io_file_t *base)
     char err[ZS_ERRLEN];
     if (*self->upload_id
         && zs_s3_mpu_abort (self->s3, self->bucket, self->key, self->upload_id, err, sizeof err))
-        zs_warn ("S3_ABORT_FAILED %s: %s (the upload is aborted by the next clean-up)",
-                     self->path, err);
+        zs_warn ("S3_ABORT_FAILED %s: %s (the upload is aborted by the next clean-up)", self->path,
+                 err);
     s_file_free (self);
 }
 
@@ -397,8 +396,8 @@ s_file_close (zs_io_file_t *base, char *err, size_t errlen)
         rc = zs_s3_put (self->s3, self->bucket, self->key, self->buf, self->used, &cond, &res, err,
                         errlen);
         if (rc == 0 && res.status == 412 && res.unsure)
-            rc = s_read_back (self->s3, self->bucket, self->key, self->path, self->buf,
-                              self->used, err, errlen);
+            rc = s_read_back (self->s3, self->bucket, self->key, self->path, self->buf, self->used,
+                              err, errlen);
         else if (rc == 0 && res.status != 200)
             rc = s_answer_err (self->path, "PUT", &res, err, errlen);
         s_file_free (self);
@@ -429,8 +428,8 @@ s_file_create (const char *path, char *err, size_t errlen)
         return NULL;
     }
     snprintf (self->path, sizeof self->path, "%s", path);
-    self->s3 = s_open (path, self->bucket, sizeof self->bucket, self->key, sizeof self->key, err,
-                       errlen);
+    self->s3 =
+        s_open (path, self->bucket, sizeof self->bucket, self->key, sizeof self->key, err, errlen);
     self->cap = (size_t) s_part_size;
     self->buf = self->s3 ? malloc (self->cap) : NULL;
     if (!self->buf) {
@@ -462,8 +461,8 @@ s_get_range (s_reader_t *self, void *buf, size_t len, int64_t offset, char *err,
     char *data = NULL;
     size_t got = 0;
     zs_s3_result_t res;
-    if (zs_s3_get (self->s3, self->bucket, self->key, offset, (int64_t) len, len, &data, &got,
-                   &res, err, errlen)
+    if (zs_s3_get (self->s3, self->bucket, self->key, offset, (int64_t) len, len, &data, &got, &res,
+                   err, errlen)
         != 0)
         return -1;
     if ((res.status != 206 && res.status != 200) || got != len) {
@@ -509,8 +508,8 @@ s_reader_open (const char *path, char *err, size_t errlen)
         return NULL;
     }
     snprintf (self->path, sizeof self->path, "%s", path);
-    self->s3 = s_open (path, self->bucket, sizeof self->bucket, self->key, sizeof self->key, err,
-                       errlen);
+    self->s3 =
+        s_open (path, self->bucket, sizeof self->bucket, self->key, sizeof self->key, err, errlen);
     zs_s3_result_t res = {0};
     int rc = self->s3 ? zs_s3_head (self->s3, self->bucket, self->key, &res, err, errlen) : -1;
     if (rc == 0 && res.status != 200)
