@@ -257,23 +257,26 @@ s_use_keys (const s_args_t *args, zs_curve_t **curve_p)
 static bool
 s_last_job_dir (const char *checkpoints_dir, char *dir, size_t len)
 {
-    DIR *d = opendir (checkpoints_dir);
-    if (!d)
+    zs_io_entry_t *e;
+    size_t n;
+    char err[ZS_ERRLEN];
+    if (zs_io_listing (checkpoints_dir, &e, &n, err, sizeof err) != 0)
         return false;
-    struct dirent *de;
-    time_t newest = 0;
+    int64_t newest = 0;
     bool found = false;
-    while ((de = readdir (d))) {
+    for (size_t i = 0; i < n; i++) {
         char path[2 * ZS_PATH_MAX];
-        struct stat st;
-        snprintf (path, sizeof path, "%s/%s/job.json", checkpoints_dir, de->d_name);
-        if (de->d_name[0] != '.' && stat (path, &st) == 0 && (!found || st.st_mtime >= newest)) {
-            newest = st.st_mtime;
-            snprintf (dir, len, "%s/%s", checkpoints_dir, de->d_name);
+        zs_io_stat_t st;
+        if (!e[i].is_dir || e[i].name[0] == '.')
+            continue;
+        snprintf (path, sizeof path, "%s/%s/job.json", checkpoints_dir, e[i].name);
+        if (zs_io_stat (path, &st) == 0 && (!found || st.mtime_ms >= newest)) {
+            newest = st.mtime_ms;
+            snprintf (dir, len, "%s/%s", checkpoints_dir, e[i].name);
             found = true;
         }
     }
-    closedir (d);
+    zs_io_listing_free (&e, n);
     return found;
 }
 

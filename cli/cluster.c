@@ -57,6 +57,7 @@
 #include "config.h"
 #include "fs.h"
 #include "io.h"
+#include "io_lock.h"
 #include "log.h"
 #include "net.h"
 #include "cmd.h"
@@ -540,8 +541,8 @@ typedef struct {
     char keys_arg[ZS_PATH_MAX + 16];
     char bin[3][ZS_PATH_MAX + 32]; //  coordinator, committer, writer
     char cluster_json[ZS_PATH_MAX + 32];
-    int lock_fd;   //  on <checkpoints dir>/.cluster.lock
-    child_t *kids; //  [0] coordinator, [1] committer, [2 + i] writer i
+    zs_io_lock_t *lock; //  <checkpoints dir>/.cluster.lock (io_lock.h)
+    child_t *kids;      //  [0] coordinator, [1] committer, [2 + i] writer i
     int nkids;
 } s_roles_t;
 
@@ -712,7 +713,10 @@ s_lock_checkpoints (s_roles_t *roles, const zs_config_t *cfg)
     zs_io_mkdirs (cfg->checkpoints_dir);
     snprintf (path, sizeof path, "%s/.cluster.lock", cfg->checkpoints_dir);
     snprintf (who, sizeof who, "pid %d, job %s\n", (int) getpid (), roles->job_id);
-    int rc = zs_fs_lock (path, who, &roles->lock_fd, holder, sizeof holder, err, sizeof err);
+    //  a lease (S3) of a cluster killed with kill -9 lapses after its ttl
+    int64_t ttl = zs_io_lease_ttl (cfg->heartbeat_timeout_ms);
+    int rc = zs_io_lock_take (path, who, ttl, zs_io_is_remote (path) ? ttl + 2000 : 0, &roles->lock,
+                              holder, sizeof holder, err, sizeof err);
     if (rc == ZS_ECONFLICT) {
         fprintf (stderr,
                  "zsink cluster: another zsink cluster (%s) runs with state.checkpoints.dir %s: "
@@ -1215,6 +1219,7 @@ zs_cluster_cmd (int argc, char **argv)
         //  refused (exit 2: another cluster holds the directory) or failed
         //  to start: nothing of ours runs on, nothing to leave allocated
         zs_curve_destroy (&args.curve);
+        zs_io_lock_release (&roles.lock);
         free (roles.kids);
         return rc;
     }
@@ -1224,6 +1229,7 @@ zs_cluster_cmd (int argc, char **argv)
     zsock_destroy (&run.ctl);
     zs_curve_destroy (&args.curve);
     zs_io_unlink (roles.cluster_json);
+    zs_io_lock_release (&roles.lock);
     free (roles.kids);
     return run.result;
 }

@@ -401,15 +401,6 @@ s_prom_setup (s_committer_t *self)
 
 //  Welcome: open the table and take the job's lock, then Register.
 //  Returns 0, or an exit code.
-//  The ttl of the committer's lease on S3: the job's heartbeat.timeout, the
-//  time after which a silent process is presumed dead, but at least 3 s
-//  (the server dates a lease to the second).
-static int64_t
-s_lease_ttl (const zs_config_t *cfg)
-{
-    return cfg->heartbeat_timeout_ms < 3000 ? 3000 : cfg->heartbeat_timeout_ms;
-}
-
 static int
 s_on_welcome (s_committer_t *self)
 {
@@ -458,7 +449,7 @@ s_on_welcome (s_committer_t *self)
         char lockfile[ZS_PATH_MAX], holder[128];
         //  a lease (S3) of a predecessor killed with kill -9 goes stale
         //  after its ttl: wait that long, and no longer
-        int64_t ttl = s_lease_ttl (cfg);
+        int64_t ttl = zs_io_lease_ttl (cfg->heartbeat_timeout_ms);
         int64_t wait = zs_io_is_remote (cfg->table_path) ? ttl + 2000 : 0;
         int rc = zs_committer_lock (cfg->table_path, job, ttl, wait, &self->lock, holder,
                                     sizeof holder, lockfile, err, sizeof err);

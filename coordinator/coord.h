@@ -12,6 +12,7 @@
 #include "curve.h"
 #include "drops.h"
 #include "history.h"
+#include "io_lock.h"
 #include "prom.h"
 #include <stdio.h>
 
@@ -52,7 +53,7 @@ typedef struct {
 typedef struct {
     zs_config_t cfg;
     char job_dir[ZS_PATH_MAX + 72];
-    int lock_fd; //  the flock on <checkpoints dir>/.coordinator.lock, held for life
+    zs_io_lock_t *lock; //  <checkpoints dir>/.coordinator.lock, held for life (io_lock.h)
     zs_job_meta_t meta;
     int64_t next_id; //  the next checkpoint id; meta.next_checkpoint_id reserves up to it
     zs_sender_t from;

@@ -1361,6 +1361,7 @@ s_close (coord_t *self)
     zs_drops_destroy (&self->drops);
     zs_history_destroy (&self->history);
     zs_prom_destroy (&self->prom);
+    zs_io_lock_release (&self->lock);
 }
 
 //  The slots, the drop counters and the control ROUTER.
@@ -1399,6 +1400,21 @@ s_drain (coord_t *self)
     }
 }
 
+//  The lock on the checkpoint directory still ours (a lease on S3 renews
+//  itself; io_lock.h)? Lost, this coordinator stops at once, to be
+//  restarted: another may run the job now.
+static bool
+s_keep_lock (coord_t *self)
+{
+    char err[ZS_ERRLEN];
+    if (zs_io_lock_keep (self->lock, err, sizeof err) != ZS_ESTALE)
+        return true;
+    zs_error ("LEASE_LOST the coordinator lock is lost: %s; exiting", err);
+    self->exit_code = ZS_EXIT_RESTART;
+    self->ending = true; //  not "interrupted": nothing more is written
+    return false;
+}
+
 //  The job ended and every participant said Bye, or waiting is over.
 static bool
 s_may_exit (coord_t *self)
@@ -1420,8 +1436,10 @@ zs_coordinator_main (int argc, char **argv)
     memset (self, 0, sizeof *self);
     const char *bind = NULL;
     int code = zs_coord_setup (self, argc, argv, &bind);
-    if (code >= 0)
-        return code; //  refused, or nothing to do: nothing is allocated yet
+    if (code >= 0) {
+        zs_io_lock_release (&self->lock);
+        return code; //  refused, or nothing to do: nothing else is allocated yet
+    }
     if (s_curve_setup (self) < 0) {
         s_close (self);
         return 2;
@@ -1443,7 +1461,7 @@ zs_coordinator_main (int argc, char **argv)
             zs_prom_serve (self->prom, zs_coord_render_metrics, self);
         if (self->curve)
             zs_curve_counters (self->curve, NULL, NULL); //  logs refused handshakes
-        if (s_may_exit (self))
+        if (s_may_exit (self) || !s_keep_lock (self))
             break;
     }
     if (!self->ending) {

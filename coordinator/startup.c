@@ -219,13 +219,12 @@ s_lock_checkpoints (coord_t *self, const char *job_id)
     char path[ZS_PATH_MAX + 32], who[128], holder[128], err[ZS_ERRLEN];
     snprintf (path, sizeof path, "%s/.coordinator.lock", self->cfg.checkpoints_dir);
     snprintf (who, sizeof who, "pid %d, job %s\n", (int) getpid (), job_id);
-    //  a predecessor told to stop (its supervisor died) may take a moment
-    int64_t until = zs_clock_mono_ms () + 3000;
-    int rc;
-    while ((rc = zs_fs_lock (path, who, &self->lock_fd, holder, sizeof holder, err, sizeof err))
-               == ZS_ECONFLICT
-           && zs_clock_mono_ms () < until)
-        usleep (100 * 1000);
+    //  a predecessor told to stop (its supervisor died) may take a moment;
+    //  a lease (S3) of one killed with kill -9 lapses after its ttl
+    int64_t ttl = zs_io_lease_ttl (self->cfg.heartbeat_timeout_ms);
+    int64_t wait = zs_io_is_remote (path) ? ttl + 2000 : 3000;
+    int rc =
+        zs_io_lock_take (path, who, ttl, wait, &self->lock, holder, sizeof holder, err, sizeof err);
     if (rc == ZS_ECONFLICT) {
         zs_error ("another coordinator (%s) runs with state.checkpoints.dir %s: two jobs of one "
                   "checkpoint directory cannot run at once",

@@ -91,7 +91,7 @@ static const s_key_t s_keys[] = {
     {"datagen.number-of-rows", S_I64, S_OFF (datagen_number_of_rows), 0, S_NOMAX, true, NULL},
     {"datagen.fail-at-id", S_I64, S_OFF (datagen_fail_at_id), 1, S_NOMAX, true, NULL},
     {"table.path", S_STORE, S_OFF (table_path), 0, 0, false, NULL},
-    {"state.checkpoints.dir", S_PATH, S_OFF (checkpoints_dir), 0, 0, false, NULL},
+    {"state.checkpoints.dir", S_STORE, S_OFF (checkpoints_dir), 0, 0, false, NULL},
     {"state.checkpoints.num-retained", S_INT, S_OFF (checkpoints_num_retained), 1, INT_MAX, false,
      NULL},
     {"log.dir", S_PATH, S_OFF (log_dir), 0, 0, false, NULL},

@@ -41,7 +41,7 @@ zs_config_check_dirs (const zs_config_t *cfg, bool table, bool checkpoints, char
         snprintf (dir, sizeof dir, "%s/%s", cfg->table_path, table_dirs[i]);
         rc = s_check_dir ("table.path", dir, true, err, errlen);
     }
-    if (rc == 0 && checkpoints)
+    if (rc == 0 && checkpoints && strncmp (cfg->checkpoints_dir, "s3://", 5) != 0)
         rc = s_check_dir ("state.checkpoints.dir", cfg->checkpoints_dir, false, err, errlen);
     return rc;
 }

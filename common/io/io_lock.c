@@ -608,6 +608,12 @@ s_remote_shared (const char *path, int64_t ttl_ms, int64_t wait_ms, zs_io_lock_t
 //  --------------------------------------------------------------------------
 //  The API
 
+int64_t
+zs_io_lease_ttl (int64_t heartbeat_timeout_ms)
+{
+    return heartbeat_timeout_ms < 3000 ? 3000 : heartbeat_timeout_ms;
+}
+
 int
 zs_io_lock_take (const char *path, const char *who, int64_t ttl_ms, int64_t wait_ms,
                  zs_io_lock_t **lock_p, char *holder, size_t holderlen, char *err, size_t errlen)

@@ -26,6 +26,11 @@
 
 typedef struct _zs_io_lock_t zs_io_lock_t;
 
+//  The ttl of a role's lease (the coordinator's, a committer's): the job's
+//  heartbeat.timeout, the time after which a silent process is presumed
+//  dead, but at least 3 s (a server dates a lease to the second).
+int64_t zs_io_lease_ttl (int64_t heartbeat_timeout_ms);
+
 //  Take the exclusive lock at path for who (one line: "pid 12, job j"),
 //  trying for wait_ms (0: once). 0 with *lock_p; ZS_ECONFLICT when it
 //  stays held (holder: the holder's who); -1 + err (errno kept for a

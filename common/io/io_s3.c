@@ -5,13 +5,13 @@
     1. write_atomic, write_hint: one PUT. S3 stores an object whole or not
        at all, and answers 200 only once it is durable.
     2. create_exclusive, write_new: PUT with If-None-Match: *. 412 means the
-       key is taken. When an earlier attempt's answer was lost (s3.h,
-       res.unsure), that key may have been taken by this very PUT: the
-       object is read back and compared byte for byte with ours, and only
-       equal bytes count as ours. A snapshot, a chk-N, a manifest all carry
-       something that no other writer's copy has (commit user and time, a
-       UUID in the name), so equal bytes are ours. A read-back that fails
-       fails the call (-1), never a guess.
+       key is taken, maybe by this very PUT: an attempt whose answer was
+       lost (s3.h, res.unsure), or one libcurl sent again by itself (it
+       does, unseen, when a reused connection drops before any byte of the
+       answer). So after every 412 the object is read back and compared
+       byte for byte with ours, and only equal bytes count as ours. A snapshot, a chk-N, a manifest
+   all carry something that no other writer's copy has (commit user and time, a UUID in the name),
+   so equal bytes are ours. A read-back that fails fails the call (-1), never a guess.
     3. 409 ConditionalRequestConflict (two conditional PUTs in flight on one
        key) is retried: it means nothing was stored.
     4. mkdirs, fsync_dir, sync_files: nothing to do (no directories; a PUT
@@ -110,11 +110,13 @@ s_write_atomic (const char *path, const char *tag, const void *data, size_t len,
     return s_put (path, data, len, err, errlen);
 }
 
-//  After a 412 that may be our own lost PUT's doing: is the object ours?
-//  0 ours, ZS_ECONFLICT another's, -1 unknown (err).
+//  After a 412, which may be our own PUT's doing (an answer lost, the PUT
+//  sent again by us or by libcurl): is the object ours? 0 ours,
+//  ZS_ECONFLICT another's, -1 unknown (err). unsure: we know an answer was
+//  lost (then the verdict is logged).
 static int
 s_read_back (zs_s3_t *s3, const char *bucket, const char *key, const char *path, const void *data,
-             size_t len, char *err, size_t errlen)
+             size_t len, bool unsure, char *err, size_t errlen)
 {
     char *got = NULL;
     size_t got_len = 0;
@@ -137,8 +139,12 @@ s_read_back (zs_s3_t *s3, const char *bucket, const char *key, const char *path,
     }
     int rc = got_len == len && memcmp (got, data, len) == 0 ? 0 : ZS_ECONFLICT;
     free (got);
-    zs_info ("S3_READBACK %s: a PUT's answer was lost and 412 came back; read back: %s", path,
-             rc == 0 ? "ours" : "another's");
+    if (rc == 0 || unsure)
+        zs_info ("S3_READBACK %s: 412 after a PUT whose answer may have been lost; the object "
+                 "is %s",
+                 path, rc == 0 ? "ours" : "another's");
+    if (rc != 0)
+        snprintf (err, errlen, "%s: exists", path);
     return rc;
 }
 
@@ -162,9 +168,11 @@ s_create_exclusive (const char *path, const char *tag, const void *data, size_t 
         }
         if (res.status == 200)
             return 0;
+        //  Always read back: libcurl itself re-sends a request whose answer
+        //  was lost on a reused connection, so a 412 may be for our own
+        //  write even when no attempt of ours looked unsure.
         if (res.status == 412)
-            return unsure ? s_read_back (s3, bucket, key, path, data, len, err, errlen)
-                          : (snprintf (err, errlen, "%s: exists", path), ZS_ECONFLICT);
+            return s_read_back (s3, bucket, key, path, data, len, unsure, err, errlen);
         if (res.status != 409)
             return s_answer_err (path, "PUT If-None-Match", &res, err, errlen);
         usleep ((useconds_t) (20000 << (i < 5 ? i : 5)));
@@ -395,9 +403,9 @@ s_file_close (zs_io_file_t *base, char *err, size_t errlen)
         zs_s3_cond_t cond = {.if_none_match = "*"};
         rc = zs_s3_put (self->s3, self->bucket, self->key, self->buf, self->used, &cond, &res, err,
                         errlen);
-        if (rc == 0 && res.status == 412 && res.unsure)
+        if (rc == 0 && res.status == 412)
             rc = s_read_back (self->s3, self->bucket, self->key, self->path, self->buf, self->used,
-                              err, errlen);
+                              res.unsure, err, errlen);
         else if (rc == 0 && res.status != 200)
             rc = s_answer_err (self->path, "PUT", &res, err, errlen);
         s_file_free (self);
