@@ -71,8 +71,10 @@ Log (L), one event a line, appended and flushed as it happens:
     TIME conn=N lost STATUS METHOD PATH       the answer lose-answer ate
     TIME conn=N error WHAT METHOD PATH        upstream unreachable or gone
     TIME conn=N close
-    TIME - rule-error LINE: WHY
-No header and no query value is logged: no secret ever lands there.
+    TIME conn=- rule-error FILE line N: WHY
+req, fault, answer and lost are written before the client hears anything
+of its request's outcome: a test may read them as soon as its request
+returns. No header and no query value is logged: no secret lands there.
 """
 
 import argparse
@@ -174,11 +176,13 @@ class Rules:
         text = self._read()
         if text == self.text:
             return
-        # appended lines only: the old rules keep their counts
-        keep = text.startswith(self.text) and (self.text == "" or self.text.endswith("\n"))
-        old = self.rules if keep else []
+        # lines appended only: the old rules keep their counts (those of
+        # complete lines: a last line read half-written is parsed afresh)
+        done = self.text[: self.text.rfind("\n") + 1]
+        old = self.rules[: done.count("\n")] if text.startswith(done) else []
         rules = []
-        for n, line in enumerate(text.splitlines(), 1):
+        lines = text.splitlines()
+        for n, line in enumerate(lines, 1):
             if n <= len(old):
                 rules.append(old[n - 1])
                 continue
@@ -190,7 +194,8 @@ class Rules:
                 rules.append((n, Rule(line)))
             except ValueError as e:
                 rules.append((n, None))
-                if (n, line) not in self.reported:
+                half = n == len(lines) and not text.endswith("\n")
+                if not half and (n, line) not in self.reported:
                     self.reported.add((n, line))
                     msg = "%s line %d: %s" % (self.path, n, e)
                     print("s3proxy: " + msg, file=sys.stderr, flush=True)
@@ -536,14 +541,15 @@ class Conn:
                 raise UpstreamGone(str(e))
             if framing[0] == "none":
                 framing = ("eof", None)
-        dst = None if lose else self.sock
-        send(dst, b"".join(lines) + b"\r\n", ClientGone)
-        copy_body(urf, UpstreamGone, dst, ClientGone, framing)
         if lose:
+            copy_body(urf, UpstreamGone, None, ClientGone, framing)
             self.log.event(self.id, "lost", status, req.method, req.path)
             self.reset()
             return False
+        # logged first: once the client has its answer, the line is there
         self.log.event(self.id, "answer", status, req.method, req.path)
+        send(self.sock, b"".join(lines) + b"\r\n", ClientGone)
+        copy_body(urf, UpstreamGone, self.sock, ClientGone, framing)
         # an answer before the body was sent leaves the client's body (some,
         # all or none of it) on the connection: it cannot be reused
         return (
