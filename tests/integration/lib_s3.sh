@@ -20,7 +20,16 @@
 # on every request). A rule that does not parse makes s3proxy_fault fail
 # with the reason.
 
-S3PROXY_PY=${S3PROXY_PY:-$(cd "$(dirname "$0")/../tools" && pwd)/s3proxy.py}
+# The proxy: env S3PROXY_PY, else found from the sourcing script's place
+# (tests/integration, tests/*, bench/, scripts/ of the source tree).
+if [ -z "${S3PROXY_PY:-}" ]; then
+    for _c in "$(dirname "$0")/../tools" "$(dirname "$0")/../tests/tools"; do
+        if [ -f "$_c/s3proxy.py" ]; then
+            S3PROXY_PY=$(cd "$_c" && pwd)/s3proxy.py
+            break
+        fi
+    done
+fi
 
 # Is process $1 there (a zombie nobody reaped yet is gone)?
 s3proxy_running () {
@@ -29,6 +38,10 @@ s3proxy_running () {
 
 s3proxy_start () {
     _pd=$1 _up=$2
+    if [ ! -f "${S3PROXY_PY:-}" ]; then
+        echo "s3proxy_start: tests/tools/s3proxy.py not found from $0 (set S3PROXY_PY)" >&2
+        return 1
+    fi
     mkdir -p "$_pd"
     _pd=$(cd "$_pd" && pwd)
     rm -f "$_pd/port"
@@ -61,6 +74,7 @@ s3proxy_write_control () {
 }
 
 s3proxy_fault () {
+    [ -f "${S3PROXY_PY:-}" ] || { echo "s3proxy_fault: no s3proxy.py (set S3PROXY_PY)" >&2; return 1; }
     python3 "$S3PROXY_PY" --check-rule "$2" || return 1
     _old=$(cat "$1/control" 2>/dev/null || true)
     if [ -n "$_old" ]; then
