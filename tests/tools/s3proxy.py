@@ -39,10 +39,11 @@ every request (a missing file = no rules; '#' starts a comment line):
   KEY-REGEX  a Python regex, re.search()ed against the path of the request
              without its query string (e.g. /bucket/wh/t/snapshot/snapshot-3);
              no blanks in it (write \\s)
-  ACTION     status CODE   answer CODE with an S3 XML error body (503:
-                           SlowDown, 500: InternalError, ...), not forwarded;
-                           the body is read first (100 Continue sent when
-                           asked for), so the connection stays usable
+  ACTION     status CODE   answer CODE (400..599) with an S3 XML error
+                           body (503: SlowDown, 500: InternalError, ...),
+                           not forwarded; the body is read first (100
+                           Continue sent when asked for), so the connection
+                           stays usable
              reset         reset the connection (RST, SO_LINGER 0) at once,
                            not forwarded: nothing reaches the server
              lose-answer   forward, let the server answer (it has stored the
@@ -78,6 +79,7 @@ returns. No header and no query value is logged: no secret lands there.
 """
 
 import argparse
+import http
 import itertools
 import os
 import re
@@ -88,6 +90,7 @@ import sys
 import threading
 import time
 import urllib.parse
+from xml.sax.saxutils import escape
 
 CHUNK = 65536
 MAX_HEAD = 65536
@@ -141,8 +144,8 @@ class Rule:
             if not rest or not rest[0].isdigit():
                 raise ValueError("%s needs a number (%s)" % (self.action, "CODE" if self.action == "status" else "MS"))
             self.arg = int(rest.pop(0))
-            if self.action == "status" and not 200 <= self.arg <= 599:
-                raise ValueError("status %d is not 200..599" % self.arg)
+            if self.action == "status" and not 400 <= self.arg <= 599:
+                raise ValueError("status %d is not an error (400..599)" % self.arg)
         self.count = None
         if rest:
             if not rest[0].isdigit() or int(rest[0]) < 1:
@@ -364,7 +367,7 @@ def xml_error(code, method, path):
     rid = "s3proxy%016x" % (time.monotonic_ns() & 0xFFFFFFFFFFFFFFFF)
     body = (
         '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>%s</Code><Message>%s</Message>'
-        "<Resource>%s</Resource><RequestId>%s</RequestId></Error>" % (name, msg, path, rid)
+        "<Resource>%s</Resource><RequestId>%s</RequestId></Error>" % (name, msg, escape(path), rid)
     ).encode()
     return body, rid
 
@@ -444,7 +447,10 @@ class Conn:
             send(self.sock, b"HTTP/1.1 100 Continue\r\n\r\n", ClientGone)
         copy_body(self.rf, ClientGone, None, ClientGone, req.framing)
         body, rid = xml_error(rule.arg, req.method, req.path)
-        reason = {500: "Internal Server Error", 503: "Slow Down"}.get(rule.arg, "Injected")
+        try:
+            reason = "Slow Down" if rule.arg == 503 else http.HTTPStatus(rule.arg).phrase
+        except ValueError:
+            reason = "Injected"
         head = [
             "HTTP/1.1 %d %s" % (rule.arg, reason),
             "Content-Type: application/xml",
