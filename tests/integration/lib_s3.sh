@@ -14,6 +14,8 @@
 #   s3proxy_clear DIR               drop every rule
 #   s3proxy_stop DIR                TERM by its pid, wait for the exit
 #   s3proxy_faults_applied DIR      how many faults it has applied
+#   s3proxy_wait_faults DIR N SECS  until it has applied N faults (1 when
+#                                   the deadline passes first)
 #   s3proxy_requests DIR [METHOD]   how many requests (of METHOD) it has had
 #
 # Rules take effect on the next request (the proxy reads the control file
@@ -109,6 +111,17 @@ s3proxy_stop () {
 
 s3proxy_faults_applied () {
     cat "$1/log" 2>/dev/null | grep -c '^[^ ]* conn=[^ ]* fault ' || true
+}
+
+s3proxy_wait_faults () {
+    _end=$(($(date +%s) + $3))
+    while [ "$(s3proxy_faults_applied "$1")" -lt "$2" ]; do
+        if [ "$(date +%s)" -ge "$_end" ]; then
+            echo "s3proxy_wait_faults: $(s3proxy_faults_applied "$1") of $2 faults after $3 s ($1/log)" >&2
+            return 1
+        fi
+        sleep 0.05
+    done
 }
 
 s3proxy_requests () {
