@@ -1,0 +1,133 @@
+# lib_s3.sh - the fault proxy (tests/tools/s3proxy.py) for the S3 tests
+# (POSIX sh; sourced, after lib.sh or alone).
+#
+# The proxy sits between zsink and the S3 server; zsink's endpoint is the
+# proxy, so zsink signs for the proxy's host and the proxy forwards the Host
+# header unchanged. Each proxy has a directory DIR of its own: port, pid,
+# control (the fault rules), log (one event a line), stderr.
+#
+#   s3proxy_start DIR UPSTREAM      start it in the background (UPSTREAM:
+#                                   http://127.0.0.1:PORT); exports
+#                                   S3PROXY_ENDPOINT and S3PROXY_PID
+#   s3proxy_fault DIR 'RULE'        add a rule (METHOD KEY-REGEX ACTION [ARG]
+#                                   [COUNT], see s3proxy.py), atomically
+#   s3proxy_clear DIR               drop every rule
+#   s3proxy_stop DIR                TERM by its pid, wait for the exit
+#   s3proxy_faults_applied DIR      how many faults it has applied
+#   s3proxy_wait_faults DIR N SECS  until it has applied N faults (1 when
+#                                   the deadline passes first)
+#   s3proxy_requests DIR [METHOD]   how many requests (of METHOD) it has had
+#
+# Rules take effect on the next request (the proxy reads the control file
+# on every request). A rule that does not parse makes s3proxy_fault fail
+# with the reason.
+
+# The proxy: env S3PROXY_PY, else found from the sourcing script's place
+# (tests/integration, tests/*, bench/, scripts/ of the source tree).
+if [ -z "${S3PROXY_PY:-}" ]; then
+    for _c in "$(dirname "$0")/../tools" "$(dirname "$0")/../tests/tools"; do
+        if [ -f "$_c/s3proxy.py" ]; then
+            S3PROXY_PY=$(cd "$_c" && pwd)/s3proxy.py
+            break
+        fi
+    done
+fi
+
+# Is process $1 there (a zombie nobody reaped yet is gone)?
+s3proxy_running () {
+    kill -0 "$1" 2>/dev/null && [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ]
+}
+
+s3proxy_start () {
+    _pd=$1 _up=$2
+    if [ ! -f "${S3PROXY_PY:-}" ]; then
+        echo "s3proxy_start: tests/tools/s3proxy.py not found from $0 (set S3PROXY_PY)" >&2
+        return 1
+    fi
+    mkdir -p "$_pd"
+    _pd=$(cd "$_pd" && pwd)
+    rm -f "$_pd/port"
+    [ -f "$_pd/control" ] || : >"$_pd/control"
+    python3 "$S3PROXY_PY" --listen 127.0.0.1:0 --upstream "$_up" --port-file "$_pd/port" \
+        --control-file "$_pd/control" --log "$_pd/log" </dev/null >>"$_pd/stderr" 2>&1 &
+    S3PROXY_PID=$!
+    echo "$S3PROXY_PID" >"$_pd/pid"
+    _end=$(($(date +%s) + 15))
+    while [ ! -s "$_pd/port" ]; do
+        if ! s3proxy_running "$S3PROXY_PID"; then
+            cat "$_pd/stderr" >&2
+            echo "s3proxy_start: the proxy exited while starting ($_pd/stderr)" >&2
+            return 1
+        fi
+        if [ "$(date +%s)" -ge "$_end" ]; then
+            kill "$S3PROXY_PID" 2>/dev/null
+            echo "s3proxy_start: no port file after 15 s ($_pd/stderr)" >&2
+            return 1
+        fi
+        sleep 0.05
+    done
+    S3PROXY_ENDPOINT=http://127.0.0.1:$(cat "$_pd/port")
+    export S3PROXY_ENDPOINT S3PROXY_PID
+}
+
+# Writes $2 as the whole control file of proxy $1: temp file, then rename.
+s3proxy_write_control () {
+    printf '%s\n' "$2" >"$1/control.tmp.$$" && mv "$1/control.tmp.$$" "$1/control"
+}
+
+s3proxy_fault () {
+    [ -f "${S3PROXY_PY:-}" ] || { echo "s3proxy_fault: no s3proxy.py (set S3PROXY_PY)" >&2; return 1; }
+    python3 "$S3PROXY_PY" --check-rule "$2" || return 1
+    _old=$(cat "$1/control" 2>/dev/null || true)
+    if [ -n "$_old" ]; then
+        s3proxy_write_control "$1" "$_old
+$2"
+    else
+        s3proxy_write_control "$1" "$2"
+    fi
+}
+
+# A unique comment line: the file is not an extension of the old one, so
+# rules added after this start with fresh counts even if they read the same.
+s3proxy_clear () {
+    s3proxy_write_control "$1" "# cleared $(date +%s%N) $$"
+}
+
+s3proxy_stop () {
+    [ -f "$1/pid" ] || return 0
+    _pp=$(cat "$1/pid")
+    kill "$_pp" 2>/dev/null || true
+    _end=$(($(date +%s) + 10))
+    while s3proxy_running "$_pp"; do
+        if [ "$(date +%s)" -ge "$_end" ]; then
+            kill -9 "$_pp" 2>/dev/null || true
+            break
+        fi
+        sleep 0.05
+    done
+    wait "$_pp" 2>/dev/null || true
+    rm -f "$1/pid"
+}
+
+s3proxy_faults_applied () {
+    cat "$1/log" 2>/dev/null | grep -c '^[^ ]* conn=[^ ]* fault ' || true
+}
+
+s3proxy_wait_faults () {
+    _end=$(($(date +%s) + $3))
+    while [ "$(s3proxy_faults_applied "$1")" -lt "$2" ]; do
+        if [ "$(date +%s)" -ge "$_end" ]; then
+            echo "s3proxy_wait_faults: $(s3proxy_faults_applied "$1") of $2 faults after $3 s ($1/log)" >&2
+            return 1
+        fi
+        sleep 0.05
+    done
+}
+
+s3proxy_requests () {
+    if [ -n "${2:-}" ]; then
+        cat "$1/log" 2>/dev/null | grep -c "^[^ ]* conn=[^ ]* req $2 " || true
+    else
+        cat "$1/log" 2>/dev/null | grep -c '^[^ ]* conn=[^ ]* req ' || true
+    fi
+}
