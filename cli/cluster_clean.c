@@ -96,6 +96,14 @@ s_pin_drop (const char *path, int64_t identifier, void *arg)
     return s_after (path, rule->job_id, rule->parallelism, rule->r);
 }
 
+//  zs_io_name_fn: an upload of rule 1 (name is a data file's name)
+static bool
+s_upload_after (const char *name, void *arg)
+{
+    const s_rule_t *rule = arg;
+    return s_after (name, rule->job_id, rule->parallelism, rule->r);
+}
+
 //  Delete the orphans of rule 1 and 2; the count, *failed those that stay.
 //  The job's pin first forgets the files rule 1 deletes (4.): its
 //  committer pinned a checkpoint after R before it was aborted, and a pin
@@ -131,6 +139,14 @@ s_delete (const zs_config_t *cfg, const char *job_id, int64_t r, int *failed, ch
         free (paths[i]);
     }
     free (paths);
+    //  On S3, a writer killed while uploading a file left an open
+    //  multipart upload: no object, but stored parts. Its files are all
+    //  in bucket-0 (zsink writes unpartitioned tables).
+    char dir[2 * ZS_PATH_MAX];
+    int aborted = 0;
+    snprintf (dir, sizeof dir, "%s/bucket-0", cfg->table_path);
+    if (zs_io_abort_uploads (dir, s_upload_after, &rule, &aborted, err, errlen) != 0)
+        (*failed)++;
     return deleted;
 }
 

@@ -644,10 +644,18 @@ s_cmd_orphans (zs_table_t *table, const s_args_t *args)
     int status = 0;
     json_t *arr = json_array ();
     size_t listed = 0;
+    bool deleting = args->delete;
     for (size_t i = 0; i < n; i++) {
         //  Only files actually deleted are reported as such; a failure is
         //  printed and makes the exit status 1 but does not stop the rest.
-        if (args->delete) {
+        //  On S3 the lock is a lease: deletes only while it is ours (a
+        //  pause past its ttl lets commits in again; io_lock.h)
+        if (deleting && zs_io_lock_keep (lock, err, sizeof err) == ZS_ESTALE) {
+            fprintf (stderr, "zsink table orphans: the clean lock is lost (%s): stopped\n", err);
+            status = 1;
+            deleting = false;
+        }
+        if (deleting) {
             char path[ZS_PATH_MAX];
             snprintf (path, sizeof path, "%s/%s", zs_table_path (table), paths[i]);
             if (zs_io_unlink (path) != 0) {
@@ -660,7 +668,7 @@ s_cmd_orphans (zs_table_t *table, const s_args_t *args)
         if (args->json)
             json_array_append_new (arr, json_string (paths[i]));
         else
-            printf ("%s%s\n", args->delete ? "deleted " : "", paths[i]);
+            printf ("%s%s\n", deleting ? "deleted " : "", paths[i]);
         listed++;
         free (paths[i]);
     }
