@@ -19,7 +19,9 @@
 #  4. the other way round: Paimon Java and pypaimon each commit 1000 more
 #     rows to the s3:// table (users java-s3 and py-s3); zsink reads them
 #     (stats: ids 1..N+2000 once), `zsink table verify` is OK, and the three
-#     readers agree again, filterCommitted of all three users included.
+#     readers agree again, filterCommitted of all three users included;
+#  5. with a wrong secret in the environment both readers fail (the store's
+#     403), and neither prints the secret.
 # Skips (77) without Paimon's readers (lib.sh) or without the S3 server
 # (`scripts/setup-s3.sh --check BUILD`), unless ZSINK_INTEROP_REQUIRED=1 or
 # ZSINK_S3_REQUIRED=1 respectively.
@@ -103,5 +105,16 @@ sys.exit(0 if (s["count"], s["distinct_ids"], s["min_id"], s["max_id"]) == (m, m
 out=$("$ZSINK" table verify "$t" 2>&1) || fail $v "zsink table verify after Paimon's appends: $out"
 echo "[$v] zsink: ids 1..$M once; verify: $(echo "$out" | tail -n 1)"
 paimon_table $v
+
+# 5. the readers do take the store's credentials from the environment: with a
+# wrong secret each fails, saying so, and never prints the secret
+bad=not-the-secret-$$
+for r in java py; do
+    if out=$(AWS_SECRET_ACCESS_KEY=$bad paimon_$r summary "$t" 2>&1); then
+        fail $v "paimon_$r read $t with a wrong secret: $out"
+    fi
+    case $out in *"$bad"*) fail $v "paimon_$r printed the secret: $out" ;; esac
+    echo "[$v] paimon_$r with a wrong secret fails: $(echo "$out" | grep '"ok"' | cut -c1-160)"
+done
 
 pass
