@@ -248,14 +248,14 @@ public class ZsinkInterop {
     }
 
     // A local path made absolute; an s3:// URL as given (less a trailing /);
-    // file:///abs as /abs; any other scheme refused.
+    // file:///abs as /abs; any other scheme refused (exit 2, as paimon_py.py).
     static String absPath(String p) {
         if (isS3(p))
             return p.replaceAll("/+$", "");
         if (p.regionMatches(true, 0, "file://", 0, 7))
             p = p.substring(7);
         else if (isUrl(p))
-            throw new IllegalArgumentException("unsupported table path '" + p
+            throw new UsageError("unsupported table path '" + p
                     + "': a local directory, file:///abs or s3://bucket/key");
         return new File(p).getAbsoluteFile().toPath().normalize().toString();
     }
