@@ -35,6 +35,14 @@
 //       count, and the files holding a matching row (relative to DIR), in
 //       order; the interop tests compare Paimon Java's push-down with it
 //
+// DIR may be s3://bucket/key (zsink's table.path on object storage) for
+// `snapshots` only: it reads the schema and snapshot files (small JSON)
+// with curl's SigV4 from the environment zsink reads (AWS_ENDPOINT_URL,
+// AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION; path style when an
+// endpoint is given, as zsink does). The DuckDB modes refuse it: DuckDB
+// reads s3:// only through its httpfs extension, which it downloads at run
+// time, and the tests install nothing at run time.
+//
 // Prints one JSON summary line; exit 0 on agreement, 1 on any difference.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -62,18 +70,54 @@ function die(msg) {
 // The columns of schema/schema-<id> (default: the latest, the highest N:
 // Paimon's schema evolution adds one per ALTER TABLE)
 function tableSchema(dir, id) {
+  if (id === undefined && isS3(dir)) // no listing: zsink names the latest
+    id = JSON.parse(execFileSync(opt.zsink, ['table', 'schema', dir, '--json'],
+      { encoding: 'utf8' })).schema_id;
   if (id === undefined)
     id = Math.max(...readdirSync(join(dir, 'schema')).filter((n) => /^schema-[0-9]+$/.test(n))
       .map((n) => Number(n.slice(7))));
-  const s = JSON.parse(readFileSync(join(dir, 'schema', `schema-${id}`), 'utf8'));
+  const s = JSON.parse(tableText(dir, 'schema', `schema-${id}`));
   return s.fields.map((f) => ({ name: f.name, type: f.type.replace(/ NOT NULL$/, '') }));
 }
 
 // The schema a read of snapshot id takes (time travel: its schemaId, as
 // Paimon's readers and `zsink table scan --snapshot` do)
 function snapshotSchema(dir, id) {
-  const snap = JSON.parse(readFileSync(join(dir, 'snapshot', `snapshot-${id}`), 'utf8'));
+  const snap = JSON.parse(tableText(dir, 'snapshot', `snapshot-${id}`));
   return tableSchema(dir, snap.schemaId);
+}
+
+// ---- s3:// tables ----------------------------------------------------------
+
+const isS3 = (p) => /^s3:\/\//i.test(p);
+
+// A file of the table, as text: local, or an s3:// object through curl
+function tableText(dir, ...rel) {
+  if (!isS3(dir)) return readFileSync(join(dir, ...rel), 'utf8');
+  return s3Text(`${dir.replace(/\/+$/, '')}/${rel.join('/')}`);
+}
+
+// GET s3://bucket/key with curl --aws-sigv4. The credentials go to curl on
+// its stdin (-K -), never on a command line or into an error message.
+function s3Text(url) {
+  const m = /^s3:\/\/([^/]+)\/(.+)$/i.exec(url);
+  if (!m) die(`not an s3://bucket/key URL: ${url}`);
+  const env = process.env;
+  const region = env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1';
+  const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL;
+  if (!env.AWS_ACCESS_KEY_ID || !env.AWS_SECRET_ACCESS_KEY)
+    die('s3: no credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)');
+  const key = m[2].split('/').map(encodeURIComponent).join('/');
+  const http = endpoint ? `${endpoint.replace(/\/+$/, '')}/${m[1]}/${key}`
+    : `https://${m[1]}.s3.${region}.amazonaws.com/${key}`;
+  const quote = (v) => v.replace(/[\\"]/g, (c) => '\\' + c);
+  const cfg = `user = "${quote(env.AWS_ACCESS_KEY_ID)}:${quote(env.AWS_SECRET_ACCESS_KEY)}"\n`;
+  try {
+    return execFileSync('curl', ['-sS', '--fail', '--max-time', '60', '--aws-sigv4',
+      `aws:amz:${region}:s3`, '-K', '-', http], { input: cfg, encoding: 'utf8', stdio: 'pipe' });
+  } catch (e) {
+    return die(`s3: GET ${url}: ${String(e.stderr || '').trim() || `curl exit ${e.status}`}`);
+  }
 }
 
 // zsink type of a DuckDB column type (for files DuckDB wrote)
@@ -385,6 +429,9 @@ async function whereCounts(conn) {
 
 async function main() {
   if (mode === 'snapshots') return snapshotFigures();
+  if (isS3(opt.table || ''))
+    die(`${mode}: DuckDB cannot read ${opt.table} here (s3:// needs its httpfs extension, `
+      + 'downloaded at run time: not done); only `snapshots` takes an s3:// table');
   // DuckDB only where it is used: loading it costs a quarter of a second
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const db = await DuckDBInstance.create(':memory:');

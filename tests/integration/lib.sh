@@ -55,7 +55,14 @@ done
 vdir () { echo "$SCRATCH/$1"; }
 job_id () { echo "${TEST_NAME#t_}-$1-$$" | tr '_' '-'; }
 clog () { echo "$SCRATCH/$1/cluster.log"; }
-table_of () { echo "$SCRATCH/$1/table"; }
+# TABLE_ROOT: where the variants' tables live. Empty: the scratch dir. A test
+# on object storage sets it (after sourcing this) to s3://BUCKET/PREFIX: the
+# variant's table is then TABLE_ROOT/VARIANT/table (checkpoints stay in the
+# scratch dir), and the oracle reads it there (DuckDB's part skipped).
+TABLE_ROOT=
+table_of () {
+    if [ -n "$TABLE_ROOT" ]; then echo "$TABLE_ROOT/$1/table"; else echo "$SCRATCH/$1/table"; fi
+}
 
 # write_job VARIANT PARALLELISM [yaml lines ...]: job.yaml with the table and
 # checkpoint dir of the variant plus the given lines (key: value).
@@ -68,7 +75,7 @@ write_job () {
         echo "parallelism: $_p"
         # a line of the caller's naming source.kind replaces the default
         case "$*" in *source.kind:*) ;; *) echo "source.kind: datagen" ;; esac
-        echo "table.path: $_d/table"
+        echo "table.path: $(table_of "$_v")"
         echo "state.checkpoints.dir: $_d/chk"
         for _l in "$@"; do echo "$_l"; done
     } >"$_d/job.yaml"
@@ -297,8 +304,18 @@ oracle () {
 # duck_table VARIANT [N]: DuckDB reads the table's live files and agrees
 # with zsink's reader on count, distinct ids, min/max/sum of every numeric
 # column, null counts and a digest of all rows (with N: ids 1..N once);
-# then Paimon's own readers do (paimon_table).
+# then Paimon's own readers do (paimon_table). An s3:// table: DuckDB's part
+# is skipped (it reads s3:// only through its httpfs extension, downloaded
+# at run time, which the tests do not do); Paimon's readers still compare
+# every figure with zsink's (and oracle.py has checked ids 1..N).
 duck_table () {
+    case $(table_of "$1") in
+    s3://* | S3://*)
+        echo "[$1] duckdb: skipped for an s3:// table (DuckDB would need its httpfs extension, downloaded at run time)"
+        paimon_table "$1"
+        return
+        ;;
+    esac
     if ! _out=$(node "$DUCK" table --zsink "$ZSINK" --table "$(table_of "$1")" \
         ${2:+--expect "$2"} 2>&1); then
         echo "$_out"

@@ -199,14 +199,71 @@ def digest_of(lines):
 
 
 # ---- tables ------------------------------------------------------------------
+#
+# TABLE is a local directory (file:///abs too, as zsink takes it) or
+# s3://bucket/key, as zsink's table.path. pypaimon opens s3:// with pyarrow's
+# S3FileSystem, configured by s3_options() from the environment zsink reads.
+
+def is_s3(path):
+    return path[:5].lower() == "s3://"
+
+
+def table_path(path):
+    """A local path made absolute; s3:// as given (less a trailing /); file:///abs
+    as /abs; any other scheme refused."""
+    if is_s3(path):
+        return path.rstrip("/")
+    if path[:7].lower() == "file://":
+        path = path[7:]
+    elif re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", path):
+        fail(f"unsupported table path '{path}': a local directory, file:///abs or s3://bucket/key", 2)
+    return os.path.abspath(path)
+
+
+def s3_options():
+    """pypaimon's keys for an s3:// table, from the variables zsink falls back
+    to (so one environment serves zsink and every reader):
+
+      fs.s3.endpoint           AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, kept with
+                               its http:// or https:// (pyarrow takes the
+                               scheme from it: without one it speaks https, and
+                               pypaimon passes no scheme option of its own)
+      fs.s3.accessKeyId        AWS_ACCESS_KEY_ID
+      fs.s3.accessKeySecret    AWS_SECRET_ACCESS_KEY
+      fs.s3.region             AWS_REGION, AWS_DEFAULT_REGION
+      fs.s3.path-style-access  true when an endpoint is given (zsink's rule).
+                               pypaimon otherwise forces virtual-host style
+                               (pyarrow >= 16), which against a host name such
+                               as localhost asks bucket.localhost and finds
+                               nothing: "Path does not exist", not an error
+                               about the address
+    """
+    env = os.environ.get
+    endpoint = env("AWS_ENDPOINT_URL_S3") or env("AWS_ENDPOINT_URL")
+    key, secret = env("AWS_ACCESS_KEY_ID"), env("AWS_SECRET_ACCESS_KEY")
+    region = env("AWS_REGION") or env("AWS_DEFAULT_REGION")
+    if not key or not secret:
+        raise ValueError("s3: no credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)")
+    opts = {"fs.s3.accessKeyId": key, "fs.s3.accessKeySecret": secret,
+            "fs.s3.path-style-access": "true" if endpoint else "false"}
+    if endpoint:
+        opts["fs.s3.endpoint"] = endpoint
+    if region:
+        opts["fs.s3.region"] = region
+    return opts
+
+
+def file_io_options(path):
+    return s3_options() if is_s3(path) else {}
+
 
 def open_table(path, snapshot=None, tag=None):
     from pypaimon.table.file_store_table import FileStoreTable
 
-    path = os.path.abspath(path)
-    if not os.path.isdir(path):
+    path = table_path(path)
+    if not is_s3(path) and not os.path.isdir(path):
         fail(f"no table at {path}")
-    table = FileStoreTable.from_path(path)
+    table = FileStoreTable.from_path(path, file_io_options(path))
     if snapshot is not None:
         table = table.copy({"scan.snapshot-id": str(snapshot)})
     if tag is not None:  # time travel by tag (VERSION AS OF 'NAME')
@@ -387,7 +444,7 @@ def cmd_create(a):
     from pypaimon.schema.schema import Schema
     from pypaimon.schema.schema_manager import SchemaManager
 
-    path = os.path.abspath(a.table)
+    path = table_path(a.table)
     fields = []
     for i, (name, typ) in enumerate(split_spec(a.schema)):
         dt = DataTypeParser.parse_atomic_type_sql_string(typ)
@@ -397,8 +454,9 @@ def cmd_create(a):
     for kv in a.option or []:
         k, _, v = kv.partition("=")
         options[k] = v
-    os.makedirs(path, exist_ok=True)
-    file_io = FileIO.get(path, Options({}))
+    if not is_s3(path):
+        os.makedirs(path, exist_ok=True)
+    file_io = FileIO.get(path, Options(file_io_options(path)))
     SchemaManager(file_io, path).create_table(Schema(fields=fields, options=options))
     print(json.dumps({"ok": True, "table": path, "columns": len(fields), "options": options}))
 

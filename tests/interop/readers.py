@@ -32,6 +32,13 @@ read the table at once, and must agree:
 Prints one line (what agreed, and each reader's time); on any difference
 one line per difference and exit 1.
 
+The table may be s3://bucket/key (zsink's table.path on object storage):
+every reader then takes the store from the environment zsink reads
+(AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION),
+each mapped to its own keys (paimon_py.s3_options, ZsinkInterop.s3Options,
+oracle.mjs's curl). A server answers with the environment it was started
+with.
+
 A test asks this for many tables (t_failpoints: dozens), and each ask would
 pay a JVM start and pypaimon's imports (~2 s of CPU together). So lib.sh
 runs one server per test:
@@ -153,13 +160,33 @@ def compare_filter(c, java, zs):
         c.errors.append(f"java asked filterCommitted of {sorted(seen)}, the users are {sorted(by_user)}")
 
 
+def is_s3(table):
+    return table[:5].lower() == "s3://"
+
+
+def table_arg(table):
+    """A local table's absolute path; an s3:// table as given (less a trailing /)."""
+    return table.rstrip("/") if is_s3(table) else os.path.abspath(table)
+
+
+def read_text(table, rel):
+    """A file of the table as text (s3://: through pypaimon's FileIO)."""
+    if not is_s3(table):
+        with open(os.path.join(table, rel)) as f:
+            return f.read()
+    sys.path.insert(0, HERE)
+    import paimon_py
+    from pypaimon.common.file_io import FileIO
+    from pypaimon.common.options.options import Options
+    return FileIO.get(table, Options(paimon_py.s3_options())).read_file_utf8(f"{table}/{rel}")
+
+
 def carried_ids(table, last):
     """committedIdentifiers of the latest snapshot, {} when zsink did not write it."""
     if last is None:
         return {}
     try:
-        with open(os.path.join(table, "snapshot", f"snapshot-{last}")) as f:
-            snap = json.load(f)
+        snap = json.loads(read_text(table, f"snapshot/snapshot-{last}"))
     except (OSError, ValueError):
         return {}
     return {e["user"]: e["identifier"] for e in snap.get("committedIdentifiers", [])}
@@ -225,7 +252,7 @@ class JavaServe:
 
 def check_table(a, start_java):
     """Every reader on a.table; (exit status, the lines to print)."""
-    table = os.path.abspath(a.table)
+    table = table_arg(a.table)
     c = Check()
 
     snaps, err = zsink_json(a.zsink, "snapshots", table)
@@ -342,8 +369,9 @@ def ask_server(path, a):
         s.connect(name)
         os.chdir(here)
         ask = {k: getattr(a, k) for k in ASK_KEYS}
-        for k in ("zsink", "table", "interop", "duck"):
+        for k in ("zsink", "interop", "duck"):
             ask[k] = os.path.abspath(ask[k])
+        ask["table"] = table_arg(ask["table"])
         s.sendall(json.dumps(ask).encode() + b"\n")
         s.settimeout(280)  # a queue of asks from a test's variants
         buf = b""

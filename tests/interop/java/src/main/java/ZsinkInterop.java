@@ -228,19 +228,120 @@ public class ZsinkInterop {
     }
 
     // ---- tables -----------------------------------------------------------------
+    //
+    // TABLE is a local directory (file:///abs too, as zsink takes it) or
+    // s3://bucket/key, as zsink's table.path. A local table goes through
+    // LocalFileIO. An s3:// table goes through paimon-s3: a plugin jar whose
+    // FileIOLoader FileIO.get finds, and which loads its own hadoop-aws and AWS
+    // SDK in a class loader of their own (never meeting the hadoop-client jars
+    // the Parquet code uses). It is configured with Paimon's own keys, taken
+    // from the environment zsink reads, so one environment serves every
+    // reader (s3Options). One FileIO per bucket for the JVM's life: a serve
+    // JVM answers many asks, and the plugin's class loading costs ~1 s.
 
+    static boolean isUrl(String p) {
+        return p.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*");
+    }
+
+    static boolean isS3(String p) {
+        return p.regionMatches(true, 0, "s3://", 0, 5);
+    }
+
+    // A local path made absolute; an s3:// URL as given (less a trailing /);
+    // file:///abs as /abs; any other scheme refused (exit 2, as paimon_py.py).
     static String absPath(String p) {
+        if (isS3(p))
+            return p.replaceAll("/+$", "");
+        if (p.regionMatches(true, 0, "file://", 0, 7))
+            p = p.substring(7);
+        else if (isUrl(p))
+            throw new UsageError("unsupported table path '" + p
+                    + "': a local directory, file:///abs or s3://bucket/key");
         return new File(p).getAbsoluteFile().toPath().normalize().toString();
+    }
+
+    static String env(String... names) {
+        for (String n : names) {
+            String v = System.getenv(n);
+            if (v != null && !v.isEmpty())
+                return v;
+        }
+        return null;
+    }
+
+    // Paimon's keys (paimon-s3 hands s3.X to Hadoop S3A as fs.s3a.X) from the
+    // variables zsink falls back to:
+    //   s3.endpoint          AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL (with its
+    //                        http:// or https://: S3A takes the scheme from it)
+    //   s3.access-key        AWS_ACCESS_KEY_ID
+    //   s3.secret-key        AWS_SECRET_ACCESS_KEY
+    //   s3.endpoint.region   AWS_REGION, AWS_DEFAULT_REGION (S3A's key; Paimon
+    //                        has no s3.region of its own)
+    //   s3.path.style.access true when an endpoint is given (zsink's rule:
+    //                        S3A's default, virtual-host style, needs a DNS name
+    //                        per bucket)
+    static org.apache.paimon.options.Options s3Options() {
+        org.apache.paimon.options.Options o = new org.apache.paimon.options.Options();
+        String endpoint = env("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL");
+        String key = env("AWS_ACCESS_KEY_ID"), secret = env("AWS_SECRET_ACCESS_KEY");
+        String region = env("AWS_REGION", "AWS_DEFAULT_REGION");
+        if (key == null || secret == null)
+            throw new IllegalArgumentException("s3: no credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)");
+        if (endpoint != null)
+            o.set("s3.endpoint", endpoint);
+        o.set("s3.access-key", key);
+        o.set("s3.secret-key", secret);
+        if (region != null)
+            o.set("s3.endpoint.region", region);
+        o.set("s3.path.style.access", String.valueOf(endpoint != null));
+        return o;
+    }
+
+    static final Map<String, org.apache.paimon.fs.FileIO> FILE_IOS = new HashMap<>();
+
+    static synchronized org.apache.paimon.fs.FileIO fileIO(String abs) {
+        if (!isS3(abs))
+            return LocalFileIO.create();
+        String bucket = java.net.URI.create(abs).getAuthority();
+        org.apache.paimon.fs.FileIO io = FILE_IOS.get(bucket);
+        if (io == null) {
+            try {
+                io = org.apache.paimon.fs.FileIO.get(new Path(abs),
+                        org.apache.paimon.catalog.CatalogContext.create(s3Options()));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            FILE_IOS.put(bucket, io);
+        }
+        return io;
+    }
+
+    static boolean isDir(org.apache.paimon.fs.FileIO io, Path p) {
+        try {
+            return io.getFileStatus(p).isDir();
+        } catch (java.io.FileNotFoundException e) {
+            return false;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     static FileStoreTable open(String path, Long snapshot) {
         String abs = absPath(path);
-        if (!new File(abs, "schema").isDirectory())
+        org.apache.paimon.fs.FileIO io = fileIO(abs);
+        if (!isDir(io, new Path(abs, "schema")))
             throw new IllegalArgumentException("no Paimon table (no schema/) at " + abs);
-        FileStoreTable t = FileStoreTableFactory.create(LocalFileIO.create(), new Path(abs));
+        FileStoreTable t = FileStoreTableFactory.create(io, new Path(abs));
         if (snapshot != null)
             t = t.copy(Collections.singletonMap("scan.snapshot-id", String.valueOf(snapshot)));
         return t;
+    }
+
+    // A path Paimon returns, as the tools print it: relative to the table's
+    // root when inside it (local: the path part; s3: the whole URL)
+    static String shown(String root, Path p) {
+        String s = isS3(root) ? p.toString() : p.toUri().getPath();
+        return s.startsWith(root + "/") ? s.substring(root.length() + 1) : s;
     }
 
     static long sinceMainMs() {
@@ -1029,7 +1130,7 @@ public class ZsinkInterop {
         Schema schema = b.build();
         // check every column has a canonical spelling before creating anything
         spellers(new RowType(schema.fields()));
-        new SchemaManager(LocalFileIO.create(), new Path(path)).createTable(schema);
+        new SchemaManager(fileIO(path), new Path(path)).createTable(schema);
         out.println(toJson(obj("ok", true, "table", path, "columns", schema.fields().size(), "options", options)));
         return 0;
     }
@@ -1059,7 +1160,7 @@ public class ZsinkInterop {
         if (changes.isEmpty())
             throw new UsageError("alter wants --add, --rename, --retype or --drop");
         org.apache.paimon.schema.TableSchema ts =
-                new SchemaManager(LocalFileIO.create(), new Path(path)).commitChanges(changes);
+                new SchemaManager(fileIO(path), new Path(path)).commitChanges(changes);
         List<Object> cols = new ArrayList<>();
         for (DataField f : ts.fields())
             cols.add(obj("id", f.id(), "name", f.name(), "type", f.type().toString()));
@@ -1359,10 +1460,8 @@ public class ZsinkInterop {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         List<String> paths = new ArrayList<>();
         if (r.getDeletedFilesPath() != null)
-            for (Path p : r.getDeletedFilesPath()) {
-                String s = p.toUri().getPath();
-                paths.add(s.startsWith(root + "/") ? s.substring(root.length() + 1) : s);
-            }
+            for (Path p : r.getDeletedFilesPath())
+                paths.add(shown(root, p));
         Collections.sort(paths);
         out.println(toJson(obj("ok", true, "dry_run", dry, "deleted", r.getDeletedFileCount(), "bytes",
                 r.getDeletedFileTotalLenInBytes(), "files", paths, "older_than_ms",
@@ -1403,7 +1502,7 @@ public class ZsinkInterop {
             orphans += r.getDeletedFileCount();
             if (r.getDeletedFilesPath() != null)
                 for (Path p : r.getDeletedFilesPath())
-                    deleted.add(p.toUri().getPath());
+                    deleted.add(isS3(root) ? p.toString() : p.toUri().getPath());
             rounds++;
             if (pause != null && pause > 0)
                 Thread.sleep(pause);
