@@ -57,6 +57,9 @@
 #     If-None-Match: *             yes: 412 when the key exists (the upload
 #                                  stays open and can be aborted)
 #   ListMultipartUploads           yes (open uploads, by prefix)
+#   multipart part size            every part but the last >= 5 MiB, as AWS
+#                                  (else CompleteMultipartUpload: 400
+#                                  EntityTooSmall; the upload stays open)
 #   ranged GET                     yes: 206 with Content-Range; a start past
 #                                  the end is 416 InvalidRange
 #   keys with "/./" or "/../"      refused (400 InvalidRequest), unlike AWS
