@@ -45,7 +45,7 @@
 # polled, 60 s deadline.
 # kill -9 and restart keep everything that was answered 200: the volume
 # files and the filer's leveldb are written to the OS before the answer
-# (checked: test_s3.c kills -9 and restarts the server).
+# (checked: tests/s3/kill9_restart.sh kills it -9 amid PUTs).
 #
 # What this server (SeaweedFS 4.53, the version setup-s3.sh pins) enforces,
 # measured with curl against it:
