@@ -36,7 +36,9 @@
 #     their master's state; this one has no other volume servers);
 #   -volume.preStopSeconds=0: TERM stops the volume server at once;
 #   -s3.autoCreateBucket=false: a PUT into a missing bucket is NoSuchBucket,
-#     as on AWS, rather than creating it.
+#     as on AWS, rather than creating it;
+#   -s3.domainName=localhost: virtual-host style works too, at
+#     http://BUCKET.localhost:PORT (curl takes *.localhost for the loopback).
 # Ready means: a signed ListBuckets answers 200; the master knows as many
 # volumes as there are on disk (after a restart a GET of an object on an
 # unreported volume is a 500); the master's warm-up after a restart is over
@@ -147,7 +149,7 @@ launch () {
         -volume.port="$4" -volume.port.grpc="$5" -volume.preStopSeconds=0 \
         -filer.port="$6" -filer.port.grpc="$7" \
         -s3.port="$1" -s3.port.grpc="$8" -s3.port.iceberg=0 -s3.port.lance=0 \
-        -s3.config="$DIR/s3.json" -s3.autoCreateBucket=false $sock \
+        -s3.config="$DIR/s3.json" -s3.autoCreateBucket=false -s3.domainName=localhost $sock \
         -admin.ui=false -admin.port="$9" -admin.port.grpc="${10}" -admin.port.legacy=0 \
         -webdav=false \
         </dev/null >>"$DIR/log" 2>&1 &

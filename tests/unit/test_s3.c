@@ -574,6 +574,33 @@ test_multipart_if_none_match (void **state)
     free (whole);
 }
 
+//  Virtual-host style: http://zsink-test.localhost:PORT/key (curl takes
+//  any *.localhost for the loopback; the fixture's server knows the
+//  domain "localhost").
+static void
+test_virtual_host (void **state)
+{
+    NEED_SERVER ();
+    char endpoint[256], err[ZS_ERRLEN];
+    snprintf (endpoint, sizeof endpoint, "http://localhost:%s", strrchr (s_srv.endpoint, ':') + 1);
+    zs_s3_conf_t c = {.path_style = false, .backoff_ms = 10};
+    snprintf (c.endpoint, sizeof c.endpoint, "%s", endpoint);
+    snprintf (c.access_key, sizeof c.access_key, "zsinktestkey");
+    snprintf (c.secret_key, sizeof c.secret_key, "%s", S_SECRET);
+    zs_s3_t *vh = zs_s3_new (&c, err, sizeof err);
+    assert_non_null (vh);
+    zs_s3_result_t res;
+    const char *key = "vhost/a key=1";
+    assert_int_equal (zs_s3_put (vh, S_BUCKET, key, "virtual", 7, NULL, &res, err, sizeof err), 0);
+    if (res.status != 200)
+        fail_msg ("PUT virtual-host style: HTTP %ld %s", res.status, res.code);
+    s_assert_body (key, "virtual"); //  read back path style
+    s_keys_t ctx = {0, &key, 1};
+    assert_int_equal (zs_s3_list (vh, S_BUCKET, "vhost/", "/", s_seen, &ctx, err, sizeof err), 0);
+    assert_int_equal (ctx.seen, 1);
+    zs_s3_destroy (&vh);
+}
+
 static void
 test_create_bucket_twice (void **state)
 {
@@ -865,6 +892,7 @@ main (void)
         cmocka_unit_test (test_multipart_complete),
         cmocka_unit_test (test_multipart_abort),
         cmocka_unit_test (test_multipart_if_none_match),
+        cmocka_unit_test (test_virtual_host),
         cmocka_unit_test (test_create_bucket_twice),
         cmocka_unit_test (test_wrong_secret),
     };
