@@ -744,12 +744,15 @@ test_retry_refused (void **state)
     zs_s3_destroy (&s3);
 }
 
-//  A stand-in server: takes each request whole, then either closes the
-//  connection without a word or answers 503; counts the requests.
+//  A stand-in server: takes each request whole, then closes the connection
+//  without a word, answers 503, or says nothing until the client hangs up
+//  (its timeout); counts the requests.
+typedef enum { S_CLOSE, S_503, S_HOLD } s_standin_mode_t;
+
 typedef struct {
     int fd;
     int port;
-    bool answer_503;
+    s_standin_mode_t mode;
     int requests;
     pthread_t thread;
 } s_standin_t;
@@ -778,7 +781,10 @@ s_standin_serve (s_standin_t *s, int c)
         have += (size_t) r;
     }
     __atomic_add_fetch (&s->requests, 1, __ATOMIC_SEQ_CST);
-    if (s->answer_503) {
+    if (s->mode == S_HOLD)
+        while (read (c, buf, sizeof buf) > 0)
+            ;
+    if (s->mode == S_503) {
         const char *a = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n"
                         "Content-Length: 0\r\n\r\n";
         if (write (c, a, strlen (a)) < 0)
@@ -800,10 +806,10 @@ s_standin_run (void *arg)
 }
 
 static void
-s_standin_start (s_standin_t *s, bool answer_503)
+s_standin_start (s_standin_t *s, s_standin_mode_t mode)
 {
     memset (s, 0, sizeof *s);
-    s->answer_503 = answer_503;
+    s->mode = mode;
     s->fd = socket (AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl (INADDR_LOOPBACK)};
     socklen_t alen = sizeof a;
@@ -828,7 +834,7 @@ static void
 test_retry_no_answer_unsure (void **state)
 {
     s_standin_t s;
-    s_standin_start (&s, false);
+    s_standin_start (&s, S_CLOSE);
     char endpoint[64], err[ZS_ERRLEN];
     snprintf (endpoint, sizeof endpoint, "http://127.0.0.1:%d", s.port);
     zs_s3_t *s3 = s_client (endpoint, S_SECRET, 3);
@@ -856,7 +862,7 @@ static void
 test_retry_503 (void **state)
 {
     s_standin_t s;
-    s_standin_start (&s, true);
+    s_standin_start (&s, S_503);
     char endpoint[64], err[ZS_ERRLEN];
     snprintf (endpoint, sizeof endpoint, "http://127.0.0.1:%d", s.port);
     zs_s3_t *s3 = s_client (endpoint, S_SECRET, 3);
@@ -873,6 +879,33 @@ test_retry_503 (void **state)
     assert_int_equal (s.requests, 6);
 }
 
+//  No answer within the attempt's timeout: the same as no answer at all.
+static void
+test_retry_timeout (void **state)
+{
+    s_standin_t s;
+    s_standin_start (&s, S_HOLD);
+    zs_s3_conf_t c = {.path_style = true, .max_attempts = 2, .backoff_ms = 10, .timeout_ms = 300};
+    snprintf (c.endpoint, sizeof c.endpoint, "http://127.0.0.1:%d", s.port);
+    snprintf (c.access_key, sizeof c.access_key, "zsinktestkey");
+    snprintf (c.secret_key, sizeof c.secret_key, "%s", S_SECRET);
+    char err[ZS_ERRLEN];
+    zs_s3_t *s3 = zs_s3_new (&c, err, sizeof err);
+    assert_non_null (s3);
+    zs_s3_result_t res;
+    int64_t t0 = zs_clock_mono_ms ();
+    assert_int_equal (zs_s3_put (s3, S_BUCKET, "k", "data", 4, NULL, &res, err, sizeof err), -1);
+    int64_t took = zs_clock_mono_ms () - t0;
+    assert_int_equal (res.attempts, 2);
+    assert_true (res.unsure);
+    if (!strstr (err, "imed out") && !strstr (err, "imeout"))
+        fail_msg ("err does not say it timed out: %s", err);
+    assert_true (took >= 600 && took < 5000);
+    zs_s3_destroy (&s3);
+    s_standin_stop (&s);
+    assert_int_equal (s.requests, 2);
+}
+
 int
 main (void)
 {
@@ -882,6 +915,7 @@ main (void)
         cmocka_unit_test (test_retry_refused),
         cmocka_unit_test (test_retry_no_answer_unsure),
         cmocka_unit_test (test_retry_503),
+        cmocka_unit_test (test_retry_timeout),
         cmocka_unit_test (test_put_get_head_delete),
         cmocka_unit_test (test_get_missing),
         cmocka_unit_test (test_ranged_get),
