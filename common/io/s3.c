@@ -340,6 +340,14 @@ s_buf_clear (s_buf_t *buf)
     buf->status = 0;
 }
 
+//  res as it is when no request was made.
+static void
+s_res_clear (zs_s3_result_t *res)
+{
+    memset (res, 0, sizeof *res);
+    res->size = -1;
+}
+
 static size_t
 s_on_body (char *ptr, size_t size, size_t nmemb, void *arg)
 {
@@ -440,34 +448,38 @@ s_url (zs_s3_t *self, const s_req_t *req)
     return url;
 }
 
+//  Appends "name: value" to *h; on failure frees the list (*h NULL).
+static void
+s_add (struct curl_slist **h, const char *name, const char *value)
+{
+    char line[200];
+    snprintf (line, sizeof line, "%s: %s", name, value);
+    struct curl_slist *grown = *h ? curl_slist_append (*h, line) : NULL;
+    if (!grown)
+        curl_slist_free_all (*h);
+    *h = grown;
+}
+
+//  The request's headers (NULL when out of memory). curl signs every
+//  header given here, so none may be one that only removes curl's own
+//  ("Expect:" would be signed and not sent). A body over 1 MiB waits for
+//  100 Continue: a refused conditional PUT does not upload it.
 static struct curl_slist *
 s_headers (const s_req_t *req)
 {
-    struct curl_slist *h = NULL;
-    char line[160];
-    //  curl signs every header given here, so none may be one that only
-    //  removes curl's own ("Expect:" would be signed and not sent). A body
-    //  over 1 MiB waits for 100 Continue: a refused conditional PUT does
-    //  not upload it. Content-Type: a POSTFIELDS body would go as a form.
-    if (req->body || !strcmp (req->method, "PUT") || !strcmp (req->method, "POST")) {
-        snprintf (line, sizeof line, "Content-Type: %s",
-                  req->content_type ? req->content_type : "application/octet-stream");
-        h = curl_slist_append (h, line);
-        h = curl_slist_append (h, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
-    } else
-        h = curl_slist_append (h, "x-amz-content-sha256: " S_EMPTY_SHA256);
-    if (req->range) {
-        snprintf (line, sizeof line, "Range: %s", req->range);
-        h = curl_slist_append (h, line);
-    }
-    if (req->cond && req->cond->if_none_match) {
-        snprintf (line, sizeof line, "If-None-Match: %s", req->cond->if_none_match);
-        h = curl_slist_append (h, line);
-    }
-    if (req->cond && req->cond->if_match) {
-        snprintf (line, sizeof line, "If-Match: %s", req->cond->if_match);
-        h = curl_slist_append (h, line);
-    }
+    bool body = req->body || !strcmp (req->method, "PUT") || !strcmp (req->method, "POST");
+    struct curl_slist *h = curl_slist_append (NULL, body ? "x-amz-content-sha256: UNSIGNED-PAYLOAD"
+                                                         : "x-amz-content-sha256: " S_EMPTY_SHA256);
+    //  else curl announces a POSTFIELDS body as a form
+    if (body)
+        s_add (&h, "Content-Type",
+               req->content_type ? req->content_type : "application/octet-stream");
+    if (req->range)
+        s_add (&h, "Range", req->range);
+    if (req->cond && req->cond->if_none_match)
+        s_add (&h, "If-None-Match", req->cond->if_none_match);
+    if (req->cond && req->cond->if_match)
+        s_add (&h, "If-Match", req->cond->if_match);
     return h;
 }
 
@@ -585,8 +597,7 @@ static int
 s_perform (zs_s3_t *self, const s_req_t *req, zs_s3_result_t *res, s_buf_t *buf, char *err,
            size_t errlen)
 {
-    memset (res, 0, sizeof *res);
-    res->size = -1;
+    s_res_clear (res);
     memset (buf, 0, sizeof *buf);
     buf->max = req->max_size;
     buf->res = res;
@@ -681,6 +692,26 @@ s_check_args (const char *op, const char *bucket, const char *key, bool want_key
     return 0;
 }
 
+//  A condition's values go into headers: printable ASCII, no longer than
+//  an ETag. 0 or -1 + err.
+static int
+s_check_cond (const char *op, const zs_s3_cond_t *cond, char *err, size_t errlen)
+{
+    const char *values[2] = {cond ? cond->if_none_match : NULL, cond ? cond->if_match : NULL};
+    for (int i = 0; i < 2; i++) {
+        if (!values[i])
+            continue;
+        bool ok = strlen (values[i]) < 128;
+        for (const char *p = values[i]; ok && *p; p++)
+            ok = *p >= 0x20 && *p < 0x7f;
+        if (!ok) {
+            snprintf (err, errlen, "s3: %s: a condition that is not a header value", op);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 //  err for an answer the caller cannot take: "s3: GET s3://b/k: HTTP 403 AccessDenied".
 static int
 s_refused (const s_req_t *req, const zs_s3_result_t *res, char *err, size_t errlen)
@@ -696,7 +727,9 @@ int
 zs_s3_put (zs_s3_t *self, const char *bucket, const char *key, const void *data, size_t len,
            const zs_s3_cond_t *cond, zs_s3_result_t *res, char *err, size_t errlen)
 {
-    if (s_check_args ("PUT", bucket, key, true, err, errlen))
+    s_res_clear (res);
+    if (s_check_args ("PUT", bucket, key, true, err, errlen)
+        || s_check_cond ("PUT", cond, err, errlen))
         return -1;
     s_req_t req = {.method = "PUT",
                    .bucket = bucket,
@@ -715,6 +748,7 @@ int
 zs_s3_head (zs_s3_t *self, const char *bucket, const char *key, zs_s3_result_t *res, char *err,
             size_t errlen)
 {
+    s_res_clear (res);
     if (s_check_args ("HEAD", bucket, key, true, err, errlen))
         return -1;
     s_req_t req = {.method = "HEAD", .bucket = bucket, .key = key};
@@ -728,6 +762,7 @@ int
 zs_s3_delete (zs_s3_t *self, const char *bucket, const char *key, zs_s3_result_t *res, char *err,
               size_t errlen)
 {
+    s_res_clear (res);
     if (s_check_args ("DELETE", bucket, key, true, err, errlen))
         return -1;
     s_req_t req = {.method = "DELETE", .bucket = bucket, .key = key, .max_size = S_ERRBODY_MAX};
@@ -757,6 +792,7 @@ zs_s3_get (zs_s3_t *self, const char *bucket, const char *key, int64_t offset, i
            size_t max_size, char **data_p, size_t *len_p, zs_s3_result_t *res, char *err,
            size_t errlen)
 {
+    s_res_clear (res);
     *data_p = NULL;
     *len_p = 0;
     if (s_check_args ("GET", bucket, key, true, err, errlen))
@@ -966,7 +1002,9 @@ zs_s3_mpu_complete (zs_s3_t *self, const char *bucket, const char *key, const ch
                     char (*etags)[80], int nparts, const zs_s3_cond_t *cond, zs_s3_result_t *res,
                     char *err, size_t errlen)
 {
-    if (s_check_args ("CompleteMultipartUpload", bucket, key, true, err, errlen))
+    s_res_clear (res);
+    if (s_check_args ("CompleteMultipartUpload", bucket, key, true, err, errlen)
+        || s_check_cond ("CompleteMultipartUpload", cond, err, errlen))
         return -1;
     if (nparts < 1 || nparts > 10000 || !upload_id || !*upload_id) {
         snprintf (err, errlen, "s3: CompleteMultipartUpload of s3://%s/%s: %d parts of '%s'",

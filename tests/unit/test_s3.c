@@ -705,6 +705,18 @@ test_conf_refused (void **state)
         assert_non_null (strstr (err, "endpoint"));
         assert_null (strstr (err, "s3cr3t-value"));
     }
+    //  a condition is a header value: no line breaks smuggled into the request
+    snprintf (conf.endpoint, sizeof conf.endpoint, "http://127.0.0.1:1");
+    conf.max_attempts = 1;
+    zs_s3_t *s3 = zs_s3_new (&conf, err, sizeof err);
+    assert_non_null (s3);
+    zs_s3_result_t res = {.attempts = -1};
+    zs_s3_cond_t evil = {.if_match = "\"abc\"\r\nX-Evil: 1"};
+    assert_int_equal (zs_s3_put (s3, "bucket", "k", "x", 1, &evil, &res, err, sizeof err), -1);
+    assert_non_null (strstr (err, "not a header value"));
+    assert_int_equal (res.attempts, 0); //  no request made
+    zs_s3_destroy (&s3);
+    zs_s3_destroy (&s3); //  NULL is fine
 }
 
 //  A port on 127.0.0.1 where nothing listens (bound, then closed).
