@@ -591,6 +591,55 @@ s_read_answer (const s_req_t *req, s_buf_t *buf, zs_s3_result_t *res)
     return false;
 }
 
+typedef enum { S_DONE, S_FAIL, S_RETRY } s_outcome_t;
+
+//  What an attempt came to (4.); why says it when it is not done.
+static s_outcome_t
+s_outcome (zs_s3_t *self, const s_req_t *req, CURLcode cc, s_buf_t *buf, zs_s3_result_t *res,
+           const char *curlerr, char *why, size_t whylen)
+{
+    if (cc == CURLE_OK) {
+        curl_easy_getinfo (self->curl, CURLINFO_RESPONSE_CODE, &res->status);
+        if (s_read_answer (req, buf, res)) {
+            snprintf (why, whylen, "HTTP 200 with an <Error> %s", res->code);
+            return S_RETRY;
+        }
+        snprintf (why, whylen, "HTTP %ld %s", res->status, res->code);
+        return s_retryable_status (res->status) ? S_RETRY : S_DONE;
+    }
+    if (buf->too_big) {
+        snprintf (why, whylen, "the answer is larger than %zu bytes", req->max_size);
+        return S_FAIL;
+    }
+    snprintf (why, whylen, "%s", curlerr[0] ? curlerr : curl_easy_strerror (cc));
+    return s_retryable_curl (cc) ? S_RETRY : S_FAIL;
+}
+
+static void
+s_count (CURL *curl)
+{
+    curl_off_t up = 0, down = 0;
+    curl_easy_getinfo (curl, CURLINFO_SIZE_UPLOAD_T, &up);
+    curl_easy_getinfo (curl, CURLINFO_SIZE_DOWNLOAD_T, &down);
+    atomic_fetch_add (&s_requests, 1);
+    atomic_fetch_add (&s_bytes_up, (int64_t) up);
+    atomic_fetch_add (&s_bytes_down, (int64_t) down);
+}
+
+//  Waits before attempt + 1: backoff_ms doubled each time, capped.
+static void
+s_backoff (zs_s3_t *self, int attempt, const char *what, const char *why)
+{
+    int64_t delay = self->conf.backoff_ms;
+    for (int i = 1; i < attempt && delay < S_BACKOFF_CAP_MS; i++)
+        delay *= 2;
+    delay = delay < S_BACKOFF_CAP_MS ? delay : S_BACKOFF_CAP_MS;
+    zs_warn ("s3: %s: %s (attempt %d of %d), retrying in %lld ms", what, why, attempt,
+             self->conf.max_attempts, (long long) delay);
+    atomic_fetch_add (&s_retries, 1);
+    s_sleep_ms (delay);
+}
+
 //  Runs req, its attempts and their retries (4., 5.). 0 when an HTTP
 //  answer came (buf holds its body), -1 + err when none did.
 static int
@@ -606,43 +655,21 @@ s_perform (zs_s3_t *self, const s_req_t *req, zs_s3_result_t *res, s_buf_t *buf,
     char *url = s_url (self, req);
     struct curl_slist *headers = s_headers (req);
     int rc = -1;
-    if (!url || !headers) {
+    if (!url || !headers)
         snprintf (err, errlen, "s3: %s: out of memory", what);
-        goto done;
-    }
-    for (int attempt = 1;; attempt++) {
+    for (int attempt = 1; url && headers; attempt++) {
         s_buf_clear (buf);
         res->attempts = attempt;
         res->status = 0;
-        res->code[0] = 0;
         CURLcode cc = s_attempt (self, req, url, headers, buf, curlerr);
-        curl_off_t up = 0, down = 0;
-        curl_easy_getinfo (self->curl, CURLINFO_SIZE_UPLOAD_T, &up);
-        curl_easy_getinfo (self->curl, CURLINFO_SIZE_DOWNLOAD_T, &down);
-        atomic_fetch_add (&s_requests, 1);
-        atomic_fetch_add (&s_bytes_up, (int64_t) up);
-        atomic_fetch_add (&s_bytes_down, (int64_t) down);
-        if (cc == CURLE_OK) {
-            curl_easy_getinfo (self->curl, CURLINFO_RESPONSE_CODE, &res->status);
-            bool error_in_ok = s_read_answer (req, buf, res);
-            if (!error_in_ok && !s_retryable_status (res->status)) {
-                rc = 0;
-                goto done;
-            }
-            snprintf (why, sizeof why, "HTTP %ld %s", res->status, res->code);
-            if (error_in_ok)
-                snprintf (why, sizeof why, "HTTP 200 with an <Error> %s", res->code);
-        } else if (buf->too_big) {
-            snprintf (err, errlen, "s3: %s: the answer is larger than %zu bytes", what,
-                      req->max_size);
-            goto done;
-        } else {
-            snprintf (why, sizeof why, "%s", curlerr[0] ? curlerr : curl_easy_strerror (cc));
-            if (!s_retryable_curl (cc)) {
-                snprintf (err, errlen, "s3: %s: %s", what, why);
-                goto done;
-            }
-        }
+        s_count (self->curl);
+        s_outcome_t outcome = s_outcome (self, req, cc, buf, res, curlerr, why, sizeof why);
+        if (outcome == S_DONE)
+            rc = 0;
+        else if (outcome == S_FAIL)
+            snprintf (err, errlen, "s3: %s: %s", what, why);
+        if (outcome != S_RETRY)
+            break;
         if (s_changes (req) && s_sent_whole (self->curl, req))
             res->unsure = true;
         if (attempt >= self->conf.max_attempts) {
@@ -651,18 +678,10 @@ s_perform (zs_s3_t *self, const s_req_t *req, zs_s3_result_t *res, s_buf_t *buf,
             else
                 snprintf (err, errlen, "s3: %s: no answer after %d attempts: %s", what, attempt,
                           why);
-            goto done;
+            break;
         }
-        int64_t delay = self->conf.backoff_ms;
-        for (int i = 1; i < attempt && delay < S_BACKOFF_CAP_MS; i++)
-            delay *= 2;
-        delay = delay < S_BACKOFF_CAP_MS ? delay : S_BACKOFF_CAP_MS;
-        zs_warn ("s3: %s: %s (attempt %d of %d), retrying in %lld ms", what, why, attempt,
-                 self->conf.max_attempts, (long long) delay);
-        atomic_fetch_add (&s_retries, 1);
-        s_sleep_ms (delay);
+        s_backoff (self, attempt, what, why);
     }
-done:
     free (url);
     curl_slist_free_all (headers);
     return rc;
