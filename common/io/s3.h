@@ -28,25 +28,25 @@ typedef struct {
     //  "http://127.0.0.1:8333" (scheme, host, port; no path). Empty: AWS,
     //  https://s3.<region>.amazonaws.com.
     char endpoint[256];
-    char region[64];     //  signing region; empty = "us-east-1"
+    char region[64]; //  signing region; empty = "us-east-1"
     char access_key[128];
     char secret_key[128];
-    bool path_style;     //  http://host/bucket/key rather than http://bucket.host/key
-    int64_t timeout_ms;  //  per attempt, whole request; 0 = 30000
-    int max_attempts;    //  per request; 0 = 6
-    int64_t backoff_ms;  //  first retry's delay, doubled each time, capped at 2 s; 0 = 50
+    bool path_style;    //  http://host/bucket/key rather than http://bucket.host/key
+    int64_t timeout_ms; //  per attempt, whole request; 0 = 30000
+    int max_attempts;   //  per request; 0 = 6
+    int64_t backoff_ms; //  first retry's delay, doubled each time, capped at 2 s; 0 = 50
 } zs_s3_conf_t;
 
 //  The answer to one request.
 typedef struct {
-    long status;       //  HTTP status of the last attempt; 0 when none came
-    bool unsure;       //  an earlier attempt may have been applied (see above)
-    int attempts;      //  attempts made
-    char etag[80];     //  ETag header, quotes kept ("\"abc\""), "" if none
-    int64_t size;      //  Content-Length of a HEAD/GET answer (the object's,
-                       //  for a ranged GET: from Content-Range), -1 unknown
-    int64_t mtime_ms;  //  Last-Modified, ms since the epoch; 0 unknown
-    char code[64];     //  S3 error <Code> of an error answer ("PreconditionFailed")
+    long status;      //  HTTP status of the last attempt; 0 when none came
+    bool unsure;      //  an earlier attempt may have been applied (see above)
+    int attempts;     //  attempts made
+    char etag[80];    //  ETag header, quotes kept ("\"abc\""), "" if none
+    int64_t size;     //  Content-Length of a HEAD/GET answer (the object's,
+                      //  for a ranged GET: from Content-Range), -1 unknown
+    int64_t mtime_ms; //  Last-Modified, ms since the epoch; 0 unknown
+    char code[64];    //  S3 error <Code> of an error answer ("PreconditionFailed")
 } zs_s3_result_t;
 
 typedef struct _zs_s3_t zs_s3_t;
@@ -81,8 +81,8 @@ int zs_s3_get (zs_s3_t *self, const char *bucket, const char *key, int64_t offse
                size_t max_size, char **data_p, size_t *len_p, zs_s3_result_t *res, char *err,
                size_t errlen);
 
-int zs_s3_head (zs_s3_t *self, const char *bucket, const char *key, zs_s3_result_t *res,
-                char *err, size_t errlen);
+int zs_s3_head (zs_s3_t *self, const char *bucket, const char *key, zs_s3_result_t *res, char *err,
+                size_t errlen);
 
 //  DELETE; S3 answers 204 whether or not the key existed.
 int zs_s3_delete (zs_s3_t *self, const char *bucket, const char *key, zs_s3_result_t *res,
@@ -94,7 +94,7 @@ int zs_s3_delete (zs_s3_t *self, const char *bucket, const char *key, zs_s3_resu
 //  else stops the listing and is returned. 0, fn's value, or -1 + err (an
 //  error answer is -1 too: err names status and code).
 typedef struct {
-    const char *key;   //  the whole key (or common prefix, ending in '/')
+    const char *key; //  the whole key (or common prefix, ending in '/')
     int64_t size;
     int64_t mtime_ms;
     const char *etag;
@@ -109,15 +109,15 @@ int zs_s3_list (zs_s3_t *self, const char *bucket, const char *prefix, const cha
 //  answers 400 EntityTooSmall).
 int zs_s3_mpu_create (zs_s3_t *self, const char *bucket, const char *key, char *upload_id,
                       size_t idlen, char *err, size_t errlen);
-int zs_s3_mpu_put_part (zs_s3_t *self, const char *bucket, const char *key,
-                        const char *upload_id, int part, const void *data, size_t len,
-                        char *etag, size_t etaglen, char *err, size_t errlen);
+int zs_s3_mpu_put_part (zs_s3_t *self, const char *bucket, const char *key, const char *upload_id,
+                        int part, const void *data, size_t len, char *etag, size_t etaglen,
+                        char *err, size_t errlen);
 //  Complete with the parts' ETags in order (etags[i] is part i+1). cond as
 //  for a PUT where the server supports it. 0 with res->status (200 done;
 //  412 condition failed), or -1 + err.
-int zs_s3_mpu_complete (zs_s3_t *self, const char *bucket, const char *key,
-                        const char *upload_id, char (*etags)[80], int nparts,
-                        const zs_s3_cond_t *cond, zs_s3_result_t *res, char *err, size_t errlen);
+int zs_s3_mpu_complete (zs_s3_t *self, const char *bucket, const char *key, const char *upload_id,
+                        char (*etags)[80], int nparts, const zs_s3_cond_t *cond,
+                        zs_s3_result_t *res, char *err, size_t errlen);
 //  Abort; an upload already gone (404 NoSuchUpload) is not an error.
 int zs_s3_mpu_abort (zs_s3_t *self, const char *bucket, const char *key, const char *upload_id,
                      char *err, size_t errlen);
