@@ -279,6 +279,68 @@ test_if_none_match (void **state)
     s_assert_body ("cond/inm", "first");
 }
 
+//  Racers, each with a client of its own (one per thread, as the io layer
+//  keeps them), PUT one key with If-None-Match: *: one wins.
+#define S_RACERS 12
+
+typedef struct {
+    int id;
+    long status;
+    bool unsure;
+    char err[ZS_ERRLEN];
+} s_racer_t;
+
+static void *
+s_race (void *arg)
+{
+    s_racer_t *r = arg;
+    zs_s3_conf_t c = {.path_style = true};
+    snprintf (c.endpoint, sizeof c.endpoint, "%s", s_srv.endpoint);
+    snprintf (c.access_key, sizeof c.access_key, "zsinktestkey");
+    snprintf (c.secret_key, sizeof c.secret_key, "%s", S_SECRET);
+    zs_s3_t *s3 = zs_s3_new (&c, r->err, sizeof r->err);
+    char body[32];
+    snprintf (body, sizeof body, "racer %d", r->id);
+    zs_s3_result_t res;
+    if (s3
+        && zs_s3_put (s3, S_BUCKET, "cond/race", body, strlen (body),
+                      &(zs_s3_cond_t){.if_none_match = "*"}, &res, r->err, sizeof r->err)
+               == 0) {
+        r->status = res.status;
+        r->unsure = res.unsure;
+    }
+    zs_s3_destroy (&s3);
+    return NULL;
+}
+
+static void
+test_if_none_match_race (void **state)
+{
+    NEED_SERVER ();
+    pthread_t threads[S_RACERS];
+    s_racer_t racers[S_RACERS] = {{0}};
+    for (int i = 0; i < S_RACERS; i++) {
+        racers[i].id = i;
+        assert_int_equal (pthread_create (&threads[i], NULL, s_race, &racers[i]), 0);
+    }
+    int won = -1, lost = 0;
+    for (int i = 0; i < S_RACERS; i++) {
+        pthread_join (threads[i], NULL);
+        if (racers[i].status == 200)
+            won = won < 0 ? i : -2;
+        else if (racers[i].status == 412)
+            lost++;
+        else
+            fail_msg ("racer %d: HTTP %ld %s", i, racers[i].status, racers[i].err);
+        assert_false (racers[i].unsure);
+    }
+    assert_true (won >= 0);
+    assert_int_equal (lost, S_RACERS - 1);
+    char want[32];
+    snprintf (want, sizeof want, "racer %d", won);
+    s_assert_body ("cond/race", want);
+}
+
 static void
 test_if_match (void **state)
 {
@@ -932,6 +994,7 @@ main (void)
         cmocka_unit_test (test_get_missing),
         cmocka_unit_test (test_ranged_get),
         cmocka_unit_test (test_if_none_match),
+        cmocka_unit_test (test_if_none_match_race),
         cmocka_unit_test (test_if_match),
         cmocka_unit_test (test_odd_keys),
         cmocka_unit_test (test_list_pages),
