@@ -161,7 +161,7 @@ launch () {
         code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 \
             --aws-sigv4 "aws:amz:$REGION:s3" --user "$KEY:$SECRET" "$endpoint/" || true)
         [ "$code" = 200 ] && break
-        alive || { tail -20 "$DIR/log" >&2; die "weed exited while starting (log: $DIR/log)"; }
+        alive || { tail -20 "$DIR/log" >&2; return 3; } # a port taken since pick_ports?
         [ "$(date +%s)" -lt "$end" ] || {
             tail -20 "$DIR/log" >&2
             kill -9 "$(cat "$DIR/pid")" 2>/dev/null || true
@@ -224,20 +224,26 @@ start)
     if [ -n "$3" ]; then
         port_free "$3" || die "port $3 is taken"
     fi
-    pick_ports "$3" >"$DIR/ports"
     cat >"$DIR/s3.json" <<EOF
 {"identities": [{"name": "zsink-test",
   "credentials": [{"accessKey": "$KEY", "secretKey": "$SECRET"}],
   "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}
 EOF
-    launch
+    # another server may take one of the ports between pick and bind:
+    # then the next try picks others (a given PORT is kept)
+    for try in 1 2 3; do
+        pick_ports "$3" >"$DIR/ports"
+        launch && exit 0
+        echo "s3-server: weed exited while starting (try $try of 3; log: $DIR/log)" >&2
+    done
+    die "weed does not start (log: $DIR/log)"
     ;;
 restart)
     [ -x "$WEED" ] || die "no SeaweedFS binary at $WEED"
     DIR=$(cd "$DIR" && pwd)
     [ -f "$DIR/ports" ] || die "$DIR was never started (no ports file)"
     ! alive || die "still running (pid $(cat "$DIR/pid")): stop or kill9 it first"
-    launch
+    launch || die "weed exited while starting (log: $DIR/log)"
     ;;
 stop)
     [ -f "$DIR/pid" ] || exit 0
