@@ -86,9 +86,12 @@ die () {
     exit 1
 }
 
-# Is the server's process there (a zombie nobody reaped yet is gone)?
+# Is the server's process there (a zombie nobody reaped yet is gone)? Its
+# command line names DIR's data: a pid file whose number the system has
+# given to another process since never gets that process killed.
 running () {
-    kill -0 "$1" 2>/dev/null && [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ]
+    kill -0 "$1" 2>/dev/null && [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ] &&
+        tr '\0' '\n' <"/proc/$1/cmdline" 2>/dev/null | grep -qxF -- "-dir=$DIR/data"
 }
 
 alive () {
