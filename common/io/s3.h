@@ -106,7 +106,8 @@ int zs_s3_list (zs_s3_t *self, const char *bucket, const char *prefix, const cha
                 zs_s3_list_fn *fn, void *arg, char *err, size_t errlen);
 
 //  Multipart upload. Parts are numbered from 1; every part but the last
-//  must be at least 5 MiB on AWS (SeaweedFS does not insist).
+//  must be at least 5 MiB, on AWS and on SeaweedFS alike (the completion
+//  answers 400 EntityTooSmall).
 int zs_s3_mpu_create (zs_s3_t *self, const char *bucket, const char *key, char *upload_id,
                       size_t idlen, char *err, size_t errlen);
 int zs_s3_mpu_put_part (zs_s3_t *self, const char *bucket, const char *key, const char *upload_id,

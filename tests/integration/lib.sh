@@ -57,11 +57,18 @@ job_id () { echo "${TEST_NAME#t_}-$1-$$" | tr '_' '-'; }
 clog () { echo "$SCRATCH/$1/cluster.log"; }
 # TABLE_ROOT: where the variants' tables live. Empty: the scratch dir. A test
 # on object storage sets it (after sourcing this) to s3://BUCKET/PREFIX: the
-# variant's table is then TABLE_ROOT/VARIANT/table (checkpoints stay in the
-# scratch dir), and the oracle reads it there (DuckDB's part skipped).
-TABLE_ROOT=
+# variant's table is then TABLE_ROOT/VARIANT/table, and the oracle reads it
+# there (DuckDB's part skipped). CHK_ROOT the same for the checkpoint
+# directories (empty: VARIANT/chk in the scratch dir). Both may come from the
+# environment (ZSINK_TEST_TABLE_ROOT, ZSINK_TEST_CHK_ROOT): t_s3_seeds.sh
+# runs whole tests so, on S3.
+TABLE_ROOT=${ZSINK_TEST_TABLE_ROOT:-}
+CHK_ROOT=${ZSINK_TEST_CHK_ROOT:-}
 table_of () {
     if [ -n "$TABLE_ROOT" ]; then echo "$TABLE_ROOT/$1/table"; else echo "$SCRATCH/$1/table"; fi
+}
+chk_of () {
+    if [ -n "$CHK_ROOT" ]; then echo "$CHK_ROOT/$1/chk"; else echo "$SCRATCH/$1/chk"; fi
 }
 
 # write_job VARIANT PARALLELISM [yaml lines ...]: job.yaml with the table and
@@ -76,7 +83,7 @@ write_job () {
         # a line of the caller's naming source.kind replaces the default
         case "$*" in *source.kind:*) ;; *) echo "source.kind: datagen" ;; esac
         echo "table.path: $(table_of "$_v")"
-        echo "state.checkpoints.dir: $_d/chk"
+        echo "state.checkpoints.dir: $(chk_of "$_v")"
         for _l in "$@"; do echo "$_l"; done
     } >"$_d/job.yaml"
 }

@@ -131,3 +131,51 @@ s3proxy_requests () {
         cat "$1/log" 2>/dev/null | grep -c '^[^ ]* conn=[^ ]* req ' || true
     fi
 }
+
+# --- a server of the test's own (after lib.sh) -------------------------------
+#
+#   s3_server_up BUCKET   skips (77) when SeaweedFS is not built (unless
+#                         ZSINK_S3_REQUIRED=1: then fails); else starts one
+#                         on loopback (scripts/s3-server.sh, state in
+#                         SCRATCH/s3, killed by its pid when the test ends
+#                         however it ends), exports AWS_* for it, creates
+#                         BUCKET. Sets S3DIR, WEED_PID, S3_BUCKET.
+#   s3curl ARGS...        curl with SigV4 and the AWS_* credentials (given
+#                         on its stdin, never on a command line)
+#   s3_uploads_open       open multipart uploads in S3_BUCKET (0 expected)
+#   s3_server SUBCOMMAND  scripts/s3-server.sh SUBCOMMAND S3DIR (kill9, restart)
+
+s3_server () {
+    sh "$S3_SRC_ROOT/scripts/s3-server.sh" "$1" "$S3DIR"
+}
+
+s3curl () {
+    printf 'user = "%s:%s"\n' "$AWS_ACCESS_KEY_ID" "$AWS_SECRET_ACCESS_KEY" |
+        curl -sS --max-time 30 --aws-sigv4 "aws:amz:$AWS_REGION:s3" -K - "$@"
+}
+
+s3_server_up () {
+    S3_SRC_ROOT=$(cd "$LIB_DIR/../.." && pwd)
+    if ! _why=$(sh "$S3_SRC_ROOT/scripts/setup-s3.sh" --check "$BUILD" 2>&1); then
+        [ "${ZSINK_S3_REQUIRED:-0}" = 1 ] &&
+            fail - "the S3 server is required (ZSINK_S3_REQUIRED=1): $_why"
+        echo "SKIP $TEST_NAME: no S3 server: $_why"
+        exit 77
+    fi
+    export ZSINK_WEED=${ZSINK_WEED:-$BUILD/s3/weed}
+    S3DIR=$SCRATCH/s3
+    s3_server start >/dev/null || fail - "s3-server.sh start failed (log: $S3DIR/log)"
+    WEED_PID=$(cat "$S3DIR/pid")
+    EXTRA_PIDS="$EXTRA_PIDS $WEED_PID"
+    # the pid of a restarted server is read again when the test ends
+    trap 'kill -9 $(cat "$S3DIR/pid" 2>/dev/null) $WEED_PID 2>/dev/null' EXIT
+    . "$S3DIR/env"
+    S3_BUCKET=$1
+    _code=$(s3curl -o /dev/null -w '%{http_code}' -X PUT "$AWS_ENDPOINT_URL/$S3_BUCKET")
+    [ "$_code" = 200 ] || fail - "creating bucket $S3_BUCKET: HTTP $_code"
+    echo "[s3] SeaweedFS pid $WEED_PID at $AWS_ENDPOINT_URL, bucket $S3_BUCKET"
+}
+
+s3_uploads_open () {
+    s3curl "$AWS_ENDPOINT_URL/$S3_BUCKET?uploads=" | grep -o '<UploadId>' | wc -l
+}

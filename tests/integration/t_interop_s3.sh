@@ -28,34 +28,9 @@
 . "$(dirname "$0")/lib.sh"
 interop_required
 
-ROOT=$(cd "$LIB_DIR/../.." && pwd)
-if ! why=$(sh "$ROOT/scripts/setup-s3.sh" --check "$BUILD" 2>&1); then
-    [ "${ZSINK_S3_REQUIRED:-0}" = 1 ] && fail - "the S3 server is required (ZSINK_S3_REQUIRED=1): $why"
-    echo "SKIP $TEST_NAME: no S3 server: $why"
-    exit 77
-fi
-export ZSINK_WEED=${ZSINK_WEED:-$BUILD/s3/weed}
-
-# The server: stopped by its pid at the end, on failure (cleanup kills the
-# EXTRA_PIDS) and on any other exit of this shell.
-S3DIR=$SCRATCH/s3
-sh "$ROOT/scripts/s3-server.sh" start "$S3DIR" >/dev/null || fail - "s3-server.sh start failed (log: $S3DIR/log)"
-WEED_PID=$(cat "$S3DIR/pid")
-EXTRA_PIDS="$EXTRA_PIDS $WEED_PID"
-trap 'kill -9 $WEED_PID 2>/dev/null' EXIT
-. "$S3DIR/env"
-echo "[s3] SeaweedFS pid $WEED_PID at $AWS_ENDPOINT_URL"
-
-# s3curl ARGS...: curl with SigV4; the credentials on its stdin, never on a
-# command line
-s3curl () {
-    printf 'user = "%s:%s"\n' "$AWS_ACCESS_KEY_ID" "$AWS_SECRET_ACCESS_KEY" |
-        curl -sS --max-time 30 --aws-sigv4 "aws:amz:$AWS_REGION:s3" -K - "$@"
-}
-
+. "$LIB_DIR/lib_s3.sh"
 BUCKET=zsink-interop
-code=$(s3curl -o /dev/null -w '%{http_code}' -X PUT "$AWS_ENDPOINT_URL/$BUCKET")
-[ "$code" = 200 ] || fail - "creating bucket $BUCKET: HTTP $code"
+s3_server_up $BUCKET
 TABLE_ROOT=s3://$BUCKET/wh
 
 N=20000
