@@ -1342,6 +1342,7 @@ s_set_s3 (s_args_t *args, const char *kv)
         {"s3.secret-key", offsetof (zs_io_s3_settings_t, secret_key)},
         {"s3.path.style.access", offsetof (zs_io_s3_settings_t, path_style)},
         {"s3.region", offsetof (zs_io_s3_settings_t, region)},
+        {"s3.connection.request.timeout", offsetof (zs_io_s3_settings_t, request_timeout)},
     };
     const char *eq = kv ? strchr (kv, '=') : NULL;
     for (size_t i = 0; eq && i < sizeof keys / sizeof keys[0]; i++)
@@ -1349,10 +1350,10 @@ s_set_s3 (s_args_t *args, const char *kv)
             *(const char **) ((char *) &args->s3 + keys[i].offset) = eq + 1;
             return ZS_CMD_GO_ON;
         }
-    char why[160];
+    char why[256];
     snprintf (why, sizeof why,
               "-D '%.64s': zsink table takes s3.endpoint, s3.access-key, s3.secret-key, "
-              "s3.path.style.access and s3.region",
+              "s3.path.style.access, s3.region and s3.connection.request.timeout",
               kv ? kv : "");
     return s_usage (why);
 }

@@ -133,6 +133,8 @@ static const s_key_t s_keys[] = {
     {"s3.path.style.access", S_STR, S_OFF (s3_path_style), 0, 8, false, NULL},
     {"s3.access-key", S_STR, S_OFF (s3_access_key), 0, 128, false, NULL},
     {"s3.secret-key", S_STR, S_OFF (s3_secret_key), 0, 128, false, NULL},
+    {"s3.connection.request.timeout", S_DURATION, S_OFF (s3_request_timeout_ms), 100, S_NOMAX,
+     false, NULL},
 };
 #define S_NKEYS (sizeof s_keys / sizeof s_keys[0])
 
@@ -370,6 +372,7 @@ zs_config_defaults (zs_config_t *cfg)
     cfg->commit_max_retries = 10;
     cfg->heartbeat_interval_ms = 500;
     cfg->heartbeat_timeout_ms = 5000;
+    cfg->s3_request_timeout_ms = 30000;
     cfg->target_file_size = 128 * 1024 * 1024;
     cfg->compaction_min_file_num = 5;
     cfg->compaction_max_file_num = 50;

@@ -79,6 +79,9 @@ typedef struct {
     char s3_path_style[8];   //  s3.path.style.access: "", "true", "false"
     char s3_access_key[128]; //  s3.access-key (secret)
     char s3_secret_key[128]; //  s3.secret-key (secret)
+    //  s3.connection.request.timeout (30s): one attempt of one request
+    //  (Paimon's s3.* keys are Hadoop S3A's fs.s3a.*, this one's name)
+    int64_t s3_request_timeout_ms;
 } zs_config_t;
 
 //  What identifies a bounded job's input (its rows): the source kind and

@@ -8,6 +8,7 @@
 #include "io_priv.h"
 #include "log.h"
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +98,13 @@ zs_io_s3_setup (const zs_io_s3_settings_t *settings, char *err, size_t errlen)
             return -1;
         }
     }
+    if (s->request_timeout && *s->request_timeout
+        && (zs_parse_duration_ms (s->request_timeout, &conf.timeout_ms) != 0
+            || conf.timeout_ms < 100)) {
+        snprintf (err, errlen, "s3.connection.request.timeout: bad duration '%s' (100ms at least)",
+                  s->request_timeout);
+        return -1;
+    }
     pthread_mutex_lock (&s_s3.lock);
     s_s3.conf = conf;
     s_s3.set = true;
@@ -107,12 +115,20 @@ zs_io_s3_setup (const zs_io_s3_settings_t *settings, char *err, size_t errlen)
 int
 zs_io_setup (const zs_config_t *cfg, char *err, size_t errlen)
 {
-    zs_io_s3_settings_t s = {.endpoint = cfg->s3_endpoint,
+    char timeout[32];
+    snprintf (timeout, sizeof timeout, "%" PRId64 "ms", cfg->s3_request_timeout_ms);
+    zs_io_s3_settings_t s = {.request_timeout = timeout,
+                             .endpoint = cfg->s3_endpoint,
                              .access_key = cfg->s3_access_key,
                              .secret_key = cfg->s3_secret_key,
                              .path_style = cfg->s3_path_style,
                              .region = cfg->s3_region};
-    return zs_io_s3_setup (&s, err, errlen);
+    if (zs_io_s3_setup (&s, err, errlen) != 0)
+        return -1;
+    //  a job on S3 without credentials is a configuration error: said now,
+    //  not as a failed request after the job started
+    bool remote = zs_io_is_remote (cfg->table_path) || zs_io_is_remote (cfg->checkpoints_dir);
+    return remote && !zs_io_s3_client (err, errlen) ? -1 : 0;
 }
 
 zs_s3_t *

@@ -49,10 +49,13 @@ typedef struct {
     const char *secret_key;
     const char *path_style; //  "true" / "false"
     const char *region;
+    const char *request_timeout; //  "s3.connection.request.timeout", a duration
 } zs_io_s3_settings_t;
 int zs_io_s3_setup (const zs_io_s3_settings_t *settings, char *err, size_t errlen);
 
-//  The same from a job's configuration (its s3.* keys).
+//  The same from a job's configuration (its s3.* keys); when its table or
+//  checkpoints are on S3, also whether a client can be made (credentials
+//  given): -1 + err if not.
 int zs_io_setup (const zs_config_t *cfg, char *err, size_t errlen);
 
 //  The client of this thread for s3:// paths (created on first use from the

@@ -26,7 +26,7 @@ refused table.path s3://Bad_Bucket/warehouse/t
 refused table.path hdfs://namenode:8020/t
 refused table.path file://otherhost/tmp/t
 refused table.path file:relative/t
-refused state.checkpoints.dir s3://bucket/chk
+refused state.checkpoints.dir s3://Bad_Bucket/chk
 refused source.file.path oss://bucket/in
 echo "$(cd "$d/cwd" && "$ZSINK" cluster -c "$d/job.yaml" -D table.path=gs://b/t 2>&1)" |
     grep -q "not supported yet" || fail "$v" "gs:// is not said to be not supported yet"
