@@ -304,8 +304,13 @@ zs_table_prepare_job (zs_config_t *cfg, char *err, size_t errlen)
     char dir[ZS_PATH_MAX + 16];
     int64_t id;
     snprintf (dir, sizeof dir, "%s/schema", cfg->table_path);
-    if (s_latest_schema (dir, &id, err, errlen) == ZS_ENOENT)
+    int found = s_latest_schema (dir, &id, err, errlen);
+    if (found == ZS_ENOENT)
         return 0; //  a new table: the committer creates it with the job's schema
+    //  a listing that failed (S3 did not answer) is no new table, and must
+    //  not read as "not a table" when the next listing answers
+    if (found != 0)
+        return -1;
     zs_table_t *table = zs_table_open (cfg->table_path, NULL, err, errlen);
     if (!table)
         return -1;
@@ -341,9 +346,13 @@ zs_table_check_rerun (const zs_config_t *cfg, char *err, size_t errlen)
     char source_id[24], dir[ZS_PATH_MAX + 16];
     int64_t id;
     snprintf (dir, sizeof dir, "%s/schema", cfg->table_path);
-    if (cfg->allow_rerun || !zs_config_source_id (cfg, source_id, sizeof source_id)
-        || s_latest_schema (dir, &id, err, errlen) == ZS_ENOENT)
+    if (cfg->allow_rerun || !zs_config_source_id (cfg, source_id, sizeof source_id))
         return 0;
+    int found = s_latest_schema (dir, &id, err, errlen);
+    if (found == ZS_ENOENT)
+        return 0;
+    if (found != 0)
+        return -1;
     zs_table_t *table = zs_table_open (cfg->table_path, NULL, err, errlen);
     if (!table)
         return -1;
