@@ -6,6 +6,7 @@
     history starts again empty.
 */
 #include "history.h"
+#include "io.h"
 #include "log.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,11 +181,14 @@ zs_history_json (zs_history_t *self)
 void
 zs_history_save (zs_history_t *self)
 {
-    char tmp[sizeof self->path + 8];
-    snprintf (tmp, sizeof tmp, "%s.tmp", self->path);
     json_t *arr = zs_history_json (self);
-    int rc = json_dump_file (arr, tmp, JSON_COMPACT);
+    char *text = json_dumps (arr, JSON_COMPACT);
     json_decref (arr);
-    if (rc != 0 || rename (tmp, self->path) != 0)
+    char err[ZS_ERRLEN];
+    //  a hint for zsink status: replaced whole (local: temp + rename, not
+    //  fsynced; S3: one PUT)
+    if (!text
+        || zs_io_write_hint (self->path, "history", text, strlen (text), err, sizeof err) != 0)
         zs_debug ("cannot write %s", self->path); //  the history only: not worth a warning
+    free (text);
 }

@@ -303,7 +303,8 @@ s_open_file (s_writer_t *self, char *err, size_t errlen)
             snprintf (err, errlen, "data file path too long");
             return -1;
         }
-        if (access (path, F_OK) == 0)
+        zs_io_stat_t st;
+        if (zs_io_stat (path, &st) == 0)
             continue;
         self->file = zs_datafile_writer_new (self->cfg.table_path, rel, &self->cfg.schema,
                                              &self->parquet, err, errlen);

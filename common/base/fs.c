@@ -745,6 +745,12 @@ zs_fs_file_size (const char *path)
 }
 
 int
+zs_fs_remove (const char *path)
+{
+    return s_unlink (path);
+}
+
+int
 zs_fs_unlink (const char *path)
 {
     //  Idempotent, so clean-up paths can be re-run after a crash.

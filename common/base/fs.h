@@ -100,6 +100,10 @@ int64_t zs_fs_file_size (const char *path);
 //  Remove a file; missing is not an error. 0 or -1.
 int zs_fs_unlink (const char *path);
 
+//  Remove a file, saying whether it was there: 0 removed, -1 with errno
+//  (ENOENT: it was not).
+int zs_fs_remove (const char *path);
+
 //  The numbers N of dir's entries named prefix + N ("snapshot-7", "chk-12"),
 //  ascending, in *ids_p (malloc'd; NULL when there are none). N is decimal,
 //  one spelling per number (no sign, no leading zero but in "0") and at

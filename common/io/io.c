@@ -250,6 +250,12 @@ zs_io_unlink (const char *path)
 }
 
 int
+zs_io_remove (const char *path)
+{
+    return s_ops (path)->remove (path);
+}
+
+int
 zs_io_stat (const char *path, zs_io_stat_t *st)
 {
     return s_ops (path)->stat (path, st);

@@ -95,6 +95,11 @@ char *zs_io_read_file (const char *path, size_t max_size, size_t *len_p, char *e
 int64_t zs_io_file_size (const char *path);
 int zs_io_unlink (const char *path);
 
+//  Remove a file, saying whether it was there: 0 removed, ZS_ENOENT it was
+//  not, -1 with errno. (On S3 a HEAD first: a DELETE answers 204 either
+//  way.) For callers that count what they removed or must tell "no such".
+int zs_io_remove (const char *path);
+
 //  What is at path, without following a symlink (lstat). On S3 every
 //  object is a regular file. 0; ZS_ENOENT when nothing is there; -1 with
 //  errno when it cannot be told (S3 did not answer).

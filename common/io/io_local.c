@@ -73,6 +73,14 @@ s_stat (const char *path, zs_io_stat_t *out)
     return 0;
 }
 
+static int
+s_remove (const char *path)
+{
+    if (zs_fs_remove (path) == 0)
+        return 0;
+    return errno == ENOENT ? ZS_ENOENT : -1;
+}
+
 //  --------------------------------------------------------------------------
 //  Streams over zs_fs_file_t
 
@@ -198,6 +206,7 @@ const zs_io_ops_t zs_io_local_ops = {
     .file_size = zs_fs_file_size,
     .unlink = zs_fs_unlink,
     .stat = s_stat,
+    .remove = s_remove,
     .list = s_list,
     .file_create = s_file_create,
     .reader_open = s_reader_open,

@@ -21,6 +21,7 @@ typedef struct {
     char *(*read_file) (const char *path, size_t max_size, size_t *len_p, char *err, size_t errlen);
     int64_t (*file_size) (const char *path);
     int (*unlink) (const char *path);
+    int (*remove) (const char *path);
     int (*stat) (const char *path, zs_io_stat_t *st);
     int (*list) (const char *dir, zs_io_list_fn *fn, void *arg, char *err, size_t errlen);
     zs_io_file_t *(*file_create) (const char *path, char *err, size_t errlen);

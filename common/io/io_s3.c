@@ -5,13 +5,14 @@
     1. write_atomic, write_hint: one PUT. S3 stores an object whole or not
        at all, and answers 200 only once it is durable.
     2. create_exclusive, write_new: PUT with If-None-Match: *. 412 means the
-       key is taken, maybe by this very PUT: an attempt whose answer was
-       lost (s3.h, res.unsure), or one libcurl sent again by itself (it
-       does, unseen, when a reused connection drops before any byte of the
-       answer). So after every 412 the object is read back and compared
-       byte for byte with ours, and only equal bytes count as ours. A snapshot, a chk-N, a manifest
-   all carry something that no other writer's copy has (commit user and time, a UUID in the name),
-   so equal bytes are ours. A read-back that fails fails the call (-1), never a guess.
+       key is taken, maybe by this very PUT when an earlier attempt's
+       answer was lost (s3.h, res.unsure): then the object is read back and
+       compared byte for byte with ours, and only equal bytes count as
+       ours. (libcurl re-sends a request by itself, unseen, when a reused
+       connection drops before any byte of the answer; s3.c sends
+       conditional PUTs on a connection of their own, where it does not.) A snapshot, a chk-N, a
+   manifest all carry something that no other writer's copy has (commit user and time, a UUID in the
+   name), so equal bytes are ours. A read-back that fails fails the call (-1), never a guess.
     3. 409 ConditionalRequestConflict (two conditional PUTs in flight on one
        key) is retried: it means nothing was stored.
     4. mkdirs, fsync_dir, sync_files: nothing to do (no directories; a PUT
@@ -168,11 +169,17 @@ s_create_exclusive (const char *path, const char *tag, const void *data, size_t 
         }
         if (res.status == 200)
             return 0;
-        //  Always read back: libcurl itself re-sends a request whose answer
-        //  was lost on a reused connection, so a 412 may be for our own
-        //  write even when no attempt of ours looked unsure.
-        if (res.status == 412)
+        //  412 after an attempt whose answer was lost may be our own
+        //  write: read back. Without one it is another's (s3.c sends a
+        //  conditional PUT on a connection of its own, so libcurl never
+        //  re-sends it unseen). Equal bytes are not proof enough alone: a
+        //  second create-tag of one name and snapshot writes the same.
+        if (res.status == 412 && unsure)
             return s_read_back (s3, bucket, key, path, data, len, unsure, err, errlen);
+        if (res.status == 412) {
+            snprintf (err, errlen, "%s: exists", path);
+            return ZS_ECONFLICT;
+        }
         if (res.status != 409)
             return s_answer_err (path, "PUT If-None-Match", &res, err, errlen);
         usleep ((useconds_t) (20000 << (i < 5 ? i : 5)));
@@ -274,6 +281,16 @@ s_unlink (const char *path)
         return 0;
     errno = res.status == 403 ? EACCES : EIO;
     return -1;
+}
+
+static int
+s_remove (const char *path)
+{
+    zs_io_stat_t st;
+    int rc = s_stat (path, &st);
+    if (rc != 0)
+        return rc;
+    return s_unlink (path) == 0 ? 0 : -1;
 }
 
 typedef struct {
@@ -403,9 +420,11 @@ s_file_close (zs_io_file_t *base, char *err, size_t errlen)
         zs_s3_cond_t cond = {.if_none_match = "*"};
         rc = zs_s3_put (self->s3, self->bucket, self->key, self->buf, self->used, &cond, &res, err,
                         errlen);
-        if (rc == 0 && res.status == 412)
+        if (rc == 0 && res.status == 412 && res.unsure)
             rc = s_read_back (self->s3, self->bucket, self->key, self->path, self->buf, self->used,
                               res.unsure, err, errlen);
+        else if (rc == 0 && res.status == 412)
+            rc = s_answer_err (self->path, "PUT (the name is taken)", &res, err, errlen);
         else if (rc == 0 && res.status != 200)
             rc = s_answer_err (self->path, "PUT", &res, err, errlen);
         s_file_free (self);
@@ -605,6 +624,7 @@ const zs_io_ops_t zs_io_s3_ops = {
     .file_size = s_file_size,
     .unlink = s_unlink,
     .stat = s_stat,
+    .remove = s_remove,
     .list = s_list,
     .file_create = s_file_create,
     .reader_open = s_reader_open,

@@ -510,6 +510,13 @@ s_attempt (zs_s3_t *self, const s_req_t *req, const char *url, struct curl_slist
     curl_easy_setopt (c, CURLOPT_HEADERDATA, buf);
     curl_easy_setopt (c, CURLOPT_WRITEFUNCTION, s_on_body);
     curl_easy_setopt (c, CURLOPT_WRITEDATA, buf);
+    //  A conditional request goes on a connection of its own: on a reused
+    //  one whose answer is lost, libcurl sends the request again by itself,
+    //  unseen, and the 412 that follows would be for our own write with
+    //  nothing telling us so (io_s3.c reads back only when res->unsure).
+    //  On a new connection libcurl never re-sends.
+    if (req->cond && (req->cond->if_none_match || req->cond->if_match))
+        curl_easy_setopt (c, CURLOPT_FRESH_CONNECT, 1L);
     if (!strcmp (req->method, "HEAD"))
         curl_easy_setopt (c, CURLOPT_NOBODY, 1L);
     else if (!strcmp (req->method, "PUT") || !strcmp (req->method, "POST")) {

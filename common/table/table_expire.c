@@ -151,9 +151,11 @@ s_remove (zs_table_t *self, const char *rel, bool dry_run, int64_t *count)
     char path[ZS_PATH_MAX];
     if (zs_table_file_path (self, path, sizeof path, rel) != 0)
         return;
-    if (dry_run ? access (path, F_OK) == 0 : unlink (path) == 0)
+    zs_io_stat_t st;
+    int rc = dry_run ? zs_io_stat (path, &st) : zs_io_remove (path);
+    if (rc == 0)
         (*count)++;
-    else if (!dry_run && errno != ENOENT)
+    else if (!dry_run && rc != ZS_ENOENT)
         zs_warn ("cannot remove %s: %s", path, strerror (errno));
 }
 

@@ -168,9 +168,10 @@ zs_table_unpin (zs_table_t *self, const char *user, char *err, size_t errlen)
         snprintf (err, errlen, "%s: path too long", self->path);
         return -1;
     }
-    if (unlink (path) == 0)
+    int rc = zs_io_remove (path);
+    if (rc == 0)
         return 0;
-    if (errno == ENOENT) {
+    if (rc == ZS_ENOENT) {
         snprintf (err, errlen, "%s: no pin of user %s", self->path, user);
         return ZS_ENOENT;
     }

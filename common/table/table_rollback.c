@@ -161,9 +161,10 @@ s_rollback (zs_table_t *self, int64_t to, const char *tag_name, zs_rolled_back_t
         snprintf (rel, sizeof rel, "snapshot/snapshot-%" PRId64, id);
         char path[ZS_PATH_MAX];
         zs_table_file_path (self, path, sizeof path, rel);
-        if (unlink (path) == 0)
+        int removed = zs_io_remove (path);
+        if (removed == 0)
             out->snapshots++;
-        else if (errno != ENOENT) {
+        else if (removed != ZS_ENOENT) {
             snprintf (err, errlen, "%s: %s", path, strerror (errno));
             rc = -1;
         }
@@ -180,7 +181,7 @@ s_rollback (zs_table_t *self, int64_t to, const char *tag_name, zs_rolled_back_t
         bool data = key[0] == '/';
         snprintf (rel, sizeof rel, data ? "%s" : "manifest/%s", data ? key + 1 : key);
         zs_table_file_path (self, path, sizeof path, rel);
-        if (unlink (path) == 0)
+        if (zs_io_remove (path) == 0)
             (*(data ? &out->data_files : &out->manifests))++;
     }
     zhash_destroy (&keep);
@@ -211,7 +212,7 @@ s_tags_after (zs_table_t *self, int64_t to, zhash_t *keep, char *err, size_t err
         char rel[300], path[ZS_PATH_MAX];
         snprintf (rel, sizeof rel, "tag/tag-%s", tags[i].name);
         zs_table_file_path (self, path, sizeof path, rel);
-        if (unlink (path) != 0 && errno != ENOENT) {
+        if (zs_io_unlink (path) != 0) {
             snprintf (err, errlen, "%s: %s", path, strerror (errno));
             rc = -1;
         } else

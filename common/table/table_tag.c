@@ -336,7 +336,7 @@ zs_table_create_tag (zs_table_t *self, const char *name, int64_t snapshot_id, in
     //  invariant 2: an expiry that passed the snapshot meanwhile may not
     //  have seen the tag
     if (!s_whole (self, snap.id)) {
-        unlink (tpath);
+        zs_io_unlink (tpath);
         snprintf (err, errlen, "table %s: snapshot %" PRId64 " was expired while it was tagged",
                   self->path, snap.id);
         return ZS_ENOENT;
@@ -360,7 +360,7 @@ zs_table_delete_tag (zs_table_t *self, const char *name, zs_rolled_back_t *out, 
     rc = s_files_of (self, &tag, true, mine, err, errlen);
     char path[ZS_PATH_MAX];
     s_tag_path (self, name, path, sizeof path);
-    if (unlink (path) != 0 && errno != ENOENT) {
+    if (zs_io_unlink (path) != 0) {
         snprintf (err, errlen, "%s: %s", path, strerror (errno));
         zhash_destroy (&mine);
         return -1;
@@ -378,7 +378,7 @@ zs_table_delete_tag (zs_table_t *self, const char *name, zs_rolled_back_t *out, 
             char full[ZS_PATH_MAX];
             if (zhash_lookup (mine, orphans[i])
                 && zs_table_file_path (self, full, sizeof full, orphans[i]) == 0
-                && unlink (full) == 0)
+                && zs_io_remove (full) == 0)
                 (*(strncmp (orphans[i], "manifest/", 9) == 0 ? &out->manifests
                                                              : &out->data_files))++;
             free (orphans[i]);

@@ -179,3 +179,21 @@ s3_server_up () {
 s3_uploads_open () {
     s3curl "$AWS_ENDPOINT_URL/$S3_BUCKET?uploads=" | grep -o '<UploadId>' | wc -l
 }
+
+# s3_run_tests TEST...: each integration test t_NAME.sh run unchanged with
+# its tables and checkpoint directories in S3_BUCKET (lib.sh's
+# ZSINK_TEST_TABLE_ROOT, ZSINK_TEST_CHK_ROOT), one after the other; fails
+# with the test's log when one fails, or when a multipart upload is left
+# open after it.
+s3_run_tests () {
+    for _t in "$@"; do
+        echo "[s3] $_t"
+        ZSINK_TEST_TABLE_ROOT=s3://$S3_BUCKET/$_t ZSINK_TEST_CHK_ROOT=s3://$S3_BUCKET/chk/$_t \
+            sh "$LIB_DIR/$_t.sh" "$BUILD" "$SCRATCH/$_t" >"$SCRATCH/$_t.log" 2>&1
+        _rc=$?
+        tail -n 4 "$SCRATCH/$_t.log" | sed "s/^/[s3 $_t] /"
+        [ $_rc = 0 ] || { tail -n 80 "$SCRATCH/$_t.log"; fail "$_t" "$_t on S3 exit $_rc ($SCRATCH/$_t.log)"; }
+        _n=$(s3_uploads_open)
+        [ "$_n" = 0 ] || fail "$_t" "$_n multipart uploads left open in $S3_BUCKET"
+    done
+}
