@@ -5,7 +5,10 @@
 # venv and Paimon Java, under INTEROP_BUILD/interop; quick once done), and
 # hands them to the tests as ZSINK_INTEROP. A second build can share the
 # first's (.ci/run: INTEROP_BUILD=build for the ASan pass). When the install
-# fails the interop checks skip, unless ZSINK_INTEROP_REQUIRED=1 (CI).
+# fails the interop checks skip, unless ZSINK_INTEROP_REQUIRED=1 (CI). It
+# builds the S3 server of the s3 tests too (scripts/setup-s3.sh: SeaweedFS
+# from the Go module proxy into BUILD/s3; needs a Go toolchain): when it
+# cannot, those tests skip, unless ZSINK_S3_REQUIRED=1 (CI).
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 INTEROP_BUILD ?= $(BUILD)
@@ -30,6 +33,8 @@ demo: setup build
 test: setup-test build
 	@sh scripts/setup-interop.sh $(INTEROP_BUILD) || { [ "$$ZSINK_INTEROP_REQUIRED" != 1 ] && \
 	    echo "make test: Paimon's readers are not installed: the interop checks will skip" >&2; }
+	@sh scripts/setup-s3.sh $(BUILD) || { [ "$$ZSINK_S3_REQUIRED" != 1 ] && \
+	    echo "make test: the S3 server (SeaweedFS) cannot be built: the s3 tests will skip" >&2; }
 	@cd $(BUILD) && ZSINK_INTEROP=$(abspath $(INTEROP_BUILD))/interop \
 	    ctest --output-on-failure -j $(JOBS) $(CTEST_FLAGS)
 
