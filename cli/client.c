@@ -196,6 +196,11 @@ s_find_coordinator (s_args_t *args)
         return 2;
     }
     char err[ZS_ERRLEN];
+    //  the checkpoints may be on S3 (its keys from -D or the environment)
+    if (zs_io_setup (&args->cfg, err, sizeof err) != 0) {
+        fprintf (stderr, "zsink %s: %s\n", args->cmd, err);
+        return 2;
+    }
     if (zs_client_find_endpoint (args->cfg.checkpoints_dir, args->found, sizeof args->found, err,
                                  sizeof err)
         < 0) {

@@ -65,6 +65,8 @@ static const zs_failpoint_info_t s_points[] = {
     {"fs.fsync", "file I/O layer: fsync(2) of a file or directory"},
     {"fs.rename", "file I/O layer: rename(2) that publishes a file atomically"},
     {"fs.link", "file I/O layer: link(2) that creates a file only if absent"},
+    {"io.s3.after-part",
+     "S3: a part of a data file's multipart upload sent, the upload open (error: the part fails)"},
 };
 #define S_NPOINTS (sizeof s_points / sizeof s_points[0])
 

@@ -29,6 +29,7 @@
     7. Readers: a HEAD for the size at open, then ranged GETs; the last
        64 KiB (a Parquet footer, usually) are fetched once and kept.
 */
+#include "failpoint.h"
 #include "io_priv.h"
 #include "log.h"
 #include <errno.h>
@@ -388,6 +389,10 @@ s_file_part (s_file_t *self, char *err, size_t errlen)
         return -1;
     self->nparts++;
     self->used = 0;
+    if (zs_failpoint ("io.s3.after-part") < 0) {
+        snprintf (err, errlen, "%s: failpoint io.s3.after-part", self->path);
+        return -1;
+    }
     return 0;
 }
 

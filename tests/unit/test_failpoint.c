@@ -41,6 +41,7 @@ test_registry_lists_required_points (void **state)
         "fs.fsync",
         "fs.rename",
         "fs.link",
+        "io.s3.after-part",
     };
     size_t n = 0;
     const zs_failpoint_info_t *list = zs_failpoint_list (&n);
