@@ -124,6 +124,11 @@ done
 say "mounts: coordinator $(mounts coordinator)| s3 $(mounts s3)| the others none"
 
 wait_coord "Completed checkpoint" 1 60
+# the start is clean: the S3 service was ready (bucket and all) before the
+# roles began, so none of them has been restarted yet
+for s in coordinator committer writer-0 writer-1 writer-2; do
+    [ "$(restarts "$s")" = 0 ] || fail "$s was restarted $(restarts "$s") time(s) before the first kill"
+done
 kill_role writer-1 role
 kill_role committer init
 kill_role coordinator role
@@ -137,7 +142,6 @@ kill_s3 () {
     coord_log | grep -q "reached end of input" \
         && fail "the job reached end of input before the S3 kill: the kills came too late"
     _c=$(cid s3)
-    _done=$(count_coord "Completed checkpoint")
     _fo=$(count_coord 'switched from state RUNNING to RESTARTING')
     _rs=$(count_coord 'Resuming job')
     RC_BEFORE=$(restart_counts)
@@ -149,6 +153,9 @@ kill_s3 () {
         sleep 0.1
     done
     say "docker kill -s KILL of the S3 container ($(secs "$T_KILL" "$(now_ms)") s to exited)"
+    # counted now, not before the kill: a checkpoint in flight then may
+    # complete before the store dies; none can complete while it is down
+    _done=$(count_coord "Completed checkpoint")
     "$DOCKER" start "$_c" >/dev/null || fail "docker start of the S3 container failed"
     say "S3 container started again"
     _end=$(($(date +%s) + 60))
@@ -182,6 +189,10 @@ done
     && [ "$(restarts coordinator)" -ge 1 ] || fail "restart counts below the kills"
 say "failovers: $(count_coord 'switched from state RUNNING to RESTARTING'), coordinator resumes: $(count_coord 'Resuming job')"
 dc logs --no-color >"$SCRATCH/compose.log" 2>&1
+# what the roles said of the outage: their errors and lost leases
+echo "  the roles' errors and lost leases:"
+grep -E '^(coordinator|committer|writer-[0-9])[^|]*\| .* (ERROR|FATAL) ' "$SCRATCH/compose.log" \
+    | cut -c1-230 | sed 's/^/    /'
 
 # the secret key is in no container's log and not in the job's job.json
 grep -qF -- "$SECRET" "$SCRATCH/compose.log" && fail "the secret key is in a container's log"
