@@ -28,7 +28,8 @@
 # exit, pass or fail. Exit 77 (skipped) when not root, when no docker engine
 # answers, or for a sanitizer build (the image takes plain binaries); with
 # ZSINK_DEPLOY_REQUIRED=1 (.ci/run sets it) a missing engine is a failure,
-# not a skip.
+# not a skip. The helpers (skip rules, cleanup, kill_role) are in
+# lib_deploy.sh, shared with t_deploy_s3.sh.
 set -u
 
 BUILD=$(cd "${1:?usage: t_deploy.sh BUILD_DIR SCRATCH_DIR}" && pwd)
