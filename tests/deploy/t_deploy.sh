@@ -28,7 +28,8 @@
 # exit, pass or fail. Exit 77 (skipped) when not root, when no docker engine
 # answers, or for a sanitizer build (the image takes plain binaries); with
 # ZSINK_DEPLOY_REQUIRED=1 (.ci/run sets it) a missing engine is a failure,
-# not a skip.
+# not a skip. The helpers (skip rules, cleanup, kill_role) are in
+# lib_deploy.sh, shared with t_deploy_s3.sh.
 set -u
 
 BUILD=$(cd "${1:?usage: t_deploy.sh BUILD_DIR SCRATCH_DIR}" && pwd)
@@ -37,95 +38,23 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 ZSINK=$BUILD/bin/zsink
 ROWS=200000
-PROJECT=zsinkdeploy$$
 IMAGE=zsink-deploy-test:$$
 JOB_ID=deploy-test-$$
 T0=$(date +%s)
 
-say () { echo "[t=$(($(date +%s) - T0))s] $*"; }
-skip () {
-    if [ "${ZSINK_DEPLOY_REQUIRED:-}" = 1 ]; then
-        echo "FAIL t_deploy: $* (in CI the deploy test must run: .ci/run sets docker up)"
-        exit 1
-    fi
-    echo "SKIP t_deploy: $*"
-    exit 77
-}
+TEST=t_deploy
+COMPOSE_FILE=$ROOT/deploy/docker-compose.yml
+PREFIX=zsinkdeploy
+IMAGES=zsink-deploy-test
+. "$HERE/lib_deploy.sh"
 
 # --- can it run here? ---------------------------------------------------------
 
-[ "$(id -u)" = 0 ] || skip "needs root (the docker engine, debootstrap, the volume on the host)"
-for b in zsink zsink-coordinator zsink-committer zsink-writer; do
-    [ -x "$BUILD/bin/$b" ] || { echo "FAIL t_deploy: $BUILD/bin/$b not built"; exit 1; }
-done
-if ldd "$ZSINK" | grep -q 'libasan\|libubsan'; then
-    echo "SKIP t_deploy: $BUILD is a sanitizer build; the image takes plain binaries"
-    exit 77
-fi
-# Debian's client when there is one (a newer `docker` first on PATH may lack buildx)
-DOCKER=docker
-[ -x /usr/bin/docker ] && DOCKER=/usr/bin/docker
-export DOCKER
-command -v "$DOCKER" >/dev/null || skip "no docker client (apt-get install docker.io)"
-"$DOCKER" info >/dev/null 2>&1 || skip "no docker engine answers (start dockerd; .ci/run does)"
-if [ -n "${ZSINK_COMPOSE:-}" ]; then
-    COMPOSE=$ZSINK_COMPOSE
-elif command -v docker-compose >/dev/null; then
-    COMPOSE=docker-compose
-elif "$DOCKER" compose version >/dev/null 2>&1; then
-    COMPOSE="$DOCKER compose"
-else
-    skip "neither docker-compose nor docker compose (apt-get install docker-compose)"
-fi
-
+deploy_setup
 rm -rf "$SCRATCH"
 mkdir -p "$SCRATCH"
 say "project $PROJECT, image $IMAGE, job $JOB_ID, compose: $($COMPOSE version --short 2>/dev/null || $COMPOSE version | head -n 1)"
-
-dc () { $COMPOSE -p "$PROJECT" -f "$ROOT/deploy/docker-compose.yml" "$@"; }
 export ZSINK_IMAGE=$IMAGE ZSINK_JOB_ID=$JOB_ID ZSINK_JOB_CONFIG=$SCRATCH/job.yaml
-
-# cleanup_project P: everything of compose project P (and its test image),
-# by label and by name, whatever state it is in.
-cleanup_project () {
-    $COMPOSE -p "$1" -f "$ROOT/deploy/docker-compose.yml" down -v --remove-orphans -t 2 \
-        >/dev/null 2>&1
-    _ids=$("$DOCKER" ps -aq --filter "label=com.docker.compose.project=$1" 2>/dev/null)
-    [ -n "$_ids" ] && "$DOCKER" rm -f $_ids >/dev/null 2>&1
-    for _n in $("$DOCKER" network ls -q --filter "name=${1}_" 2>/dev/null); do
-        "$DOCKER" network rm "$_n" >/dev/null 2>&1
-    done
-    for _v in $("$DOCKER" volume ls -q --filter "name=${1}_" 2>/dev/null); do
-        "$DOCKER" volume rm -f "$_v" >/dev/null 2>&1
-    done
-    "$DOCKER" image rm -f "zsink-deploy-test:${1#zsinkdeploy}" >/dev/null 2>&1
-    return 0
-}
-cleanup () { cleanup_project "$PROJECT"; }
-# A run killed outright (ctest's timeout sends SIGKILL: no trap runs) left
-# its project behind: remove those of runs whose shell is gone.
-for _p in $({ "$DOCKER" ps -a --format '{{.Label "com.docker.compose.project"}}'
-    "$DOCKER" volume ls -q; "$DOCKER" network ls --format '{{.Name}}'; } 2>/dev/null \
-    | sed -n 's/^\(zsinkdeploy[0-9][0-9]*\).*/\1/p' | sort -u); do
-    kill -0 "${_p#zsinkdeploy}" 2>/dev/null && continue
-    say "removing $_p, left by an earlier run"
-    cleanup_project "$_p"
-done
-trap 'cleanup' EXIT
-trap 'exit 1' INT TERM
-
-fail () {
-    echo "FAIL t_deploy: $*"
-    echo "---- containers ----"
-    "$DOCKER" ps -a --filter "label=com.docker.compose.project=$PROJECT" \
-        --format '{{.Names}} {{.Status}}' 2>/dev/null
-    echo "---- last lines of the logs ----"
-    dc logs --no-color --tail 40 2>&1 | tail -n 120
-    exit 1
-}
-
-now_ms () { date +%s%3N; }
-secs () { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b - a) / 1000 }'; }
 
 # --- 1. images ------------------------------------------------------------------
 
@@ -153,63 +82,6 @@ table.path: /data/table
 state.checkpoints.dir: /data/checkpoints
 EOF
 
-cid () {
-    "$DOCKER" ps -aq --filter "label=com.docker.compose.project=$PROJECT" \
-        --filter "label=com.docker.compose.service=$1" | head -n 1
-}
-coord_log () { "$DOCKER" logs "$(cid coordinator)" 2>&1; }
-count_coord () { coord_log | grep -cE -- "$1"; }
-restarts () { "$DOCKER" inspect -f '{{.RestartCount}}' "$(cid "$1")"; }
-
-# wait_coord PATTERN N DEADLINE_S: the coordinator's log has N lines matching
-wait_coord () {
-    _end=$(($(date +%s) + $3))
-    while [ "$(count_coord "$1")" -lt "$2" ]; do
-        [ "$(date +%s)" -ge "$_end" ] && fail "timeout waiting for $2 x '$1' in the coordinator's log"
-        sleep 0.2
-    done
-}
-
-# kill_role SERVICE role|init: kill -9 from the host the role's process (the
-# child of the container's init) or the container's main process (the init).
-KILLS=0
-kill_role () {
-    _c=$(cid "$1")
-    [ -n "$_c" ] || fail "no container for $1"
-    _init=$("$DOCKER" inspect -f '{{.State.Pid}}' "$_c")
-    [ "${_init:-0}" -gt 0 ] || fail "$1 is not running"
-    if coord_log | grep -q "reached end of input"; then
-        fail "the job reached end of input before kill $((KILLS + 1)): the kills came too late"
-    fi
-    if [ "$2" = init ]; then _pid=$_init; else _pid=$(pgrep -P "$_init" | head -n 1); fi
-    [ -n "$_pid" ] || fail "no process under $1's init ($_init)"
-    _before=$(restarts "$1")
-    _comm=$(cat "/proc/$_pid/comm" 2>/dev/null)
-    _recovered=$(count_coord "from state RESTORING to RUNNING")
-    _resumed=$(count_coord "Resuming job")
-    kill -9 "$_pid" || fail "kill -9 $_pid ($1) failed"
-    KILLS=$((KILLS + 1))
-    say "kill -9 $1's $2 process: host pid $_pid ($_comm)"
-    # the restart policy brings it back ...
-    _end=$(($(date +%s) + 60))
-    while :; do
-        _st=$("$DOCKER" inspect -f '{{.State.Status}} {{.RestartCount}}' "$_c")
-        [ "$_st" = "running $((_before + 1))" ] && break
-        [ "$(date +%s)" -ge "$_end" ] && fail "$1 not restarted within 60 s (state: $_st)"
-        sleep 0.2
-    done
-    say "$1 restarted by the restart policy (restart count $((_before + 1)))"
-    # ... the job recovers (a failover, or a coordinator resuming its job) ...
-    if [ "$1" = coordinator ]; then
-        wait_coord "Resuming job $JOB_ID" $((_resumed + 1)) 60
-    fi
-    wait_coord "from state RESTORING to RUNNING" $((_recovered + 1)) 60
-    # ... and completes a checkpoint before the next kill
-    _done=$(count_coord "Completed checkpoint")
-    wait_coord "Completed checkpoint" $((_done + 1)) 60
-    say "job recovered and completed a checkpoint"
-}
-
 t=$(now_ms)
 dc up -d >"$SCRATCH/up.log" 2>&1 || { cat "$SCRATCH/up.log"; fail "docker-compose up failed"; }
 UP_S=$(secs "$t" "$(now_ms)")
@@ -223,26 +95,10 @@ kill_role coordinator role
 
 # --- 3. the end, and the table --------------------------------------------------------
 
-end=$(($(date +%s) + 300))
-while :; do
-    st=$("$DOCKER" inspect -f '{{.State.Status}} {{.State.ExitCode}}' "$(cid coordinator)")
-    [ "$st" = "exited 0" ] && break
-    case $st in exited*) fail "the coordinator exited: $st" ;; esac
-    [ "$(date +%s)" -ge "$end" ] && fail "the job did not finish within 300 s (coordinator: $st)"
-    sleep 0.5
-done
+wait_exited0 300 coordinator
 RUN_S=$(secs "$T_UP" "$(now_ms)")
 say "job finished ${RUN_S} s after up: $(coord_log | grep -m 1 -o 'Job [^ ]* switched from state FINISHING to FINISHED')"
-for s in committer writer-0 writer-1 writer-2; do
-    end=$(($(date +%s) + 30))
-    while :; do
-        st=$("$DOCKER" inspect -f '{{.State.Status}} {{.State.ExitCode}}' "$(cid "$s")")
-        [ "$st" = "exited 0" ] && break
-        case $st in exited*) fail "$s exited: $st" ;; esac
-        [ "$(date +%s)" -ge "$end" ] && fail "$s did not exit 0 after the job finished (state: $st)"
-        sleep 0.2
-    done
-done
+wait_exited0 30 committer writer-0 writer-1 writer-2
 for s in coordinator committer writer-0 writer-1 writer-2; do
     echo "  $s: exited 0, restarted $(restarts "$s") time(s)"
 done
