@@ -3,9 +3,10 @@
 #   c  the committer, while its third commit waits between its manifests
 #      and its snapshot (fail point committer.after-manifest=delay:3000:3)
 #   o  the coordinator, at the same place
-#   w  a writer whose data file is a multipart upload (one writer, 3M rows
-#      as fast as it goes, one checkpoint at the end: files of several
-#      8 MiB parts), killed while its first part is up and the upload open
+#   w  a writer whose data file is a multipart upload (one writer, 300,000
+#      rows uncompressed as fast as it goes, one checkpoint at the end: a
+#      file of about 11 MB, two 8 MiB parts), killed while its first part
+#      is up and the upload open
 #      (io.s3.after-part=delay:4000:1): its replacement aborts the upload
 #      (S3_UPLOAD_ABORTED) as it deletes its predecessor's files.
 # Each ends exact (oracle, Paimon's readers), with no upload left open.
@@ -25,9 +26,9 @@ for v in c o; do
     [ "$(s3_uploads_open)" = 0 ] || fail $v "multipart uploads left open"
 done
 
-v=w N=3000000
+v=w N=300000
 write_fault_job $v 1 "datagen.rows-per-second: 0" "datagen.number-of-rows: $N" \
-    "execution.checkpointing.interval: 60s" "target-file-size: 1gb"
+    "execution.checkpointing.interval: 60s" "target-file-size: 1gb" "file.compression: none"
 FAILPOINTS=io.s3.after-part=delay:4000:1 start_cluster $v
 wait_for_log $v 'failpoint io.s3.after-part: delay' 120
 [ "$(s3_uploads_open)" = 1 ] || fail $v "no open upload while the writer waits after its first part"
