@@ -15,40 +15,8 @@ set -u
 BUILD=$1
 SCRATCH=$2
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-export ZSINK_WEED=${ZSINK_WEED:-$BUILD/s3/weed}
+. "$ROOT/tests/s3/lib.sh"
 N=30
-
-if [ ! -x "$ZSINK_WEED" ]; then
-    msg="no SeaweedFS binary at $ZSINK_WEED: build it with sh scripts/setup-s3.sh $BUILD"
-    [ "${ZSINK_S3_REQUIRED:-0}" = 1 ] && { echo "FAIL: $msg (ZSINK_S3_REQUIRED=1)"; exit 1; }
-    echo "SKIP: $msg"
-    exit 77
-fi
-rm -rf "$SCRATCH"
-mkdir -p "$SCRATCH"
-SERVER=$SCRATCH/server
-trap 'sh "$ROOT/scripts/s3-server.sh" stop "$SERVER"' EXIT
-sh "$ROOT/scripts/s3-server.sh" start "$SERVER" >/dev/null || { echo "FAIL: the server did not start"; exit 1; }
-. "$SERVER/env"
-FAILS=0
-fail () {
-    echo "FAIL: $*"
-    FAILS=$((FAILS + 1))
-}
-
-# s3 METHOD PATH [curl args...]: the status code on stdout
-s3 () {
-    method=$1 path=$2
-    shift 2
-    curl -s -o /dev/null -w '%{http_code}' --max-time 30 -X "$method" \
-        --aws-sigv4 "aws:amz:$AWS_REGION:s3" --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" \
-        -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' "$@" "$AWS_ENDPOINT_URL/$path"
-}
-# get PATH: the object's body on stdout
-get () {
-    curl -s --max-time 30 --aws-sigv4 "aws:amz:$AWS_REGION:s3" \
-        --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" "$AWS_ENDPOINT_URL/$1"
-}
 # etag PATH: the ETag header's value, quotes kept
 etag () {
     curl -s -I --max-time 30 --aws-sigv4 "aws:amz:$AWS_REGION:s3" \

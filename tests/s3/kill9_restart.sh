@@ -12,37 +12,7 @@ set -uf
 BUILD=$1
 SCRATCH=$2
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-export ZSINK_WEED=${ZSINK_WEED:-$BUILD/s3/weed}
-FIXTURE="$ROOT/scripts/s3-server.sh"
-
-if [ ! -x "$ZSINK_WEED" ]; then
-    msg="no SeaweedFS binary at $ZSINK_WEED: build it with sh scripts/setup-s3.sh $BUILD"
-    [ "${ZSINK_S3_REQUIRED:-0}" = 1 ] && { echo "FAIL: $msg (ZSINK_S3_REQUIRED=1)"; exit 1; }
-    echo "SKIP: $msg"
-    exit 77
-fi
-rm -rf "$SCRATCH"
-mkdir -p "$SCRATCH"
-SERVER=$SCRATCH/server
-trap 'sh "$FIXTURE" stop "$SERVER"' EXIT
-sh "$FIXTURE" start "$SERVER" >/dev/null || { echo "FAIL: the server did not start"; exit 1; }
-. "$SERVER/env"
-FAILS=0
-fail () {
-    echo "FAIL: $*"
-    FAILS=$((FAILS + 1))
-}
-s3 () {
-    method=$1 path=$2
-    shift 2
-    curl -s -o /dev/null -w '%{http_code}' --max-time 30 -X "$method" \
-        --aws-sigv4 "aws:amz:$AWS_REGION:s3" --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" \
-        -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' "$@" "$AWS_ENDPOINT_URL/$path"
-}
-get () {
-    curl -s --max-time 30 --aws-sigv4 "aws:amz:$AWS_REGION:s3" \
-        --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" "$AWS_ENDPOINT_URL/$1"
-}
+. "$ROOT/tests/s3/lib.sh"
 
 [ "$(s3 PUT crash)" = 200 ] || { echo "FAIL: create bucket"; exit 1; }
 # two writers, one plain and one conditional, record each key answered 200
