@@ -139,7 +139,10 @@ s3proxy_requests () {
 #                         on loopback (scripts/s3-server.sh, state in
 #                         SCRATCH/s3, killed by its pid when the test ends
 #                         however it ends), exports AWS_* for it, creates
-#                         BUCKET. Sets S3DIR, WEED_PID, S3_BUCKET.
+#                         BUCKET. Sets S3DIR, WEED_PID, S3_BUCKET, and
+#                         lib.sh's TABLE_ROOT and CHK_ROOT to
+#                         s3://BUCKET/wh and s3://BUCKET/chk: the test's
+#                         tables and checkpoints are on the server.
 #   s3curl ARGS...        curl with SigV4 and the AWS_* credentials (given
 #                         on its stdin, never on a command line)
 #   s3_uploads_open       open multipart uploads in S3_BUCKET (0 expected)
@@ -173,6 +176,8 @@ s3_server_up () {
     S3_BUCKET=$1
     _code=$(s3curl -o /dev/null -w '%{http_code}' -X PUT "$AWS_ENDPOINT_URL/$S3_BUCKET")
     [ "$_code" = 200 ] || fail - "creating bucket $S3_BUCKET: HTTP $_code"
+    TABLE_ROOT=s3://$S3_BUCKET/wh
+    CHK_ROOT=s3://$S3_BUCKET/chk
     echo "[s3] SeaweedFS pid $WEED_PID at $AWS_ENDPOINT_URL, bucket $S3_BUCKET"
 }
 

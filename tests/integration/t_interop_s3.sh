@@ -31,7 +31,6 @@ interop_required
 . "$LIB_DIR/lib_s3.sh"
 BUCKET=zsink-interop
 s3_server_up $BUCKET
-TABLE_ROOT=s3://$BUCKET/wh
 
 N=20000
 v=a

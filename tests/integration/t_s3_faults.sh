@@ -18,8 +18,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$LIB_DIR/lib_s3.sh"
 s3_server_up zsink-faults
-TABLE_ROOT=s3://$S3_BUCKET/wh
-CHK_ROOT=s3://$S3_BUCKET/chk
 P=$SCRATCH/proxy
 s3proxy_start "$P" "$AWS_ENDPOINT_URL" || fail - "the fault proxy did not start"
 EXTRA_PIDS="$EXTRA_PIDS $S3PROXY_PID"

@@ -13,8 +13,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$LIB_DIR/lib_s3.sh"
 s3_server_up zsink-midcommit
-TABLE_ROOT=s3://$S3_BUCKET/wh
-CHK_ROOT=s3://$S3_BUCKET/chk
 
 for v in c o; do
     write_fault_job $v 2 "execution.checkpointing.interval: 500ms"

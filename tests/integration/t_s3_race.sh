@@ -12,8 +12,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$LIB_DIR/lib_s3.sh"
 s3_server_up zsink-race
-TABLE_ROOT=s3://$S3_BUCKET/wh
-CHK_ROOT=s3://$S3_BUCKET/chk
 N=20000
 t=$(table_of race)
 

@@ -7,8 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$LIB_DIR/lib_s3.sh"
 s3_server_up zsink-secrets
-TABLE_ROOT=s3://$S3_BUCKET/wh
-CHK_ROOT=s3://$S3_BUCKET/chk
 KEY=$AWS_ACCESS_KEY_ID SECRET=$AWS_SECRET_ACCESS_KEY
 v=s
 write_fault_job $v 2

@@ -12,8 +12,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$LIB_DIR/lib_s3.sh"
 s3_server_up zsink-restart
-TABLE_ROOT=s3://$S3_BUCKET/wh
-CHK_ROOT=s3://$S3_BUCKET/chk
 N=40000
 v=r
 write_fault_job $v 2 "datagen.rows-per-second: 2000" "datagen.number-of-rows: $N" \
