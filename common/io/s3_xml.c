@@ -155,7 +155,8 @@ s_collect (xmlNodePtr root, s_entry_t **entries_p, size_t *n_p, char *err, size_
             free (mtime);
         }
     }
-    qsort (entries, n, sizeof *entries, s_entry_cmp);
+    if (n) //  an empty listing has no array (qsort must not get NULL)
+        qsort (entries, n, sizeof *entries, s_entry_cmp);
     *entries_p = entries;
     *n_p = n;
     return 0;
