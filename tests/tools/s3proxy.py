@@ -68,6 +68,12 @@ Log (L), one event a line, appended and flushed as it happens:
     TIME conn=N open PEER
     TIME conn=N req METHOD PATH [q=NAME,...]  (query parameter names only)
     TIME conn=N answer STATUS METHOD PATH     forwarded, answered
+    TIME conn=N sizes STATUS METHOD PATH up=N down=N
+                                              the answer's body passed back
+                                              in full: body bytes sent to
+                                              the server and received (the
+                                              payload; chunk framing and
+                                              heads not counted)
     TIME conn=N fault ACTION[:ARG] METHOD PATH   a rule applied
     TIME conn=N lost STATUS METHOD PATH       the answer lose-answer ate
     TIME conn=N error WHAT METHOD PATH        upstream unreachable or gone
@@ -318,13 +324,16 @@ def send(sock, data, who):
 
 def copy_body(rf, src, sock, dst, framing):
     """Body bytes from rf to sock (None: drop them), framing unchanged. src
-    and dst are the exceptions for either side's failures."""
+    and dst are the exceptions for either side's failures. Returns the
+    body's size: its payload bytes, chunk framing not counted."""
     kind, n = framing
+    moved = 0
     if kind == "length":
         while n > 0:
             data = read_some(rf, min(n, CHUNK), src)
             send(sock, data, dst)
             n -= len(data)
+            moved += len(data)
     elif kind == "chunked":
         while True:
             line = read_line(rf, src)
@@ -338,8 +347,8 @@ def copy_body(rf, src, sock, dst, framing):
                     line = read_line(rf, src)
                     send(sock, line, dst)
                     if line in (b"\r\n", b"\n"):
-                        return
-            copy_body(rf, src, sock, dst, ("length", size))
+                        return moved
+            moved += copy_body(rf, src, sock, dst, ("length", size))
             send(sock, read_line(rf, src), dst)  # the chunk's CRLF
     elif kind == "eof":
         while True:
@@ -348,8 +357,10 @@ def copy_body(rf, src, sock, dst, framing):
             except OSError as e:
                 raise src("read: %s" % e)
             if not data:
-                return
+                return moved
             send(sock, data, dst)
+            moved += len(data)
+    return moved
 
 
 def read_line(rf, who):
@@ -520,7 +531,7 @@ class Conn:
                 if status >= 200:
                     return self.final(req, status, lines, hdrs, urf, lose, early=True)
                 send(self.sock, b"".join(lines) + b"\r\n", ClientGone)
-        copy_body(self.rf, ClientGone, up, UpstreamGone, req.framing)
+        req.sent = copy_body(self.rf, ClientGone, up, UpstreamGone, req.framing)
         body_sent = True
         while True:
             status, lines, hdrs = self.read_answer_head(urf)
@@ -555,7 +566,8 @@ class Conn:
         # logged first: once the client has its answer, the line is there
         self.log.event(self.id, "answer", status, req.method, req.path)
         send(self.sock, b"".join(lines) + b"\r\n", ClientGone)
-        copy_body(urf, UpstreamGone, self.sock, ClientGone, framing)
+        down = copy_body(urf, UpstreamGone, self.sock, ClientGone, framing)
+        self.log.event(self.id, "sizes", status, req.method, req.path, "up=%d" % req.sent, "down=%d" % down)
         # an answer before the body was sent leaves the client's body (some,
         # all or none of it) on the connection: it cannot be reused
         return (
@@ -570,6 +582,7 @@ class Request:
     def __init__(self, method, path, lines, hdrs, framing, keep):
         self.method, self.path, self.lines, self.hdrs = method, path, lines, hdrs
         self.framing, self.keep = framing, keep
+        self.sent = 0  # body bytes passed on to the server
         has_body = framing[0] == "chunked" or framing[1] > 0
         self.expect = has_body and has_token(hdrs, "expect", "100-continue")
 
