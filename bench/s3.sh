@@ -89,7 +89,7 @@ job () {
     [ "$where" = s3 ] || rm -rf "$root"
 }
 
-echo "zsink on S3 (SeaweedFS on loopback) vs local disk: $ROWS rows, $RUNS runs a case, $(nproc) cores, $(date -u +%FT%H:%MZ), $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+echo "zsink on S3 (SeaweedFS on loopback) vs local disk: $ROWS rows, $RUNS runs a case, $(nproc) cores, $(date -u +%FT%H:%MZ), $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 for p in 1 2; do
     for r in $(seq "$RUNS"); do
         job local "$p" "local-p$p-$r"
@@ -119,6 +119,7 @@ kill "$(cat "$PX/pid")" && rm -f "$PX/pid"
 # recovery: kill -9 and restart the server under a running job
 for r in $(seq "$RUNS"); do
     log=$W/logs/recover-$r.log
+    : >"$log"
     "$BIN/zsink" cluster -Dparallelism=2 -Dexecution.checkpointing.interval=1s \
         -Ddatagen.rows-per-second=20000 -Dtable.path="s3://bench/recover-$r/table" \
         -Dstate.checkpoints.dir="s3://bench/recover-$r/chk" >"$log" 2>&1 &
@@ -149,4 +150,5 @@ for r in $(seq "$RUNS"); do
 done
 
 python3 "$ROOT/bench/s3_report.py" "$W/logs" "$ROWS" "$RUNS"
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
 echo "logs: $W/logs"

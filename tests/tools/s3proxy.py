@@ -66,7 +66,9 @@ A line that does not parse is reported (stderr and log) and ignored.
 
 Log (L), one event a line, appended and flushed as it happens:
     TIME conn=N open PEER
-    TIME conn=N req METHOD PATH [q=NAME,...]  (query parameter names only)
+    TIME conn=N req METHOD PATH [q=NAME,...] [prefix=P]
+                                              query parameter names only,
+                                              but a listing's prefix value
     TIME conn=N answer STATUS METHOD PATH     forwarded, answered
     TIME conn=N sizes STATUS METHOD PATH up=N down=N
                                               the answer's body passed back
@@ -81,7 +83,8 @@ Log (L), one event a line, appended and flushed as it happens:
     TIME conn=- rule-error FILE line N: WHY
 req, fault, answer and lost are written before the client hears anything
 of its request's outcome: a test may read them as soon as its request
-returns. No header and no query value is logged: no secret lands there.
+returns. No header and no query value but a listing's prefix is logged:
+no secret lands there.
 """
 
 import argparse
@@ -440,7 +443,9 @@ class Conn:
         url = urllib.parse.urlsplit(target)
         path = url.path or "/"
         q = [kv.split("=")[0] for kv in url.query.split("&") if kv]
-        self.log.event(self.id, "req", method, path, *(["q=" + ",".join(q)] if q else []))
+        # a listing's prefix (a key, no secret) says what is listed
+        pfx = ["prefix=" + v for k, v in urllib.parse.parse_qsl(url.query) if k == "prefix"]
+        self.log.event(self.id, "req", method, path, *(["q=" + ",".join(q)] if q else []), *pfx)
         keep = not has_token(hdrs, "connection", "close") and (
             version != "HTTP/1.0" or has_token(hdrs, "connection", "keep-alive")
         )
