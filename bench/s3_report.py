@@ -160,8 +160,9 @@ def per_commit(logs):
             continue
         lo, hi, n = j["done"][1], j["done"][k], k - 1
         win = [r for r in reqs if lo < r[0] <= hi]
-        # the commit's window: Completed checkpoint N -> identifier N
-        cw = [r for r in reqs if not r[2].startswith("data file")
+        # the commit's window: Completed checkpoint N -> identifier N; data
+        # transfers in it are the writers' and the compaction's
+        cw = [r for r in reqs if not (r[2].startswith("data file") and r[1] != "HEAD")
               and any(j["done"][c] <= r[0] <= j["commit_by_id"].get(c, -1) for c in range(2, k + 1))]
         agg = {}
         for r in win:
