@@ -36,7 +36,7 @@
 # design), and restart command -> the first snapshot committed after it.
 # The job is then canceled and its table checked: rows = distinct ids.
 #
-# Whole bench: ~10 min with the defaults on 2 cores. Needs build/bin (or
+# Whole bench: ~7 min with the defaults on 2 cores (10 on a busy machine). Needs build/bin (or
 # ZSINK_BIN) and the SeaweedFS binary (ZSINK_WEED, else build/s3/weed).
 set -eu
 ROWS=${1:-50000000}
