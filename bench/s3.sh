@@ -89,7 +89,7 @@ job () {
     [ "$where" = s3 ] || rm -rf "$root"
 }
 
-echo "zsink on S3 (SeaweedFS on loopback) vs local disk: $ROWS rows, $RUNS runs a case, $(nproc) cores, $(date -u +%FT%H:%MZ), $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "zsink on S3 (SeaweedFS on loopback) vs local disk: $ROWS rows, $RUNS runs a case, $(nproc) cores, $(date -u +%FT%H:%MZ), ${ZSINK_BIN:+binaries $ZSINK_BIN, }$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 for p in 1 2; do
     for r in $(seq "$RUNS"); do
         job local "$p" "local-p$p-$r"
