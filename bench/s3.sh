@@ -58,6 +58,8 @@ cleanup () {
     [ -z "$CLUSTER" ] || kill -9 "$CLUSTER" 2>/dev/null || true
     [ ! -f "$PX/pid" ] || kill "$(cat "$PX/pid")" 2>/dev/null || true
     sh "$ROOT/scripts/s3-server.sh" stop "$S3" >/dev/null 2>&1 || true
+    # the stored objects are GBs; the logs stay for a look
+    rm -rf "$S3/data" "$W/local"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
