@@ -176,6 +176,10 @@ check "direct o1" "$(direct o1)" 200
 # body sizes: 5000 bytes up with each PUT, 5000 down with each GET
 check "sizes: PUTs" "$(since | grep -c ' sizes 200 PUT /bkt/o[12] up=5000 down=0$')" 2
 check "sizes: GETs" "$(since | grep -c ' sizes 200 GET /bkt/o[12] up=0 down=5000$')" 2
+# a listing's prefix is logged (the one query value that is)
+s3 -o /dev/null -w '%{http_code}' "$P/bkt?list-type=2&prefix=o" >"$SCRATCH/out"
+check "list" "$(cat "$SCRATCH/out")" 200
+check "list: prefix logged" "$(since | grep -c ' req GET /bkt q=list-type,prefix prefix=o$')" 1
 
 # a chunked body (curl -T - from a pipe), HEAD then a ranged GET on one
 # connection
