@@ -173,12 +173,20 @@ check "keep-alive: connections opened" "$(count_since ' open ')" 1
 check "keep-alive: one connection" "$(since | grep ' req ' | cut -d' ' -f2 | sort -u | wc -l)" 1
 check "keep-alive: requests" "$(count_since ' answer 200 ')" 4
 check "direct o1" "$(direct o1)" 200
+# body sizes: 5000 bytes up with each PUT, 5000 down with each GET
+check "sizes: PUTs" "$(since | grep -c ' sizes 200 PUT /bkt/o[12] up=5000 down=0$')" 2
+check "sizes: GETs" "$(since | grep -c ' sizes 200 GET /bkt/o[12] up=0 down=5000$')" 2
+# a listing's prefix is logged (the one query value that is)
+s3 -o /dev/null -w '%{http_code}' "$P/bkt?list-type=2&prefix=o" >"$SCRATCH/out"
+check "list" "$(cat "$SCRATCH/out")" 200
+check "list: prefix logged" "$(since | grep -c ' req GET /bkt q=list-type,prefix prefix=o$')" 1
 
 # a chunked body (curl -T - from a pipe), HEAD then a ranged GET on one
 # connection
 s3 -o /dev/null -w '%{http_code}' -T - "$P/bkt/chunked" <"$BIG" >"$SCRATCH/out"
 check "chunked PUT" "$(cat "$SCRATCH/out")" 200
 grep -q ' req PUT /bkt/chunked$' "$PX/log" || fail "chunked PUT" "not in the log"
+grep -q ' sizes 200 PUT /bkt/chunked up=5000 down=0$' "$PX/log" || fail "chunked PUT" "no sizes line (payload 5000 bytes)"
 curl -s $AUTH -o "$SCRATCH/g1" "$UP/bkt/chunked"
 cmp -s "$BIG" "$SCRATCH/g1" || fail "chunked PUT" "the stored object differs"
 s3 -I -o /dev/null -w '%{http_code} %{num_connects}\n' "$P/bkt/o1" \

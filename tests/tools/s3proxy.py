@@ -66,8 +66,16 @@ A line that does not parse is reported (stderr and log) and ignored.
 
 Log (L), one event a line, appended and flushed as it happens:
     TIME conn=N open PEER
-    TIME conn=N req METHOD PATH [q=NAME,...]  (query parameter names only)
+    TIME conn=N req METHOD PATH [q=NAME,...] [prefix=P]
+                                              query parameter names only,
+                                              but a listing's prefix value
     TIME conn=N answer STATUS METHOD PATH     forwarded, answered
+    TIME conn=N sizes STATUS METHOD PATH up=N down=N
+                                              the answer's body passed back
+                                              in full: body bytes sent to
+                                              the server and received (the
+                                              payload; chunk framing and
+                                              heads not counted)
     TIME conn=N fault ACTION[:ARG] METHOD PATH   a rule applied
     TIME conn=N lost STATUS METHOD PATH       the answer lose-answer ate
     TIME conn=N error WHAT METHOD PATH        upstream unreachable or gone
@@ -75,7 +83,8 @@ Log (L), one event a line, appended and flushed as it happens:
     TIME conn=- rule-error FILE line N: WHY
 req, fault, answer and lost are written before the client hears anything
 of its request's outcome: a test may read them as soon as its request
-returns. No header and no query value is logged: no secret lands there.
+returns. No header and no query value but a listing's prefix is logged:
+no secret lands there.
 """
 
 import argparse
@@ -318,13 +327,16 @@ def send(sock, data, who):
 
 def copy_body(rf, src, sock, dst, framing):
     """Body bytes from rf to sock (None: drop them), framing unchanged. src
-    and dst are the exceptions for either side's failures."""
+    and dst are the exceptions for either side's failures. Returns the
+    body's size: its payload bytes, chunk framing not counted."""
     kind, n = framing
+    moved = 0
     if kind == "length":
         while n > 0:
             data = read_some(rf, min(n, CHUNK), src)
             send(sock, data, dst)
             n -= len(data)
+            moved += len(data)
     elif kind == "chunked":
         while True:
             line = read_line(rf, src)
@@ -338,8 +350,8 @@ def copy_body(rf, src, sock, dst, framing):
                     line = read_line(rf, src)
                     send(sock, line, dst)
                     if line in (b"\r\n", b"\n"):
-                        return
-            copy_body(rf, src, sock, dst, ("length", size))
+                        return moved
+            moved += copy_body(rf, src, sock, dst, ("length", size))
             send(sock, read_line(rf, src), dst)  # the chunk's CRLF
     elif kind == "eof":
         while True:
@@ -348,8 +360,10 @@ def copy_body(rf, src, sock, dst, framing):
             except OSError as e:
                 raise src("read: %s" % e)
             if not data:
-                return
+                return moved
             send(sock, data, dst)
+            moved += len(data)
+    return moved
 
 
 def read_line(rf, who):
@@ -429,7 +443,9 @@ class Conn:
         url = urllib.parse.urlsplit(target)
         path = url.path or "/"
         q = [kv.split("=")[0] for kv in url.query.split("&") if kv]
-        self.log.event(self.id, "req", method, path, *(["q=" + ",".join(q)] if q else []))
+        # a listing's prefix (a key, no secret) says what is listed
+        pfx = ["prefix=" + v for k, v in urllib.parse.parse_qsl(url.query) if k == "prefix"]
+        self.log.event(self.id, "req", method, path, *(["q=" + ",".join(q)] if q else []), *pfx)
         keep = not has_token(hdrs, "connection", "close") and (
             version != "HTTP/1.0" or has_token(hdrs, "connection", "keep-alive")
         )
@@ -520,7 +536,7 @@ class Conn:
                 if status >= 200:
                     return self.final(req, status, lines, hdrs, urf, lose, early=True)
                 send(self.sock, b"".join(lines) + b"\r\n", ClientGone)
-        copy_body(self.rf, ClientGone, up, UpstreamGone, req.framing)
+        req.sent = copy_body(self.rf, ClientGone, up, UpstreamGone, req.framing)
         body_sent = True
         while True:
             status, lines, hdrs = self.read_answer_head(urf)
@@ -555,7 +571,8 @@ class Conn:
         # logged first: once the client has its answer, the line is there
         self.log.event(self.id, "answer", status, req.method, req.path)
         send(self.sock, b"".join(lines) + b"\r\n", ClientGone)
-        copy_body(urf, UpstreamGone, self.sock, ClientGone, framing)
+        down = copy_body(urf, UpstreamGone, self.sock, ClientGone, framing)
+        self.log.event(self.id, "sizes", status, req.method, req.path, "up=%d" % req.sent, "down=%d" % down)
         # an answer before the body was sent leaves the client's body (some,
         # all or none of it) on the connection: it cannot be reused
         return (
@@ -570,6 +587,7 @@ class Request:
     def __init__(self, method, path, lines, hdrs, framing, keep):
         self.method, self.path, self.lines, self.hdrs = method, path, lines, hdrs
         self.framing, self.keep = framing, keep
+        self.sent = 0  # body bytes passed on to the server
         has_body = framing[0] == "chunked" or framing[1] > 0
         self.expect = has_body and has_token(hdrs, "expect", "100-continue")
 
