@@ -37,8 +37,8 @@
 #   -volume.preStopSeconds=0: TERM stops the volume server at once;
 #   -s3.autoCreateBucket=false: a PUT into a missing bucket is NoSuchBucket,
 #     as on AWS, rather than creating it;
-#   -s3.domainName=localhost: virtual-host style works too, at
-#     http://BUCKET.localhost:PORT (curl takes *.localhost for the loopback).
+#   -s3.domainName=localhost: virtual-host style works too, the bucket
+#     as a subdomain of localhost (curl takes *.localhost for the loopback).
 # Ready means: a signed ListBuckets answers 200; the master knows as many
 # volumes as there are on disk (after a restart a GET of an object on an
 # unreported volume is a 500); the master's warm-up after a restart is over

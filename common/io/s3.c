@@ -96,7 +96,8 @@ s_endpoint (zs_s3_t *self, const char *endpoint, char *err, size_t errlen)
         snprintf (self->scheme, sizeof self->scheme, "https");
         rest = endpoint + 8;
     } else {
-        snprintf (err, errlen, "s3: endpoint '%s' is not http://host[:port] or https://…",
+        snprintf (err, errlen,
+                  "s3: endpoint '%s' is not an http:// or https:// URL of a host and port",
                   endpoint);
         return -1;
     }
@@ -429,8 +430,9 @@ s_on_header (char *line, size_t size, size_t nmemb, void *arg)
     return n;
 }
 
-//  The request's URL (malloc'd): path style http://host/bucket/key, or
-//  virtual-host style http://bucket.host/key.
+//  The request's URL (malloc'd): path style (the endpoint, then
+//  /BUCKET/KEY), or virtual-host style (BUCKET. before the endpoint's host,
+//  then /KEY).
 static char *
 s_url (zs_s3_t *self, const s_req_t *req)
 {

@@ -25,13 +25,13 @@
 #include "zs.h"
 
 typedef struct {
-    //  "http://127.0.0.1:8333" (scheme, host, port; no path). Empty: AWS,
-    //  https://s3.<region>.amazonaws.com.
+    //  "http://127.0.0.1:8333" (scheme, host, port; no path). Empty: AWS's
+    //  regional endpoint, s3.<region>.amazonaws.com over https.
     char endpoint[256];
     char region[64]; //  signing region; empty = "us-east-1"
     char access_key[128];
     char secret_key[128];
-    bool path_style;    //  http://host/bucket/key rather than http://bucket.host/key
+    bool path_style;    //  ENDPOINT/BUCKET/KEY rather than BUCKET.ENDPOINT-HOST/KEY
     int64_t timeout_ms; //  per attempt, whole request; 0 = 30000
     int max_attempts;   //  per request; 0 = 6
     int64_t backoff_ms; //  first retry's delay, doubled each time, capped at 2 s; 0 = 50

@@ -2,10 +2,9 @@
     sends (CompleteMultipartUpload), over libxml2. Private to s3.c.
 
     Elements are matched by local name, whatever their namespace (AWS puts
-    everything in http://s3.amazonaws.com/doc/2006-03-01/, some servers put
-    nothing). The parser is told to fetch nothing from the network and to
-    substitute no entities: an answer is data, never a document that pulls
-    in others.
+    everything in its 2006-03-01 S3 namespace, some servers put nothing). The parser is told to
+   fetch nothing from the network and to substitute no entities: an answer is data, never a document
+   that pulls in others.
 */
 #ifndef ZS_S3_XML_H_INCLUDED
 #define ZS_S3_XML_H_INCLUDED

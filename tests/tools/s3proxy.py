@@ -601,7 +601,7 @@ class Proxy:
         self.rules = Rules(args.control_file, self.log)
         up = urllib.parse.urlsplit(args.upstream)
         if up.scheme != "http" or not up.hostname or not up.port:
-            raise SystemExit("s3proxy: --upstream must be http://HOST:PORT, not '%s'" % args.upstream)
+            raise SystemExit("s3proxy: --upstream must be an http URL with a host and a port, not '%s'" % args.upstream)
         self.upstream = (up.hostname, up.port)
 
     def run(self, listen, port_file):
