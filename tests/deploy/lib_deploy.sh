@@ -105,6 +105,21 @@ cid () {
     "$DOCKER" ps -aq --filter "label=com.docker.compose.project=$PROJECT" \
         --filter "label=com.docker.compose.service=$1" | head -n 1
 }
+# deploy_oracle TABLE: oracle.py from the host (ids 1..ROWS once, verify,
+# no orphan, identifiers increasing), then the table's stats, orphans and
+# verify printed
+deploy_oracle () {
+    if ! _out=$(python3 "$ROOT/tests/integration/oracle.py" --zsink "$ZSINK" --table "$1" \
+        --expect "$ROWS" --last-max 2>&1); then
+        echo "$_out"
+        fail "the table is not exactly ids 1..$ROWS"
+    fi
+    echo "  $_out"
+    echo "  stats: $("$ZSINK" table stats "$1" --json)"
+    echo "  orphans: $("$ZSINK" table orphans "$1" --older-than 0s --json)"
+    echo "  verify: $("$ZSINK" table verify "$1")"
+}
+
 coord_log () { "$DOCKER" logs "$(cid coordinator)" 2>&1; }
 count_coord () { coord_log | grep -cE -- "$1"; }
 restarts () { "$DOCKER" inspect -f '{{.RestartCount}}' "$(cid "$1")"; }

@@ -109,15 +109,7 @@ say "failovers: $(count_coord 'switched from state RUNNING to RESTARTING'), coor
 VOL=$("$DOCKER" volume inspect -f '{{.Mountpoint}}' "${PROJECT}_data") || fail "no volume ${PROJECT}_data"
 TABLE=$VOL/table
 dc logs --no-color >"$SCRATCH/compose.log" 2>&1
-if ! out=$(python3 "$ROOT/tests/integration/oracle.py" --zsink "$ZSINK" --table "$TABLE" \
-    --expect "$ROWS" --last-max 2>&1); then
-    echo "$out"
-    fail "the table is not exactly ids 1..$ROWS"
-fi
-echo "  $out"
-echo "  stats: $("$ZSINK" table stats "$TABLE" --json)"
-echo "  orphans: $("$ZSINK" table orphans "$TABLE" --older-than 0s --json)"
-echo "  verify: $("$ZSINK" table verify "$TABLE")"
+deploy_oracle "$TABLE"
 DUCK=$ROOT/tests/duckdb
 if command -v node >/dev/null && [ -d "$DUCK/node_modules/@duckdb/node-api" ]; then
     out=$(node "$DUCK/oracle.mjs" table --zsink "$ZSINK" --table "$TABLE" --expect "$ROWS" 2>&1) \

@@ -202,15 +202,7 @@ echo "$job_json" | grep -qF -- "$SECRET" && fail "the secret key is in job.json"
 echo "$job_json" | grep -qF -- "$KEY" && fail "the access key is in job.json"
 
 TABLE=s3://$BUCKET/table
-if ! out=$(python3 "$ROOT/tests/integration/oracle.py" --zsink "$ZSINK" --table "$TABLE" \
-    --expect "$ROWS" --last-max 2>&1); then
-    echo "$out"
-    fail "the table is not exactly ids 1..$ROWS"
-fi
-echo "  $out"
-echo "  stats: $("$ZSINK" table stats "$TABLE" --json)"
-echo "  orphans: $("$ZSINK" table orphans "$TABLE" --older-than 0s --json)"
-echo "  verify: $("$ZSINK" table verify "$TABLE")"
+deploy_oracle "$TABLE"
 uploads=$(s3get "/$BUCKET?uploads=")
 [ "$(echo "$uploads" | tail -n 1)" = 200 ] || fail "ListMultipartUploads: $uploads"
 n=$(echo "$uploads" | grep -o '<UploadId>' | wc -l)
