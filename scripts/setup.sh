@@ -7,7 +7,7 @@
 set -e
 PKGS="build-essential cmake pkg-config libzmq3-dev libczmq-dev libprotobuf-c-dev \
 protobuf-c-compiler uuid-dev libjansson-dev libyaml-dev libzstd-dev zlib1g-dev python3 procps \
-libcurl4-openssl-dev libxml2-dev"
+libcurl4-openssl-dev libxml2-dev librdkafka-dev"
 # tests: cmocka; clang (libFuzzer targets); spin (the protocol model);
 # iproute2 and iptables (network namespaces and faults, t_partition_*);
 # python3-zmq (an outside peer on the cluster's sockets, t_outside_peer);

@@ -13,7 +13,7 @@
 #include "rowtype.h"
 #include "zs.h"
 
-#define ZS_ENUM_MAX 16          //  bytes of an enumerated value, with NUL
+#define ZS_ENUM_MAX 24          //  bytes of an enumerated value, with NUL
 #define ZS_SCHEMA_TEXT_MAX 4096 //  bytes of table.schema's text, with NUL
 
 typedef struct {
@@ -25,12 +25,27 @@ typedef struct {
     int tolerable_failed_checkpoints;   //  execution.checkpointing.tolerable-failed-checkpoints (0)
     int restart_attempts;               //  restart-strategy.fixed-delay.attempts (default 3)
     int64_t restart_delay_ms;           //  restart-strategy.fixed-delay.delay (default 1s)
-    char source_kind[ZS_ENUM_MAX];      //  source.kind: datagen (default) or file
+    char source_kind[ZS_ENUM_MAX];      //  source.kind: datagen (default), file or kafka
     char source_file_path[ZS_PATH_MAX]; //  source.file.path: a file or a directory
     char source_file_format[ZS_ENUM_MAX];   //  source.file.format: jsonl (default) or csv
     char source_file_on_error[ZS_ENUM_MAX]; //  source.file.on-error: fail (default) or skip
     bool source_file_allow_empty;           //  source.file.allow-empty: no input file is fine
     int64_t source_file_rows_per_second;    //  source.file.rows-per-second (0 = unthrottled)
+    //  The Kafka source (docs/kafka.md): Flink's Kafka connector keys,
+    //  under source.kafka.
+    char kafka_topic[1024];         //  source.kafka.topic: names, separated by ';'
+    char kafka_topic_pattern[256];  //  source.kafka.topic-pattern: a regex matching whole names
+    char kafka_properties[4096];    //  source.kafka.properties.*: "name=value\n" lines
+    bool kafka_commit_offsets;      //  source.kafka.properties.commit.offsets.on.checkpoint (true)
+    char kafka_startup_mode[ZS_ENUM_MAX]; //  source.kafka.scan.startup.mode (group-offsets)
+    int64_t kafka_startup_timestamp_ms;   //  …scan.startup.timestamp-millis (-1: unset)
+    char kafka_startup_offsets[1024];     //  …scan.startup.specific-offsets
+    char kafka_bounded_mode[ZS_ENUM_MAX]; //  source.kafka.scan.bounded.mode (unbounded)
+    int64_t kafka_bounded_timestamp_ms;   //  …scan.bounded.timestamp-millis (-1: unset)
+    char kafka_bounded_offsets[1024];     //  …scan.bounded.specific-offsets
+    int64_t kafka_discovery_interval_ms;  //  …scan.topic-partition-discovery.interval (5min; 0 off)
+    char kafka_value_format[ZS_ENUM_MAX]; //  source.kafka.value.format: json (default) or csv
+    char kafka_on_error[ZS_ENUM_MAX];     //  source.kafka.on-error: fail (default) or skip
     int64_t datagen_rows_per_second;        //  datagen.rows-per-second (10000; 0 = unthrottled)
     int64_t datagen_number_of_rows;         //  datagen.number-of-rows (-1 = unbounded)
     int64_t datagen_fail_at_id;             //  datagen.fail-at-id (-1 = none)
@@ -93,6 +108,15 @@ typedef struct {
 //  same input into the table again is noticed at start. false (out "")
 //  for an unbounded source.
 bool zs_config_source_id (const zs_config_t *cfg, char *out, size_t outlen);
+
+//  The value of one source.kafka.properties.NAME (NULL: not set). Points
+//  into cfg (not NUL-terminated: *len bytes).
+const char *zs_config_kafka_property (const zs_config_t *cfg, const char *name, size_t *len);
+
+//  Call fn for each source.kafka.properties.NAME set, with NAME and value.
+void zs_config_kafka_properties (const zs_config_t *cfg,
+                                 void (*fn) (const char *name, const char *value, void *arg),
+                                 void *arg);
 
 //  Is a directory entry of that name an input file of the file source's
 //  format ("csv": *.csv; "jsonl": *.jsonl or *.json; never a dot file)?

@@ -278,8 +278,14 @@ test_bad_values_name_key_and_value (void **state)
         {"restart-strategy.fixed-delay.attempts", "-1"},
         {"restart-strategy.fixed-delay.attempts", "3x"},
         {"restart-strategy.fixed-delay.delay", "1.5s"},
-        {"source.kind", "kafka"},
+        {"source.kind", "pulsar"},
         {"source.kind", ""},
+        {"source.kafka.scan.startup.mode", "earliest"},
+        {"source.kafka.scan.bounded.mode", "never"},
+        {"source.kafka.value.format", "avro"},
+        {"source.kafka.on-error", "ignore"},
+        {"source.kafka.properties.commit.offsets.on.checkpoint", "maybe"},
+        {"source.kafka.scan.topic-partition-discovery.interval", "often"},
         {"datagen.rows-per-second", "-1"},
         {"datagen.rows-per-second", ""},
         {"datagen.number-of-rows", "-1"},
@@ -321,8 +327,8 @@ test_bad_values_name_key_and_value (void **state)
     zs_config_t cfg;
     zs_config_defaults (&cfg);
     char err[ZS_ERRLEN];
-    assert_int_equal (zs_config_set (&cfg, "source.kind", "kafka", err, sizeof err), -1);
-    assert_non_null (strstr (err, "datagen"));
+    assert_int_equal (zs_config_set (&cfg, "source.kind", "pulsar", err, sizeof err), -1);
+    assert_non_null (strstr (err, "datagen, file, kafka"));
 
     //  A bad schema names the key and the column.
     assert_int_equal (zs_config_set (&cfg, "table.schema", "id BIGINT, qty INTT", err, sizeof err),
@@ -610,7 +616,7 @@ test_validate (void **state)
     assert_int_equal (zs_config_validate (&bad, err, sizeof err), -1);
     assert_non_null (strstr (err, "datagen.fail-at-id"));
     bad = cfg;
-    snprintf (bad.source_kind, sizeof bad.source_kind, "kafka");
+    snprintf (bad.source_kind, sizeof bad.source_kind, "pulsar");
     assert_int_equal (zs_config_validate (&bad, err, sizeof err), -1);
     assert_non_null (strstr (err, "source.kind"));
     //  CURVE on needs its keys
@@ -669,7 +675,12 @@ s_round_trip (const zs_config_t *cfg)
     s_copy_t copy = {.cfg = &back};
     int n = zs_config_foreach (cfg, s_copy_key, &copy);
     assert_int_equal (n, copy.count);
-    assert_int_equal (n, 51); //  every key of zs_config_t but the two credentials
+    //  every key of zs_config_t but the two credentials, and each Kafka
+    //  client property set
+    size_t nprops = 0;
+    for (const char *p = cfg->kafka_properties; *p; p++)
+        nprops += *p == '\n';
+    assert_int_equal (n, 63 + (int) nprops);
     assert_int_equal (copy.failures, 0);
     s_assert_same (cfg, &back);
 }
@@ -727,6 +738,20 @@ test_round_trip (void **state)
     s_set_ok (&cfg, "source.file.allow-empty", "true");
     s_set_ok (&cfg, "compaction.min.file-num", "3");
     s_set_ok (&cfg, "compaction.max.file-num", "9");
+    s_set_ok (&cfg, "source.kafka.topic", "orders;refunds");
+    s_set_ok (&cfg, "source.kafka.topic-pattern", "orders-.*");
+    s_set_ok (&cfg, "source.kafka.properties.bootstrap.servers", "127.0.0.1:9092");
+    s_set_ok (&cfg, "source.kafka.properties.group.id", "zsink");
+    s_set_ok (&cfg, "source.kafka.properties.commit.offsets.on.checkpoint", "false");
+    s_set_ok (&cfg, "source.kafka.scan.startup.mode", "specific-offsets");
+    s_set_ok (&cfg, "source.kafka.scan.startup.timestamp-millis", "1700000000000");
+    s_set_ok (&cfg, "source.kafka.scan.startup.specific-offsets", "partition:0,offset:42");
+    s_set_ok (&cfg, "source.kafka.scan.bounded.mode", "latest-offset");
+    s_set_ok (&cfg, "source.kafka.scan.bounded.timestamp-millis", "1800000000000");
+    s_set_ok (&cfg, "source.kafka.scan.bounded.specific-offsets", "partition:1,offset:7");
+    s_set_ok (&cfg, "source.kafka.scan.topic-partition-discovery.interval", "10 s");
+    s_set_ok (&cfg, "source.kafka.value.format", "csv");
+    s_set_ok (&cfg, "source.kafka.on-error", "skip");
     s_round_trip (&cfg);
     //  the schema is kept in its canonical spelling
     assert_string_equal (cfg.schema_text, "id BIGINT NOT NULL, d DATE, t TIMESTAMP(6)");
@@ -743,6 +768,56 @@ test_round_trip (void **state)
     assert_int_equal (zs_config_get (&cfg, "commit.ignore-empty", buf, sizeof buf), 0);
     assert_string_equal (buf, "true");
     assert_int_equal (zs_config_get (&cfg, "no.such.key", buf, sizeof buf), -1);
+}
+
+//  source.kafka.properties.*: any client property, kept in order, set
+//  again in place; credentials refused; what a Kafka job needs checked.
+static void
+test_kafka_keys (void **state)
+{
+    (void) state;
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    char err[ZS_ERRLEN], buf[128];
+    s_set_ok (&cfg, "source.kafka.properties.bootstrap.servers", "127.0.0.1:1");
+    s_set_ok (&cfg, "source.kafka.properties.isolation.level", "read_uncommitted");
+    s_set_ok (&cfg, "source.kafka.properties.bootstrap.servers", "127.0.0.1:9092");
+    assert_string_equal (cfg.kafka_properties,
+                         "isolation.level=read_uncommitted\nbootstrap.servers=127.0.0.1:9092\n");
+    assert_int_equal (zs_config_get (&cfg, "source.kafka.properties.bootstrap.servers", buf,
+                                     sizeof buf),
+                      0);
+    assert_string_equal (buf, "127.0.0.1:9092");
+    assert_int_equal (zs_config_get (&cfg, "source.kafka.properties.group.id", buf, sizeof buf),
+                      -1);
+    assert_int_equal (zs_config_set (&cfg, "source.kafka.properties.sasl.password", "x", err,
+                                     sizeof err),
+                      -1);
+    assert_non_null (strstr (err, "sasl.password"));
+    assert_int_equal (zs_config_set (&cfg, "source.kafka.properties.a b", "x", err, sizeof err),
+                      -1);
+    assert_int_equal (zs_config_set (&cfg, "source.kafka.properties.", "x", err, sizeof err), -1);
+
+    s_set_ok (&cfg, "table.path", "/tmp/t");
+    s_set_ok (&cfg, "state.checkpoints.dir", "/tmp/c");
+    s_set_ok (&cfg, "source.kind", "kafka");
+    //  a topic, and group.id for the default startup mode (group-offsets)
+    assert_int_equal (zs_config_validate (&cfg, err, sizeof err), -1);
+    assert_non_null (strstr (err, "source.kafka.topic"));
+    s_set_ok (&cfg, "source.kafka.topic", "orders");
+    assert_int_equal (zs_config_validate (&cfg, err, sizeof err), -1);
+    assert_non_null (strstr (err, "group.id"));
+    s_set_ok (&cfg, "source.kafka.scan.startup.mode", "earliest-offset");
+    assert_int_equal (zs_config_validate (&cfg, err, sizeof err), 0);
+    s_set_ok (&cfg, "source.kafka.topic-pattern", "o.*");
+    assert_int_equal (zs_config_validate (&cfg, err, sizeof err), -1);
+    assert_non_null (strstr (err, "exactly one"));
+    s_set_ok (&cfg, "source.kafka.topic-pattern", "");
+    s_set_ok (&cfg, "source.kafka.scan.bounded.mode", "timestamp");
+    assert_int_equal (zs_config_validate (&cfg, err, sizeof err), -1);
+    assert_non_null (strstr (err, "source.kafka.scan.bounded.timestamp-millis"));
+    s_set_ok (&cfg, "source.kafka.scan.bounded.timestamp-millis", "1");
+    assert_int_equal (zs_config_validate (&cfg, err, sizeof err), 0);
 }
 
 //  zs_config_build: file, then -D overrides in order, then validation.
@@ -929,6 +1004,7 @@ main (void)
         cmocka_unit_test (test_yaml_errors),
         cmocka_unit_test (test_validate),
         cmocka_unit_test (test_round_trip),
+        cmocka_unit_test (test_kafka_keys),
         cmocka_unit_test (test_build_layers),
         cmocka_unit_test (test_config_args),
         cmocka_unit_test (test_source_id),

@@ -1,0 +1,83 @@
+/*  kafka_enum.h - the Kafka source's enumerator in the coordinator
+    (Flink's KafkaSourceEnumerator): finds the topic-partitions, resolves
+    where each starts and, for a bounded run, where it stops, and commits
+    the offsets of completed checkpoints back to Kafka for the group
+    (docs/kafka.md).
+
+    Every call that talks to Kafka runs in the enumerator's own thread (a
+    czmq actor with its own librdkafka handle), so a slow or absent broker
+    never stalls the coordinator's loop: a request returns at once, and its
+    answer arrives later on zs_kafka_enum_sock, read with
+    zs_kafka_enum_recv. A request that fails (broker unreachable, topic
+    missing) answers with an error text; the coordinator decides whether to
+    ask again.
+
+    Start offsets (source.kafka.scan.startup.mode), for partitions not in
+    a checkpoint: earliest-offset -2 (left to the reader: the first offset
+    when it fetches); latest-offset the partition's end offset now;
+    group-offsets the group's committed offset (none committed:
+    properties.auto.offset.reset earliest/latest, else an error naming the
+    partition); timestamp the first offset at or after the time (none: the
+    end offset); specific-offsets the offset given for the partition, the
+    group's committed one for others (as Flink). Offsets are resolved to
+    numbers once, when the partition is first found, so a restart before
+    the first checkpoint does not move them.
+
+    Stop offsets (source.kafka.scan.bounded.mode), for every split, asked
+    when a job starts (also a restored one): unbounded -1; latest-offset
+    the end offset now (the last stable offset under read_committed);
+    group-offsets the committed offset; timestamp the first offset at or
+    after the time; specific-offsets as given (-1 for others).
+*/
+#ifndef ZS_KAFKA_ENUM_H_INCLUDED
+#define ZS_KAFKA_ENUM_H_INCLUDED
+
+#include "config.h"
+#include "zsink.pb-c.h"
+#include <czmq.h>
+
+typedef struct _zs_kafka_enum_t zs_kafka_enum_t;
+
+//  Answers on the socket.
+typedef enum {
+    ZS_KAFKA_SPLITS,    //  to _discover: the splits found that were not known
+    ZS_KAFKA_STOPS,     //  to _stops: the splits given, with stop set
+    ZS_KAFKA_COMMITTED, //  to _commit: the offsets are committed (or err)
+} zs_kafka_answer_t;
+
+//  An enumerator for the job's source.kafka.* settings. NULL with err when
+//  the client cannot be configured or topic-pattern is not a valid regex.
+zs_kafka_enum_t *zs_kafka_enum_new (const zs_config_t *cfg, char *err, size_t errlen);
+void zs_kafka_enum_destroy (zs_kafka_enum_t **self_p);
+
+//  Readable when an answer waits: add it to the coordinator's poller.
+zsock_t *zs_kafka_enum_sock (zs_kafka_enum_t *self);
+
+//  Find the topic-partitions of topic (or topic-pattern) now. The answer
+//  (ZS_KAFKA_SPLITS) holds one split for each partition not among the
+//  known ids, its offset resolved as above and its stop as the bounded
+//  mode says, in (topic, partition) order. A topic of `topic` that does
+//  not exist is an error; a pattern matching nothing answers no split.
+int zs_kafka_enum_discover (zs_kafka_enum_t *self, const char *const *known_ids, size_t n_known);
+
+//  Resolve the stop offsets of these splits (answer: ZS_KAFKA_STOPS).
+int zs_kafka_enum_stops (zs_kafka_enum_t *self, Zsink__Split *const *splits, size_t n);
+
+//  Commit these splits' offsets for the group (answer: ZS_KAFKA_COMMITTED).
+//  Splits at -2 (nothing read) are left out.
+int zs_kafka_enum_commit (zs_kafka_enum_t *self, Zsink__Split *const *splits, size_t n);
+
+//  Take the answer that waits. *splits (malloc'd array of unpacked
+//  splits, free with zs_kafka_splits_free) and *n are set for SPLITS and
+//  STOPS. 0, or -1 with err: the request failed (err says why and which).
+int zs_kafka_enum_recv (zs_kafka_enum_t *self, zs_kafka_answer_t *kind, Zsink__Split ***splits,
+                        size_t *n, char *err, size_t errlen);
+void zs_kafka_splits_free (Zsink__Split ***splits, size_t n);
+
+//  The writer that reads a partition when there are n writers: Flink's
+//  KafkaSourceEnumerator.getSplitOwner, ((hash(topic) * 31) & 0x7FFFFFFF)
+//  % n + partition, mod n, with hash Java's String.hashCode of the UTF-8
+//  bytes as chars. Deterministic, so a restore deals the same way.
+int zs_kafka_owner (const char *topic, int partition, int n);
+
+#endif
