@@ -373,8 +373,72 @@ zs_chk_clear (zs_chk_t *chk)
     for (int i = 0; chk->positions && i < chk->parallelism; i++)
         free (chk->positions[i].file);
     free (chk->positions);
+    for (size_t i = 0; i < chk->n_splits; i++)
+        zs_split_free (&chk->splits[i]);
+    free (chk->splits);
     zs_state_free (&chk->state);
     memset (chk, 0, sizeof *chk);
+}
+
+//  A split as JSON: the fields its kind has.
+static json_t *
+s_split_to_json (const Zsink__Split *sp)
+{
+    json_t *j = json_pack ("{s:s, s:I, s:b, s:I}", "id", sp->id, "offset", (json_int_t) sp->offset,
+                           "finished", sp->finished, "rows", (json_int_t) sp->rows);
+    if (sp->has_line)
+        json_object_set_new (j, "line", json_integer (sp->line));
+    if (sp->has_skipped)
+        json_object_set_new (j, "skipped", json_integer (sp->skipped));
+    if (sp->has_index) {
+        json_object_set_new (j, "index", json_integer (sp->index));
+        json_object_set_new (j, "count", json_integer (sp->count));
+    }
+    if (sp->topic) {
+        json_object_set_new (j, "topic", json_string (sp->topic));
+        json_object_set_new (j, "partition", json_integer (sp->partition));
+    }
+    if (sp->has_stop)
+        json_object_set_new (j, "stop", json_integer (sp->stop));
+    return j;
+}
+
+//  A split from JSON (a malloc'd copy), or NULL when it is none.
+static Zsink__Split *
+s_split_from_json (json_t *j)
+{
+    Zsink__Split sp;
+    zsink__split__init (&sp);
+    const char *id = NULL, *topic = NULL;
+    json_int_t offset = 0, rows = 0, line = -1, skipped = -1, index = -1, count = -1,
+               partition = -1, stop = -2;
+    int finished = 0;
+    json_error_t jerr;
+    if (json_unpack_ex (j, &jerr, 0, "{s:s, s:I, s:b, s:I, s?I, s?I, s?I, s?I, s?s, s?I, s?I}",
+                        "id", &id, "offset", &offset, "finished", &finished, "rows", &rows, "line",
+                        &line, "skipped", &skipped, "index", &index, "count", &count, "topic",
+                        &topic, "partition", &partition, "stop", &stop)
+        < 0)
+        return NULL;
+    sp.id = (char *) id;
+    sp.has_offset = sp.has_finished = sp.has_rows = true;
+    sp.offset = offset;
+    sp.finished = finished;
+    sp.rows = rows;
+    sp.has_line = line >= 0, sp.line = line;
+    sp.has_skipped = skipped >= 0, sp.skipped = skipped;
+    sp.has_index = sp.has_count = index >= 0 || count >= 0;
+    sp.index = (int32_t) index, sp.count = (int32_t) count;
+    if (topic) {
+        sp.topic = (char *) topic;
+        sp.has_partition = true;
+        sp.partition = (int32_t) partition;
+    }
+    sp.has_stop = stop != -2, sp.stop = stop;
+    if (index > INT32_MAX || count > INT32_MAX || partition > INT32_MAX
+        || !zs_codec_valid_split (&sp) || (topic && partition < 0))
+        return NULL;
+    return zs_split_dup (&sp);
 }
 
 int
@@ -385,7 +449,7 @@ zs_chk_write (const char *job_dir, const zs_chk_t *chk, int64_t *bytes_p, char *
         const Zsink__SourcePosition *p = &chk->positions[i];
         json_t *w = json_pack ("{s:i, s:I, s:b}", "writer", p->writer, "offset",
                                (json_int_t) p->offset, "finished", p->finished);
-        if (p->file) {
+        if (p->file && chk->legacy) {
             //  the file source: where in which file the next row starts
             json_object_set_new (w, "file", json_string (p->file));
             json_object_set_new (w, "file_offset", json_integer (p->file_offset));
@@ -395,10 +459,16 @@ zs_chk_write (const char *job_dir, const zs_chk_t *chk, int64_t *bytes_p, char *
         json_array_append_new (writers, w);
     }
     json_t *root =
-        json_pack ("{s:i, s:s, s:I, s:I, s:b, s:i, s:o, s:o}", "version", 1, "job_id", chk->job_id,
-                   "checkpoint_id", (json_int_t) chk->id, "time_millis",
+        json_pack ("{s:i, s:s, s:I, s:I, s:b, s:i, s:o, s:o}", "version", chk->legacy ? 1 : 2,
+                   "job_id", chk->job_id, "checkpoint_id", (json_int_t) chk->id, "time_millis",
                    (json_int_t) chk->time_millis, "savepoint", chk->savepoint, "parallelism",
                    chk->parallelism, "writers", writers, "committer", s_state_to_json (chk->state));
+    if (!chk->legacy) {
+        json_t *splits = json_array ();
+        for (size_t i = 0; i < chk->n_splits; i++)
+            json_array_append_new (splits, s_split_to_json (chk->splits[i]));
+        json_object_set_new (root, "splits", splits);
+    }
     char *text = json_dumps (root, JSON_INDENT (1));
     json_decref (root);
     char path[ZS_PATH_MAX];
@@ -465,6 +535,47 @@ s_position_from_json (json_t *jw, int i, Zsink__SourcePosition *p)
 }
 
 static int
+s_split_cmp (const void *a, const void *b)
+{
+    return strcmp ((*(Zsink__Split *const *) a)->id, (*(Zsink__Split *const *) b)->id);
+}
+
+//  Version 2's splits (absent: a version 1 checkpoint, legacy).
+static int
+s_chk_splits (zs_chk_t *chk, json_t *root, const char *path, char *err, size_t errlen)
+{
+    json_t *splits = json_object_get (root, "splits");
+    chk->legacy = splits == NULL;
+    if (!splits)
+        return 0;
+    size_t n = json_is_array (splits) ? json_array_size (splits) : 0;
+    if (!json_is_array (splits) || n > 1000000) {
+        snprintf (err, errlen, "%s: splits: not a list of splits", path);
+        return ZS_ECORRUPT;
+    }
+    chk->splits = calloc (n ? n : 1, sizeof *chk->splits);
+    if (!chk->splits) {
+        snprintf (err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        chk->splits[i] = s_split_from_json (json_array_get (splits, i));
+        if (!chk->splits[i]) {
+            snprintf (err, errlen, "%s: split %zu: not a valid split", path, i);
+            return ZS_ECORRUPT;
+        }
+        chk->n_splits++;
+    }
+    qsort (chk->splits, n, sizeof *chk->splits, s_split_cmp);
+    for (size_t i = 1; i < n; i++)
+        if (strcmp (chk->splits[i - 1]->id, chk->splits[i]->id) == 0) {
+            snprintf (err, errlen, "%s: split %s is there twice", path, chk->splits[i]->id);
+            return ZS_ECORRUPT;
+        }
+    return 0;
+}
+
+static int
 s_chk_positions (zs_chk_t *chk, json_t *writers, const char *path, char *err, size_t errlen)
 {
     chk->positions = calloc (chk->parallelism, sizeof *chk->positions);
@@ -517,6 +628,8 @@ zs_chk_read (const char *path, zs_chk_t *chk, char *err, size_t errlen)
         return ZS_ECORRUPT;
     }
     int rc = s_chk_positions (chk, writers, path, err, errlen);
+    if (rc == 0)
+        rc = s_chk_splits (chk, root, path, err, errlen);
     if (rc == 0)
         rc = s_chk_state (chk, committer, path, err, errlen);
     json_decref (root);

@@ -5,8 +5,14 @@
                    the injected failure fired, status. Rewritten atomically
                    before every barrier (the counter) and every failover
                    (the epoch), so neither is ever reused.
-        chk-<N>    a completed checkpoint: source positions of every writer
-                   and the committer's state, JSON, written atomically.
+        chk-<N>    a completed checkpoint: the state of every split of the
+                   source, the rows each writer had read, and the
+                   committer's state, JSON, written atomically.
+
+    Version 2 holds the splits (docs/decisions.md, "Splits"): a restore
+    deals them out over any parallelism. Version 1, written before splits,
+    held one position per writer; it is still read (legacy), and restores
+    onto the parallelism it was taken with only.
 
     A checkpoint file names its job and commit user, so `--restore-from
     chk-N` of a stopped job can carry the commit user into a new job.
@@ -41,7 +47,12 @@ typedef struct {
     int64_t time_millis;
     bool savepoint;
     int parallelism;
-    Zsink__SourcePosition *positions; //  [parallelism], malloc'd
+    //  [parallelism], malloc'd: rows each writer had read (offset); in a
+    //  legacy checkpoint also where each resumes (file, file_offset, …)
+    Zsink__SourcePosition *positions;
+    bool legacy;            //  version 1: no splits, positions decide
+    Zsink__Split **splits;  //  [n_splits], each malloc'd (zs_split_dup), id order
+    size_t n_splits;
     Zsink__CommitterState *state;     //  malloc'd protobuf (unpacked copy)
 } zs_chk_t;
 

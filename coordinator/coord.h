@@ -14,6 +14,7 @@
 #include "history.h"
 #include "io_lock.h"
 #include "prom.h"
+#include "splits.h"
 #include <stdio.h>
 
 #define SUPERSEDED_MAX 64
@@ -63,6 +64,11 @@ typedef struct {
     int n; //  parallelism
     slot_t *slots;
     zs_chk_t latest; //  latest completed checkpoint (id 0: none)
+    //  The source's splits as of latest, plus those found since (Kafka):
+    //  what a restore deals out. Empty for a datagen or file job before
+    //  its first checkpoint (its writers then take their own share).
+    zs_splits_t *splits;
+    zs_splits_t *acked; //  the split states of the acks of the checkpoint in flight
     //  the checkpoint in flight (id 0: none)
     int64_t inflight_id, inflight_start;
     bool inflight_savepoint;

@@ -340,6 +340,7 @@ s_trigger (coord_t *self, bool savepoint)
     self->inflight_savepoint = savepoint;
     for (int i = 0; i <= self->n; i++)
         self->slots[i].acked = false;
+    zs_splits_clear (self->acked);
     zs_info ("Triggering %s %lld @ %lld for job %s.", savepoint ? "savepoint" : "checkpoint",
              (long long) id, (long long) zs_clock_wall_ms (), self->meta.job_id);
     s_send_barriers (self, id, savepoint);
@@ -363,12 +364,27 @@ s_inflight_chk (coord_t *self, zs_chk_t *chk)
     chk->positions = calloc (self->n, sizeof *chk->positions);
     for (int i = 0; i < self->n; i++) {
         chk->positions[i] = self->slots[WRITER (i)].pos;
-        //  a checkpoint owns its positions' strings (zs_chk_clear frees)
-        if (chk->positions[i].file)
-            chk->positions[i].file = strdup (chk->positions[i].file);
+        chk->positions[i].file = NULL; //  positions are rows read only (version 2)
+        chk->positions[i].n_splits = 0;
+        chk->positions[i].splits = NULL;
     }
     chk->state = self->inflight_state;
     self->inflight_state = NULL;
+    //  Every split: as acked, else as the last checkpoint or discovery left
+    //  it (a split no writer acked was read by none since).
+    size_t n_known, n_acked;
+    Zsink__Split *const *known = zs_splits_all (self->splits, &n_known);
+    Zsink__Split *const *acked = zs_splits_all (self->acked, &n_acked);
+    chk->splits = calloc (n_known + n_acked + 1, sizeof *chk->splits);
+    for (size_t i = 0, k = 0; chk->splits && (i < n_known || k < n_acked);) {
+        int c = i == n_known ? 1 : k == n_acked ? -1 : strcmp (known[i]->id, acked[k]->id);
+        const Zsink__Split *sp = c < 0 ? known[i] : acked[k];
+        i += c <= 0;
+        k += c >= 0;
+        chk->splits[chk->n_splits] = zs_split_dup (sp);
+        if (chk->splits[chk->n_splits])
+            chk->n_splits++;
+    }
 }
 
 //  chk-N could not be written: the checkpoint failed, which is tolerated
@@ -450,6 +466,8 @@ s_complete_checkpoint (coord_t *self)
               (long long) took, (long long) bytes);
     zs_chk_clear (&self->latest);
     self->latest = chk;
+    for (size_t i = 0; i < chk.n_splits; i++)
+        zs_splits_put (self->splits, chk.splits[i]);
     self->inflight_id = 0;
     self->completed++;
     self->consecutive_failed = 0;
@@ -537,6 +555,7 @@ s_send_reset (coord_t *self, int slot)
     reset->fail_at_id_armed = !self->meta.fail_at_id_fired;
     Zsink__CommitterState empty;
     char **writer_ids = NULL;
+    Zsink__Split **splits = NULL;
     if (slot == COMMITTER) {
         zsink__committer_state__init (&empty);
         empty.commit_user = self->meta.commit_user;
@@ -551,10 +570,22 @@ s_send_reset (coord_t *self, int slot)
             writer_ids[i] = self->slots[WRITER (i)].rid;
         reset->n_writer_ids = (size_t) self->n;
         reset->writer_ids = writer_ids;
-    } else if (self->latest.id)
+    } else if (self->latest.id && self->latest.legacy)
         reset->position = &self->latest.positions[slot - 1];
+    else if (zs_splits_count (self->splits) || strcmp (self->cfg.source_kind, "kafka") == 0) {
+        //  dealt by the coordinator (splits.h); else a first start, where
+        //  each writer takes its own share
+        reset->has_assigned = reset->assigned = true;
+        reset->n_splits = zs_splits_of (self->splits, slot - 1, self->n, &splits);
+        reset->splits = splits;
+        if (!splits) {
+            s_fail (self, "out of memory dealing the splits");
+            return;
+        }
+    }
     s_send (self, slot, &m.env);
     free (writer_ids);
+    free (splits);
     s->reset_sent = true;
 }
 
@@ -935,6 +966,13 @@ s_on_writer_ack (coord_t *self, int slot, Zsink__WriterAck *ack)
     s_history_acked (self, s);
     s->acked = true;
     s->pos = *ack->position;
+    for (size_t i = 0; i < ack->position->n_splits; i++)
+        if (zs_splits_put (self->acked, ack->position->splits[i]) != 0) {
+            s_abort_checkpoint (self, "aborted: out of memory keeping the split states");
+            return;
+        }
+    s->pos.n_splits = 0;
+    s->pos.splits = NULL;
     //  fresher than the last heartbeat: keeps rows read >= rows committed
     //  in the status
     if (s->pos.offset > s->rows_read)
@@ -1355,6 +1393,8 @@ s_close (coord_t *self)
     zsock_destroy (&self->router);
     zs_curve_destroy (&self->curve);
     zs_chk_clear (&self->latest);
+    zs_splits_destroy (&self->splits);
+    zs_splits_destroy (&self->acked);
     zs_state_free (&self->inflight_state);
     free (self->slots);
     self->slots = NULL;
@@ -1370,6 +1410,17 @@ s_open (coord_t *self, const char *bind)
 {
     char err[ZS_ERRLEN];
     self->slots = calloc (self->n + 1, sizeof *self->slots);
+    self->splits = zs_splits_new ();
+    self->acked = zs_splits_new ();
+    for (size_t i = 0; self->splits && i < self->latest.n_splits; i++)
+        if (zs_splits_put (self->splits, self->latest.splits[i]) != 0) {
+            zs_error ("out of memory");
+            return -1;
+        }
+    if (!self->splits || !self->acked) {
+        zs_error ("out of memory");
+        return -1;
+    }
     self->drops = zs_drops_new ("message");
     self->router = self->slots && self->drops
                        ? zs_net_router (bind ? bind : "tcp://*:6123", err, sizeof err)

@@ -61,6 +61,7 @@ zs_coord_render_metrics (FILE *out, void *arg)
                       w);
             const slot_t *s = &self->slots[WRITER (w)];
             double out_rows = self->latest.id && self->latest.positions
+                                      && w < self->latest.parallelism
                                   ? (double) self->latest.positions[w].offset
                                   : 0.0;
             zs_prom_sample (out,

@@ -63,11 +63,42 @@ s_restore_from (coord_t *self, const char *path)
         zs_error ("cannot restore: %s", err);
         return -1;
     }
-    if (chk.parallelism != self->n) {
-        zs_error ("cannot restore from %s: it has parallelism %d, the job has %d", path,
-                  chk.parallelism, self->n);
+    if (chk.parallelism != self->n && chk.legacy) {
+        zs_error ("cannot restore from %s onto parallelism %d: it was written by a zsink before "
+                  "splits, with parallelism %d, and restores onto that only (restore it with "
+                  "parallelism %d, take a savepoint, then restore that one with the new "
+                  "parallelism)",
+                  path, self->n, chk.parallelism, chk.parallelism);
         zs_chk_clear (&chk);
         return -1;
+    }
+    if (chk.parallelism != self->n) {
+        //  Rescaling: the splits are dealt out over the new writers. The
+        //  writers that had ended are of the old parallelism; every new
+        //  writer whose splits are all finished says so again at its start.
+        chk.state->n_ended_writers = 0;
+        //  and it is this job's checkpoint now, of this parallelism (the
+        //  rows each old writer had read mean nothing to the new ones)
+        Zsink__SourcePosition *positions = calloc ((size_t) self->n, sizeof *positions);
+        if (!positions) {
+            zs_error ("cannot restore: out of memory");
+            zs_chk_clear (&chk);
+            return -1;
+        }
+        for (int i = 0; i < self->n; i++) {
+            zsink__source_position__init (&positions[i]);
+            positions[i].writer = i;
+            positions[i].has_finished = true;
+        }
+        for (int i = 0; i < chk.parallelism; i++)
+            free (chk.positions[i].file);
+        free (chk.positions);
+        chk.positions = positions;
+        int was = chk.parallelism;
+        chk.parallelism = self->n;
+        zs_info ("Rescaling: checkpoint %lld has parallelism %d, the job has %d; its %zu splits "
+                 "are dealt out over the new writers.",
+                 (long long) chk.id, was, self->n, chk.n_splits);
     }
     const char *user = chk.state->commit_user;
     int64_t last = -1;
@@ -276,6 +307,15 @@ s_resume_job (coord_t *self, const char *job_id, const char *restore_from)
         if (zs_chk_read (path, &self->latest, err, sizeof err) < 0) {
             zs_error ("cannot resume job %s: %s", job_id, err);
             return 1;
+        }
+        if (self->latest.parallelism != self->n) {
+            //  its writers' files are named by index and cleaned by index on
+            //  a restore: a job keeps its parallelism (as in Flink)
+            zs_error ("cannot resume job %s with parallelism %d: it runs with %d; to rescale, "
+                      "stop it with a savepoint and --restore-from that into a new job",
+                      job_id, self->n, self->latest.parallelism);
+            zs_chk_clear (&self->latest);
+            return 2;
         }
     }
     self->restored = true;

@@ -757,10 +757,10 @@ oom:
 // --------------------------------------------------------------------------
 //  Public API
 
-zs_source_file_t *
-zs_source_file_new (const zs_schema_t *schema, const char *path, const char *format,
-                    bool skip_errors, bool allow_empty, int index, int parallelism, char *err,
-                    size_t errlen)
+//  A source with no file listed yet. NULL with err.
+static zs_source_file_t *
+s_create (const zs_schema_t *schema, const char *path, const char *format, bool skip_errors,
+          int index, int parallelism, char *err, size_t errlen)
 {
     if (!schema || !path || !format || schema->n < 0 || schema->n > ZS_MAX_COLUMNS) {
         snprintf (err, errlen, "file source: missing schema, path or format");
@@ -794,8 +794,35 @@ zs_source_file_new (const zs_schema_t *schema, const char *path, const char *for
     self->root = strdup (path);
     if (!self->root) {
         snprintf (err, errlen, "out of memory");
-        goto fail;
+        zs_source_file_destroy (&self);
     }
+    return self;
+}
+
+//  Make every listed file k with k % parallelism == index ours. 0 or -1.
+static int
+s_take_share (zs_source_file_t *self, char *err, size_t errlen)
+{
+    self->ours = malloc ((size_t) (self->nall > 0 ? self->nall : 1) * sizeof *self->ours);
+    if (!self->ours) {
+        snprintf (err, errlen, "out of memory");
+        return -1;
+    }
+    for (int k = self->index; k < self->nall; k += self->parallelism)
+        self->ours[self->nours++] = k;
+    return 0;
+}
+
+zs_source_file_t *
+zs_source_file_new (const zs_schema_t *schema, const char *path, const char *format,
+                    bool skip_errors, bool allow_empty, int index, int parallelism, char *err,
+                    size_t errlen)
+{
+    zs_source_file_t *self =
+        s_create (schema, path, format, skip_errors, index, parallelism, err, errlen);
+    if (!self)
+        return NULL;
+    const s_format_t fmt = self->format;
     if (s_list (self, err, errlen) != 0)
         goto fail;
     if (self->nall == 0 && !allow_empty) {
@@ -808,15 +835,60 @@ zs_source_file_new (const zs_schema_t *schema, const char *path, const char *for
                   self->other[0] ? "': is source.file.format right?" : "");
         goto fail;
     }
-    self->ours = malloc ((size_t) (self->nall > 0 ? self->nall : 1) * sizeof *self->ours);
-    if (!self->ours) {
+    if (s_take_share (self, err, errlen) != 0)
+        goto fail;
+    return self;
+fail:
+    zs_source_file_destroy (&self);
+    return NULL;
+}
+
+zs_source_file_t *
+zs_source_file_new_one (const zs_schema_t *schema, const char *path, const char *name,
+                        const char *format, bool skip_errors, char *err, size_t errlen)
+{
+    if (!name || !*name || strchr (name, '/') || strcmp (name, "..") == 0
+        || strcmp (name, ".") == 0) {
+        snprintf (err, errlen, "file source: '%s' is not the name of an input file",
+                  name ? name : "");
+        return NULL;
+    }
+    zs_source_file_t *self = s_create (schema, path, format, skip_errors, 0, 1, err, errlen);
+    if (!self)
+        return NULL;
+    struct stat st;
+    int cap = 0;
+    char *file = NULL;
+    if (stat (path, &st) != 0) {
+        snprintf (err, errlen, "cannot read input path '%s': %s", path, strerror (errno));
+        goto fail;
+    }
+    const char *base = strrchr (path, '/') ? strrchr (path, '/') + 1 : path;
+    if (S_ISREG (st.st_mode) && strcmp (base, name) != 0) {
+        snprintf (err, errlen, "input path '%s' is a file, not '%s'", path, name);
+        goto fail;
+    }
+    if (S_ISREG (st.st_mode))
+        file = strdup (path);
+    else if (S_ISDIR (st.st_mode) && asprintf (&file, "%s/%s", path, name) < 0)
+        file = NULL;
+    else if (!S_ISDIR (st.st_mode)) {
+        snprintf (err, errlen, "input path '%s' is not a file or a directory", path);
+        goto fail;
+    }
+    if (!file || s_add_file (self, &cap, name, file) != 0 || s_take_share (self, err, errlen)) {
         snprintf (err, errlen, "out of memory");
         goto fail;
     }
-    for (int k = index; k < self->nall; k += parallelism)
-        self->ours[self->nours++] = k;
+    if (stat (file, &st) != 0 || !S_ISREG (st.st_mode)) {
+        snprintf (err, errlen, "input file %s is gone (the input changed since the checkpoint?)",
+                  file);
+        goto fail;
+    }
+    free (file);
     return self;
 fail:
+    free (file);
     zs_source_file_destroy (&self);
     return NULL;
 }
@@ -1037,6 +1109,12 @@ int
 zs_source_file_count (zs_source_file_t *self)
 {
     return self->nours;
+}
+
+const char *
+zs_source_file_name (zs_source_file_t *self, int k)
+{
+    return k >= 0 && k < self->nours ? self->all[self->ours[k]].name : NULL;
 }
 
 void

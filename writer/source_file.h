@@ -98,6 +98,15 @@ zs_source_file_t *zs_source_file_new (const zs_schema_t *schema, const char *pat
                                       const char *format, bool skip_errors, bool allow_empty,
                                       int index, int parallelism, char *err, size_t errlen);
 
+//  A source of the one input file `name` of path (path a directory holding
+//  it, or the file itself), for reading one file split (writer/source.h).
+//  The file is not listed with the others and need not match the format's
+//  name pattern: it was an input when the job started. NULL with err when
+//  it is not there.
+zs_source_file_t *zs_source_file_new_one (const zs_schema_t *schema, const char *path,
+                                          const char *name, const char *format, bool skip_errors,
+                                          char *err, size_t errlen);
+
 //  Resume at a position (see above). file "" means the first file of ours
 //  (offset, line then apply to it). The file is opened at once, and for CSV
 //  its header is read to rebuild the column mapping. -1 with err when file is
@@ -130,8 +139,9 @@ bool zs_source_file_done (zs_source_file_t *self);
 //  Rows returned since _new or the last _seek.
 int64_t zs_source_file_rows (zs_source_file_t *self);
 
-//  Number of files of ours.
+//  Number of files of ours, and the name of the k-th (NULL out of range).
 int zs_source_file_count (zs_source_file_t *self);
+const char *zs_source_file_name (zs_source_file_t *self, int k);
 
 //  For tests: bytes asked of each read(2) (default 256 KiB). Small values
 //  make every record straddle reads.

@@ -22,9 +22,10 @@
     3. Nothing is dropped on backpressure: EAGAIN keeps the message in the
        outbox, and no row is produced while the outbox is non-empty, so the
        memory held is bounded by one checkpoint's messages.
-    4. The position acked for N is the number of rows emitted before the
-       barrier; a replay from it emits the same ids (datagen.h), so after a
-       Reset to N the rows after N are written again exactly once.
+    4. The position acked for N is the state of every split this writer
+       holds as of the barrier (source.h); a replay from it reads the same
+       rows, so after a Reset to N the rows after N are written again
+       exactly once, by whichever writer the split is dealt to.
     5. A file that no restored state can reference is deleted on Reset: the
        file names carry the last barrier seen (dataname.h), and a Reset(R)
        deletes this writer's files with K >= R. An open file is aborted
@@ -52,7 +53,7 @@
 #include "datagen.h"
 #include "dataname.h"
 #include "events.h"
-#include "source_file.h"
+#include "source.h"
 #include "failpoint.h"
 #include "fs.h"
 #include "io.h"
@@ -73,6 +74,9 @@
 #define S_BATCH_MS 5
 //  Longest sleep in the poll: participant timers must run at least this often.
 #define S_MAX_WAIT_MS 50
+//  How long an idle source is left before it is asked again (a Kafka
+//  reader's fetches arrive in its own threads meanwhile).
+#define S_IDLE_WAIT_MS 5
 
 typedef enum { S_JOINING, S_IDLE, S_READY, S_RUNNING, S_ENDED, S_FAILED } s_state_t;
 
@@ -107,17 +111,17 @@ typedef struct {
     bool done;
     int exit_code;
 
-    //  source: datagen, or the file source (src) when source.kind is file;
-    //  gen.offset counts rows read either way and gen drives the throttle
-    zs_datagen_t gen;
-    zs_source_file_t *src;
+    //  source: the splits this writer holds (source.h); throttle.offset
+    //  counts rows read since Start, against this writer's rate
+    zs_source_t *src;
+    zs_datagen_t throttle;
+    int64_t rows_read; //  rows read from the splits held, all runs
     zs_value_t row[ZS_MAX_COLUMNS];
-    zs_datagen_buf_t genbuf;
     zs_parquet_options_t parquet;
-    bool finished;        //  position says the source is exhausted
-    bool fail_armed;      //  datagen.fail-at-id may still fire in this job
-    int64_t start_ms;     //  mono clock at Start
-    int64_t start_offset; //  offset at Start (the throttle counts from it)
+    bool finished;    //  every split held is finished
+    bool fail_armed;  //  datagen.fail-at-id may still fire in this job
+    bool idle;        //  the source had no row at the last ask
+    int64_t start_ms; //  mono clock at Start
 
     //  checkpointing
     int64_t last_barrier;   //  K of new file names: last barrier seen, R after Reset
@@ -351,16 +355,11 @@ s_position (s_writer_t *self, Zsink__SourcePosition *pos, int64_t offset, bool f
     pos->offset = offset;
     pos->has_finished = true;
     pos->finished = finished;
-    //  The file source's position is read now, when the message goes out,
-    //  not when it was queued: no row is read while the outbox holds
-    //  anything (invariant 3), so the two are the same.
-    if (self->src) {
-        pos->file = (char *) zs_source_file_pos_file (self->src);
-        pos->has_file_offset = pos->has_line = pos->has_skipped = true;
-        pos->file_offset = zs_source_file_pos_offset (self->src);
-        pos->line = zs_source_file_pos_line (self->src);
-        pos->skipped = zs_source_file_skipped (self->src);
-    }
+    //  The splits' states are read now, when the message goes out, not
+    //  when it was queued: no row is read while the outbox holds anything
+    //  (invariant 3), so the two are the same.
+    if (self->src)
+        pos->n_splits = zs_source_splits (self->src, &pos->splits);
 }
 
 //  Send a control message that must keep its place after queued data.
@@ -661,7 +660,7 @@ s_barrier (s_writer_t *self, const Zsink__Barrier *barrier)
         return;
     if (!s_failpoint (self, "writer.after-marker"))
         return;
-    if (s_send_after_data (self, S_OUT_ACK, n, self->gen.offset, self->finished) != 0)
+    if (s_send_after_data (self, S_OUT_ACK, n, self->rows_read, self->finished) != 0)
         return;
     if (!s_failpoint (self, "writer.after-ack"))
         return;
@@ -691,43 +690,71 @@ s_end_of_input (s_writer_t *self)
     if (s_send_end_of_input (self, count) != 0)
         return;
     self->finished = true;
-    if (s_send_after_data (self, S_OUT_FINISHED, 0, self->gen.offset, true) != 0)
+    if (s_send_after_data (self, S_OUT_FINISHED, 0, self->rows_read, true) != 0)
         return;
     self->state = S_ENDED;
-    if (self->src && zs_source_file_skipped (self->src))
+    int64_t skipped = zs_source_skipped (self->src);
+    if (skipped)
         zs_warn ("End of input after %" PRId64 " rows; %" PRId64
-                 " bad records skipped (source.file.on-error: skip)",
-                 self->gen.offset, zs_source_file_skipped (self->src));
+                 " bad records skipped (source.%s.on-error: skip)",
+                 self->rows_read, skipped, self->cfg.source_kind);
     else
-        zs_info ("End of input after %" PRId64 " rows", self->gen.offset);
+        zs_info ("End of input after %" PRId64 " rows", self->rows_read);
 }
 
-//  The file source at a checkpoint's position (NULL: the start). 0, or -1
-//  after reporting the failure.
+//  Does the source end (datagen with number-of-rows, files, Kafka with a
+//  bounded mode)? An unbounded one never finishes, even with no split.
+static bool
+s_source_bounded (const s_writer_t *self)
+{
+    const zs_config_t *cfg = &self->cfg;
+    if (strcmp (cfg->source_kind, "datagen") == 0)
+        return cfg->datagen_number_of_rows >= 0;
+    if (strcmp (cfg->source_kind, "kafka") == 0)
+        return strcmp (cfg->kafka_bounded_mode, "unbounded") != 0;
+    return true;
+}
+
+//  Where each split restored starts (the first few in the log, all as
+//  events for zsink timeline).
+static void
+s_log_splits (s_writer_t *self, int64_t r)
+{
+    Zsink__Split **splits;
+    size_t n = zs_source_splits (self->src, &splits);
+    for (size_t i = 0; i < n; i++) {
+        const Zsink__Split *sp = splits[i];
+        if (i < 16)
+            zs_info ("  split %s at offset %" PRId64 "%s", sp->id, sp->offset,
+                     sp->finished ? " (finished)" : "");
+        zs_event ("seek", "\"id\":%" PRId64 ",\"split\":\"%s\",\"offset\":%" PRId64, r,
+                  sp->id, sp->offset);
+    }
+    if (n > 16)
+        zs_info ("  … and %zu more splits", n - 16);
+}
+
+//  The source at a Reset's splits (or this writer's share at a start from
+//  scratch). 0, or -1 after reporting the failure.
 static int
-s_open_source (s_writer_t *self, const Zsink__SourcePosition *pos)
+s_open_source (s_writer_t *self, const Zsink__Reset *reset)
 {
     char err[ZS_ERRLEN];
-    self->src = zs_source_file_new (
-        &self->cfg.schema, self->cfg.source_file_path, self->cfg.source_file_format,
-        strcmp (self->cfg.source_file_on_error, "skip") == 0, self->cfg.source_file_allow_empty,
-        self->index, self->cfg.parallelism, err, sizeof err);
-    if (!self->src) {
-        //  the input is not there or matches no file: no restart can help
-        zs_error ("file source: %s", err);
+    if (!self->src)
+        self->src =
+            zs_source_new (&self->cfg, self->index, self->cfg.parallelism, err, sizeof err);
+    int rc = self->src ? zs_source_reset (self->src, reset->splits, reset->n_splits,
+                                          reset->has_assigned && reset->assigned,
+                                          reset->position, err, sizeof err)
+                       : ZS_EREFUSED;
+    if (rc == 0)
+        return 0;
+    zs_error ("source: %s", err);
+    if (rc == ZS_EREFUSED) //  the input is not there or matches no file: no restart can help
         zs_participant_fail_for_good (self->part, err);
-        return -1;
-    }
-    if (pos && pos->file
-        && zs_source_file_seek (self->src, pos->file, pos->file_offset, pos->line, pos->skipped,
-                                err, sizeof err)
-               != 0) {
-        zs_source_file_destroy (&self->src);
-        zs_error ("file source: %s", err);
+    else
         zs_participant_fail (self->part, err, false);
-        return -1;
-    }
-    return 0;
+    return -1;
 }
 
 //  Reset(R): back to the state of checkpoint R. Everything this writer did
@@ -775,17 +802,12 @@ s_reset (s_writer_t *self, const zs_env_t *env)
         zs_participant_fail (self->part, why, false);
         return;
     }
-    bool from_file = strcmp (self->cfg.source_kind, "file") == 0;
-    zs_datagen_init (&self->gen, self->index, self->cfg.parallelism,
-                     from_file ? -1 : self->cfg.datagen_number_of_rows,
-                     from_file ? self->cfg.source_file_rows_per_second
-                               : self->cfg.datagen_rows_per_second);
-    self->gen.offset = pos ? pos->offset : 0;
-    self->finished = pos && pos->has_finished && pos->finished;
-    zs_source_file_destroy (&self->src);
-    if (from_file && s_open_source (self, pos) != 0)
+    if (s_open_source (self, reset) != 0)
         return;
-    zs_participant_set_progress (self->part, 0, 0);
+    size_t nfinished, nsplits = zs_source_count (self->src, &nfinished);
+    self->rows_read = zs_source_rows (self->src);
+    self->finished = s_source_bounded (self) && nfinished == nsplits;
+    zs_participant_set_progress (self->part, self->rows_read, 0);
 
     char dir[ZS_PATH_MAX], err[ZS_ERRLEN];
     if (s_bucket_dir (self, dir, sizeof dir) != 0) {
@@ -798,19 +820,16 @@ s_reset (s_writer_t *self, const zs_env_t *env)
         zs_participant_fail (self->part, err, false);
         return;
     }
-    if (r == 0 && !pos)
-        zs_info ("Starting from scratch (epoch %" PRId64 ", %d uncommitted files deleted)",
-                 env->epoch, deleted);
-    else if (self->src && pos && pos->file)
-        zs_info ("Restored to checkpoint %" PRId64 ", %" PRId64
-                 " rows read, next from %s byte %" PRId64 " (line %" PRId64 ")%s (epoch %" PRId64
+    if (r == 0 && !pos && !reset->n_splits)
+        zs_info ("Starting from scratch with %zu splits (epoch %" PRId64
                  ", %d uncommitted files deleted)",
-                 r, self->gen.offset, pos->file, pos->file_offset, pos->line + 1,
-                 self->finished ? ", finished" : "", env->epoch, deleted);
+                 nsplits, env->epoch, deleted);
     else
-        zs_info ("Restored to checkpoint %" PRId64 ", position offset %" PRId64 "%s (epoch %" PRId64
-                 ", %d uncommitted files deleted)",
-                 r, self->gen.offset, self->finished ? ", finished" : "", env->epoch, deleted);
+        zs_info ("Restored to checkpoint %" PRId64 ": %zu splits (%zu finished), %" PRId64
+                 " rows read%s (epoch %" PRId64 ", %d uncommitted files deleted)",
+                 r, nsplits, nfinished, self->rows_read, self->finished ? ", finished" : "",
+                 env->epoch, deleted);
+    s_log_splits (self, r);
 
     zs_msg_t ready;
     zs_msg_init (&ready, ZSINK__ENVELOPE__BODY_READY);
@@ -826,16 +845,16 @@ s_start (s_writer_t *self)
         return;
     }
     self->start_ms = zs_clock_mono_ms ();
-    self->start_offset = self->gen.offset;
+    zs_datagen_init (&self->throttle, 0, 1, -1, zs_source_rate (self->src));
     if (self->finished) {
         //  Restored to a finished position: the committer and coordinator
         //  must hear the end again (a repeated EndOfInput is a no-op there).
         if (s_send_end_of_input (self, 0) != 0)
             return;
-        if (s_send_after_data (self, S_OUT_FINISHED, 0, self->gen.offset, true) != 0)
+        if (s_send_after_data (self, S_OUT_FINISHED, 0, self->rows_read, true) != 0)
             return;
         self->state = S_ENDED;
-        zs_info ("End of input after %" PRId64 " rows (restored finished)", self->gen.offset);
+        zs_info ("End of input after %" PRId64 " rows (restored finished)", self->rows_read);
         return;
     }
     self->state = S_RUNNING;
@@ -854,34 +873,32 @@ s_produce (s_writer_t *self)
     //  next ones, so the job's rate holds on average and the loop stays
     //  responsive to control messages.
     int64_t now = zs_clock_mono_ms ();
-    int64_t allowed = zs_datagen_allowed (&self->gen, now - self->start_ms);
-    int64_t emitted = self->gen.offset - self->start_offset;
+    int64_t allowed = zs_datagen_allowed (&self->throttle, now - self->start_ms);
     char err[ZS_ERRLEN];
     for (int i = 0; i < S_BATCH_ROWS; i++) {
-        if (!self->src && zs_datagen_exhausted (&self->gen)) {
+        if (self->throttle.offset >= allowed)
+            break;
+        int64_t id;
+        int got = zs_source_next (self->src, self->row, &id, err, sizeof err);
+        if (got == ZS_SOURCE_END) {
             s_end_of_input (self);
             break;
         }
-        if (emitted >= allowed)
+        if (got == 0) {
+            self->idle = true; //  nothing now (Kafka, a writer without splits)
             break;
-        if (self->src) {
-            int got = zs_source_file_next (self->src, self->row, err, sizeof err);
-            if (got == 0) {
-                s_end_of_input (self);
-                break;
-            }
-            if (got < 0) {
-                //  A bad line with file.on-error fail, or an I/O error: the
-                //  job fails over and, restored, fails on the same line
-                //  again until the input is fixed; nothing after the last
-                //  checkpoint is committed.
-                zs_error ("file source: %s", err);
-                s_fail (self, err, false);
-                break;
-            }
         }
-        int64_t id = self->src ? 0 : zs_datagen_next_id (&self->gen);
-        if (!self->src && self->fail_armed && id == self->cfg.datagen_fail_at_id) {
+        self->idle = false;
+        if (got < 0) {
+            //  A bad record with on-error fail, or an I/O error: the job
+            //  fails over and, restored, fails on the same record again
+            //  until the input is fixed; nothing after the last checkpoint
+            //  is committed.
+            zs_error ("source: %s", err);
+            s_fail (self, err, false);
+            break;
+        }
+        if (id && self->fail_armed && id == self->cfg.datagen_fail_at_id) {
             //  Like a user function throwing on one bad record: the row is
             //  not written, the job fails over, and the restored run (with
             //  the failure disarmed) writes it.
@@ -896,16 +913,14 @@ s_produce (s_writer_t *self)
             s_open_failed (self, err);
             break;
         }
-        if (!self->src)
-            zs_datagen_row (&self->cfg.schema, id, self->row, &self->genbuf);
         if (zs_datafile_writer_append (self->file, self->row, err, sizeof err) != 0) {
             zs_error ("cannot write a data file: %s", err);
             s_fail (self, err, false);
             break;
         }
-        self->gen.offset++;
+        self->throttle.offset++;
+        self->rows_read++;
         self->rows_since_barrier++;
-        emitted++;
         //  Roll: the closed file is durable now, and its meta waits for the
         //  next barrier's committable with the others.
         //  (the size is an estimate; asking every 256 rows is close enough)
@@ -921,7 +936,7 @@ s_produce (s_writer_t *self)
             break;
     }
     //  progress is the source position: rows read, counted from the start
-    zs_participant_set_progress (self->part, self->gen.offset, 0);
+    zs_participant_set_progress (self->part, self->rows_read, 0);
 }
 
 //  How long the poll may wait: until the next row is due, at most 50 ms.
@@ -931,10 +946,9 @@ s_wait_ms (s_writer_t *self)
     if (self->state != S_RUNNING || self->out_head
         || zs_participant_epoch (self->part) != self->from.epoch)
         return zs_participant_wait_ms (self->part, S_MAX_WAIT_MS);
-    if (zs_datagen_exhausted (&self->gen))
-        return 0;
-    int64_t due =
-        self->start_ms + zs_datagen_due_ms (&self->gen, self->gen.offset - self->start_offset);
+    if (self->idle)
+        return zs_participant_wait_ms (self->part, S_IDLE_WAIT_MS);
+    int64_t due = self->start_ms + zs_datagen_due_ms (&self->throttle, self->throttle.offset);
     int64_t wait = due - zs_clock_mono_ms ();
     return wait <= 0 ? 0 : wait > S_MAX_WAIT_MS ? S_MAX_WAIT_MS : (long) wait;
 }
@@ -1004,6 +1018,27 @@ s_lost (s_writer_t *self)
     self->state = S_JOINING;
 }
 
+//  New splits while running (Kafka partitions discovered). They are read
+//  from now on and acked with the next barrier: the control pipe brings
+//  them before that barrier, in order.
+static void
+s_add_splits (s_writer_t *self, const Zsink__AddSplits *add)
+{
+    if (self->state != S_RUNNING && self->state != S_READY && self->state != S_ENDED) {
+        zs_debug ("ignoring new splits while %s", s_state_names[self->state]);
+        return;
+    }
+    char err[ZS_ERRLEN];
+    if (zs_source_add (self->src, add->splits, add->n_splits, err, sizeof err) != 0) {
+        zs_error ("new splits: %s", err);
+        s_fail (self, err, false);
+        return;
+    }
+    for (size_t i = 0; i < add->n_splits; i++)
+        zs_info ("New split %s from offset %" PRId64, add->splits[i]->id, add->splits[i]->offset);
+    self->idle = false;
+}
+
 static void
 s_message (s_writer_t *self, zs_env_t *env)
 {
@@ -1016,6 +1051,9 @@ s_message (s_writer_t *self, zs_env_t *env)
         break;
     case ZSINK__ENVELOPE__BODY_BARRIER:
         s_barrier (self, env->barrier);
+        break;
+    case ZSINK__ENVELOPE__BODY_ADD_SPLITS:
+        s_add_splits (self, env->add_splits);
         break;
     case ZSINK__ENVELOPE__BODY_SHUTDOWN:
         zs_info ("Shutdown: %s", env->shutdown->reason);
@@ -1187,7 +1225,7 @@ s_writer_destroy (s_writer_t **self_p)
     s_writer_t *self = *self_p;
     s_outbox_clear (self);
     free (self->closed);
-    zs_source_file_destroy (&self->src);
+    zs_source_destroy (&self->src);
     zsock_destroy (&self->data);
     zs_participant_destroy (&self->part);
     zs_curve_destroy (&self->curve);

@@ -10,7 +10,10 @@
     6. a committer state re-encodes: none of its messages holds an
        unknown field numbered 0 (see s_no_tag0);
     7. writer indexes < ZS_MAX_WRITERS; a Reset's writer routing ids are
-       1 to ZS_RID_MAX - 1 characters, at most ZS_MAX_WRITERS of them.
+       1 to ZS_RID_MAX - 1 characters, at most ZS_MAX_WRITERS of them;
+    8. splits: an id of 1 to 255 characters without '/' after a "file:"
+       (one name inside source.file.path), offsets >= -2 (-2: Kafka's
+       earliest), counts >= 0, a datagen index inside its count.
     Deeper meaning (is this checkpoint the one in flight?) is the role's job.
 */
 #include "codec.h"
@@ -173,8 +176,38 @@ s_valid_state (const Zsink__CommitterState *s)
 }
 
 static bool
+s_valid_split (const Zsink__Split *sp)
+{
+    size_t len = sp ? strlen (sp->id) : 0;
+    if (len == 0 || len > 255)
+        return false;
+    if (strncmp (sp->id, "file:", 5) == 0
+        && (strchr (sp->id + 5, '/') || strcmp (sp->id + 5, "..") == 0 || !sp->id[5]))
+        return false;
+    if ((sp->has_offset && sp->offset < -2) || (sp->has_line && sp->line < 0)
+        || (sp->has_skipped && sp->skipped < 0) || (sp->has_rows && sp->rows < 0)
+        || (sp->has_partition && sp->partition < 0) || (sp->topic && strlen (sp->topic) > 255))
+        return false;
+    if ((sp->has_index || sp->has_count)
+        && (sp->count < 1 || sp->index < 0 || sp->index >= sp->count))
+        return false;
+    return true;
+}
+
+static bool
+s_valid_splits (Zsink__Split *const *splits, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!s_valid_split (splits[i]))
+            return false;
+    return true;
+}
+
+static bool
 s_valid_position (const Zsink__SourcePosition *p)
 {
+    if (p && !s_valid_splits (p->splits, p->n_splits))
+        return false;
     //  A file name is one name inside source.file.path, never a way out.
     if (p && p->file
         && (strlen (p->file) >= 256 || strchr (p->file, '/') || strcmp (p->file, "..") == 0
@@ -188,6 +221,34 @@ bool
 zs_codec_valid_state (const Zsink__CommitterState *state)
 {
     return s_valid_state (state);
+}
+
+bool
+zs_codec_valid_split (const Zsink__Split *split)
+{
+    return s_valid_split (split);
+}
+
+Zsink__Split *
+zs_split_dup (const Zsink__Split *split)
+{
+    size_t len = zsink__split__get_packed_size (split);
+    uint8_t *buf = malloc (len ? len : 1);
+    if (!buf)
+        return NULL;
+    zsink__split__pack (split, buf);
+    Zsink__Split *copy = zsink__split__unpack (NULL, len, buf);
+    free (buf);
+    return copy;
+}
+
+void
+zs_split_free (Zsink__Split **split_p)
+{
+    if (split_p && *split_p) {
+        zsink__split__free_unpacked (*split_p, NULL);
+        *split_p = NULL;
+    }
 }
 
 //  Hello and Register share their first fields' meaning.
@@ -208,6 +269,8 @@ s_check_reset (const Zsink__Reset *r)
         return "negative restore id";
     if (r->position && !s_valid_position (r->position))
         return "bad source position";
+    if (!s_valid_splits (r->splits, r->n_splits))
+        return "bad split";
     if (r->state && !s_valid_state (r->state))
         return "bad committer state";
     if (r->n_writer_ids > ZS_MAX_WRITERS)
@@ -278,6 +341,12 @@ s_check_body (const zs_env_t *env)
         return env->end_of_input->count < 0 ? "bad end-of-input count" : NULL;
     case ZSINK__ENVELOPE__BODY_WELCOME:
         return env->welcome->parallelism < 1 ? "bad parallelism" : NULL;
+    case ZSINK__ENVELOPE__BODY_ADD_SPLITS:
+        return s_valid_splits (env->add_splits->splits, env->add_splits->n_splits) ? NULL
+                                                                                   : "bad split";
+    case ZSINK__ENVELOPE__BODY_HEARTBEAT:
+        return s_valid_splits (env->heartbeat->splits, env->heartbeat->n_splits) ? NULL
+                                                                                 : "bad split";
     default:
         return NULL;
     }
@@ -505,6 +574,8 @@ zs_env_kind (const zs_env_t *env)
         return "shutdown";
     case ZSINK__ENVELOPE__BODY_BYE:
         return "bye";
+    case ZSINK__ENVELOPE__BODY_ADD_SPLITS:
+        return "add-splits";
     case ZSINK__ENVELOPE__BODY_COMMITTABLE:
         return "committable";
     case ZSINK__ENVELOPE__BODY_MARKER:

@@ -130,6 +130,13 @@ int zs_env_recv_auth (zsock_t *sock, char *routing_id, size_t idlen, char *user_
 //  The committer-state rules of the decoder (ids ascending, safe relative
 //  file paths, …), for states that come off the disk instead of the wire.
 bool zs_codec_valid_state (const Zsink__CommitterState *state);
+//  … and the split rules (8 in codec.c).
+bool zs_codec_valid_split (const Zsink__Split *split);
+
+//  A deep copy of a split (its own strings), or NULL out of memory; free
+//  with zs_split_free.
+Zsink__Split *zs_split_dup (const Zsink__Split *split);
+void zs_split_free (Zsink__Split **split_p);
 
 //  A file's meta between the wire and the table's form. from_proto expects
 //  a message the codec validated (path and stats within bounds); to_proto

@@ -353,12 +353,16 @@ s_restore (s_job_t *j, int64_t restore_id, const int64_t *offsets)
         assert_string_equal (r->commit_user, j->commit_user);
         assert_int_equal (r->n_writer_ids, 0);
         assert_null (r->state);
+        //  no position: a first start (each writer takes its own share), or
+        //  the splits of chk-restore_id dealt out: writer i reads split i
+        assert_null (r->position);
         if (restore_id == 0)
-            assert_null (r->position);
+            assert_int_equal (r->n_splits, 0);
         else {
-            assert_non_null (r->position);
-            assert_int_equal (r->position->writer, i);
-            assert_true (r->position->offset == offsets[i]);
+            assert_true (r->has_assigned && r->assigned);
+            assert_int_equal (r->n_splits, 1);
+            assert_int_equal (r->splits[0]->index, i);
+            assert_true (r->splits[0]->offset == offsets[i]);
         }
         zs_env_free (&reset);
     }
@@ -404,7 +408,8 @@ s_expect_notify (s_job_t *j, int64_t id)
     zs_env_free (&n);
 }
 
-//  WriterAck(id) as writer i, with its position.
+//  WriterAck(id) as writer i, with its position: its one datagen split,
+//  "datagen:i/NW" at offset.
 static void
 s_writer_ack (s_job_t *j, int i, int64_t id, int64_t offset, bool finished)
 {
@@ -414,6 +419,18 @@ s_writer_ack (s_job_t *j, int i, int64_t id, int64_t offset, bool finished)
     pos.offset = offset;
     pos.has_finished = true;
     pos.finished = finished;
+    char split_id[32];
+    snprintf (split_id, sizeof split_id, "datagen:%d/%d", i, NW);
+    Zsink__Split split, *splits[1] = {&split};
+    zsink__split__init (&split);
+    split.id = split_id;
+    split.has_index = split.has_count = split.has_offset = split.has_finished = true;
+    split.index = i;
+    split.count = NW;
+    split.offset = offset;
+    split.finished = finished;
+    pos.n_splits = 1;
+    pos.splits = splits;
     Zsink__WriterAck ack;
     zsink__writer_ack__init (&ack);
     ack.checkpoint_id = id;
@@ -572,10 +589,15 @@ s_assert_chk (s_job_t *j, int64_t id, const int64_t *offsets, bool finished)
     assert_string_equal (chk.job_id, j->job);
     assert_int_equal (chk.parallelism, NW);
     assert_string_equal (chk.state->commit_user, j->commit_user);
+    assert_false (chk.legacy);
+    assert_int_equal (chk.n_splits, NW);
     for (int i = 0; i < NW; i++) {
         assert_int_equal (chk.positions[i].writer, i);
         assert_true (chk.positions[i].offset == offsets[i]);
         assert_int_equal (chk.positions[i].finished, finished);
+        assert_int_equal (chk.splits[i]->index, i); //  "datagen:0/2" < "datagen:1/2"
+        assert_true (chk.splits[i]->offset == offsets[i]);
+        assert_int_equal (chk.splits[i]->finished, finished);
     }
     zs_chk_clear (&chk);
 }
