@@ -449,10 +449,14 @@ s_check_start (const s_args_t *args)
             return 2;
         }
         int parallelism = chk.parallelism;
+        bool legacy = chk.legacy;
         zs_chk_clear (&chk);
-        if (parallelism != cfg->parallelism) {
+        //  a checkpoint with splits restores onto any parallelism (the
+        //  coordinator deals them out); one written before splits does not
+        if (legacy && parallelism != cfg->parallelism) {
             fprintf (stderr,
-                     "zsink cluster: --restore-from %s: it has parallelism %d, the job has %d\n",
+                     "zsink cluster: --restore-from %s: it was written before splits, with "
+                     "parallelism %d, and restores onto that only (the job has %d)\n",
                      args->restore_from, parallelism, cfg->parallelism);
             return 2;
         }

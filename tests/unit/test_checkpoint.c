@@ -147,6 +147,93 @@ test_checkpoint_round_trip (void **state)
     assert_non_null (strstr (err, "chk-3"));
 }
 
+//  Version 2: the splits of every kind round-trip, in id order; a split
+//  that escapes the input or is there twice is refused. Version 1 (no
+//  splits) reads as legacy, its file positions intact.
+static void
+test_checkpoint_splits (void **state)
+{
+    char err[ZS_ERRLEN], path[128];
+    Zsink__SourcePosition pos;
+    zsink__source_position__init (&pos);
+    pos.has_finished = true;
+    Zsink__Split sp[3];
+    for (int i = 0; i < 3; i++) {
+        zsink__split__init (&sp[i]);
+        sp[i].has_offset = sp[i].has_rows = sp[i].has_finished = true;
+        sp[i].offset = 10 * i;
+        sp[i].rows = 7 * i;
+    }
+    sp[0].id = "kafka:orders:3";
+    sp[0].topic = "orders";
+    sp[0].has_partition = sp[0].has_stop = true;
+    sp[0].partition = 3;
+    sp[0].stop = 99;
+    sp[0].offset = -2; //  earliest, nothing read
+    sp[1].id = "file:b.csv";
+    sp[1].has_line = sp[1].has_skipped = true;
+    sp[1].line = 4;
+    sp[1].skipped = 1;
+    sp[1].finished = true;
+    sp[2].id = "datagen:1/4";
+    sp[2].has_index = sp[2].has_count = true;
+    sp[2].index = 1;
+    sp[2].count = 4;
+    Zsink__Split *splits[3] = {&sp[0], &sp[1], &sp[2]};
+    Zsink__CommitterState st;
+    zsink__committer_state__init (&st);
+    st.commit_user = "user-9";
+    zs_chk_t chk;
+    memset (&chk, 0, sizeof chk);
+    snprintf (chk.job_id, sizeof chk.job_id, "job-a");
+    chk.id = 4;
+    chk.parallelism = 1;
+    chk.positions = &pos;
+    chk.state = &st;
+    chk.splits = splits;
+    chk.n_splits = 3;
+    assert_int_equal (zs_chk_write (s_dir, &chk, NULL, err, sizeof err), 0);
+    snprintf (path, sizeof path, "%s/chk-4", s_dir);
+    zs_chk_t back;
+    assert_int_equal (zs_chk_read (path, &back, err, sizeof err), 0);
+    assert_false (back.legacy);
+    assert_int_equal (back.n_splits, 3);
+    assert_string_equal (back.splits[0]->id, "datagen:1/4");
+    assert_int_equal (back.splits[0]->count, 4);
+    assert_string_equal (back.splits[1]->id, "file:b.csv");
+    assert_int_equal (back.splits[1]->line, 4);
+    assert_true (back.splits[1]->finished);
+    assert_string_equal (back.splits[2]->id, "kafka:orders:3");
+    assert_string_equal (back.splits[2]->topic, "orders");
+    assert_int_equal (back.splits[2]->partition, 3);
+    assert_int_equal (back.splits[2]->stop, 99);
+    assert_int_equal (back.splits[2]->offset, -2);
+    zs_chk_clear (&back);
+
+    sp[1].id = "file:../x.csv";
+    assert_int_equal (zs_chk_write (s_dir, &chk, NULL, err, sizeof err), 0);
+    assert_int_equal (zs_chk_read (path, &back, err, sizeof err), ZS_ECORRUPT);
+    assert_non_null (strstr (err, "not a valid split"));
+    sp[1].id = "kafka:orders:3";
+    assert_int_equal (zs_chk_write (s_dir, &chk, NULL, err, sizeof err), 0);
+    assert_int_equal (zs_chk_read (path, &back, err, sizeof err), ZS_ECORRUPT);
+    assert_non_null (strstr (err, "twice"));
+
+    //  version 1, as zsink wrote it before splits
+    const char *v1 = "{\"version\":1,\"job_id\":\"j\",\"checkpoint_id\":2,\"time_millis\":1,"
+                     "\"savepoint\":true,\"parallelism\":1,\"writers\":[{\"writer\":0,"
+                     "\"offset\":5,\"finished\":false,\"file\":\"a.csv\",\"file_offset\":"
+                     "120,\"line\":6,\"skipped\":0}],\"committer\":{\"commit_user\":\"u\","
+                     "\"pending\":[],\"ended_writers\":[]}}";
+    assert_int_equal (zs_io_write_atomic (path, v1, strlen (v1), err, sizeof err), 0);
+    assert_int_equal (zs_chk_read (path, &back, err, sizeof err), 0);
+    assert_true (back.legacy);
+    assert_int_equal (back.n_splits, 0);
+    assert_string_equal (back.positions[0].file, "a.csv");
+    assert_int_equal (back.positions[0].file_offset, 120);
+    zs_chk_clear (&back);
+}
+
 static void
 test_prune_keeps_newest (void **state)
 {
@@ -173,6 +260,7 @@ main (void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown (test_job_meta_round_trip, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_checkpoint_round_trip, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_checkpoint_splits, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_prune_keeps_newest, s_setup, s_teardown),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);

@@ -665,6 +665,66 @@ test_restore_position (void **state)
     s_rig_stop (&rig);
 }
 
+//  Rescaled down: the one writer of a job restored from 3 writers gets the
+//  three datagen splits at their offsets, reads exactly the ids after them
+//  and acks every split's state; a split dealt twice is taken once.
+static void
+test_restore_splits (void **state)
+{
+    s_rig_t rig;
+    const char *config[] = {"datagen.number-of-rows", "900", "datagen.rows-per-second", "0", NULL};
+    s_rig_start (&rig, config);
+    Zsink__Split sp[4], *splits[4];
+    char ids[3][32];
+    const int64_t offsets[3] = {100, 300, 0}; //  split i: ids i+1, i+4, …
+    for (int i = 0; i < 4; i++) {
+        int k = i % 3;
+        snprintf (ids[k], sizeof ids[k], "datagen:%d/3", k);
+        zsink__split__init (&sp[i]);
+        sp[i].id = ids[k];
+        sp[i].has_index = sp[i].has_count = sp[i].has_offset = sp[i].has_rows = true;
+        sp[i].index = k;
+        sp[i].count = 3;
+        sp[i].offset = sp[i].rows = offsets[k];
+        splits[i] = &sp[i];
+    }
+    Zsink__Reset r;
+    zsink__reset__init (&r);
+    r.restore_id = 5;
+    r.commit_user = "user";
+    r.has_assigned = r.assigned = true;
+    r.n_splits = 4;
+    r.splits = splits;
+    zs_env_t out;
+    zsink__envelope__init (&out);
+    out.body_case = ZSINK__ENVELOPE__BODY_RESET;
+    out.reset = &r;
+    s_send (&rig, &out);
+    zs_env_t *env = s_recv_control (&rig);
+    assert_int_equal (env->body_case, ZSINK__ENVELOPE__BODY_READY);
+    zs_env_free (&env);
+    s_start (&rig);
+    char *seen = calloc (901, 1);
+    s_pipe_t pipe = {0};
+    env = s_next_data (&rig, &pipe, seen, 900);
+    assert_int_equal (env->body_case, ZSINK__ENVELOPE__BODY_END_OF_INPUT);
+    zs_env_free (&env);
+    assert_int_equal (pipe.rows, 900 - 400);
+    for (int64_t id = 1; id <= 900; id++)
+        assert_int_equal (seen[id], (id - 1) / 3 >= offsets[(id - 1) % 3] ? 1 : 0);
+    env = s_recv_control (&rig);
+    assert_int_equal (env->body_case, ZSINK__ENVELOPE__BODY_FINISHED);
+    assert_int_equal (env->finished->position->offset, 900);
+    assert_int_equal (env->finished->position->n_splits, 3);
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal (env->finished->position->splits[k]->offset, 300);
+        assert_true (env->finished->position->splits[k]->finished);
+    }
+    zs_env_free (&env);
+    free (seen);
+    s_rig_stop (&rig);
+}
+
 //  writer.after-committables=error: Committable sent, then Failure, no
 //  marker and no ack.
 static void
@@ -781,6 +841,7 @@ main (void)
         cmocka_unit_test (test_fail_at_id_then_reset),
         cmocka_unit_test (test_restored_finished),
         cmocka_unit_test (test_restore_position),
+        cmocka_unit_test (test_restore_splits),
         cmocka_unit_test (test_failpoint_error),
         cmocka_unit_test (test_ack_waits_behind_data),
         cmocka_unit_test (test_lost_coordinator),
