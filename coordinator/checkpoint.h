@@ -50,10 +50,10 @@ typedef struct {
     //  [parallelism], malloc'd: rows each writer had read (offset); in a
     //  legacy checkpoint also where each resumes (file, file_offset, …)
     Zsink__SourcePosition *positions;
-    bool legacy;            //  version 1: no splits, positions decide
-    Zsink__Split **splits;  //  [n_splits], each malloc'd (zs_split_dup), id order
+    bool legacy;           //  version 1: no splits, positions decide
+    Zsink__Split **splits; //  [n_splits], each malloc'd (zs_split_dup), id order
     size_t n_splits;
-    Zsink__CommitterState *state;     //  malloc'd protobuf (unpacked copy)
+    Zsink__CommitterState *state; //  malloc'd protobuf (unpacked copy)
 } zs_chk_t;
 
 //  job.json: 0, ZS_ENOENT (new job), or -1/ZS_ECORRUPT + err.

@@ -60,10 +60,10 @@ zs_coord_render_metrics (FILE *out, void *arg)
             snprintf (labels, sizeof labels, "%s,task_name=\"writer\",subtask_index=\"%d\"", job,
                       w);
             const slot_t *s = &self->slots[WRITER (w)];
-            double out_rows = self->latest.id && self->latest.positions
-                                      && w < self->latest.parallelism
-                                  ? (double) self->latest.positions[w].offset
-                                  : 0.0;
+            double out_rows =
+                self->latest.id && self->latest.positions && w < self->latest.parallelism
+                    ? (double) self->latest.positions[w].offset
+                    : 0.0;
             zs_prom_sample (out,
                             pass ? "flink_taskmanager_job_task_numRecordsOut"
                                  : "flink_taskmanager_job_task_numRecordsIn",

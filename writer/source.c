@@ -34,8 +34,8 @@ struct _zs_source_t {
     int index, parallelism;
     s_split_t *splits;
     size_t n, cap;
-    size_t cur;            //  datagen: next in the round; file: the one being read
-    Zsink__Split **view;   //  _splits' answer
+    size_t cur;          //  datagen: next in the round; file: the one being read
+    Zsink__Split **view; //  _splits' answer
     zs_datagen_buf_t genbuf;
 };
 
@@ -66,7 +66,8 @@ zs_source_new (const zs_config_t *cfg, int index, int parallelism, char *err, si
     else if (strcmp (cfg->source_kind, "file") == 0)
         kind = S_FILE;
     else {
-        snprintf (err, errlen, "source.kind '%s' is not supported by this writer", cfg->source_kind);
+        snprintf (err, errlen, "source.kind '%s' is not supported by this writer",
+                  cfg->source_kind);
         return NULL;
     }
     zs_source_t *self = calloc (1, sizeof *self);
@@ -276,8 +277,7 @@ zs_source_reset (zs_source_t *self, Zsink__Split *const *splits, size_t n, bool 
 }
 
 int
-zs_source_add (zs_source_t *self, Zsink__Split *const *splits, size_t n, char *err,
-               size_t errlen)
+zs_source_add (zs_source_t *self, Zsink__Split *const *splits, size_t n, char *err, size_t errlen)
 {
     for (size_t i = 0; i < n; i++)
         if (!s_find (self, splits[i]->id) && s_append (self, splits[i], err, errlen) != 0)
@@ -330,9 +330,9 @@ s_file_open (zs_source_t *self, s_split_t *sp, char *err, size_t errlen)
 {
     const zs_config_t *cfg = self->cfg;
     const char *name = sp->st.id + 5;
-    sp->file = zs_source_file_new_one (&cfg->schema, cfg->source_file_path, name,
-                                       cfg->source_file_format,
-                                       strcmp (cfg->source_file_on_error, "skip") == 0, err, errlen);
+    sp->file =
+        zs_source_file_new_one (&cfg->schema, cfg->source_file_path, name, cfg->source_file_format,
+                                strcmp (cfg->source_file_on_error, "skip") == 0, err, errlen);
     if (!sp->file)
         return -1;
     if (zs_source_file_seek (sp->file, name, sp->st.offset, sp->st.line, sp->st.skipped, err,

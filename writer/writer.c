@@ -727,8 +727,8 @@ s_log_splits (s_writer_t *self, int64_t r)
         if (i < 16)
             zs_info ("  split %s at offset %" PRId64 "%s", sp->id, sp->offset,
                      sp->finished ? " (finished)" : "");
-        zs_event ("seek", "\"id\":%" PRId64 ",\"split\":\"%s\",\"offset\":%" PRId64, r,
-                  sp->id, sp->offset);
+        zs_event ("seek", "\"id\":%" PRId64 ",\"split\":\"%s\",\"offset\":%" PRId64, r, sp->id,
+                  sp->offset);
     }
     if (n > 16)
         zs_info ("  … and %zu more splits", n - 16);
@@ -741,11 +741,10 @@ s_open_source (s_writer_t *self, const Zsink__Reset *reset)
 {
     char err[ZS_ERRLEN];
     if (!self->src)
-        self->src =
-            zs_source_new (&self->cfg, self->index, self->cfg.parallelism, err, sizeof err);
+        self->src = zs_source_new (&self->cfg, self->index, self->cfg.parallelism, err, sizeof err);
     int rc = self->src ? zs_source_reset (self->src, reset->splits, reset->n_splits,
-                                          reset->has_assigned && reset->assigned,
-                                          reset->position, err, sizeof err)
+                                          reset->has_assigned && reset->assigned, reset->position,
+                                          err, sizeof err)
                        : ZS_EREFUSED;
     if (rc == 0)
         return 0;

@@ -57,9 +57,9 @@ typedef struct {
 
 //  Values of the enumerated keys; an error for a bad value lists them.
 static const char *const s_source_kinds[] = {"datagen", "file", "kafka", NULL};
-static const char *const s_startup_modes[] = {"earliest-offset", "latest-offset", "group-offsets",
-                                              "timestamp", "specific-offsets", NULL};
-static const char *const s_bounded_modes[] = {"unbounded", "latest-offset", "group-offsets",
+static const char *const s_startup_modes[] = {
+    "earliest-offset", "latest-offset", "group-offsets", "timestamp", "specific-offsets", NULL};
+static const char *const s_bounded_modes[] = {"unbounded", "latest-offset",    "group-offsets",
                                               "timestamp", "specific-offsets", NULL};
 static const char *const s_kafka_formats[] = {"json", "csv", NULL};
 static const char *const s_source_formats[] = {"jsonl", "csv", NULL};
@@ -110,8 +110,7 @@ static const s_key_t s_keys[] = {
      false, NULL},
     {"source.kafka.scan.topic-partition-discovery.interval", S_DURATION,
      S_OFF (kafka_discovery_interval_ms), 0, S_NOMAX, false, NULL},
-    {"source.kafka.value.format", S_ENUM, S_OFF (kafka_value_format), 0, 0, false,
-     s_kafka_formats},
+    {"source.kafka.value.format", S_ENUM, S_OFF (kafka_value_format), 0, 0, false, s_kafka_formats},
     {"source.kafka.on-error", S_ENUM, S_OFF (kafka_on_error), 0, 0, false, s_on_error},
     {"datagen.rows-per-second", S_I64, S_OFF (datagen_rows_per_second), 0, S_NOMAX, false, NULL},
     {"datagen.number-of-rows", S_I64, S_OFF (datagen_number_of_rows), 0, S_NOMAX, true, NULL},

@@ -33,42 +33,42 @@ typedef struct {
     int64_t source_file_rows_per_second;    //  source.file.rows-per-second (0 = unthrottled)
     //  The Kafka source (docs/kafka.md): Flink's Kafka connector keys,
     //  under source.kafka.
-    char kafka_topic[1024];         //  source.kafka.topic: names, separated by ';'
-    char kafka_topic_pattern[256];  //  source.kafka.topic-pattern: a regex matching whole names
-    char kafka_properties[4096];    //  source.kafka.properties.*: "name=value\n" lines
-    bool kafka_commit_offsets;      //  source.kafka.properties.commit.offsets.on.checkpoint (true)
+    char kafka_topic[1024];        //  source.kafka.topic: names, separated by ';'
+    char kafka_topic_pattern[256]; //  source.kafka.topic-pattern: a regex matching whole names
+    char kafka_properties[4096];   //  source.kafka.properties.*: "name=value\n" lines
+    bool kafka_commit_offsets;     //  source.kafka.properties.commit.offsets.on.checkpoint (true)
     char kafka_startup_mode[ZS_ENUM_MAX]; //  source.kafka.scan.startup.mode (group-offsets)
     int64_t kafka_startup_timestamp_ms;   //  …scan.startup.timestamp-millis (-1: unset)
     char kafka_startup_offsets[1024];     //  …scan.startup.specific-offsets
     char kafka_bounded_mode[ZS_ENUM_MAX]; //  source.kafka.scan.bounded.mode (unbounded)
     int64_t kafka_bounded_timestamp_ms;   //  …scan.bounded.timestamp-millis (-1: unset)
     char kafka_bounded_offsets[1024];     //  …scan.bounded.specific-offsets
-    int64_t kafka_discovery_interval_ms;  //  …scan.topic-partition-discovery.interval (5min; 0 off)
+    int64_t kafka_discovery_interval_ms; //  …scan.topic-partition-discovery.interval (5min; 0 off)
     char kafka_value_format[ZS_ENUM_MAX]; //  source.kafka.value.format: json (default) or csv
     char kafka_on_error[ZS_ENUM_MAX];     //  source.kafka.on-error: fail (default) or skip
-    int64_t datagen_rows_per_second;        //  datagen.rows-per-second (10000; 0 = unthrottled)
-    int64_t datagen_number_of_rows;         //  datagen.number-of-rows (-1 = unbounded)
-    int64_t datagen_fail_at_id;             //  datagen.fail-at-id (-1 = none)
-    char table_path[ZS_PATH_MAX];           //  table.path (required)
-    char checkpoints_dir[ZS_PATH_MAX];      //  state.checkpoints.dir (required)
-    int checkpoints_num_retained;           //  state.checkpoints.num-retained (default 1)
-    int checkpoints_history;                //  web.checkpoints.history (10): in zsink status
-    char metrics_prom_port[ZS_PATH_MAX];    //  metrics.reporter.prom.port: "9249" or "9249-9260"
-    char log_dir[ZS_PATH_MAX];              //  log.dir: zsink cluster writes <dir>/<role>.log
-    char log_level[ZS_ENUM_MAX];            //  log.level: debug, info (default), warn, error
-    bool commit_ignore_empty;               //  commit.ignore-empty (false)
-    int commit_max_retries;                 //  commit.max-retries (10)
-    int64_t heartbeat_interval_ms;          //  heartbeat.interval (500ms)
-    int64_t heartbeat_timeout_ms;           //  heartbeat.timeout (5s)
-    int64_t target_file_size;               //  target-file-size (128mb; bytes)
-    char schema_text[ZS_SCHEMA_TEXT_MAX];   //  table.schema, canonical text
-    zs_schema_t schema;                     //  … parsed (default: zs_schema_default)
-    bool schema_set;                        //  table.schema was given (else an existing
-                                            //  table's own schema is the job's)
-    char file_format[ZS_ENUM_MAX];          //  file.format: parquet
-    char file_compression[ZS_ENUM_MAX];     //  file.compression: zstd (default) or none
-    int zstd_level;                         //  file.compression.zstd-level (1)
-    int64_t parquet_row_group_rows;         //  parquet.row-group-rows (131072)
+    int64_t datagen_rows_per_second;      //  datagen.rows-per-second (10000; 0 = unthrottled)
+    int64_t datagen_number_of_rows;       //  datagen.number-of-rows (-1 = unbounded)
+    int64_t datagen_fail_at_id;           //  datagen.fail-at-id (-1 = none)
+    char table_path[ZS_PATH_MAX];         //  table.path (required)
+    char checkpoints_dir[ZS_PATH_MAX];    //  state.checkpoints.dir (required)
+    int checkpoints_num_retained;         //  state.checkpoints.num-retained (default 1)
+    int checkpoints_history;              //  web.checkpoints.history (10): in zsink status
+    char metrics_prom_port[ZS_PATH_MAX];  //  metrics.reporter.prom.port: "9249" or "9249-9260"
+    char log_dir[ZS_PATH_MAX];            //  log.dir: zsink cluster writes <dir>/<role>.log
+    char log_level[ZS_ENUM_MAX];          //  log.level: debug, info (default), warn, error
+    bool commit_ignore_empty;             //  commit.ignore-empty (false)
+    int commit_max_retries;               //  commit.max-retries (10)
+    int64_t heartbeat_interval_ms;        //  heartbeat.interval (500ms)
+    int64_t heartbeat_timeout_ms;         //  heartbeat.timeout (5s)
+    int64_t target_file_size;             //  target-file-size (128mb; bytes)
+    char schema_text[ZS_SCHEMA_TEXT_MAX]; //  table.schema, canonical text
+    zs_schema_t schema;                   //  … parsed (default: zs_schema_default)
+    bool schema_set;                      //  table.schema was given (else an existing
+                                          //  table's own schema is the job's)
+    char file_format[ZS_ENUM_MAX];        //  file.format: parquet
+    char file_compression[ZS_ENUM_MAX];   //  file.compression: zstd (default) or none
+    int zstd_level;                       //  file.compression.zstd-level (1)
+    int64_t parquet_row_group_rows;       //  parquet.row-group-rows (131072)
     //  Paimon table options (-1: unset, the table's own or Paimon's default)
     int snapshot_num_retained_min;     //  snapshot.num-retained.min (10)
     int snapshot_num_retained_max;     //  snapshot.num-retained.max (INT_MAX)

@@ -784,15 +784,13 @@ test_kafka_keys (void **state)
     s_set_ok (&cfg, "source.kafka.properties.bootstrap.servers", "127.0.0.1:9092");
     assert_string_equal (cfg.kafka_properties,
                          "isolation.level=read_uncommitted\nbootstrap.servers=127.0.0.1:9092\n");
-    assert_int_equal (zs_config_get (&cfg, "source.kafka.properties.bootstrap.servers", buf,
-                                     sizeof buf),
-                      0);
+    assert_int_equal (
+        zs_config_get (&cfg, "source.kafka.properties.bootstrap.servers", buf, sizeof buf), 0);
     assert_string_equal (buf, "127.0.0.1:9092");
     assert_int_equal (zs_config_get (&cfg, "source.kafka.properties.group.id", buf, sizeof buf),
                       -1);
-    assert_int_equal (zs_config_set (&cfg, "source.kafka.properties.sasl.password", "x", err,
-                                     sizeof err),
-                      -1);
+    assert_int_equal (
+        zs_config_set (&cfg, "source.kafka.properties.sasl.password", "x", err, sizeof err), -1);
     assert_non_null (strstr (err, "sasl.password"));
     assert_int_equal (zs_config_set (&cfg, "source.kafka.properties.a b", "x", err, sizeof err),
                       -1);
