@@ -54,6 +54,11 @@
 #     default, which made a restart take 14 s. Both live in one JVM, so
 #     only a stall of 3 s fences the broker (its partitions come back at
 #     the next heartbeat);
+#   transaction.abort.timed.out.transaction.cleanup.interval.ms=1000: a
+#     producer killed inside a transaction leaves it open (the last stable
+#     offset stays behind it: read_committed readers wait) until its
+#     transaction.timeout.ms has passed and the broker aborts it; the broker
+#     looks for such transactions every 10 s by default, now every second;
 #   -Xmx512m -Xms128m (as KAFKA_HEAP_OPTS would), -XX:+UseSerialGC: a small
 #     broker for 2 cores; Kafka's own script starts it with -Xmx1G and G1;
 #   log4j2 to the console at INFO (into DIR/log): the "Kafka Server started"
@@ -156,6 +161,7 @@ log.retention.ms=-1
 log.retention.bytes=-1
 broker.heartbeat.interval.ms=500
 broker.session.timeout.ms=3000
+transaction.abort.timed.out.transaction.cleanup.interval.ms=1000
 EOF
     cat >"$DIR/log4j2.properties" <<'EOF'
 status = warn

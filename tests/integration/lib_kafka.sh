@@ -13,7 +13,10 @@
 #                         end too)
 #   ktool ARGS...         zsink-ktool KAFKA_BOOTSTRAP ARGS... (see
 #                         tests/tools/ktool.c: create, produce, produce-txn,
-#                         offsets, committed, ...)
+#                         offsets, committed, ...). In the background, when
+#                         its pid is wanted (to kill it), run
+#                         "$KTOOL" "$KAFKA_BOOTSTRAP" ARGS... & instead: $! of
+#                         a function is a subshell, not the tool
 #   kafka_offsets TOPIC   ktool offsets: "partition P low L high H" lines
 #   kafka_high_total TOPIC  the sum of the partitions' high watermarks
 #   kafka_committed_total GROUP TOPIC

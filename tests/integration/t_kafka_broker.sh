@@ -5,7 +5,9 @@
 # transactional producer aborts every third of 10 transactions (the
 # committed and aborted ranges are printed; read_committed sees exactly the
 # committed ids, read_uncommitted all 1000; the last stable offsets are the
-# high watermarks); a group's committed offsets read back. Then kill -9 of
+# high watermarks); a transaction held open is invisible to read_committed
+# and holds the last stable offset back until, its producer killed -9, the
+# broker aborts it; a group's committed offsets read back. Then kill -9 of
 # the broker and a restart on the same ports and data: watermarks, records
 # and committed offsets are unchanged, and producing works again. No zsink
 # job runs here.
@@ -56,6 +58,35 @@ toffs=$(ktool offsets txn --committed-isolation) || fail $v "offsets txn"
 echo "$toffs" | sed 's/^/[txn] /'
 echo "$toffs" | awk '$1 == "partition" && $6 != $8 { bad = 1 } END { exit bad }' ||
     fail $v "a last stable offset is not the high watermark, with no transaction open"
+
+# a transaction held open: the last stable offset stays before it and
+# read_committed does not see it; the producer killed (-9) inside it, the
+# broker aborts it after its timeout (3 s here) and the LSO moves on
+"$KTOOL" "$KAFKA_BOOTSTRAP" -X transaction.timeout.ms=3000 produce-txn txn --from 2001 --to 2011 --abort-every 0 \
+    --batch 10 --open-ms 60000 >"$SCRATCH/open.out" 2>&1 &
+open_pid=$!
+EXTRA_PIDS="$EXTRA_PIDS $open_pid"
+end=$(($(date +%s) + 30))
+until grep -qx 'open 2001 2011' "$SCRATCH/open.out"; do
+    kill -0 $open_pid 2>/dev/null || fail $v "produce-txn --open-ms exited: $(cat "$SCRATCH/open.out")"
+    [ "$(date +%s)" -lt "$end" ] || fail $v "no open transaction after 30 s"
+    sleep 0.05
+done
+ooffs=$(ktool offsets txn --committed-isolation)
+echo "$ooffs" | sed 's/^/[open] /'
+echo "$ooffs" | awk '$1 == "partition" && $8 < $6 { lag = 1 } END { exit !lag }' ||
+    fail $v "an open transaction, but every last stable offset is the high watermark"
+ids_read txn | cmp -s "$SCRATCH/txn.want" - || fail $v "read_committed sees an open transaction's records"
+kill -9 $open_pid
+wait $open_pid 2>/dev/null
+t0=$(date +%s)
+until ktool offsets txn --committed-isolation | awk '$1 == "partition" && $8 != $6 { bad = 1 } END { exit bad }'; do
+    [ "$(date +%s)" -lt $((t0 + 30)) ] || fail $v "the killed producer's transaction still open after 30 s"
+    sleep 0.2
+done
+echo "[open] the killed producer's transaction aborted by the broker after $(($(date +%s) - t0)) s"
+ids_read txn | cmp -s "$SCRATCH/txn.want" - || fail $v "read_committed sees the killed producer's records"
+grep -q '^committed 2001' "$SCRATCH/open.out" && fail $v "the producer was not killed inside its transaction"
 
 # a group's committed offsets, as zsink commits them on a checkpoint
 ktool commit grp keyed 0=5 2=17 >/dev/null || fail $v "commit"

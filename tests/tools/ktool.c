@@ -20,12 +20,20 @@
                                      prints "partition P produced N" for each,
                                      then "produced N"
       produce-txn TOPIC --from A --to B --abort-every K [--batch N] [--txn-id T]
-              [same options as produce]
+              [--open-ms MS] [same options as produce]
                                      one transaction per N rows (100), the
                                      K-th, 2K-th, ... aborted (K 0: none);
+                                     an aborted one's records are written
+                                     before the abort (the log holds them);
                                      prints "committed A B" or "aborted A B"
                                      for each (ids A..B-1), then
-                                     "committed-rows N aborted-rows M"
+                                     "committed-rows N aborted-rows M".
+                                     --open-ms: the last transaction is held
+                                     open MS ms, its records written ("open
+                                     A B" then), before it ends (a kill -9
+                                     meanwhile leaves it open until the
+                                     broker aborts it: transaction.timeout.ms,
+                                     60 s, -X to change)
       produce-raw TOPIC PARTITION VALUE | --null
                                      one record with this literal value (or
                                      a null value), for malformed records
@@ -102,7 +110,8 @@ s_usage (const char *why)
              "  create TOPIC PARTITIONS | add-partitions TOPIC TOTAL | metadata TOPIC\n"
              "  produce TOPIC --from A --to B [--format json|csv] [--schema S]\n"
              "          [--partition P | --keyed] [--rate R]\n"
-             "  produce-txn TOPIC --from A --to B --abort-every K [--batch N] [--txn-id T] ...\n"
+             "  produce-txn TOPIC --from A --to B --abort-every K [--batch N] [--txn-id T]\n"
+             "          [--open-ms MS] ...\n"
              "  produce-raw TOPIC PARTITION VALUE|--null\n"
              "  offsets TOPIC [--committed-isolation] | times TOPIC MS | committed GROUP TOPIC\n"
              "  commit GROUP TOPIC P=OFFSET... | consume TOPIC [--read-uncommitted]\n",
@@ -334,7 +343,7 @@ typedef struct {
     int partition; //  -1: round robin, or keyed
     bool keyed;
     double rate; //  rows/s, 0: as fast as it goes
-    int64_t abort_every, batch;
+    int64_t abort_every, batch, open_ms;
     const char *txn_id;
 } s_opts_t;
 
@@ -372,6 +381,8 @@ s_parse_opts (s_opts_t *o, int argc, char **argv, bool txn)
             o->abort_every = s_number (v, a);
         else if (txn && !strcmp (a, "--batch"))
             o->batch = s_number (v, a);
+        else if (txn && !strcmp (a, "--open-ms"))
+            o->open_ms = s_number (v, a);
         else if (txn && !strcmp (a, "--txn-id"))
             o->txn_id = v;
         else
@@ -522,6 +533,38 @@ s_txn_check (rd_kafka_error_t *error, const char *what)
     exit (1);
 }
 
+//  Writes the open transaction's records (else an abort purges those still
+//  queued, and the log never holds them: an abort with nothing to hide).
+static void
+s_txn_flush (rd_kafka_t *rk, int64_t a, int64_t b)
+{
+    rd_kafka_resp_err_t rc = rd_kafka_flush (rk, S_TIMEOUT_MS);
+    if (rc || s_failed)
+        s_die ("records of ids %" PRId64 "..%" PRId64 " not written: %s", a, b - 1,
+               rc ? rd_kafka_err2str (rc) : s_first_failure);
+}
+
+//  Ends the transaction of ids a..b-1: held open for open_ms first (its
+//  records written, "open A B" printed), then aborted or committed.
+static void
+s_txn_end (rd_kafka_t *rk, int64_t a, int64_t b, bool abort, int64_t open_ms)
+{
+    if (abort || open_ms > 0)
+        s_txn_flush (rk, a, b);
+    if (open_ms > 0) {
+        printf ("open %" PRId64 " %" PRId64 "\n", a, b);
+        fflush (stdout);
+        for (int64_t end = s_now_ms () + open_ms; s_now_ms () < end;)
+            rd_kafka_poll (rk, 100);
+    }
+    if (abort)
+        s_txn_check (rd_kafka_abort_transaction (rk, S_TIMEOUT_MS), "abort_transaction");
+    else
+        s_txn_check (rd_kafka_commit_transaction (rk, S_TIMEOUT_MS), "commit_transaction");
+    printf ("%s %" PRId64 " %" PRId64 "\n", abort ? "aborted" : "committed", a, b);
+    fflush (stdout);
+}
+
 static int
 s_cmd_produce_txn (const char *topic, int argc, char **argv)
 {
@@ -544,21 +587,8 @@ s_cmd_produce_txn (const char *topic, int argc, char **argv)
         s_txn_check (rd_kafka_begin_transaction (rk), "begin_transaction");
         for (int64_t id = a; id < b; id++)
             s_send_row (rk, topic, &o, nparts, id, &value, t0);
-        if (abort) {
-            //  written first: else the abort purges the records still queued
-            //  and the log never holds them (an abort with nothing to hide)
-            rd_kafka_resp_err_t rc = rd_kafka_flush (rk, S_TIMEOUT_MS);
-            if (rc || s_failed)
-                s_die ("records of ids %" PRId64 "..%" PRId64 " not written before the abort: %s",
-                       a, b - 1, rc ? rd_kafka_err2str (rc) : s_first_failure);
-            s_txn_check (rd_kafka_abort_transaction (rk, S_TIMEOUT_MS), "abort_transaction");
-            aborted += b - a;
-        } else {
-            s_txn_check (rd_kafka_commit_transaction (rk, S_TIMEOUT_MS), "commit_transaction");
-            committed += b - a;
-        }
-        printf ("%s %" PRId64 " %" PRId64 "\n", abort ? "aborted" : "committed", a, b);
-        fflush (stdout);
+        s_txn_end (rk, a, b, abort, b == o.to ? o.open_ms : 0);
+        *(abort ? &aborted : &committed) += b - a;
     }
     printf ("committed-rows %" PRId64 " aborted-rows %" PRId64 "\n", committed, aborted);
     zs_strbuf_free (&value);
