@@ -7,7 +7,8 @@
 # committed ids, read_uncommitted all 1000; the last stable offsets are the
 # high watermarks); a transaction held open is invisible to read_committed
 # and holds the last stable offset back until, its producer killed -9, the
-# broker aborts it; a group's committed offsets read back. Then kill -9 of
+# broker aborts it; a group's committed offsets read back; offsets by
+# record time; records deleted up to an offset. Then kill -9 of
 # the broker and a restart on the same ports and data: watermarks, records
 # and committed offsets are unchanged, and producing works again. No zsink
 # job runs here.
@@ -95,6 +96,15 @@ grep -qx 'partition 0 committed 5' "$SCRATCH/committed.before" &&
     grep -qx 'partition 1 committed -1' "$SCRATCH/committed.before" &&
     grep -qx 'partition 2 committed 17' "$SCRATCH/committed.before" ||
     fail $v "committed offsets: $(cat "$SCRATCH/committed.before")"
+
+# record timestamps (ListOffsets by time) and deleted records (the log
+# start moves, as retention moves it)
+ktool create ts 2 >/dev/null &&
+    ktool produce ts --from 1 --to 101 --timestamp-base 1700000000000 >/dev/null || fail $v "produce ts"
+ktool times ts 1700000050000 | tr '\n' ' ' | grep -qx 'partition 0 offset 25 partition 1 offset 24 ' ||
+    fail $v "times: $(ktool times ts 1700000050000 | tr '\n' ' ') (ids 51 and 50 expected)"
+ktool delete-records ts 0=10 >/dev/null || fail $v "delete-records"
+kafka_offsets ts | grep -qx 'partition 0 low 10 high 50' || fail $v "delete-records: $(kafka_offsets ts)"
 
 # kill -9 and restart: same data
 ktool offsets keyed >"$SCRATCH/keyed.before"

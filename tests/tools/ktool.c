@@ -9,8 +9,12 @@
                                      the metadata shows every partition led
       add-partitions TOPIC TOTAL     CreatePartitions up to TOTAL; waits too
       metadata TOPIC                 "partition P leader L" for each
+      delete-records TOPIC P=OFFSET...
+                                     DeleteRecords: the records before OFFSET
+                                     are gone, as by retention ("partition P
+                                     low L" for each)
       produce TOPIC --from A --to B [--format json|csv] [--schema S]
-              [--partition P | --keyed] [--rate R]
+              [--partition P | --keyed] [--rate R] [--timestamp-base MS]
                                      the rows of ids A..B-1 (B excluded), one
                                      record each, with the idempotent producer;
                                      round robin over the partitions by id
@@ -18,7 +22,9 @@
                                      id's decimal text (murmur2, as the Java
                                      client); every delivery report checked;
                                      prints "partition P produced N" for each,
-                                     then "produced N"
+                                     then "produced N". Record timestamps:
+                                     now, or MS + id * 1000 (with MS
+                                     1700000000000 the row's ts column)
       produce-txn TOPIC --from A --to B --abort-every K [--batch N] [--txn-id T]
               [--open-ms MS] [same options as produce]
                                      one transaction per N rows (100), the
@@ -108,8 +114,9 @@ s_usage (const char *why)
              "zsink-ktool: %s\n"
              "usage: zsink-ktool [-b] BOOTSTRAP [-X KEY=VALUE]... COMMAND ARGS...\n"
              "  create TOPIC PARTITIONS | add-partitions TOPIC TOTAL | metadata TOPIC\n"
+             "  delete-records TOPIC P=OFFSET...\n"
              "  produce TOPIC --from A --to B [--format json|csv] [--schema S]\n"
-             "          [--partition P | --keyed] [--rate R]\n"
+             "          [--partition P | --keyed] [--rate R] [--timestamp-base MS]\n"
              "  produce-txn TOPIC --from A --to B --abort-every K [--batch N] [--txn-id T]\n"
              "          [--open-ms MS] ...\n"
              "  produce-raw TOPIC PARTITION VALUE|--null\n"
@@ -314,6 +321,46 @@ s_cmd_add_partitions (rd_kafka_t *rk, const char *topic, int total)
     return 0;
 }
 
+//  Deletes the records before OFFSET in each partition P named (the log
+//  start moves there, as retention would: a reader behind it is out of
+//  range).
+static int
+s_cmd_delete_records (rd_kafka_t *rk, const char *topic, int argc, char **argv)
+{
+    if (argc < 1)
+        s_usage ("delete-records wants P=OFFSET...");
+    rd_kafka_topic_partition_list_t *list = rd_kafka_topic_partition_list_new (argc);
+    for (int i = 0; i < argc; i++) {
+        char *eq = strchr (argv[i], '=');
+        if (!eq)
+            s_usage ("delete-records wants P=OFFSET...");
+        *eq = '\0';
+        rd_kafka_topic_partition_list_add (list, topic, (int32_t) s_number (argv[i], "P"))->offset =
+            s_number (eq + 1, "OFFSET");
+    }
+    char err[512];
+    rd_kafka_DeleteRecords_t *dr = rd_kafka_DeleteRecords_new (list);
+    rd_kafka_queue_t *q = rd_kafka_queue_new (rk);
+    rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new (rk, RD_KAFKA_ADMIN_OP_DELETERECORDS);
+    rd_kafka_AdminOptions_set_operation_timeout (opt, S_TIMEOUT_MS, err, sizeof err);
+    rd_kafka_DeleteRecords (rk, &dr, 1, opt, q);
+    rd_kafka_event_t *ev = s_admin_result (q, "DeleteRecords");
+    const rd_kafka_topic_partition_list_t *res =
+        rd_kafka_DeleteRecords_result_offsets (rd_kafka_event_DeleteRecords_result (ev));
+    for (int i = 0; res && i < res->cnt; i++) {
+        if (res->elems[i].err)
+            s_die ("delete-records %s [%d]: %s", topic, res->elems[i].partition,
+                   rd_kafka_err2str (res->elems[i].err));
+        printf ("partition %d low %" PRId64 "\n", res->elems[i].partition, res->elems[i].offset);
+    }
+    rd_kafka_event_destroy (ev);
+    rd_kafka_AdminOptions_destroy (opt);
+    rd_kafka_DeleteRecords_destroy (dr);
+    rd_kafka_queue_destroy (q);
+    rd_kafka_topic_partition_list_destroy (list);
+    return 0;
+}
+
 static int
 s_cmd_metadata (rd_kafka_t *rk, const char *topic)
 {
@@ -344,6 +391,7 @@ typedef struct {
     bool keyed;
     double rate; //  rows/s, 0: as fast as it goes
     int64_t abort_every, batch, open_ms;
+    int64_t ts_base; //  record timestamps ts_base + id * 1000, or -1: now
     const char *txn_id;
 } s_opts_t;
 
@@ -355,6 +403,7 @@ s_parse_opts (s_opts_t *o, int argc, char **argv, bool txn)
     o->partition = -1;
     o->batch = 100;
     o->abort_every = -1;
+    o->ts_base = -1;
     zs_schema_default (&o->schema);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -375,6 +424,8 @@ s_parse_opts (s_opts_t *o, int argc, char **argv, bool txn)
             o->partition = (int) s_number (v, a);
         else if (flag)
             o->keyed = true;
+        else if (!strcmp (a, "--timestamp-base"))
+            o->ts_base = s_number (v, a);
         else if (!strcmp (a, "--rate"))
             o->rate = (double) s_number (v, a);
         else if (txn && !strcmp (a, "--abort-every"))
@@ -446,17 +497,17 @@ s_value_of (const s_opts_t *o, int64_t id, zs_strbuf_t *out)
         out->len--;
 }
 
-//  Sends one record (value NULL: a null value), waiting while the queue is
-//  full.
+//  Sends one record (value NULL: a null value; ts 0: now), waiting while
+//  the queue is full.
 static void
 s_send (rd_kafka_t *rk, const char *topic, int32_t partition, const char *key, const void *value,
-        size_t len)
+        size_t len, int64_t ts)
 {
     for (;;) {
         rd_kafka_resp_err_t rc = rd_kafka_producev (
             rk, RD_KAFKA_V_TOPIC (topic), RD_KAFKA_V_PARTITION (partition),
             RD_KAFKA_V_KEY (key, key ? strlen (key) : 0), RD_KAFKA_V_VALUE ((void *) value, len),
-            RD_KAFKA_V_MSGFLAGS (RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+            RD_KAFKA_V_TIMESTAMP (ts), RD_KAFKA_V_MSGFLAGS (RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
         if (rc == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
             rd_kafka_poll (rk, 100);
             continue;
@@ -484,7 +535,8 @@ s_send_row (rd_kafka_t *rk, const char *topic, const s_opts_t *o, int nparts, in
                 : o->partition >= 0 ? o->partition
                                     : (int32_t) ((id - o->from) % nparts);
     s_value_of (o, id, value);
-    s_send (rk, topic, p, o->keyed ? key : NULL, value->data, value->len);
+    s_send (rk, topic, p, o->keyed ? key : NULL, value->data, value->len,
+            o->ts_base >= 0 ? o->ts_base + id * 1000 : 0);
 }
 
 //  Flushes; exits when a record was not delivered.
@@ -605,7 +657,7 @@ s_cmd_produce_raw (const char *topic, const char *part, const char *value)
     if (p < 0 || p >= nparts)
         s_die ("topic %s has no partition %d (it has %d)", topic, p, nparts);
     bool null = !strcmp (value, "--null");
-    s_send (rk, topic, p, NULL, null ? NULL : value, null ? 0 : strlen (value));
+    s_send (rk, topic, p, NULL, null ? NULL : value, null ? 0 : strlen (value), 0);
     s_flush (rk);
     printf ("produced 1\n");
     rd_kafka_destroy (rk);
@@ -807,6 +859,12 @@ s_run (int argc, char **argv)
                  : argv[0][0] == 'a'
                      ? s_cmd_add_partitions (rk, argv[1], (int) s_number (argv[2], "TOTAL"))
                      : s_cmd_metadata (rk, argv[1]);
+        rd_kafka_destroy (rk);
+        return rc;
+    }
+    if (s_is (argc, argv, "delete-records", 2, true)) {
+        rd_kafka_t *rk = s_client (RD_KAFKA_PRODUCER, s_conf ());
+        int rc = s_cmd_delete_records (rk, argv[1], argc - 2, argv + 2);
         rd_kafka_destroy (rk);
         return rc;
     }
