@@ -23,7 +23,7 @@
 #                         the sum of GROUP's committed offsets (a partition
 #                         without one counts 0)
 #
-# A broker starts in about 4 s, restarts after a kill -9 in about 5 s
+# A broker starts in 2-4 s, restarts after a kill -9 in about 4.5 s
 # (figures in scripts/kafka-server.sh). The broker's log: KAFKADIR/log.
 
 KTOOL=$BIN/zsink-ktool
