@@ -8,8 +8,11 @@
 # fails the interop checks skip, unless ZSINK_INTEROP_REQUIRED=1 (CI). It
 # builds the S3 server of the s3 tests too (scripts/setup-s3.sh: SeaweedFS
 # from the Go module proxy into BUILD/s3; needs a Go toolchain): when it
-# cannot, those tests skip, unless ZSINK_S3_REQUIRED=1 (CI). The tests run
-# in two lanes, the S3 ones beside the rest (scripts/run-tests.sh).
+# cannot, those tests skip, unless ZSINK_S3_REQUIRED=1 (CI). It installs the
+# Kafka broker of the kafka tests too (scripts/setup-kafka.sh: Apache Kafka's
+# jars from Maven Central into BUILD/kafka/libs): when it cannot, those tests
+# skip, unless ZSINK_KAFKA_REQUIRED=1 (CI). The tests run in two lanes, the
+# S3 ones beside the rest (scripts/run-tests.sh).
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 INTEROP_BUILD ?= $(BUILD)
@@ -36,6 +39,8 @@ test: setup-test build
 	    echo "make test: Paimon's readers are not installed: the interop checks will skip" >&2; }
 	@sh scripts/setup-s3.sh $(BUILD) || { [ "$$ZSINK_S3_REQUIRED" != 1 ] && \
 	    echo "make test: the S3 server (SeaweedFS) cannot be built: the s3 tests will skip" >&2; }
+	@sh scripts/setup-kafka.sh $(BUILD) || { [ "$$ZSINK_KAFKA_REQUIRED" != 1 ] && \
+	    echo "make test: the Kafka broker cannot be installed: the kafka tests will skip" >&2; }
 	@ZSINK_INTEROP=$(abspath $(INTEROP_BUILD))/interop \
 	    sh scripts/run-tests.sh $(BUILD) $(JOBS) $(CTEST_FLAGS)
 
