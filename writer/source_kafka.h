@@ -43,6 +43,12 @@
 #include "rowtype.h"
 #include "zsink.pb-c.h"
 
+//  _next's "every split finished": not a failure, so not one of zs.h's
+//  negative codes.
+#ifndef ZS_EOF
+#define ZS_EOF 2
+#endif
+
 typedef struct _zs_source_kafka_t zs_source_kafka_t;
 
 //  A reader with no split, from the job's configuration (source.kafka.*,
@@ -58,8 +64,8 @@ int zs_source_kafka_assign (zs_source_kafka_t *self, Zsink__Split *const *splits
 
 //  Read these splits too (new partitions found while running). A split
 //  already held is left as it is.
-int zs_source_kafka_add (zs_source_kafka_t *self, Zsink__Split *const *splits, size_t n,
-                         char *err, size_t errlen);
+int zs_source_kafka_add (zs_source_kafka_t *self, Zsink__Split *const *splits, size_t n, char *err,
+                         size_t errlen);
 
 //  Next row into row[schema->n], never blocking. 1 = a row; 0 = none now
 //  (call again later); ZS_EOF = every split finished (bounded runs only:
