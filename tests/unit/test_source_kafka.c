@@ -427,6 +427,9 @@ test_exact_from_offsets (void **state)
     assert_int_equal (s_state (r, "plain", 0)->rows, 60);
     assert_int_equal (s_state (r, "plain", 1)->rows, 40);
     assert_false (s_state (r, "plain", 0)->finished);
+    //  the end for heartbeats (lag): what the client saw of the partitions
+    assert_int_equal (s_state (r, "plain", 0)->end, 60);
+    assert_int_equal (s_state (r, "plain", 1)->end, 40);
     //  more records come to the reader that waits for them
     s_produce_rows ("plain", 1, 40, 45);
     s_got_free (&got);
@@ -667,6 +670,56 @@ test_add_split (void **state)
     zs_source_kafka_destroy (&r);
 }
 
+//  A partition made while reading (CreatePartitions), then added: read at
+//  once, with no error while the client learns of it.
+static void
+test_new_partition (void **state)
+{
+    NEED_BROKER ();
+    s_create_topic ("grows", 1);
+    s_produce_rows ("grows", 0, 0, 20);
+    zs_source_kafka_t *r = s_reader (NULL);
+    s_split_t a, b;
+    Zsink__Split *first[] = {s_split (&a, "grows", 0, 0, -1)};
+    s_assign (r, first, 1);
+    s_got_t got = {0};
+    s_read (r, &got, 20, "grows");
+
+    char why[512];
+    rd_kafka_t *admin = s_producer (NULL);
+    rd_kafka_NewPartitions_t *np = rd_kafka_NewPartitions_new ("grows", 2, why, sizeof why);
+    assert_non_null (np);
+    rd_kafka_queue_t *q = rd_kafka_queue_new (admin);
+    rd_kafka_CreatePartitions (admin, &np, 1, NULL, q);
+    rd_kafka_event_t *ev = rd_kafka_queue_poll (q, S_WAIT_MS);
+    assert_non_null (ev);
+    size_t n;
+    const rd_kafka_topic_result_t **res =
+        rd_kafka_CreatePartitions_result_topics (rd_kafka_event_CreatePartitions_result (ev), &n);
+    if (rd_kafka_event_error (ev) || n != 1 || rd_kafka_topic_result_error (res[0]))
+        fail_msg ("create partitions: %s", rd_kafka_event_error_string (ev));
+    rd_kafka_event_destroy (ev);
+    rd_kafka_queue_destroy (q);
+    rd_kafka_NewPartitions_destroy (np);
+    rd_kafka_destroy (admin);
+
+    //  added before anything is in it, and before the producer knows it
+    char err[ZS_ERRLEN];
+    Zsink__Split *more[] = {s_split (&b, "grows", 1, 0, -1)};
+    if (zs_source_kafka_add (r, more, 1, err, sizeof err) != 0)
+        fail_msg ("add: %s", err);
+    s_read_for (r, &got, 21, "grows", 500);
+    assert_int_equal (got.rc, 0);
+    s_produce_rows ("grows", 1, 0, 25);
+    s_produce_rows ("grows", 0, 20, 30);
+    s_read (r, &got, 55, "grows");
+    if (got.rc != 0)
+        fail_msg ("_next %d: %s", got.rc, got.err);
+    s_exactly (&got, 2, (int64_t[]){0, 0}, (int64_t[]){30, 25});
+    s_got_free (&got);
+    zs_source_kafka_destroy (&r);
+}
+
 //  Offsets gone (or never there) are an error naming the partition, with
 //  the default auto.offset.reset (error).
 static void
@@ -787,6 +840,7 @@ main (void)
         cmocka_unit_test (test_malformed),
         cmocka_unit_test (test_csv),
         cmocka_unit_test (test_add_split),
+        cmocka_unit_test (test_new_partition),
         cmocka_unit_test (test_offset_out_of_range),
         cmocka_unit_test (test_broker_restart),
     };
