@@ -22,7 +22,7 @@
        before it. The message of the last row is kept until the next call
        (the row's CSV fields point into its payload).
     5. Every librdkafka callback (errors, logs) is served by
-       rd_kafka_consumer_poll on the caller's thread (log.queue, main queue
+       rd_kafka_consume_batch_queue on the caller's thread (log.queue, main queue
        forwarded to the consumer's), so nothing here is shared with the
        client's threads.
 */
@@ -40,6 +40,10 @@
 //  Transient client errors (a broker down, a connection lost) are logged at
 //  most once in this many milliseconds; librdkafka reconnects by itself.
 #define S_WARN_INTERVAL_MS 10000
+
+//  Messages taken off the consumer's queue at once: one call per message
+//  costs the queue's lock and clock reads each time.
+#define S_BATCH 256
 
 typedef struct {
     Zsink__Split pb; //  what _splits hands out; id and topic are ours
@@ -59,6 +63,10 @@ struct _zs_source_kafka_t {
     size_t n;
     size_t cap;
 
+    rd_kafka_queue_t *queue;            //  the consumer's
+    rd_kafka_message_t *batch[S_BATCH]; //  taken off it, [batch_i, batch_n) not seen yet
+    size_t batch_i;
+    size_t batch_n;
     rd_kafka_message_t *held; //  a bad record not consumed (invariant 4)
     rd_kafka_message_t *last; //  the last row's record
     char fatal[ZS_ERRLEN];    //  a fatal client error seen by a callback
@@ -200,9 +208,10 @@ zs_source_kafka_new (const zs_config_t *cfg, int index, char *err, size_t errlen
         zs_source_kafka_destroy (&self);
         return NULL;
     }
-    //  invariant 5: callbacks and logs on our thread, in consumer_poll
+    //  invariant 5: callbacks and logs on our thread, in s_poll
     rd_kafka_set_log_queue (self->rk, NULL);
     rd_kafka_poll_set_consumer (self->rk);
+    self->queue = rd_kafka_queue_get_consumer (self->rk);
     return self;
 }
 
@@ -306,6 +315,8 @@ s_drop_messages (zs_source_kafka_t *self)
     if (self->last)
         rd_kafka_message_destroy (self->last);
     self->held = self->last = NULL;
+    while (self->batch_i < self->batch_n)
+        rd_kafka_message_destroy (self->batch[self->batch_i++]);
     zs_record_clear (self->rec);
 }
 
@@ -563,6 +574,18 @@ s_message (zs_source_kafka_t *self, rd_kafka_message_t *m, zs_value_t *row, char
     return rc;
 }
 
+//  The next message off the consumer, in order, or NULL: none now.
+static rd_kafka_message_t *
+s_poll (zs_source_kafka_t *self)
+{
+    if (self->batch_i == self->batch_n) {
+        ssize_t n = rd_kafka_consume_batch_queue (self->queue, 0, self->batch, S_BATCH);
+        self->batch_i = 0;
+        self->batch_n = n > 0 ? (size_t) n : 0;
+    }
+    return self->batch_i < self->batch_n ? self->batch[self->batch_i++] : NULL;
+}
+
 static bool
 s_all_finished (zs_source_kafka_t *self)
 {
@@ -589,7 +612,7 @@ zs_source_kafka_next (zs_source_kafka_t *self, zs_value_t *row, char *err, size_
     for (;;) {
         if (s_all_finished (self))
             return ZS_EOF;
-        rd_kafka_message_t *m = rd_kafka_consumer_poll (self->rk, 0);
+        rd_kafka_message_t *m = s_poll (self);
         if (self->fatal[0]) {
             snprintf (err, errlen, "%s", self->fatal);
             if (m)
@@ -611,6 +634,8 @@ zs_source_kafka_destroy (zs_source_kafka_t **self_p)
         return;
     zs_source_kafka_t *self = *self_p;
     s_clear (self);
+    if (self->queue)
+        rd_kafka_queue_destroy (self->queue);
     if (self->rk) {
         //  nothing to leave nor commit: no group membership (invariant 3)
         rd_kafka_assign (self->rk, NULL);

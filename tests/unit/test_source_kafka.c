@@ -146,10 +146,13 @@ s_producer (const char *txn_id)
 static void
 s_send (rd_kafka_t *rk, const char *topic, int partition, const char *value)
 {
-    rd_kafka_resp_err_t err =
-        rd_kafka_producev (rk, RD_KAFKA_V_TOPIC (topic), RD_KAFKA_V_PARTITION (partition),
-                           RD_KAFKA_V_VALUE ((void *) value, value ? strlen (value) : 0),
-                           RD_KAFKA_V_MSGFLAGS (RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+    rd_kafka_resp_err_t err;
+    //  a full queue empties as deliveries come back
+    while ((err = rd_kafka_producev (rk, RD_KAFKA_V_TOPIC (topic), RD_KAFKA_V_PARTITION (partition),
+                                     RD_KAFKA_V_VALUE ((void *) value, value ? strlen (value) : 0),
+                                     RD_KAFKA_V_MSGFLAGS (RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END))
+           == RD_KAFKA_RESP_ERR__QUEUE_FULL)
+        rd_kafka_poll (rk, 100);
     if (err)
         fail_msg ("produce: %s", rd_kafka_err2str (err));
 }
