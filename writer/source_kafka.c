@@ -336,35 +336,54 @@ s_to_read (zs_source_kafka_t *self, size_t from)
     return l;
 }
 
-//  Append copies of splits (those not held yet, when skip_held), then read
-//  them too. 0 or -1 with err.
+//  Drop the splits from index `from` on (not assigned yet).
+static void
+s_truncate (zs_source_kafka_t *self, size_t from)
+{
+    while (self->n > from)
+        s_split_destroy (&self->splits[--self->n]);
+}
+
+//  Append copies of splits, then read them too. A split held already is
+//  skipped when adding, an error when assigning (read twice, its rows
+//  would be twice in the table). 0, or -1 with err and nothing changed.
 static int
-s_take (zs_source_kafka_t *self, Zsink__Split *const *splits, size_t n, bool skip_held, char *err,
+s_take (zs_source_kafka_t *self, Zsink__Split *const *splits, size_t n, bool adding, char *err,
         size_t errlen)
 {
     size_t from = self->n;
     for (size_t i = 0; i < n; i++) {
-        if (skip_held && splits[i]->topic && s_find (self, splits[i]->topic, splits[i]->partition))
-            continue;
         s_split_t *s = s_split_new (splits[i], err, errlen);
-        if (!s)
+        if (!s) {
+            s_truncate (self, from);
             return -1;
+        }
+        if (s_find (self, s->pb.topic, s->pb.partition)) {
+            bool dup = !adding;
+            if (dup)
+                snprintf (err, errlen, "split '%s' given twice", s->pb.id);
+            s_split_destroy (&s);
+            if (!dup)
+                continue;
+            s_truncate (self, from);
+            return -1;
+        }
         if (s_append (self, s) != 0) {
             s_split_destroy (&s);
+            s_truncate (self, from);
             snprintf (err, errlen, "out of memory");
             return -1;
         }
     }
     rd_kafka_topic_partition_list_t *l = s_to_read (self, from);
-    if (!l) {
-        snprintf (err, errlen, "out of memory");
-        return -1;
-    }
-    rd_kafka_error_t *e = rd_kafka_incremental_assign (self->rk, l);
-    rd_kafka_topic_partition_list_destroy (l);
-    if (e) {
-        snprintf (err, errlen, "Kafka assign: %s", rd_kafka_error_string (e));
-        rd_kafka_error_destroy (e);
+    rd_kafka_error_t *e = l ? rd_kafka_incremental_assign (self->rk, l) : NULL;
+    if (l)
+        rd_kafka_topic_partition_list_destroy (l);
+    if (!l || e) {
+        snprintf (err, errlen, "Kafka assign: %s", e ? rd_kafka_error_string (e) : "out of memory");
+        if (e)
+            rd_kafka_error_destroy (e);
+        s_truncate (self, from);
         return -1;
     }
     return 0;

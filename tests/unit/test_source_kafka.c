@@ -785,6 +785,23 @@ test_bad_config (void **state)
     assert_int_equal (zs_source_kafka_assign (r, splits, 1, err, sizeof err), -1);
     Zsink__Split **all;
     assert_int_equal (zs_source_kafka_splits (r, &all), 0);
+    //  a partition twice in an assignment would be read twice
+    s_split_t k2;
+    Zsink__Split *twice[] = {s_split (&k, "t", 0, 5, -1), s_split (&k2, "t", 0, 7, -1)};
+    assert_int_equal (zs_source_kafka_assign (r, twice, 2, err, sizeof err), -1);
+    if (!strstr (err, "split 'kafka:t:0' given twice"))
+        fail_msg ("err: %s", err);
+    assert_int_equal (zs_source_kafka_splits (r, &all), 0);
+    //  added again, it stays as it is
+    assert_int_equal (zs_source_kafka_add (r, twice, 2, err, sizeof err), 0);
+    assert_int_equal (zs_source_kafka_splits (r, &all), 1);
+    assert_int_equal (all[0]->offset, 5);
+    //  a bad one among good ones: none taken
+    Zsink__Split *mixed[] = {s_split (&k2, "t", 1, 0, -1), &s};
+    assert_int_equal (zs_source_kafka_add (r, mixed, 2, err, sizeof err), -1);
+    assert_int_equal (zs_source_kafka_splits (r, &all), 1);
+    assert_int_equal (zs_source_kafka_assign (r, NULL, 0, err, sizeof err), 0);
+    assert_int_equal (zs_source_kafka_splits (r, &all), 0);
     zs_value_t row[2];
     assert_int_equal (zs_source_kafka_next (r, row, err, sizeof err), 0);
     zs_source_kafka_destroy (&r);
