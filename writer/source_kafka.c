@@ -123,18 +123,54 @@ s_transient (zs_source_kafka_t *self, const char *what)
     self->unwarned = 0;
 }
 
+//  Errors no retry mends: the topic or partition is not there (librdkafka
+//  says so only after topic.metadata.propagation.max.ms, 30 s, so a topic
+//  still being made is not one), or we may not read it. Not the group's
+//  authorization: the reader never uses its group.
+static bool
+s_fatal (int err)
+{
+    switch (err) {
+    case RD_KAFKA_RESP_ERR__FATAL:
+    case RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC:
+    case RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART:
+    case RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION:
+    case RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED:
+    case RD_KAFKA_RESP_ERR_CLUSTER_AUTHORIZATION_FAILED:
+    case RD_KAFKA_RESP_ERR__AUTHENTICATION:
+        return true;
+    }
+    return false;
+}
+
 static void
 s_error_cb (rd_kafka_t *rk, int err, const char *reason, void *opaque)
 {
     zs_source_kafka_t *self = opaque;
-    if (err == RD_KAFKA_RESP_ERR__FATAL) {
-        char why[512];
-        rd_kafka_fatal_error (rk, why, sizeof why);
-        if (!self->fatal[0])
-            snprintf (self->fatal, sizeof self->fatal, "Kafka client failed: %s", why);
+    if (!s_fatal (err)) {
+        s_transient (self, reason);
         return;
     }
-    s_transient (self, reason);
+    if (self->fatal[0])
+        return; //  the first one says it
+    char why[512];
+    if (err == RD_KAFKA_RESP_ERR__FATAL)
+        rd_kafka_fatal_error (rk, why, sizeof why);
+    else
+        snprintf (why, sizeof why, "%s", reason);
+    //  librdkafka names the partition as "topic [partition]"
+    for (size_t i = 0; i < self->n; i++) {
+        const Zsink__Split *s = &self->splits[i]->pb;
+        char name[300];
+        int len = snprintf (name, sizeof name, "%s [%" PRId32 "]", s->topic, s->partition);
+        if (strncmp (reason, name, (size_t) len) == 0) {
+            snprintf (self->fatal, sizeof self->fatal,
+                      "Kafka topic '%s' partition %" PRId32 " offset %" PRId64 ": %s", s->topic,
+                      s->partition, s->offset, why);
+            return;
+        }
+    }
+    snprintf (self->fatal, sizeof self->fatal, "Kafka client failed: %s", why);
 }
 
 static void
@@ -495,31 +531,22 @@ s_client_error (zs_source_kafka_t *self, const rd_kafka_message_t *m, char *err,
     if (m->rkt)
         snprintf (where, sizeof where, "topic '%s' partition %" PRId32 " offset %" PRId64 ": ",
                   rd_kafka_topic_name (m->rkt), m->partition, m->offset);
-    switch (m->err) {
-    case RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET:
-    case RD_KAFKA_RESP_ERR_OFFSET_OUT_OF_RANGE:
+    if (m->err == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET
+        || m->err == RD_KAFKA_RESP_ERR_OFFSET_OUT_OF_RANGE) {
         snprintf (err, errlen,
                   "Kafka %s%s (the offset is gone or not there yet: records deleted by retention? "
                   "properties.auto.offset.reset decides what to do instead)",
                   where, rd_kafka_message_errstr (m));
         return -1;
-    case RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC:
-    case RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART:
-    case RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION:
-    case RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED:
-    case RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED:
-    case RD_KAFKA_RESP_ERR_CLUSTER_AUTHORIZATION_FAILED:
-    case RD_KAFKA_RESP_ERR__AUTHENTICATION:
-    case RD_KAFKA_RESP_ERR__FATAL:
+    }
+    if (s_fatal (m->err)) {
         snprintf (err, errlen, "Kafka %s%s", where, rd_kafka_message_errstr (m));
         return -1;
-    default: {
-        char what[ZS_ERRLEN];
-        snprintf (what, sizeof what, "%s%s", where, rd_kafka_message_errstr (m));
-        s_transient (self, what);
-        return 0;
     }
-    }
+    char what[ZS_ERRLEN];
+    snprintf (what, sizeof what, "%s%s", where, rd_kafka_message_errstr (m));
+    s_transient (self, what);
+    return 0;
 }
 
 //  A record's value into row. 0, or -1 with why.

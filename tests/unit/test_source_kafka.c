@@ -745,6 +745,39 @@ test_offset_out_of_range (void **state)
     zs_source_kafka_destroy (&r);
 }
 
+//  A topic that is not there (deleted since the checkpoint): an error
+//  naming it, not a reader waiting for ever.
+static void
+test_unknown_topic (void **state)
+{
+    NEED_BROKER ();
+    //  librdkafka waits this long for a topic to appear (30 s by default)
+    zs_source_kafka_t *r = s_reader (
+        (const char *[]){"source.kafka.properties.topic.metadata.propagation.max.ms=1000", NULL});
+    s_split_t a;
+    Zsink__Split *splits[] = {s_split (&a, "nosuchtopic", 0, 0, -1)};
+    s_assign (r, splits, 1);
+    s_got_t got = {0};
+    s_read (r, &got, 1, NULL);
+    assert_int_equal (got.n, 0);
+    if (got.rc != -1 || !strstr (got.err, "topic 'nosuchtopic' partition 0 offset 0: "))
+        fail_msg ("_next %d: %s", got.rc, got.err);
+    s_got_free (&got);
+    zs_source_kafka_destroy (&r);
+    //  a partition the topic does not have
+    s_plain ();
+    r = s_reader (
+        (const char *[]){"source.kafka.properties.topic.metadata.propagation.max.ms=1000", NULL});
+    Zsink__Split *beyond[] = {s_split (&a, "plain", 7, 3, -1)};
+    s_assign (r, beyond, 1);
+    s_read (r, &got, 1, NULL);
+    assert_int_equal (got.n, 0);
+    if (got.rc != -1 || !strstr (got.err, "topic 'plain' partition 7 offset 3: "))
+        fail_msg ("_next %d: %s", got.rc, got.err);
+    s_got_free (&got);
+    zs_source_kafka_destroy (&r);
+}
+
 //  No broker needed: a property the client does not know, a split that is
 //  not a Kafka one.
 static void
@@ -858,6 +891,7 @@ main (void)
         cmocka_unit_test (test_add_split),
         cmocka_unit_test (test_new_partition),
         cmocka_unit_test (test_offset_out_of_range),
+        cmocka_unit_test (test_unknown_topic),
         cmocka_unit_test (test_broker_restart),
     };
     return cmocka_run_group_tests (tests, s_group_setup, s_group_teardown);
