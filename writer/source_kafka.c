@@ -153,24 +153,26 @@ s_error_cb (rd_kafka_t *rk, int err, const char *reason, void *opaque)
     }
     if (self->fatal[0])
         return; //  the first one says it
-    char why[512];
-    if (err == RD_KAFKA_RESP_ERR__FATAL)
+    if (err == RD_KAFKA_RESP_ERR__FATAL) {
+        char why[512];
         rd_kafka_fatal_error (rk, why, sizeof why);
-    else
-        snprintf (why, sizeof why, "%s", reason);
-    //  librdkafka names the partition as "topic [partition]"
+        snprintf (self->fatal, sizeof self->fatal, "Kafka client failed: %s", why);
+        return;
+    }
+    //  librdkafka names the partition as "topic [partition]": one we read
+    //  fails us, one we no longer read (assigned before) does not
     for (size_t i = 0; i < self->n; i++) {
         const Zsink__Split *s = &self->splits[i]->pb;
         char name[300];
         int len = snprintf (name, sizeof name, "%s [%" PRId32 "]", s->topic, s->partition);
-        if (strncmp (reason, name, (size_t) len) == 0) {
+        if (!s->finished && strncmp (reason, name, (size_t) len) == 0) {
             snprintf (self->fatal, sizeof self->fatal,
                       "Kafka topic '%s' partition %" PRId32 " offset %" PRId64 ": %s", s->topic,
-                      s->partition, s->offset, why);
+                      s->partition, s->offset, reason);
             return;
         }
     }
-    snprintf (self->fatal, sizeof self->fatal, "Kafka client failed: %s", why);
+    s_transient (self, reason);
 }
 
 static void
@@ -439,6 +441,7 @@ zs_source_kafka_assign (zs_source_kafka_t *self, Zsink__Split *const *splits, si
                         size_t errlen)
 {
     s_clear (self);
+    self->fatal[0] = 0; //  a fresh start: if it is still so, it is said again
     //  an empty assignment first: every partition held before stops, and
     //  what it fetched is dropped (invariant 3)
     rd_kafka_resp_err_t rc = rd_kafka_assign (self->rk, NULL);

@@ -763,11 +763,9 @@ test_unknown_topic (void **state)
     if (got.rc != -1 || !strstr (got.err, "topic 'nosuchtopic' partition 0 offset 0: "))
         fail_msg ("_next %d: %s", got.rc, got.err);
     s_got_free (&got);
-    zs_source_kafka_destroy (&r);
-    //  a partition the topic does not have
+    //  a partition the topic does not have; assigned again, the reader
+    //  forgets the error before
     s_plain ();
-    r = s_reader (
-        (const char *[]){"source.kafka.properties.topic.metadata.propagation.max.ms=1000", NULL});
     Zsink__Split *beyond[] = {s_split (&a, "plain", 7, 3, -1)};
     s_assign (r, beyond, 1);
     s_read (r, &got, 1, NULL);
