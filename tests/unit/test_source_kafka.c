@@ -181,28 +181,39 @@ s_produce_rows (const char *topic, int p, int64_t from, int64_t to)
     rd_kafka_destroy (rk);
 }
 
+//  The answer to an admin request about one topic (CreateTopics,
+//  CreatePartitions) on q: the test fails unless it succeeded.
+static void
+s_admin_wait (rd_kafka_queue_t *q, const char *what)
+{
+    rd_kafka_event_t *ev = rd_kafka_queue_poll (q, S_WAIT_MS);
+    if (!ev)
+        fail_msg ("%s: no answer in %d ms", what, S_WAIT_MS);
+    size_t n = 0;
+    const rd_kafka_topic_result_t **res = NULL;
+    if (rd_kafka_event_type (ev) == RD_KAFKA_EVENT_CREATETOPICS_RESULT)
+        res = rd_kafka_CreateTopics_result_topics (rd_kafka_event_CreateTopics_result (ev), &n);
+    else if (rd_kafka_event_type (ev) == RD_KAFKA_EVENT_CREATEPARTITIONS_RESULT)
+        res = rd_kafka_CreatePartitions_result_topics (rd_kafka_event_CreatePartitions_result (ev),
+                                                       &n);
+    if (rd_kafka_event_error (ev) || n != 1 || rd_kafka_topic_result_error (res[0]))
+        fail_msg ("%s: %s %s", what, rd_kafka_event_error_string (ev),
+                  n == 1 ? rd_kafka_topic_result_error_string (res[0]) : "");
+    rd_kafka_event_destroy (ev);
+    rd_kafka_queue_destroy (q);
+}
+
+//  A topic of that many partitions, each with a leader.
 static void
 s_create_topic (const char *topic, int partitions)
 {
     char why[512];
-    rd_kafka_conf_t *conf = rd_kafka_conf_new ();
-    rd_kafka_conf_set (conf, "bootstrap.servers", s_srv.bootstrap, why, sizeof why);
-    rd_kafka_t *rk = rd_kafka_new (RD_KAFKA_PRODUCER, conf, why, sizeof why);
-    assert_non_null (rk);
+    rd_kafka_t *rk = s_producer (NULL);
     rd_kafka_NewTopic_t *nt = rd_kafka_NewTopic_new (topic, partitions, 1, why, sizeof why);
     assert_non_null (nt);
     rd_kafka_queue_t *q = rd_kafka_queue_new (rk);
     rd_kafka_CreateTopics (rk, &nt, 1, NULL, q);
-    rd_kafka_event_t *ev = rd_kafka_queue_poll (q, S_WAIT_MS);
-    assert_non_null (ev);
-    size_t n;
-    const rd_kafka_topic_result_t **res =
-        rd_kafka_CreateTopics_result_topics (rd_kafka_event_CreateTopics_result (ev), &n);
-    if (rd_kafka_event_error (ev) || n != 1 || rd_kafka_topic_result_error (res[0]))
-        fail_msg ("create topic %s: %s %s", topic, rd_kafka_event_error_string (ev),
-                  n == 1 ? rd_kafka_topic_result_error_string (res[0]) : "");
-    rd_kafka_event_destroy (ev);
-    rd_kafka_queue_destroy (q);
+    s_admin_wait (q, topic);
     rd_kafka_NewTopic_destroy (nt);
     //  led: every partition has a leader in the metadata
     int64_t deadline = zs_clock_mono_ms () + S_WAIT_MS;
@@ -355,6 +366,28 @@ static void
 s_read (zs_source_kafka_t *r, s_got_t *got, int want, const char *topic)
 {
     s_read_for (r, got, want, topic, S_WAIT_MS);
+}
+
+//  A reader (settings kv) of one split, read for `want` rows.
+static zs_source_kafka_t *
+s_read_split (const char *const *kv, const char *topic, int p, int64_t offset, int want,
+              s_got_t *got)
+{
+    zs_source_kafka_t *r = s_reader (kv);
+    s_split_t a;
+    Zsink__Split *splits[] = {s_split (&a, topic, p, offset, -1)};
+    s_assign (r, splits, 1);
+    s_read (r, got, want, NULL);
+    return r;
+}
+
+//  The read ended with -1 after `rows` rows, err saying `what`.
+static void
+s_failed (s_got_t *got, int rows, const char *what)
+{
+    assert_int_equal (got->n, rows);
+    if (got->rc != -1 || !strstr (got->err, what))
+        fail_msg ("_next %d: '%s', want -1: '%s'", got->rc, got->err, what);
 }
 
 //  got holds exactly the ids of partitions' offsets [from[p], to[p]).
@@ -580,16 +613,9 @@ test_malformed (void **state)
     s_flush (pr);
     rd_kafka_destroy (pr);
 
-    zs_source_kafka_t *r = s_reader (NULL);
-    s_split_t a;
-    Zsink__Split *splits[] = {s_split (&a, "bad", 0, 0, -1)};
-    s_assign (r, splits, 1);
     s_got_t got = {0};
-    s_read (r, &got, 2, NULL);
-    assert_int_equal (got.n, 1);
-    assert_int_equal (got.rc, -1);
-    if (!strstr (got.err, "topic 'bad' partition 0 offset 1: column 'id'"))
-        fail_msg ("err: %s", got.err);
+    zs_source_kafka_t *r = s_read_split (NULL, "bad", 0, 0, 2, &got);
+    s_failed (&got, 1, "topic 'bad' partition 0 offset 1: column 'id'");
     assert_int_equal (s_state (r, "bad", 0)->offset, 1);
     zs_value_t row[2];
     char err[ZS_ERRLEN];
@@ -599,9 +625,7 @@ test_malformed (void **state)
     zs_source_kafka_destroy (&r);
     s_got_free (&got);
 
-    r = s_reader ((const char *[]){"source.kafka.on-error=skip", NULL});
-    s_assign (r, splits, 1);
-    s_read (r, &got, 2, NULL);
+    r = s_read_split ((const char *[]){"source.kafka.on-error=skip", NULL}, "bad", 0, 0, 2, &got);
     assert_int_equal (got.n, 2);
     assert_int_equal (got.ids[0], 1);
     assert_int_equal (got.ids[1], 4);
@@ -695,15 +719,7 @@ test_new_partition (void **state)
     assert_non_null (np);
     rd_kafka_queue_t *q = rd_kafka_queue_new (admin);
     rd_kafka_CreatePartitions (admin, &np, 1, NULL, q);
-    rd_kafka_event_t *ev = rd_kafka_queue_poll (q, S_WAIT_MS);
-    assert_non_null (ev);
-    size_t n;
-    const rd_kafka_topic_result_t **res =
-        rd_kafka_CreatePartitions_result_topics (rd_kafka_event_CreatePartitions_result (ev), &n);
-    if (rd_kafka_event_error (ev) || n != 1 || rd_kafka_topic_result_error (res[0]))
-        fail_msg ("create partitions: %s", rd_kafka_event_error_string (ev));
-    rd_kafka_event_destroy (ev);
-    rd_kafka_queue_destroy (q);
+    s_admin_wait (q, "grows: partitions");
     rd_kafka_NewPartitions_destroy (np);
     rd_kafka_destroy (admin);
 
@@ -731,16 +747,9 @@ test_offset_out_of_range (void **state)
 {
     NEED_BROKER ();
     s_plain ();
-    zs_source_kafka_t *r = s_reader (NULL);
-    s_split_t a;
-    Zsink__Split *splits[] = {s_split (&a, "plain", 1, 5000, -1)};
-    s_assign (r, splits, 1);
     s_got_t got = {0};
-    s_read (r, &got, 1, NULL);
-    assert_int_equal (got.n, 0);
-    assert_int_equal (got.rc, -1);
-    if (!strstr (got.err, "topic 'plain' partition 1"))
-        fail_msg ("err: %s", got.err);
+    zs_source_kafka_t *r = s_read_split (NULL, "plain", 1, 5000, 1, &got);
+    s_failed (&got, 0, "topic 'plain' partition 1 offset 5000: ");
     s_got_free (&got);
     zs_source_kafka_destroy (&r);
 }
@@ -752,26 +761,20 @@ test_unknown_topic (void **state)
 {
     NEED_BROKER ();
     //  librdkafka waits this long for a topic to appear (30 s by default)
-    zs_source_kafka_t *r = s_reader (
-        (const char *[]){"source.kafka.properties.topic.metadata.propagation.max.ms=1000", NULL});
-    s_split_t a;
-    Zsink__Split *splits[] = {s_split (&a, "nosuchtopic", 0, 0, -1)};
-    s_assign (r, splits, 1);
     s_got_t got = {0};
-    s_read (r, &got, 1, NULL);
-    assert_int_equal (got.n, 0);
-    if (got.rc != -1 || !strstr (got.err, "topic 'nosuchtopic' partition 0 offset 0: "))
-        fail_msg ("_next %d: %s", got.rc, got.err);
+    zs_source_kafka_t *r = s_read_split (
+        (const char *[]){"source.kafka.properties.topic.metadata.propagation.max.ms=1000", NULL},
+        "nosuchtopic", 0, 0, 1, &got);
+    s_failed (&got, 0, "topic 'nosuchtopic' partition 0 offset 0: ");
     s_got_free (&got);
     //  a partition the topic does not have; assigned again, the reader
     //  forgets the error before
     s_plain ();
+    s_split_t a;
     Zsink__Split *beyond[] = {s_split (&a, "plain", 7, 3, -1)};
     s_assign (r, beyond, 1);
     s_read (r, &got, 1, NULL);
-    assert_int_equal (got.n, 0);
-    if (got.rc != -1 || !strstr (got.err, "topic 'plain' partition 7 offset 3: "))
-        fail_msg ("_next %d: %s", got.rc, got.err);
+    s_failed (&got, 0, "topic 'plain' partition 7 offset 3: ");
     s_got_free (&got);
     zs_source_kafka_destroy (&r);
 }
