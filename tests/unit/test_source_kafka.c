@@ -236,11 +236,20 @@ s_create_topic (const char *topic, int partitions)
     rd_kafka_destroy (rk);
 }
 
-//  A partition's end offset (high watermark), asked of the broker.
+//  A partition's end offset (high watermark), asked of the broker: with
+//  read_uncommitted, whatever is written; read_committed, the last stable
+//  offset.
 static int64_t
-s_high (const char *topic, int p)
+s_end (const char *topic, int p, const char *isolation)
 {
-    rd_kafka_t *rk = s_producer (NULL);
+    char why[512];
+    rd_kafka_conf_t *conf = rd_kafka_conf_new ();
+    if (rd_kafka_conf_set (conf, "bootstrap.servers", s_srv.bootstrap, why, sizeof why)
+        || rd_kafka_conf_set (conf, "group.id", "zsink-test", why, sizeof why)
+        || rd_kafka_conf_set (conf, "isolation.level", isolation, why, sizeof why))
+        fail_msg ("conf: %s", why);
+    rd_kafka_t *rk = rd_kafka_new (RD_KAFKA_CONSUMER, conf, why, sizeof why);
+    assert_non_null (rk);
     int64_t lo, hi;
     rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets (rk, topic, p, &lo, &hi, S_WAIT_MS);
     if (err)
@@ -558,7 +567,7 @@ test_bounded_and_aborted (void **state)
     //  4 x (5 records + a marker); the coordinator writes the last marker
     //  after the commit returns
     int64_t end, deadline = zs_clock_mono_ms () + S_WAIT_MS;
-    while ((end = s_high ("txn", 0)) < 24 && zs_clock_mono_ms () < deadline)
+    while ((end = s_end ("txn", 0, "read_uncommitted")) < 24 && zs_clock_mono_ms () < deadline)
         usleep (10 * 1000);
     assert_int_equal (end, 24);
 
@@ -593,6 +602,57 @@ test_bounded_and_aborted (void **state)
     Zsink__Split *done[] = {s_split (&a, "plain", 0, 25, 25)};
     s_assign (r, done, 1);
     assert_int_equal (zs_source_kafka_next (r, row, err, sizeof err), ZS_EOF);
+    s_got_free (&got);
+    zs_source_kafka_destroy (&r);
+}
+
+//  An open transaction holds back what follows it (read_committed): the
+//  reader waits at the last stable offset, its state never beyond (the
+//  end-of-partition event is there, not at the high watermark), and gets
+//  the transaction's rows and those after once it commits.
+static void
+test_open_transaction (void **state)
+{
+    NEED_BROKER ();
+    s_create_topic ("open", 1);
+    s_produce_rows ("open", 0, 0, 5);
+    rd_kafka_t *tx = s_producer ("zsink-test-open");
+    assert_null (rd_kafka_begin_transaction (tx));
+    char value[128];
+    for (int64_t off = 5; off < 10; off++) {
+        snprintf (value, sizeof value, "{\"id\": %" PRId64 ", \"name\": \"n%" PRId64 "\"}",
+                  S_ID (0, off), off);
+        s_send (tx, "open", 0, value);
+    }
+    s_flush (tx);
+    s_produce_rows ("open", 0, 10, 15); //  after the open transaction's records
+    assert_int_equal (s_end ("open", 0, "read_uncommitted"), 15);
+    assert_int_equal (s_end ("open", 0, "read_committed"), 5);
+
+    zs_source_kafka_t *r = s_reader (NULL);
+    s_split_t a;
+    Zsink__Split *splits[] = {s_split (&a, "open", 0, 0, -1)};
+    s_assign (r, splits, 1);
+    s_got_t got = {0};
+    s_read (r, &got, 5, "open");
+    s_read_for (r, &got, 6, "open", 2000);
+    assert_int_equal (got.n, 5);
+    assert_int_equal (s_state (r, "open", 0)->offset, 5);
+    rd_kafka_error_t *e = rd_kafka_commit_transaction (tx, S_WAIT_MS);
+    if (e)
+        fail_msg ("commit: %s", rd_kafka_error_string (e));
+    rd_kafka_destroy (tx);
+    s_read (r, &got, 15, "open");
+    s_exactly (&got, 1, (int64_t[]){0}, (int64_t[]){15});
+    //  after the commit marker (offset 15)
+    int64_t deadline = zs_clock_mono_ms () + S_WAIT_MS;
+    while (s_state (r, "open", 0)->offset < 16 && zs_clock_mono_ms () < deadline) {
+        zs_value_t row[2];
+        char err[ZS_ERRLEN];
+        assert_int_equal (zs_source_kafka_next (r, row, err, sizeof err), 0);
+        usleep (1000);
+    }
+    assert_int_equal (s_state (r, "open", 0)->offset, 16);
     s_got_free (&got);
     zs_source_kafka_destroy (&r);
 }
@@ -882,17 +942,12 @@ int
 main (void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test (test_bad_config),
-        cmocka_unit_test (test_exact_from_offsets),
-        cmocka_unit_test (test_resume_mid_state),
-        cmocka_unit_test (test_earliest),
-        cmocka_unit_test (test_bounded_and_aborted),
-        cmocka_unit_test (test_malformed),
-        cmocka_unit_test (test_csv),
-        cmocka_unit_test (test_add_split),
-        cmocka_unit_test (test_new_partition),
-        cmocka_unit_test (test_offset_out_of_range),
-        cmocka_unit_test (test_unknown_topic),
+        cmocka_unit_test (test_bad_config),          cmocka_unit_test (test_exact_from_offsets),
+        cmocka_unit_test (test_resume_mid_state),    cmocka_unit_test (test_earliest),
+        cmocka_unit_test (test_bounded_and_aborted), cmocka_unit_test (test_open_transaction),
+        cmocka_unit_test (test_malformed),           cmocka_unit_test (test_csv),
+        cmocka_unit_test (test_add_split),           cmocka_unit_test (test_new_partition),
+        cmocka_unit_test (test_offset_out_of_range), cmocka_unit_test (test_unknown_topic),
         cmocka_unit_test (test_broker_restart),
     };
     return cmocka_run_group_tests (tests, s_group_setup, s_group_teardown);
