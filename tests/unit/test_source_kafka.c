@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define S_WAIT_MS 30000 //  every wait's deadline
@@ -814,29 +815,58 @@ test_offset_out_of_range (void **state)
     zs_source_kafka_destroy (&r);
 }
 
-//  A topic that is not there (deleted since the checkpoint): an error
-//  naming it, not a reader waiting for ever.
-static void
-test_unknown_topic (void **state)
+//  The read ended with -1, err saying `what`: 0, else 1 (said on stderr).
+//  No cmocka assertion: this runs in a child process.
+static int
+s_child_failed (s_got_t *got, const char *what)
 {
-    NEED_BROKER ();
+    if (got->n == 0 && got->rc == -1 && strstr (got->err, what))
+        return 0;
+    fprintf (stderr, "%d rows, _next %d: '%s', want -1: '%s'\n", got->n, got->rc, got->err, what);
+    return 1;
+}
+
+static int
+s_unknown_child (void)
+{
     //  librdkafka waits this long for a topic to appear (30 s by default)
     s_got_t got = {0};
     zs_source_kafka_t *r = s_read_split (
         (const char *[]){"source.kafka.properties.topic.metadata.propagation.max.ms=1000", NULL},
         "nosuchtopic", 0, 0, 1, &got);
-    s_failed (&got, 0, "topic 'nosuchtopic' partition 0 offset 0: ");
+    int rc = s_child_failed (&got, "topic 'nosuchtopic' partition 0 offset 0: ");
     s_got_free (&got);
     //  a partition the topic does not have; assigned again, the reader
     //  forgets the error before
-    s_plain ();
     s_split_t a;
     Zsink__Split *beyond[] = {s_split (&a, "plain", 7, 3, -1)};
     s_assign (r, beyond, 1);
     s_read (r, &got, 1, NULL);
-    s_failed (&got, 0, "topic 'plain' partition 7 offset 3: ");
+    rc |= s_child_failed (&got, "topic 'plain' partition 7 offset 3: ");
     s_got_free (&got);
     zs_source_kafka_destroy (&r);
+    return rc;
+}
+
+//  A topic that is not there (deleted since the checkpoint): an error
+//  naming it, not a reader waiting for ever. In a child process that
+//  leaves by _exit: librdkafka 2.0.2 leaks a block at destroy for a
+//  partition of a topic that does not exist (reproduced alone), which
+//  LeakSanitizer would count against this test.
+static void
+test_unknown_topic (void **state)
+{
+    NEED_BROKER ();
+    s_plain ();
+    fflush (NULL);
+    pid_t pid = fork ();
+    assert_true (pid >= 0);
+    if (pid == 0)
+        _exit (s_unknown_child ());
+    int status;
+    assert_int_equal (waitpid (pid, &status, 0), pid);
+    if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+        fail_msg ("the reader of a missing topic failed (status %d)", status);
 }
 
 //  No broker needed: a property the client does not know, a split that is
