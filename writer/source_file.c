@@ -22,16 +22,13 @@
 #include "source_file.h"
 #include "config.h"
 #include "log.h"
-#include "rowfmt.h"
+#include "record.h"
 
 #include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <float.h>
 #include <inttypes.h>
-#include <jansson.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,12 +49,6 @@ typedef struct {
     char *name; //  relative to the input path
     char *path; //  as opened, and as errors name it
 } s_file_t;
-
-typedef struct {
-    const uint8_t *ptr;
-    size_t len;
-    bool quoted;
-} s_field_t;
 
 typedef struct {
     const uint8_t *ptr; //  content, without the line end (and BOM)
@@ -94,16 +85,12 @@ struct _zs_source_file_t {
     int scan_state;
     int64_t scan_lines;
 
-    //  CSV: header field → schema column or -1; fields of the last record
+    //  CSV: header field → schema column or -1
     int *col_of;
     int ncol_of;
     int col_of_cap;
-    s_field_t *fields;
-    int fields_cap;
-    uint8_t *scratch; //  unescaped quoted fields
-    size_t scratch_cap;
 
-    json_t *json; //  JSONL: the last row's object (its strings are the row's)
+    zs_record_t *rec; //  the parser: the last row's values live in it
 
     int64_t pos_offset;
     int64_t pos_line;
@@ -111,102 +98,6 @@ struct _zs_source_file_t {
     int64_t rows;
     bool done;
 };
-
-// --------------------------------------------------------------------------
-//  Values: text (CSV) and JSON into values. Text is rowparse.c's (the
-//  inverse of rowfmt.c); JSON numbers and booleans are taken here.
-
-//  A CSV field into a value. 0, or -1 with why.
-static int
-s_from_text (const zs_column_t *col, const s_field_t *f, zs_value_t *out, char *why, size_t whylen)
-{
-    if (f->len == 0 && !f->quoted)
-        return zs_value_null (col, out, why, whylen);
-    out->null = false;
-    const char *reason = NULL;
-    int kind = zs_value_parse (col->type, f->ptr, f->len, out, &reason);
-    if (kind == 0)
-        return 0;
-    char shown[ZS_SHOW_MAX * 4 + 8];
-    char quoted[ZS_SHOW_MAX * 4 + 12];
-    zs_value_show (shown, sizeof shown, f->ptr, f->len);
-    snprintf (quoted, sizeof quoted, "'%s'", shown);
-    return zs_value_refused (col, kind, quoted, reason, why, whylen);
-}
-
-static int
-s_json_value (const zs_column_t *col, json_t *v, zs_value_t *out, const char **reason)
-{
-    switch (col->type) {
-    case ZS_TYPE_BOOLEAN:
-        if (!json_is_boolean (v))
-            return ZS_PARSE_TYPE;
-        out->v.b = json_is_true (v);
-        return 0;
-    case ZS_TYPE_INT:
-    case ZS_TYPE_BIGINT: {
-        if (!json_is_integer (v))
-            return ZS_PARSE_TYPE;
-        json_int_t x = json_integer_value (v);
-        if (col->type == ZS_TYPE_BIGINT) {
-            out->v.i64 = (int64_t) x;
-            return 0;
-        }
-        if (x < INT32_MIN || x > INT32_MAX)
-            return ZS_PARSE_RANGE;
-        out->v.i32 = (int32_t) x;
-        return 0;
-    }
-    case ZS_TYPE_FLOAT:
-    case ZS_TYPE_DOUBLE: {
-        if (!json_is_number (v))
-            return ZS_PARSE_TYPE;
-        double d = json_number_value (v);
-        if (col->type == ZS_TYPE_DOUBLE) {
-            out->v.f64 = d;
-            return 0;
-        }
-        if (fabs (d) > FLT_MAX)
-            return ZS_PARSE_RANGE;
-        out->v.f32 = (float) d;
-        return 0;
-    }
-    case ZS_TYPE_STRING:
-    case ZS_TYPE_BYTES:
-        if (!json_is_string (v))
-            return ZS_PARSE_TYPE;
-        //  jansson has checked the UTF-8 already
-        out->v.bin.ptr = (const uint8_t *) json_string_value (v);
-        out->v.bin.len = (uint32_t) json_string_length (v);
-        return 0;
-    case ZS_TYPE_DATE:
-    case ZS_TYPE_TIMESTAMP3:
-    case ZS_TYPE_TIMESTAMP6:
-        if (!json_is_string (v))
-            return ZS_PARSE_TYPE;
-        return zs_value_parse (col->type, (const uint8_t *) json_string_value (v),
-                               json_string_length (v), out, reason);
-    }
-    return ZS_PARSE_TYPE;
-}
-
-//  A JSON value (not null) into a value. 0, or -1 with why.
-static int
-s_from_json (const zs_column_t *col, json_t *v, zs_value_t *out, char *why, size_t whylen)
-{
-    out->null = false;
-    const char *reason = NULL;
-    int kind = s_json_value (col, v, out, &reason);
-    if (kind == 0)
-        return 0;
-    //  the value as JSON spells it: "abc" for a string, 1.5 for a number
-    char shown[ZS_SHOW_MAX * 4 + 8];
-    char *dump = json_dumps (v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION (15));
-    zs_value_show (shown, sizeof shown, (const uint8_t *) (dump ? dump : "?"),
-                   dump ? strlen (dump) : 1);
-    free (dump);
-    return zs_value_refused (col, kind, shown, reason, why, whylen);
-}
 
 // --------------------------------------------------------------------------
 //  Reading records
@@ -389,7 +280,8 @@ s_blank (const s_record_t *rec)
     return true;
 }
 
-//  Split a CSV record into self->fields. Number of fields, or -1 with why.
+//  Split a CSV record into fields (zs_record_field). Number of fields, or
+//  -1 with why.
 static int
 s_split (zs_source_file_t *self, const s_record_t *rec, char *why, size_t whylen)
 {
@@ -397,78 +289,7 @@ s_split (zs_source_file_t *self, const s_record_t *rec, char *why, size_t whylen
         snprintf (why, whylen, "quoted field not closed before the end of the file");
         return -1;
     }
-    if (self->scratch_cap < rec->len) {
-        uint8_t *s = realloc (self->scratch, rec->len);
-        if (!s) {
-            snprintf (why, whylen, "out of memory");
-            return -1;
-        }
-        self->scratch = s;
-        self->scratch_cap = rec->len;
-    }
-    //  Every quoted field is copied (unescaped) into scratch, sized for the
-    //  whole record up front so field pointers never move; unquoted fields
-    //  point into the read buffer.
-    const uint8_t *c = rec->ptr;
-    size_t n = rec->len;
-    size_t p = 0;
-    size_t w = 0; //  write offset in scratch
-    int nf = 0;
-    for (;;) {
-        if (nf == self->fields_cap) {
-            int cap = self->fields_cap ? self->fields_cap * 2 : 16;
-            s_field_t *f = realloc (self->fields, (size_t) cap * sizeof *f);
-            if (!f) {
-                snprintf (why, whylen, "out of memory");
-                return -1;
-            }
-            self->fields = f;
-            self->fields_cap = cap;
-        }
-        s_field_t *f = &self->fields[nf++];
-        if (p < n && c[p] == '"') {
-            p++;
-            f->ptr = self->scratch + w;
-            f->quoted = true;
-            for (;;) {
-                if (p >= n) {
-                    snprintf (why, whylen, "field %d: quoted field not closed", nf);
-                    return -1;
-                }
-                if (c[p] == '"') {
-                    if (p + 1 < n && c[p + 1] == '"') {
-                        self->scratch[w++] = '"';
-                        p += 2;
-                        continue;
-                    }
-                    p++;
-                    break;
-                }
-                self->scratch[w++] = c[p++];
-            }
-            f->len = (size_t) (self->scratch + w - f->ptr);
-            if (p < n && c[p] != ',') {
-                snprintf (why, whylen, "field %d: text after the closing quote", nf);
-                return -1;
-            }
-        } else {
-            size_t q = p;
-            while (q < n && c[q] != ',') {
-                if (c[q] == '"') {
-                    snprintf (why, whylen, "field %d: quote in an unquoted field", nf);
-                    return -1;
-                }
-                q++;
-            }
-            f->ptr = c + p;
-            f->len = q - p;
-            f->quoted = false;
-            p = q;
-        }
-        if (p >= n)
-            return nf;
-        p++; //  the comma; a comma at the very end makes one more empty field
-    }
+    return zs_record_csv_split (self->rec, rec->ptr, rec->len, why, whylen);
 }
 
 //  The open CSV file's header: the column mapping. 0 or -1 with why.
@@ -489,8 +310,8 @@ s_header (zs_source_file_t *self, const s_record_t *rec, char *why, size_t whyle
     }
     bool seen[ZS_MAX_COLUMNS] = {false};
     for (int k = 0; k < nf; k++) {
-        const uint8_t *s = self->fields[k].ptr;
-        size_t len = self->fields[k].len;
+        const uint8_t *s = zs_record_field (self->rec, k)->ptr;
+        size_t len = zs_record_field (self->rec, k)->len;
         while (len > 0 && (s[0] == ' ' || s[0] == '\t')) {
             s++;
             len--;
@@ -587,55 +408,7 @@ static int
 s_parse_jsonl (zs_source_file_t *self, const s_record_t *rec, zs_value_t *row, char *why,
                size_t whylen)
 {
-    //  DECODE_ANY so that a scalar line gets our "not a JSON object" rather
-    //  than jansson's text; a duplicate key is refused because which of the
-    //  two values a reader takes is a guess; NUL is allowed because STRING
-    //  and BYTES carry lengths. Integers stay json_int_t (64 bits), exact.
-    json_error_t jerr;
-    size_t flags = JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL;
-    json_t *obj = json_loadb ((const char *) rec->ptr, rec->len, flags, &jerr);
-    if (!obj) {
-        if (json_error_code (&jerr) == json_error_numeric_overflow) {
-            //  Say which column, if an INT/BIGINT one: decode again with
-            //  integers as reals only to find it.
-            json_t *o2 = json_loadb ((const char *) rec->ptr, rec->len,
-                                     flags | JSON_DECODE_INT_AS_REAL, &jerr);
-            for (int c = 0; o2 && json_is_object (o2) && c < self->schema.n; c++) {
-                const zs_column_t *col = &self->schema.cols[c];
-                json_t *v = json_object_get (o2, col->name);
-                if ((col->type == ZS_TYPE_INT || col->type == ZS_TYPE_BIGINT) && json_is_real (v)
-                    && fabs (json_real_value (v)) >= 9223372036854775807.0) {
-                    snprintf (why, whylen, "column '%s': integer out of range for %s", col->name,
-                              zs_type_name (col->type));
-                    json_decref (o2);
-                    return -1;
-                }
-            }
-            json_decref (o2);
-            snprintf (why, whylen,
-                      "invalid JSON: number out of range (integers must fit in 64 bits)");
-            return -1;
-        }
-        snprintf (why, whylen, "invalid JSON at byte %d: %s", jerr.position, jerr.text);
-        return -1;
-    }
-    if (!json_is_object (obj)) {
-        snprintf (why, whylen, "not a JSON object");
-        json_decref (obj);
-        return -1;
-    }
-    for (int c = 0; c < self->schema.n; c++) {
-        const zs_column_t *col = &self->schema.cols[c];
-        json_t *v = json_object_get (obj, col->name);
-        int rc = (!v || json_is_null (v)) ? zs_value_null (col, &row[c], why, whylen)
-                                          : s_from_json (col, v, &row[c], why, whylen);
-        if (rc != 0) {
-            json_decref (obj);
-            return -1;
-        }
-    }
-    self->json = obj; //  the row's strings live in it until the next call
-    return 0;
+    return zs_record_json (self->rec, rec->ptr, rec->len, row, why, whylen);
 }
 
 //  A CSV record into a row. 0, or -1 with why.
@@ -650,15 +423,8 @@ s_parse_csv (zs_source_file_t *self, const s_record_t *rec, zs_value_t *row, cha
         snprintf (why, whylen, "%d fields, the header has %d", nf, self->ncol_of);
         return -1;
     }
-    for (int c = 0; c < self->schema.n; c++)
-        row[c].null = true; //  columns the header lacks (all nullable)
-    for (int k = 0; k < nf; k++) {
-        int c = self->col_of[k];
-        if (c >= 0
-            && s_from_text (&self->schema.cols[c], &self->fields[k], &row[c], why, whylen) != 0)
-            return -1;
-    }
-    return 0;
+    //  columns the header lacks are NULL (all nullable: s_header checked)
+    return zs_record_csv_map (self->rec, self->col_of, nf, row, why, whylen);
 }
 
 // --------------------------------------------------------------------------
@@ -792,7 +558,8 @@ s_create (const zs_schema_t *schema, const char *path, const char *format, bool 
     self->fd = -1;
     self->chunk = S_CHUNK_DEFAULT;
     self->root = strdup (path);
-    if (!self->root) {
+    self->rec = zs_record_new (schema);
+    if (!self->root || !self->rec) {
         snprintf (err, errlen, "out of memory");
         zs_source_file_destroy (&self);
     }
@@ -897,8 +664,7 @@ fail:
 static void
 s_rewind (zs_source_file_t *self)
 {
-    json_decref (self->json);
-    self->json = NULL;
+    zs_record_clear (self->rec);
     s_close (self);
     self->done = false;
     self->rows = 0;
@@ -1007,8 +773,7 @@ fail:
 int
 zs_source_file_next (zs_source_file_t *self, zs_value_t *row, char *err, size_t errlen)
 {
-    json_decref (self->json);
-    self->json = NULL;
+    zs_record_clear (self->rec);
     for (;;) {
         if (self->done)
             return 0;
@@ -1130,7 +895,7 @@ zs_source_file_destroy (zs_source_file_t **self_p)
         return;
     zs_source_file_t *self = *self_p;
     s_close (self);
-    json_decref (self->json);
+    zs_record_destroy (&self->rec);
     for (int i = 0; i < self->nall; i++) {
         free (self->all[i].name);
         free (self->all[i].path);
@@ -1140,8 +905,6 @@ zs_source_file_destroy (zs_source_file_t **self_p)
     free (self->root);
     free (self->buf);
     free (self->col_of);
-    free (self->fields);
-    free (self->scratch);
     free (self);
     *self_p = NULL;
 }

@@ -20,12 +20,24 @@
     An offset out of range (deleted by retention) is an error naming the
     partition, unless properties.auto.offset.reset says otherwise.
 
+    Errors. A broker down, a connection lost: not errors (the client
+    reconnects; logged at most every 10 s), reading goes on where it was.
+    A topic or partition that does not exist (once librdkafka gives up
+    waiting for it: topic.metadata.propagation.max.ms, 30 s), a topic or
+    cluster authorization refused, an authentication failure or the
+    client's fatal error: _next returns -1 naming topic, partition and
+    the split's offset.
+
     Client. One consumer per writer, manual assignment (no group
     membership, no rebalancing), enable.auto.commit false,
-    isolation.level read_committed unless the job sets it. Every
-    source.kafka.properties.* setting is passed to librdkafka as given
-    (its names match the Java client's for the usual settings; one it does
-    not know is an error naming it at _new).
+    isolation.level read_committed and auto.offset.reset error unless the
+    job sets them, group.id the job's or "zsink-reader" (librdkafka wants
+    one; nothing is committed to it). Every source.kafka.properties.*
+    setting but zsink's own commit.offsets.on.checkpoint is passed to
+    librdkafka as given (its names match the Java client's for the usual
+    settings; one it does not know, or a bad value, is an error naming it
+    at _new). enable.auto.commit, enable.auto.offset.store and
+    enable.partition.eof are the reader's, whatever the job sets.
 
     Records. A record's value is one row in value.format: json, an object
     whose keys name columns (as the file source's JSONL lines), or csv,
@@ -43,6 +55,12 @@
 #include "rowtype.h"
 #include "zsink.pb-c.h"
 
+//  _next's "every split finished": not a failure, so not one of zs.h's
+//  negative codes.
+#ifndef ZS_EOF
+#define ZS_EOF 2
+#endif
+
 typedef struct _zs_source_kafka_t zs_source_kafka_t;
 
 //  A reader with no split, from the job's configuration (source.kafka.*,
@@ -58,13 +76,15 @@ int zs_source_kafka_assign (zs_source_kafka_t *self, Zsink__Split *const *splits
 
 //  Read these splits too (new partitions found while running). A split
 //  already held is left as it is.
-int zs_source_kafka_add (zs_source_kafka_t *self, Zsink__Split *const *splits, size_t n,
-                         char *err, size_t errlen);
+int zs_source_kafka_add (zs_source_kafka_t *self, Zsink__Split *const *splits, size_t n, char *err,
+                         size_t errlen);
 
 //  Next row into row[schema->n], never blocking. 1 = a row; 0 = none now
 //  (call again later); ZS_EOF = every split finished (bounded runs only:
-//  with no stop, never); -1 = a record failed with on-error fail, or the
-//  client reported an error it cannot recover from (err says which).
+//  with no stop, never; a reader of a bounded job holding no split is
+//  finished too); -1 = a record failed with on-error fail (again at every
+//  call), or the client reported an error it cannot recover from (err says
+//  which).
 //  STRING/BYTES values point into the reader until the next call.
 int zs_source_kafka_next (zs_source_kafka_t *self, zs_value_t *row, char *err, size_t errlen);
 
