@@ -76,8 +76,10 @@ void zs_kafka_splits_free (Zsink__Split ***splits, size_t n);
 
 //  The writer that reads a partition when there are n writers: Flink's
 //  KafkaSourceEnumerator.getSplitOwner, ((hash(topic) * 31) & 0x7FFFFFFF)
-//  % n + partition, mod n, with hash Java's String.hashCode of the UTF-8
-//  bytes as chars. Deterministic, so a restore deals the same way.
+//  % n + partition, mod n, with hash Java's String.hashCode of the topic
+//  (its UTF-16 code units; for the ASCII names Kafka allows, its bytes).
+//  Deterministic, so a restore deals the same way. -1 for n <= 0 or a
+//  negative partition.
 int zs_kafka_owner (const char *topic, int partition, int n);
 
 #endif
