@@ -264,6 +264,16 @@ s_log_cb (const rd_kafka_t *rk, int level, const char *fac, const char *buf)
     zs_log (level <= 4 ? ZS_LOG_WARN : ZS_LOG_DEBUG, "Kafka enumerator: %s: %s", fac, buf);
 }
 
+//  The client's errors (served by rd_kafka_poll in the actor): each also
+//  came as a log line, so only those that say more than one connection.
+static void
+s_error_cb (rd_kafka_t *rk, int err, const char *reason, void *opaque)
+{
+    (void) rk, (void) opaque;
+    bool loud = err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN || err == RD_KAFKA_RESP_ERR__FATAL;
+    zs_log (loud ? ZS_LOG_WARN : ZS_LOG_DEBUG, "Kafka enumerator: %s", reason);
+}
+
 typedef struct {
     rd_kafka_conf_t *conf;
     char *err;
@@ -296,6 +306,7 @@ s_client_new (s_state_t *st, const zs_config_t *cfg, char *err, size_t errlen)
     char why[512];
     rd_kafka_conf_set (conf, "client.id", "zsink-enumerator", why, sizeof why);
     rd_kafka_conf_set_log_cb (conf, s_log_cb);
+    rd_kafka_conf_set_error_cb (conf, s_error_cb);
     s_conf_arg_t arg = {conf, err, errlen, 0};
     zs_config_kafka_properties (cfg, s_set_property, &arg);
     if (arg.rc != 0) {
@@ -817,8 +828,7 @@ s_actor (zsock_t *pipe, void *args)
             break;
         if (!which && zpoller_terminated (poller) && zmq_errno () == ETERM)
             break;
-        //  the handle's own events (none expected: no error_cb, no stats)
-        rd_kafka_poll (st->rk, 0);
+        rd_kafka_poll (st->rk, 0); //  the handle's own events: its errors
     }
     zpoller_destroy (&poller);
     s_state_destroy (&st);
@@ -901,7 +911,9 @@ static int
 s_unpack_answer (zmsg_t *msg, Zsink__Split ***splits, size_t *n, char *err, size_t errlen)
 {
     size_t count = zmsg_size (msg);
-    *splits = calloc (count + 1, sizeof **splits);
+    if (count == 0)
+        return 0; //  *splits stays NULL: nothing to free
+    *splits = calloc (count, sizeof **splits);
     for (zframe_t *f = zmsg_first (msg); f; f = zmsg_next (msg)) {
         (*splits)[*n] = zsink__split__unpack (NULL, zframe_size (f), zframe_data (f));
         if (!(*splits)[*n]) {

@@ -48,6 +48,8 @@ typedef enum {
 //  An enumerator for the job's source.kafka.* settings. NULL with err when
 //  the client cannot be configured or topic-pattern is not a valid regex.
 zs_kafka_enum_t *zs_kafka_enum_new (const zs_config_t *cfg, char *err, size_t errlen);
+//  Waits for the request under way, if any (with no broker: its timeout,
+//  10 s for each call to Kafka it makes).
 void zs_kafka_enum_destroy (zs_kafka_enum_t **self_p);
 
 //  Readable when an answer waits: add it to the coordinator's poller.
@@ -64,12 +66,18 @@ int zs_kafka_enum_discover (zs_kafka_enum_t *self, const char *const *known_ids,
 int zs_kafka_enum_stops (zs_kafka_enum_t *self, Zsink__Split *const *splits, size_t n);
 
 //  Commit these splits' offsets for the group (answer: ZS_KAFKA_COMMITTED).
-//  Splits at -2 (nothing read) are left out.
+//  Splits at -2 (nothing read; any offset < 0) are left out. Without
+//  properties.group.id an error (as Flink, commit only with a group). A
+//  commit that timed out may still reach the broker later; commits keep
+//  their order, so a later one still wins.
 int zs_kafka_enum_commit (zs_kafka_enum_t *self, Zsink__Split *const *splits, size_t n);
 
-//  Take the answer that waits. *splits (malloc'd array of unpacked
-//  splits, free with zs_kafka_splits_free) and *n are set for SPLITS and
-//  STOPS. 0, or -1 with err: the request failed (err says why and which).
+//  Take the answer that waits (none waits: -1 at once, never blocks).
+//  *splits (malloc'd array of splits, each unpacked on its own: free all
+//  with zs_kafka_splits_free, or keep one and free it with
+//  zsink__split__free_unpacked) and *n are set for SPLITS and STOPS;
+//  *splits is NULL when *n is 0. 0, or -1 with err: the request failed
+//  (err says why and which).
 int zs_kafka_enum_recv (zs_kafka_enum_t *self, zs_kafka_answer_t *kind, Zsink__Split ***splits,
                         size_t *n, char *err, size_t errlen);
 void zs_kafka_splits_free (Zsink__Split ***splits, size_t n);

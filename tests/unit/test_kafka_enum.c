@@ -891,7 +891,13 @@ test_nothing_listens (void **state)
         KV ("source.kafka.topic", "t", "source.kafka.properties.bootstrap.servers", "127.0.0.1:9"));
     assert_int_equal (zs_kafka_enum_discover (e, NULL, 0), 0);
     s_down_answer (e, ZS_KAFKA_SPLITS, "Kafka metadata: ");
+    //  destroy with a request under way waits for it, no longer
+    assert_int_equal (zs_kafka_enum_discover (e, NULL, 0), 0);
+    int64_t t0 = zclock_mono ();
     zs_kafka_enum_destroy (&e);
+    assert_null (e);
+    print_message ("destroyed in %" PRId64 " ms\n", zclock_mono () - t0);
+    assert_true (zclock_mono () - t0 < 15000);
 }
 
 int
