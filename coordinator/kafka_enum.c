@@ -305,6 +305,10 @@ s_client_new (s_state_t *st, const zs_config_t *cfg, char *err, size_t errlen)
     rd_kafka_conf_t *conf = rd_kafka_conf_new ();
     char why[512];
     rd_kafka_conf_set (conf, "client.id", "zsink-enumerator", why, sizeof why);
+    //  a request a broker takes and never answers fails as ours time out
+    char ms[24];
+    snprintf (ms, sizeof ms, "%d", S_TIMEOUT_MS);
+    rd_kafka_conf_set (conf, "socket.timeout.ms", ms, why, sizeof why);
     rd_kafka_conf_set_log_cb (conf, s_log_cb);
     rd_kafka_conf_set_error_cb (conf, s_error_cb);
     s_conf_arg_t arg = {conf, err, errlen, 0};
@@ -313,6 +317,11 @@ s_client_new (s_state_t *st, const zs_config_t *cfg, char *err, size_t errlen)
         rd_kafka_conf_destroy (conf);
         return -1;
     }
+    //  Last, over the job's: how long librdkafka keeps a commit waiting
+    //  for the group's coordinator (measured: session.timeout.ms, 45 s by
+    //  default), and rd_kafka_destroy waits for a pending commit. The
+    //  handle joins no group, so the setting has no other use here.
+    rd_kafka_conf_set (conf, "session.timeout.ms", ms, why, sizeof why);
     st->rk = rd_kafka_new (RD_KAFKA_CONSUMER, conf, why, sizeof why);
     if (!st->rk) {
         rd_kafka_conf_destroy (conf);
