@@ -318,9 +318,12 @@ s_client_new (s_state_t *st, const zs_config_t *cfg, char *err, size_t errlen)
         return -1;
     }
     //  Last, over the job's: how long librdkafka keeps a commit waiting
-    //  for the group's coordinator (measured: session.timeout.ms, 45 s by
-    //  default), and rd_kafka_destroy waits for a pending commit. The
+    //  for the group's coordinator (measured: session.timeout.ms and up
+    //  to 1 s more; 45 s by default), and rd_kafka_destroy waits for a
+    //  pending commit. Half the request's timeout, so that a commit's
+    //  fate is known when its request is answered: none outlives it. The
     //  handle joins no group, so the setting has no other use here.
+    snprintf (ms, sizeof ms, "%d", S_TIMEOUT_MS / 2);
     rd_kafka_conf_set (conf, "session.timeout.ms", ms, why, sizeof why);
     st->rk = rd_kafka_new (RD_KAFKA_CONSUMER, conf, why, sizeof why);
     if (!st->rk) {
