@@ -19,15 +19,18 @@
     properties.auto.offset.reset earliest/latest, else an error naming the
     partition); timestamp the first offset at or after the time (none: the
     end offset); specific-offsets the offset given for the partition, the
-    group's committed one for others (as Flink). Offsets are resolved to
-    numbers once, when the partition is first found, so a restart before
-    the first checkpoint does not move them.
+    group's committed one for others, else -2 (as Flink; -2 also with no
+    group.id). Offsets are resolved to numbers once, when the partition is
+    first found, so a restart before the first checkpoint does not move
+    them.
 
     Stop offsets (source.kafka.scan.bounded.mode), for every split, asked
     when a job starts (also a restored one): unbounded -1; latest-offset
     the end offset now (the last stable offset under read_committed);
-    group-offsets the committed offset; timestamp the first offset at or
-    after the time; specific-offsets as given (-1 for others).
+    group-offsets the committed offset (none: an error naming the
+    partition, as Flink's committedOffsets() for a stop); timestamp the
+    first offset at or after the time (none: the end offset);
+    specific-offsets as given (-1 for others).
 */
 #ifndef ZS_KAFKA_ENUM_H_INCLUDED
 #define ZS_KAFKA_ENUM_H_INCLUDED
