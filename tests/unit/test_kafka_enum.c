@@ -23,6 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #define S_DEADLINE_MS 30000 //  for a condition the broker must reach
@@ -997,21 +1000,54 @@ test_nothing_listens (void **state)
 #undef S_NOWHERE
 }
 
+//  A broker that takes the connection and never answers (a socket that
+//  listens and never accepts: the kernel completes the handshake and
+//  keeps what is sent): every request still answers an error in time, and
+//  destroy returns.
+static void
+test_never_answers (void **state)
+{
+    int fd = socket (AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl (INADDR_LOOPBACK)};
+    socklen_t len = sizeof sa;
+    assert_int_equal (bind (fd, (struct sockaddr *) &sa, sizeof sa), 0);
+    assert_int_equal (listen (fd, 16), 0);
+    assert_int_equal (getsockname (fd, (struct sockaddr *) &sa, &len), 0);
+    char where[64];
+    snprintf (where, sizeof where, "127.0.0.1:%d", ntohs (sa.sin_port));
+    zs_kafka_enum_t *e[3] = {
+        s_enum (KV ("source.kafka.topic", "t", "source.kafka.properties.bootstrap.servers", where)),
+        s_enum (KV ("source.kafka.topic", "t", "source.kafka.properties.bootstrap.servers", where,
+                    S_BOUND, "latest-offset")),
+        s_enum (KV ("source.kafka.topic", "t", "source.kafka.properties.bootstrap.servers", where,
+                    "source.kafka.properties.group.id", "g"))};
+    Zsink__Split a = ZSINK__SPLIT__INIT, *given[] = {&a};
+    a.id = "kafka:t:0", a.topic = "t", a.has_partition = a.has_offset = true, a.offset = 5;
+    int64_t t0 = zclock_mono ();
+    assert_int_equal (zs_kafka_enum_discover (e[0], NULL, 0), 0);
+    assert_int_equal (zs_kafka_enum_stops (e[1], given, 1), 0);
+    assert_int_equal (zs_kafka_enum_commit (e[2], given, 1), 0);
+    s_down_answer (e[0], t0, ZS_KAFKA_SPLITS, "Kafka metadata: ");
+    s_down_answer (e[1], t0, ZS_KAFKA_STOPS, "Kafka ListOffsets of 1 partition(s): ");
+    s_down_answer (e[2], t0, ZS_KAFKA_COMMITTED, "Kafka offset commit for group 'g': ");
+    t0 = zclock_mono ();
+    for (int i = 0; i < 3; i++)
+        zs_kafka_enum_destroy (&e[i]);
+    print_message ("destroyed in %" PRId64 " ms\n", zclock_mono () - t0);
+    assert_true (zclock_mono () - t0 < 15000);
+    close (fd);
+}
+
 int
 main (void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test (test_owner_java),
-        cmocka_unit_test (test_owner_round_robin),
-        cmocka_unit_test (test_bad_settings),
-        cmocka_unit_test (test_nothing_listens),
-        cmocka_unit_test (test_discover),
-        cmocka_unit_test (test_missing_topic),
-        cmocka_unit_test (test_commit),
-        cmocka_unit_test (test_pattern),
-        cmocka_unit_test (test_startup_modes),
-        cmocka_unit_test (test_bounded_modes),
-        cmocka_unit_test (test_latest_is_last_stable),
+        cmocka_unit_test (test_owner_java),    cmocka_unit_test (test_owner_round_robin),
+        cmocka_unit_test (test_bad_settings),  cmocka_unit_test (test_nothing_listens),
+        cmocka_unit_test (test_never_answers), cmocka_unit_test (test_discover),
+        cmocka_unit_test (test_missing_topic), cmocka_unit_test (test_commit),
+        cmocka_unit_test (test_pattern),       cmocka_unit_test (test_startup_modes),
+        cmocka_unit_test (test_bounded_modes), cmocka_unit_test (test_latest_is_last_stable),
         cmocka_unit_test (test_broker_down),
     };
     return cmocka_run_group_tests (tests, s_group_setup, s_group_teardown);
