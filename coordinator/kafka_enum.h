@@ -19,15 +19,18 @@
     properties.auto.offset.reset earliest/latest, else an error naming the
     partition); timestamp the first offset at or after the time (none: the
     end offset); specific-offsets the offset given for the partition, the
-    group's committed one for others (as Flink). Offsets are resolved to
-    numbers once, when the partition is first found, so a restart before
-    the first checkpoint does not move them.
+    group's committed one for others, else -2 (as Flink; -2 also with no
+    group.id). Offsets are resolved to numbers once, when the partition is
+    first found, so a restart before the first checkpoint does not move
+    them.
 
     Stop offsets (source.kafka.scan.bounded.mode), for every split, asked
     when a job starts (also a restored one): unbounded -1; latest-offset
     the end offset now (the last stable offset under read_committed);
-    group-offsets the committed offset; timestamp the first offset at or
-    after the time; specific-offsets as given (-1 for others).
+    group-offsets the committed offset (none: an error naming the
+    partition, as Flink's committedOffsets() for a stop); timestamp the
+    first offset at or after the time (none: the end offset);
+    specific-offsets as given (-1 for others).
 */
 #ifndef ZS_KAFKA_ENUM_H_INCLUDED
 #define ZS_KAFKA_ENUM_H_INCLUDED
@@ -48,6 +51,8 @@ typedef enum {
 //  An enumerator for the job's source.kafka.* settings. NULL with err when
 //  the client cannot be configured or topic-pattern is not a valid regex.
 zs_kafka_enum_t *zs_kafka_enum_new (const zs_config_t *cfg, char *err, size_t errlen);
+//  Waits for the request under way, if any (with no broker: its timeout,
+//  10 s for each call to Kafka it makes).
 void zs_kafka_enum_destroy (zs_kafka_enum_t **self_p);
 
 //  Readable when an answer waits: add it to the coordinator's poller.
@@ -64,20 +69,28 @@ int zs_kafka_enum_discover (zs_kafka_enum_t *self, const char *const *known_ids,
 int zs_kafka_enum_stops (zs_kafka_enum_t *self, Zsink__Split *const *splits, size_t n);
 
 //  Commit these splits' offsets for the group (answer: ZS_KAFKA_COMMITTED).
-//  Splits at -2 (nothing read) are left out.
+//  Splits at -2 (nothing read; any offset < 0) are left out. Without
+//  properties.group.id an error (as Flink, commit only with a group). A
+//  commit that timed out may still reach the broker later; commits keep
+//  their order, so a later one still wins.
 int zs_kafka_enum_commit (zs_kafka_enum_t *self, Zsink__Split *const *splits, size_t n);
 
-//  Take the answer that waits. *splits (malloc'd array of unpacked
-//  splits, free with zs_kafka_splits_free) and *n are set for SPLITS and
-//  STOPS. 0, or -1 with err: the request failed (err says why and which).
+//  Take the answer that waits (none waits: -1 at once, never blocks).
+//  *splits (malloc'd array of splits, each unpacked on its own: free all
+//  with zs_kafka_splits_free, or keep one and free it with
+//  zsink__split__free_unpacked) and *n are set for SPLITS and STOPS;
+//  *splits is NULL when *n is 0. 0, or -1 with err: the request failed
+//  (err says why and which).
 int zs_kafka_enum_recv (zs_kafka_enum_t *self, zs_kafka_answer_t *kind, Zsink__Split ***splits,
                         size_t *n, char *err, size_t errlen);
 void zs_kafka_splits_free (Zsink__Split ***splits, size_t n);
 
 //  The writer that reads a partition when there are n writers: Flink's
 //  KafkaSourceEnumerator.getSplitOwner, ((hash(topic) * 31) & 0x7FFFFFFF)
-//  % n + partition, mod n, with hash Java's String.hashCode of the UTF-8
-//  bytes as chars. Deterministic, so a restore deals the same way.
+//  % n + partition, mod n, with hash Java's String.hashCode of the topic
+//  (its UTF-16 code units; for the ASCII names Kafka allows, its bytes).
+//  Deterministic, so a restore deals the same way. -1 for n <= 0 or a
+//  negative partition.
 int zs_kafka_owner (const char *topic, int partition, int n);
 
 #endif
