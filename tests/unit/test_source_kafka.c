@@ -629,6 +629,19 @@ test_bounded_and_aborted (void **state)
     assert_int_equal (zs_source_kafka_next (r, row, err, sizeof err), ZS_EOF);
     s_got_free (&got);
     zs_source_kafka_destroy (&r);
+
+    //  the job's isolation.level is the client's: read_uncommitted returns
+    //  the aborted rows too
+    r = s_reader (
+        (const char *[]){"source.kafka.properties.isolation.level=read_uncommitted", NULL});
+    Zsink__Split *all[] = {s_split (&c, "txn", 0, 0, end)};
+    s_assign (r, all, 1);
+    s_read (r, &got, 1000, NULL);
+    if (got.rc != ZS_EOF)
+        fail_msg ("_next %d after %d rows, want ZS_EOF (%s)", got.rc, got.n, got.err);
+    assert_int_equal (got.n, 20);
+    s_got_free (&got);
+    zs_source_kafka_destroy (&r);
 }
 
 //  An open transaction holds back what follows it (read_committed): the
