@@ -8,8 +8,9 @@
        event at E >= offset (offset = E, or stop if that is smaller): the
        event comes after every record before E in the partition's queue, so
        what lies between was never meant for us (transaction markers,
-       aborted records under read_committed). A bounded split's offset never
-       passes stop, and it is finished exactly when offset >= stop.
+       aborted records under read_committed; there E is the last stable
+       offset, never past an open transaction). A bounded split's offset
+       never passes stop, and it is finished exactly when offset >= stop.
     2. A record is accepted only for a split held and not finished, and
        only at an offset >= the split's offset (librdkafka's fetch versions
        already drop what an older assignment fetched; this makes a record
@@ -22,9 +23,10 @@
        before it. The message of the last row is kept until the next call
        (the row's CSV fields point into its payload).
     5. Every librdkafka callback (errors, logs) is served by
-       rd_kafka_consume_batch_queue on the caller's thread (log.queue, main queue
-       forwarded to the consumer's), so nothing here is shared with the
-       client's threads.
+       rd_kafka_consume_batch_queue on the caller's thread (log.queue, the
+       main queue forwarded to the consumer's), so nothing here is shared
+       with the client's threads. A fatal error a callback saw fails every
+       _next until the next _assign.
 */
 #include "source_kafka.h"
 #include "log.h"
@@ -611,9 +613,11 @@ s_message (zs_source_kafka_t *self, rd_kafka_message_t *m, zs_value_t *row, char
                 s->pb.end = m->offset;
             s_advance (self, s, m->offset);
         }
-    } else if (m->err)
-        rc = s_client_error (self, m, err, errlen);
-    else if (!s || s->pb.finished || (s->pb.offset >= 0 && m->offset < s->pb.offset))
+    } else if (m->err) {
+        //  about a partition we no longer read (assigned before): not ours
+        if (!m->rkt || (s && !s->pb.finished))
+            rc = s_client_error (self, m, err, errlen);
+    } else if (!s || s->pb.finished || (s->pb.offset >= 0 && m->offset < s->pb.offset))
         rc = 0; //  not ours (any more), or already read (invariant 2)
     else if (s->pb.stop >= 0 && m->offset >= s->pb.stop)
         s_advance (self, s, s->pb.stop);
