@@ -350,6 +350,36 @@ s_print_participants (json_t *parts)
     }
 }
 
+//  The splits: where each is, and for Kafka how far behind its end (the
+//  first 50; the JSON has them all).
+static void
+s_print_splits (json_t *splits)
+{
+    if (!json_array_size (splits))
+        return;
+    bool kafka = json_object_get (json_array_get (splits, 0), "end") != NULL;
+    printf ("\n%-32s %6s %12s %12s", "split", "writer", "offset", "checkpointed");
+    if (kafka)
+        printf (" %12s %10s %12s", "end", "lag", "committed");
+    printf ("\n");
+    size_t i;
+    json_t *sp;
+    json_array_foreach (splits, i, sp)
+    {
+        if (i == 50) {
+            printf ("… and %zu more\n", json_array_size (splits) - 50);
+            break;
+        }
+        printf ("%-32s %6" PRId64 " %12" PRId64 " %12" PRId64,
+                json_string_value (json_object_get (sp, "id")), s_int (sp, "writer"),
+                s_int (sp, "offset"), s_int (sp, "checkpointed"));
+        if (kafka)
+            printf (" %12" PRId64 " %10" PRId64 " %12" PRId64, s_int (sp, "end"), s_int (sp, "lag"),
+                    s_int (sp, "committed"));
+        printf ("%s\n", json_is_true (json_object_get (sp, "finished")) ? "  finished" : "");
+    }
+}
+
 //  The checkpoint history, newest first, as Flink's web UI lists it.
 static void
 s_print_history (json_t *history)
@@ -430,6 +460,7 @@ s_print_status (const char *json)
         if (any)
             printf ("\n");
         s_print_participants (json_object_get (doc, "participants"));
+        s_print_splits (json_object_get (doc, "splits"));
     }
     s_print_history (json_object_get (doc, "history"));
     json_decref (doc);

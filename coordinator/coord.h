@@ -15,6 +15,7 @@
 #include "io_lock.h"
 #include "prom.h"
 #include "splits.h"
+#include <jansson.h>
 #include <stdio.h>
 
 #define SUPERSEDED_MAX 64
@@ -68,7 +69,15 @@ typedef struct {
     //  what a restore deals out. Empty for a datagen or file job before
     //  its first checkpoint (its writers then take their own share).
     zs_splits_t *splits;
-    zs_splits_t *acked; //  the split states of the acks of the checkpoint in flight
+    zs_splits_t *acked;    //  the split states of the acks of the checkpoint in flight
+    zs_splits_t *progress; //  the splits' states in the writers' latest heartbeats
+    //  the Kafka source's enumerator (kafka_coord.c), NULL for other sources
+    struct _zs_kafka_enum_t *kafka;
+    bool kafka_discovered; //  the first discovery answered
+    int kafka_asking;      //  discoveries and stop resolutions asked, not answered
+    int64_t kafka_next_discovery, kafka_retry_at; //  mono ms (0: no retry due)
+    bool kafka_committing;                        //  an offset commit asked, not answered
+    int64_t kafka_commit_id, kafka_commit_deadline;
     //  the checkpoint in flight (id 0: none)
     int64_t inflight_id, inflight_start;
     bool inflight_savepoint;
@@ -113,6 +122,42 @@ typedef struct {
 //  *bind_p the endpoint to bind; otherwise the exit code (0: nothing to do,
 //  1: refused, 2: usage or configuration error), having allocated nothing.
 int zs_coord_setup (coord_t *self, int argc, char **argv, const char **bind_p);
+
+//  The Kafka source (kafka_coord.c; each a no-op for other sources).
+//  _open starts the enumerator and its first discovery (0, or -1 after
+//  logging why not); _sock is its answers' socket (NULL: none);
+//  _on_answer takes one answer and says whether the splits just became
+//  ready; _splits_ready is true once a restore may reset the writers;
+//  _tick asks again after a failure and discovers periodically;
+//  _committed commits the latest checkpoint's offsets once its snapshot
+//  is in; _busy while that commit is unanswered (an ending job waits).
+int zs_coord_kafka_open (coord_t *self);
+void zs_coord_kafka_close (coord_t *self);
+zsock_t *zs_coord_kafka_sock (coord_t *self);
+bool zs_coord_kafka_on_answer (coord_t *self);
+bool zs_coord_splits_ready (coord_t *self);
+void zs_coord_kafka_tick (coord_t *self, int64_t now);
+void zs_coord_kafka_committed (coord_t *self, int64_t identifier);
+bool zs_coord_kafka_busy (coord_t *self);
+
+//  One split as zsink status and the metrics show it: its writer, the
+//  offset it is at (the writer's latest heartbeat, else the checkpoint),
+//  the offset in the latest checkpoint, and for Kafka the partition's end,
+//  the lag (end - offset) and the offset committed to Kafka (-1: unknown).
+typedef struct {
+    const Zsink__Split *split;
+    int writer;
+    int64_t offset, checkpointed, end, lag, committed;
+    bool finished;
+} zs_split_view_t;
+//  The k-th split of the record (0, or -1 past the last).
+int zs_coord_split_view (coord_t *self, size_t k, zs_split_view_t *v);
+//  All of them as a JSON list (zsink status "splits").
+json_t *zs_coord_splits_json (coord_t *self);
+
+//  A split found while running, to the writer that reads it, if that
+//  writer's Reset of this epoch is out (else its Reset will carry it).
+void zs_coord_add_split (coord_t *self, const Zsink__Split *split);
 
 //  The Prometheus metrics (metrics.c), a zs_prom_render_fn over a coord_t.
 void zs_coord_render_metrics (FILE *out, void *arg);

@@ -599,7 +599,7 @@ s_restore_step (coord_t *self)
             return; //  the missing ones register (restarted), then we go on
     if (!self->slots[COMMITTER].reset_sent)
         s_send_reset (self, COMMITTER);
-    else if (self->slots[COMMITTER].ready)
+    else if (self->slots[COMMITTER].ready && zs_coord_splits_ready (self))
         for (int i = 0; i < self->n; i++)
             s_send_reset (self, WRITER (i));
 }
@@ -703,6 +703,8 @@ s_status_json (coord_t *self)
     json_object_set_new (root, "attempt", json_integer (self->meta.epoch));
     json_object_set_new (root, "job_dir", json_string (self->job_dir));
     json_object_set_new (root, "history", zs_history_json (self->history));
+    json_object_set_new (root, "source", json_string (self->cfg.source_kind));
+    json_object_set_new (root, "splits", zs_coord_splits_json (self));
     char *text = json_dumps (root, JSON_COMPACT);
     json_decref (root);
     return text;
@@ -768,12 +770,14 @@ s_on_client (coord_t *self, const char *rid, Zsink__ClientRequest *req)
     }
 }
 
-#define KV_MAX 64
+//  The Welcome's configuration: every key zs_config_foreach gives, none
+//  cut short (the table's schema and the Kafka client's properties may be
+//  long, and a Kafka job has many keys).
 typedef struct {
-    Zsink__KeyValue items[KV_MAX];
-    char keys[KV_MAX][64];
-    char values[KV_MAX][ZS_PATH_MAX];
-    size_t n;
+    Zsink__KeyValue *items;
+    Zsink__KeyValue **ptrs;
+    size_t n, cap;
+    bool oom;
 } kv_list_t;
 
 //  zs_config_foreach callback: copy one key into the Welcome's list
@@ -781,15 +785,38 @@ static void
 s_collect (const char *key, const char *value, void *arg)
 {
     kv_list_t *kv = arg;
-    if (kv->n >= KV_MAX)
-        return;
+    if (kv->n == kv->cap) {
+        size_t ncap = kv->cap ? kv->cap * 2 : 64;
+        Zsink__KeyValue *items = realloc (kv->items, ncap * sizeof *items);
+        if (!items) {
+            kv->oom = true;
+            return;
+        }
+        kv->items = items;
+        kv->cap = ncap;
+    }
     Zsink__KeyValue *item = &kv->items[kv->n];
     zsink__key_value__init (item);
-    snprintf (kv->keys[kv->n], sizeof kv->keys[0], "%s", key);
-    snprintf (kv->values[kv->n], sizeof kv->values[0], "%s", value);
-    item->key = kv->keys[kv->n];
-    item->value = kv->values[kv->n];
+    item->key = strdup (key);
+    item->value = strdup (value);
+    if (!item->key || !item->value) {
+        free (item->key);
+        free (item->value);
+        kv->oom = true;
+        return;
+    }
     kv->n++;
+}
+
+static void
+s_kv_free (kv_list_t *kv)
+{
+    for (size_t i = 0; i < kv->n; i++) {
+        free (kv->items[i].key);
+        free (kv->items[i].value);
+    }
+    free (kv->items);
+    free (kv->ptrs);
 }
 
 //  Invariant 7: was this process (its instance tag) replaced in its slot?
@@ -837,15 +864,21 @@ s_on_hello (coord_t *self, const char *rid, Zsink__Hello *hello)
     Zsink__Welcome *welcome = &m.body.welcome;
     welcome->parallelism = self->n;
     //  hand out the whole configuration: one place configures the job
-    kv_list_t kv;
-    kv.n = 0;
+    kv_list_t kv = {0};
     zs_config_foreach (&self->cfg, s_collect, &kv);
-    Zsink__KeyValue *kvps[KV_MAX];
+    kv.ptrs = calloc (kv.n ? kv.n : 1, sizeof *kv.ptrs);
+    if (kv.oom || !kv.ptrs) {
+        //  no partial configuration ever goes out: the participant asks again
+        zs_error ("out of memory building a Welcome");
+        s_kv_free (&kv);
+        return;
+    }
     for (size_t i = 0; i < kv.n; i++)
-        kvps[i] = &kv.items[i];
+        kv.ptrs[i] = &kv.items[i];
     welcome->n_config = kv.n;
-    welcome->config = kvps;
+    welcome->config = kv.ptrs;
     s_send_to_rid (self, rid, &m.env);
+    s_kv_free (&kv);
 }
 
 static void
@@ -894,10 +927,31 @@ s_on_register (coord_t *self, const char *rid, Zsink__Register *reg)
 //  ---------------------------------------------------------------------
 //  Messages of a registered participant, one handler per kind
 
+void
+zs_coord_add_split (coord_t *self, const Zsink__Split *split)
+{
+    size_t n;
+    Zsink__Split *const *all = zs_splits_all (self->splits, &n);
+    int writer = -1;
+    for (size_t k = 0; k < n; k++)
+        if (strcmp (all[k]->id, split->id) == 0)
+            writer = zs_splits_owner (self->splits, k, self->n);
+    if (writer < 0 || !s_active (self) || !self->slots[WRITER (writer)].reset_sent)
+        return;
+    zs_msg_t m;
+    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_ADD_SPLITS);
+    Zsink__Split *one = (Zsink__Split *) split;
+    m.body.add_splits.n_splits = 1;
+    m.body.add_splits.splits = &one;
+    s_send (self, WRITER (writer), &m.env);
+}
+
 static void
 s_on_heartbeat (coord_t *self, int slot, Zsink__Heartbeat *hb)
 {
     slot_t *s = &self->slots[slot];
+    for (size_t i = 0; slot != COMMITTER && i < hb->n_splits; i++)
+        zs_splits_put (self->progress, hb->splits[i]);
     s->rows_read = hb->rows_read;
     if (slot == COMMITTER && hb->has_rows_committed)
         self->rows_committed = hb->rows_committed;
@@ -1021,6 +1075,7 @@ s_on_committed (coord_t *self, Zsink__Committed *c)
     s_history_snapshot (self, c->identifier, c->snapshot_id);
     if (c->has_total_rows)
         self->rows_committed = c->total_rows;
+    zs_coord_kafka_committed (self, c->identifier);
     if (c->identifier == ZS_END_INPUT_ID && s_active (self))
         s_finish (self);
     else if (self->stop_requested && self->stop_checkpoint
@@ -1342,6 +1397,7 @@ s_tick (coord_t *self)
     s_tick_heartbeats (self, now);
     s_tick_liveness (self, now);
     s_tick_restart (self, now);
+    zs_coord_kafka_tick (self, now);
     if (self->state != J_RUNNING && self->state != J_FINISHING && self->state != J_STOPPING)
         return;
     if (s_tick_expiry (self, now) && !self->inflight_id)
@@ -1393,8 +1449,10 @@ s_close (coord_t *self)
     zsock_destroy (&self->router);
     zs_curve_destroy (&self->curve);
     zs_chk_clear (&self->latest);
+    zs_coord_kafka_close (self);
     zs_splits_destroy (&self->splits);
     zs_splits_destroy (&self->acked);
+    zs_splits_destroy (&self->progress);
     zs_state_free (&self->inflight_state);
     free (self->slots);
     self->slots = NULL;
@@ -1412,15 +1470,18 @@ s_open (coord_t *self, const char *bind)
     self->slots = calloc (self->n + 1, sizeof *self->slots);
     self->splits = zs_splits_new ();
     self->acked = zs_splits_new ();
+    self->progress = zs_splits_new ();
     for (size_t i = 0; self->splits && i < self->latest.n_splits; i++)
         if (zs_splits_put (self->splits, self->latest.splits[i]) != 0) {
             zs_error ("out of memory");
             return -1;
         }
-    if (!self->splits || !self->acked) {
+    if (!self->splits || !self->acked || !self->progress) {
         zs_error ("out of memory");
         return -1;
     }
+    if (zs_coord_kafka_open (self) != 0)
+        return -1;
     self->drops = zs_drops_new ("message");
     self->router = self->slots && self->drops
                        ? zs_net_router (bind ? bind : "tcp://*:6123", err, sizeof err)
@@ -1472,10 +1533,23 @@ s_may_exit (coord_t *self)
 {
     if (!self->ending)
         return false;
+    if (zs_coord_kafka_busy (self))
+        return false; //  the last offset commit (it has a deadline of its own)
     for (int i = 0; i <= self->n; i++)
         if (self->slots[i].registered && !self->slots[i].bye)
             return zs_clock_mono_ms () > self->end_deadline;
     return true;
+}
+
+//  Every answer of the Kafka enumerator waiting; the restore goes on when
+//  the splits became ready.
+static void
+s_drain_kafka (coord_t *self)
+{
+    zsock_t *sock = zs_coord_kafka_sock (self);
+    while (sock && (zsock_events (sock) & ZMQ_POLLIN))
+        if (zs_coord_kafka_on_answer (self) && self->state == J_RESTORING)
+            s_restore_step (self);
 }
 
 int
@@ -1503,10 +1577,11 @@ zs_coordinator_main (int argc, char **argv)
         s_close (self);
         return 2;
     }
-    zpoller_t *poller = zpoller_new (self->router, NULL);
+    zpoller_t *poller = zpoller_new (self->router, zs_coord_kafka_sock (self), NULL);
     while (!zsys_interrupted) {
         zpoller_wait (poller, 20);
         s_drain (self);
+        s_drain_kafka (self);
         s_tick (self);
         if (self->prom) //  at most every 20 ms: a scrape waits that long
             zs_prom_serve (self->prom, zs_coord_render_metrics, self);

@@ -7,7 +7,9 @@
       lastCheckpointSize (bytes), numRestarts, uptime (ms);
       flink_taskmanager_job_task_numRecordsIn / numRecordsOut per writer
       (subtask_index): rows read, and rows in its completed checkpoints;
-      zsink_dropped_messages{reason} (zsink's own: no Flink equivalent).
+      zsink_dropped_messages{reason} (zsink's own: no Flink equivalent);
+      for a Kafka source, the KafkaSourceReader's currentOffset and
+      committedOffset per partition and records-lag-max per writer.
 */
 #include "coord.h"
 #include "prom.h"
@@ -21,6 +23,48 @@ s_last_completed (coord_t *self)
     const zs_chk_stat_t *e =
         self->latest.id ? zs_history_find (self->history, self->latest.id) : NULL;
     return e && e->status == ZS_CHK_COMPLETED ? e : NULL;
+}
+
+//  The Kafka source reader's metrics as Flink's KafkaSourceReader reports
+//  them: per partition currentOffset and committedOffset (under
+//  KafkaSourceReader.topic.<t>.partition.<p>, labels here), and per writer
+//  the consumer's records-lag-max.
+static void
+s_kafka_metrics (FILE *out, coord_t *self, const char *job)
+{
+    if (!self->kafka)
+        return;
+    int64_t lag_max[ZS_MAX_WRITERS];
+    for (int w = 0; w < self->n; w++)
+        lag_max[w] = -1;
+    zs_split_view_t v;
+    for (size_t k = 0; zs_coord_split_view (self, k, &v) == 0; k++) {
+        char labels[512];
+        snprintf (labels, sizeof labels,
+                  "%s,task_name=\"writer\",subtask_index=\"%d\",topic=\"%s\",partition=\"%d\"", job,
+                  v.writer, v.split->topic ? v.split->topic : "", v.split->partition);
+        zs_prom_sample (out,
+                        "flink_taskmanager_job_task_operator_KafkaSourceReader_topic_partition_"
+                        "currentOffset",
+                        "gauge", k ? NULL : "offset of the next record to read", labels,
+                        (double) v.offset);
+        zs_prom_sample (out,
+                        "flink_taskmanager_job_task_operator_KafkaSourceReader_topic_partition_"
+                        "committedOffset",
+                        "gauge", k ? NULL : "offset committed to Kafka for the group (-1: none)",
+                        labels, (double) v.committed);
+        if (v.writer >= 0 && v.writer < self->n && v.lag > lag_max[v.writer])
+            lag_max[v.writer] = v.lag;
+    }
+    for (int w = 0; w < self->n; w++) {
+        char labels[224];
+        snprintf (labels, sizeof labels, "%s,task_name=\"writer\",subtask_index=\"%d\"", job, w);
+        zs_prom_sample (out,
+                        "flink_taskmanager_job_task_operator_KafkaSourceReader_KafkaConsumer_"
+                        "records_lag_max",
+                        "gauge", w ? NULL : "records behind the end, most of its partitions",
+                        labels, (double) (lag_max[w] < 0 ? 0 : lag_max[w]));
+    }
 }
 
 void
@@ -73,6 +117,7 @@ zs_coord_render_metrics (FILE *out, void *arg)
                                    : "rows the writer read",
                             labels, pass ? out_rows : (double) s->rows_read);
         }
+    s_kafka_metrics (out, self, job);
     for (int r = 0; r < ZS_DROP_NREASONS; r++) {
         int64_t n = zs_drops_count (self->drops, r);
         for (int i = 0; i <= self->n; i++)

@@ -2,6 +2,7 @@
     file, Kafka partition or initial writer, so a few thousand at most.
 */
 #include "splits.h"
+#include "kafka_enum.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +115,8 @@ zs_splits_owner (zs_splits_t *self, size_t k, int n)
         return 0;
     if (sp->has_index)
         return sp->index % n;
+    if (sp->topic)
+        return zs_kafka_owner (sp->topic, sp->partition, n);
     return (int) (k % (size_t) n);
 }
 

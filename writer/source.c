@@ -14,12 +14,13 @@
 #include "datagen.h"
 #include "log.h"
 #include "source_file.h"
+#include "source_kafka.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { S_DATAGEN, S_FILE } s_kind_t;
+typedef enum { S_DATAGEN, S_FILE, S_KAFKA } s_kind_t;
 
 typedef struct {
     Zsink__Split st;        //  its state; st.id (and st.topic) malloc'd
@@ -37,6 +38,7 @@ struct _zs_source_t {
     size_t cur;          //  datagen: next in the round; file: the one being read
     Zsink__Split **view; //  _splits' answer
     zs_datagen_buf_t genbuf;
+    zs_source_kafka_t *kafka; //  S_KAFKA: the reader holds the splits itself
 };
 
 static void
@@ -65,6 +67,8 @@ zs_source_new (const zs_config_t *cfg, int index, int parallelism, char *err, si
         kind = S_DATAGEN;
     else if (strcmp (cfg->source_kind, "file") == 0)
         kind = S_FILE;
+    else if (strcmp (cfg->source_kind, "kafka") == 0)
+        kind = S_KAFKA;
     else {
         snprintf (err, errlen, "source.kind '%s' is not supported by this writer",
                   cfg->source_kind);
@@ -79,6 +83,8 @@ zs_source_new (const zs_config_t *cfg, int index, int parallelism, char *err, si
     self->kind = kind;
     self->index = index;
     self->parallelism = parallelism;
+    if (kind == S_KAFKA && !(self->kafka = zs_source_kafka_new (cfg, index, err, errlen)))
+        zs_source_destroy (&self);
     return self;
 }
 
@@ -89,6 +95,7 @@ zs_source_destroy (zs_source_t **self_p)
         return;
     zs_source_t *self = *self_p;
     s_clear (self);
+    zs_source_kafka_destroy (&self->kafka);
     free (self->splits);
     free (self->view);
     free (self);
@@ -263,6 +270,8 @@ zs_source_reset (zs_source_t *self, Zsink__Split *const *splits, size_t n, bool 
                  const Zsink__SourcePosition *legacy, char *err, size_t errlen)
 {
     s_clear (self);
+    if (self->kafka) //  the coordinator deals every Kafka split
+        return zs_source_kafka_assign (self->kafka, splits, assigned ? n : 0, err, errlen);
     int rc = 0;
     if (assigned)
         rc = zs_source_add (self, splits, n, err, errlen);
@@ -279,6 +288,8 @@ zs_source_reset (zs_source_t *self, Zsink__Split *const *splits, size_t n, bool 
 int
 zs_source_add (zs_source_t *self, Zsink__Split *const *splits, size_t n, char *err, size_t errlen)
 {
+    if (self->kafka)
+        return zs_source_kafka_add (self->kafka, splits, n, err, errlen);
     for (size_t i = 0; i < n; i++)
         if (!s_find (self, splits[i]->id) && s_append (self, splits[i], err, errlen) != 0)
             return -1;
@@ -373,6 +384,10 @@ int
 zs_source_next (zs_source_t *self, zs_value_t *row, int64_t *id, char *err, size_t errlen)
 {
     *id = 0;
+    if (self->kafka) {
+        int got = zs_source_kafka_next (self->kafka, row, err, errlen);
+        return got == ZS_EOF ? ZS_SOURCE_END : got;
+    }
     return self->kind == S_DATAGEN ? s_next_datagen (self, row, id)
                                    : s_next_file (self, row, err, errlen);
 }
@@ -383,6 +398,8 @@ zs_source_next (zs_source_t *self, zs_value_t *row, int64_t *id, char *err, size
 size_t
 zs_source_splits (zs_source_t *self, Zsink__Split ***out)
 {
+    if (self->kafka)
+        return zs_source_kafka_splits (self->kafka, out);
     for (size_t i = 0; i < self->n; i++) {
         s_file_sync (&self->splits[i]);
         self->view[i] = &self->splits[i].st;
@@ -394,6 +411,14 @@ zs_source_splits (zs_source_t *self, Zsink__Split ***out)
 int64_t
 zs_source_rows (zs_source_t *self)
 {
+    if (self->kafka) {
+        Zsink__Split **splits;
+        size_t n = zs_source_kafka_splits (self->kafka, &splits);
+        int64_t rows = 0;
+        for (size_t i = 0; i < n; i++)
+            rows += splits[i]->rows;
+        return rows;
+    }
     int64_t rows = 0;
     for (size_t i = 0; i < self->n; i++) {
         s_file_sync (&self->splits[i]);
@@ -405,6 +430,8 @@ zs_source_rows (zs_source_t *self)
 int64_t
 zs_source_skipped (zs_source_t *self)
 {
+    if (self->kafka)
+        return zs_source_kafka_skipped (self->kafka);
     int64_t skipped = 0;
     for (size_t i = 0; i < self->n; i++) {
         s_file_sync (&self->splits[i]);
@@ -416,9 +443,10 @@ zs_source_skipped (zs_source_t *self)
 int64_t
 zs_source_rate (zs_source_t *self)
 {
-    if (self->kind == S_FILE)
-        return zs_datagen_share (self->cfg->source_file_rows_per_second, self->parallelism,
-                                 self->index);
+    if (self->kind != S_DATAGEN) //  this writer's share of the job's rate
+        return zs_datagen_share (self->kind == S_FILE ? self->cfg->source_file_rows_per_second
+                                                      : self->cfg->kafka_rows_per_second,
+                                 self->parallelism, self->index);
     int64_t rate = 0;
     for (size_t i = 0; i < self->n; i++) {
         int64_t share = zs_datagen_share (self->cfg->datagen_rows_per_second,
@@ -433,6 +461,15 @@ zs_source_rate (zs_source_t *self)
 size_t
 zs_source_count (zs_source_t *self, size_t *finished)
 {
+    if (self->kafka) {
+        Zsink__Split **splits;
+        size_t n = zs_source_kafka_splits (self->kafka, &splits), done = 0;
+        for (size_t i = 0; i < n; i++)
+            done += splits[i]->finished;
+        if (finished)
+            *finished = done;
+        return n;
+    }
     size_t done = 0;
     for (size_t i = 0; i < self->n; i++)
         done += self->splits[i].st.finished;

@@ -118,10 +118,11 @@ typedef struct {
     int64_t rows_read; //  rows read from the splits held, all runs
     zs_value_t row[ZS_MAX_COLUMNS];
     zs_parquet_options_t parquet;
-    bool finished;    //  every split held is finished
-    bool fail_armed;  //  datagen.fail-at-id may still fire in this job
-    bool idle;        //  the source had no row at the last ask
-    int64_t start_ms; //  mono clock at Start
+    bool finished;           //  every split held is finished
+    bool fail_armed;         //  datagen.fail-at-id may still fire in this job
+    bool idle;               //  the source had no row at the last ask
+    int64_t splits_reported; //  mono ms of the last zs_participant_set_splits
+    int64_t start_ms;        //  mono clock at Start
 
     //  checkpointing
     int64_t last_barrier;   //  K of new file names: last barrier seen, R after Reset
@@ -859,6 +860,20 @@ s_start (s_writer_t *self)
     self->state = S_RUNNING;
 }
 
+//  The Kafka splits' offsets and end offsets ride on the heartbeats, for
+//  lag in zsink status and the metrics; refreshed once a heartbeat interval.
+static void
+s_report_splits (s_writer_t *self, int64_t now)
+{
+    if (strcmp (self->cfg.source_kind, "kafka") != 0
+        || now - self->splits_reported < self->cfg.heartbeat_interval_ms)
+        return;
+    self->splits_reported = now;
+    Zsink__Split **splits;
+    size_t n = zs_source_splits (self->src, &splits);
+    zs_participant_set_splits (self->part, splits, n);
+}
+
 //  Emit one batch of rows if some are due. Never sleeps.
 static void
 s_produce (s_writer_t *self)
@@ -936,6 +951,7 @@ s_produce (s_writer_t *self)
     }
     //  progress is the source position: rows read, counted from the start
     zs_participant_set_progress (self->part, self->rows_read, 0);
+    s_report_splits (self, now);
 }
 
 //  How long the poll may wait: until the next row is due, at most 50 ms.

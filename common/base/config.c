@@ -112,6 +112,7 @@ static const s_key_t s_keys[] = {
      S_OFF (kafka_discovery_interval_ms), 0, S_NOMAX, false, NULL},
     {"source.kafka.value.format", S_ENUM, S_OFF (kafka_value_format), 0, 0, false, s_kafka_formats},
     {"source.kafka.on-error", S_ENUM, S_OFF (kafka_on_error), 0, 0, false, s_on_error},
+    {"source.kafka.rows-per-second", S_I64, S_OFF (kafka_rows_per_second), 0, S_NOMAX, false, NULL},
     {"datagen.rows-per-second", S_I64, S_OFF (datagen_rows_per_second), 0, S_NOMAX, false, NULL},
     {"datagen.number-of-rows", S_I64, S_OFF (datagen_number_of_rows), 0, S_NOMAX, true, NULL},
     {"datagen.fail-at-id", S_I64, S_OFF (datagen_fail_at_id), 1, S_NOMAX, true, NULL},

@@ -46,6 +46,7 @@ typedef struct {
     int64_t kafka_discovery_interval_ms; //  …scan.topic-partition-discovery.interval (5min; 0 off)
     char kafka_value_format[ZS_ENUM_MAX]; //  source.kafka.value.format: json (default) or csv
     char kafka_on_error[ZS_ENUM_MAX];     //  source.kafka.on-error: fail (default) or skip
+    int64_t kafka_rows_per_second;        //  source.kafka.rows-per-second (0 = unthrottled)
     int64_t datagen_rows_per_second;      //  datagen.rows-per-second (10000; 0 = unthrottled)
     int64_t datagen_number_of_rows;       //  datagen.number-of-rows (-1 = unbounded)
     int64_t datagen_fail_at_id;           //  datagen.fail-at-id (-1 = none)

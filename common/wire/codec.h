@@ -86,6 +86,7 @@ typedef struct {
         Zsink__Failure failure;
         Zsink__Shutdown shutdown;
         Zsink__Bye bye;
+        Zsink__AddSplits add_splits;
         Zsink__Committable committable;
         Zsink__BarrierMarker marker;
         Zsink__EndOfInput end_of_input;

@@ -44,6 +44,8 @@ struct _zs_participant_t {
     int64_t last_heartbeat; //  mono ms of our last heartbeat
     bool hello_out;         //  the last Hello was handed to a connection
     int64_t rows_read, rows_committed;
+    Zsink__Split **splits; //  zs_participant_set_splits' copies
+    size_t n_splits;
     zs_drops_t *drops;                //  on our control socket
     const zs_drops_t *role_drops;     //  the role's own sockets, reported with ours
     int64_t unauthorized, handshakes; //  zs_participant_set_security
@@ -91,6 +93,7 @@ zs_participant_destroy (zs_participant_t **self_p)
         zsock_destroy (&(*self_p)->monitor);
         zsock_destroy (&(*self_p)->sock);
         zs_drops_destroy (&(*self_p)->drops);
+        zs_participant_set_splits (*self_p, NULL, 0);
         free (*self_p);
         *self_p = NULL;
     }
@@ -182,6 +185,19 @@ zs_participant_set_progress (zs_participant_t *self, int64_t rows_read, int64_t 
 }
 
 void
+zs_participant_set_splits (zs_participant_t *self, Zsink__Split *const *splits, size_t n)
+{
+    for (size_t i = 0; i < self->n_splits; i++)
+        zs_split_free (&self->splits[i]);
+    free (self->splits);
+    self->splits = n ? calloc (n, sizeof *self->splits) : NULL;
+    self->n_splits = 0;
+    for (size_t i = 0; self->splits && i < n; i++)
+        if ((self->splits[self->n_splits] = zs_split_dup (splits[i])))
+            self->n_splits++;
+}
+
+void
 zs_participant_report_drops (zs_participant_t *self, const zs_drops_t *drops)
 {
     self->role_drops = drops;
@@ -263,6 +279,8 @@ s_send_heartbeat (zs_participant_t *self)
     hb->dropped = dropped;
     hb->has_refused_handshakes = true;
     hb->refused_handshakes = self->handshakes;
+    hb->n_splits = self->n_splits;
+    hb->splits = self->splits;
     zs_participant_send (self, &m.env);
     self->last_heartbeat = self->last_sent;
 }

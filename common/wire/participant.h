@@ -76,6 +76,9 @@ int zs_participant_fail_for_good (zs_participant_t *self, const char *reason);
 //  Figures carried by our heartbeats.
 void zs_participant_set_progress (zs_participant_t *self, int64_t rows_read,
                                   int64_t rows_committed);
+//  … and the splits' progress (a writer's Kafka offsets and end offsets):
+//  copied, sent with every heartbeat until set again.
+void zs_participant_set_splits (zs_participant_t *self, Zsink__Split *const *splits, size_t n);
 
 //  The role's own drop counters (the committer's data pipe): reported in
 //  our heartbeats together with ours. drops must outlive the participant.

@@ -81,11 +81,46 @@ write_job () {
     {
         echo "parallelism: $_p"
         # a line of the caller's naming source.kind replaces the default
-        case "$*" in *source.kind:*) ;; *) echo "source.kind: datagen" ;; esac
+        case "$*" in
+        *source.kind:*) ;;
+        *) if [ -n "${ZSINK_TEST_KAFKA:-}" ]; then kafka_source_lines "$_v"; else
+            echo "source.kind: datagen"
+        fi ;;
+        esac
         echo "table.path: $(table_of "$_v")"
         echo "state.checkpoints.dir: $(chk_of "$_v")"
         for _l in "$@"; do echo "$_l"; done
     } >"$_d/job.yaml"
+}
+
+# Kafka as the source (ZSINK_TEST_KAFKA=BOOTSTRAP, set by t_kafka_seeds.sh):
+# a job that would read the default datagen source reads the same ids from
+# a topic of its own instead, 4 partitions filled with ids 1..N (N its
+# datagen.number-of-rows) when its cluster first starts, bounded at the
+# topic's end as it is then (scan.bounded.mode latest-offset), throttled
+# to its datagen.rows-per-second. Its group's committed offsets must end at
+# the topic's end (kafka_check_committed).
+kafka_topic_of () { echo "$TEST_NAME-$1" | tr '_' '-'; }
+kafka_source_lines () {
+    echo "source.kind: kafka"
+    echo "source.kafka.topic: $(kafka_topic_of "$1")"
+    echo "source.kafka.properties.bootstrap.servers: $ZSINK_TEST_KAFKA"
+    echo "source.kafka.properties.group.id: $(kafka_topic_of "$1")"
+    echo "source.kafka.scan.startup.mode: earliest-offset"
+    echo "source.kafka.scan.bounded.mode: latest-offset"
+}
+kafka_fill () {
+    _kd=$(vdir "$1")
+    grep -q '^source.kind: kafka' "$_kd/job.yaml" && [ ! -f "$_kd/kafka.filled" ] || return 0
+    _kn=$(sed -n 's/^datagen.number-of-rows: *//p' "$_kd/job.yaml" | tail -n 1)
+    _kr=$(sed -n 's/^datagen.rows-per-second: *//p' "$_kd/job.yaml" | tail -n 1)
+    _kt=$(kafka_topic_of "$1")
+    "$BIN/zsink-ktool" "$ZSINK_TEST_KAFKA" create "$_kt" 4 >/dev/null &&
+        "$BIN/zsink-ktool" "$ZSINK_TEST_KAFKA" produce "$_kt" --from 1 --to $((_kn + 1)) \
+            --keyed >/dev/null || fail "$1" "cannot fill Kafka topic $_kt with ids 1..$_kn"
+    echo "source.kafka.rows-per-second: ${_kr:-0}" >>"$_kd/job.yaml"
+    touch "$_kd/kafka.filled"
+    echo "[$1] Kafka topic $_kt: ids 1..$_kn in 4 partitions"
 }
 
 # The fault-test configuration (fast rates, short delays and timeouts).
@@ -120,6 +155,7 @@ start_cluster () {
     _id=$(job_id "$_v")
     if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then _id=$1; shift; fi
     _d=$(vdir "$_v")
+    [ -z "${ZSINK_TEST_KAFKA:-}" ] || kafka_fill "$_v"
     rm -f "$_d/cluster.pid" "$_d/cluster.rc"
     echo "$_id" >"$_d/job_id"
     (
@@ -306,6 +342,18 @@ oracle () {
     fi
     echo "[$_v] $_out"
     duck_table "$_v" "$_n"
+    [ -z "${ZSINK_TEST_KAFKA:-}" ] || kafka_check_committed "$_v" "$_n"
+}
+
+# In Kafka mode: the group's committed offsets sum to the rows of the table
+# (the job read its whole topic).
+kafka_check_committed () {
+    grep -q '^source.kind: kafka' "$(vdir "$1")/job.yaml" || return 0
+    _kt=$(kafka_topic_of "$1")
+    _kc=$("$BIN/zsink-ktool" "$ZSINK_TEST_KAFKA" committed "$_kt" "$_kt" |
+        awk '$1 == "partition" && $4 > 0 { n += $4 } END { print n + 0 }')
+    [ "$_kc" = "$2" ] || fail "$1" "the offsets committed to Kafka sum to $_kc, the table has $2 rows"
+    echo "[$1] offsets committed to Kafka for group $_kt: $_kc = the table's rows"
 }
 
 # duck_table VARIANT [N]: DuckDB reads the table's live files and agrees

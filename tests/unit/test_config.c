@@ -680,7 +680,7 @@ s_round_trip (const zs_config_t *cfg)
     size_t nprops = 0;
     for (const char *p = cfg->kafka_properties; *p; p++)
         nprops += *p == '\n';
-    assert_int_equal (n, 63 + (int) nprops);
+    assert_int_equal (n, 64 + (int) nprops);
     assert_int_equal (copy.failures, 0);
     s_assert_same (cfg, &back);
 }
@@ -752,6 +752,7 @@ test_round_trip (void **state)
     s_set_ok (&cfg, "source.kafka.scan.topic-partition-discovery.interval", "10 s");
     s_set_ok (&cfg, "source.kafka.value.format", "csv");
     s_set_ok (&cfg, "source.kafka.on-error", "skip");
+    s_set_ok (&cfg, "source.kafka.rows-per-second", "250");
     s_round_trip (&cfg);
     //  the schema is kept in its canonical spelling
     assert_string_equal (cfg.schema_text, "id BIGINT NOT NULL, d DATE, t TIMESTAMP(6)");

@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "checkpoint.h"
+#include "config.h"
 #include "children.h"
 #include "codec.h"
 #include "log.h"
@@ -42,6 +43,10 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+//  A Kafka client property of every coordinator here: the Welcome must
+//  carry it, after every key of the configuration (none cut off).
+#define S_CLIENT_ID "zsink-test-client-with-a-long-name-to-go-past-sixty-four-bytes-of-key"
 
 #define DEADLINE_MS 5000
 #define NW 2        //  writers
@@ -126,6 +131,7 @@ s_spawn (s_job_t *j, int64_t interval_ms, const char *extra)
         execl (s_bin, "zsink-coordinator", "-D", "parallelism=2", "-D", table, "-D", chk, "-D",
                interval, "-D", "heartbeat.timeout=60s", "-D",
                "restart-strategy.fixed-delay.delay=20ms", "-D",
+               "source.kafka.properties.client.id=" S_CLIENT_ID, "-D",
                extra ? extra : "heartbeat.interval=500ms", "--bind", j->ctl, "--job-id", j->job,
                NULL);
         _exit (127);
@@ -267,6 +273,31 @@ s_sync (s_job_t *j, int p)
     zs_env_free (&welcome);
 }
 
+static void
+s_ignore_key (const char *key, const char *value, void *arg)
+{
+    (void) key, (void) value, (void) arg;
+}
+
+//  The Welcome's configuration, applied to defaults: every key there
+//  (zs_config_foreach's count, plus the client property) and taken.
+static void
+s_check_welcome_config (const Zsink__Welcome *w)
+{
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    int keys = zs_config_foreach (&cfg, s_ignore_key, NULL);
+    assert_int_equal (w->n_config, keys + 1);
+    char err[ZS_ERRLEN];
+    for (size_t i = 0; i < w->n_config; i++)
+        if (zs_config_set (&cfg, w->config[i]->key, w->config[i]->value, err, sizeof err) != 0)
+            fail_msg ("Welcome config %s: %s", w->config[i]->key, err);
+    size_t len;
+    const char *v = zs_config_kafka_property (&cfg, "client.id", &len);
+    assert_non_null (v);
+    assert_int_equal (len, strlen (S_CLIENT_ID));
+}
+
 //  Hello -> Welcome (the job and its epoch) -> Register.
 static void
 s_join (s_job_t *j, int p)
@@ -275,6 +306,7 @@ s_join (s_job_t *j, int p)
     zs_env_t *welcome = s_recv_on (j->peer[p]);
     assert_int_equal (welcome->body_case, ZSINK__ENVELOPE__BODY_WELCOME);
     assert_int_equal (welcome->welcome->parallelism, NW);
+    s_check_welcome_config (welcome->welcome);
     assert_string_equal (welcome->job_id, j->job);
     j->epoch = welcome->epoch;
     zs_env_free (&welcome);
