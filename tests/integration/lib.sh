@@ -295,6 +295,31 @@ pause_random () {
     sleep "$(awk -v m="$RAND" 'BEGIN { printf "%.3f", m / 1000 }')"
 }
 
+# savepoint_part VARIANT JOB KILL more|last [cluster args ...]: run a job,
+# kill -9 its role KILL after its first checkpoint, then, once it completed
+# another, stop it with a savepoint (more; SAVEPOINT gets its path) or
+# wait for it to end by itself (last). A part of a job's life across
+# savepoints (t_rescale, t_kafka_rescale).
+savepoint_part () {
+    _sv=$1 _sjob=$2 _svictim=$3 _slast=$4
+    shift 4
+    _sbefore=$(count_log "$_sv" 'Completed checkpoint [0-9]+ for job')
+    start_cluster "$_sv" "$_sjob" "$@"
+    wait_for_count "$_sv" 'Completed checkpoint [0-9]+ for job' $((_sbefore + 1)) 30
+    kill_role "$_sv" "$_svictim"
+    wait_for_count "$_sv" "Job $_sjob switched from state [A-Z]+ to RESTARTING" 1 30
+    wait_for_count "$_sv" 'Completed checkpoint [0-9]+ for job' $((_sbefore + 2)) 30
+    if [ "$_slast" = last ]; then
+        expect_exit "$_sv" 90 0
+        return
+    fi
+    _ssp=$("$ZSINK" stop --savepoint -c "$(vdir "$_sv")/job.yaml") ||
+        fail "$_sv" "zsink stop --savepoint failed: $_ssp"
+    SAVEPOINT=$(echo "$_ssp" | json_get - savepoint)
+    expect_exit "$_sv" 60 0
+    echo "[$_sv] job $_sjob stopped with savepoint $SAVEPOINT"
+}
+
 # status VARIANT: `zsink status` JSON of the variant's running job.
 status () { "$ZSINK" status -c "$(vdir "$1")/job.yaml" --json; }
 

@@ -22,30 +22,6 @@ job_yaml () {
     fi
 }
 
-# run_part VARIANT JOB KILL [--restore-from PATH]: run a job, kill -9 the
-# writer KILL after its first checkpoint, then (but for the last part) stop
-# it with a savepoint once it completed another; SAVEPOINT gets its path.
-run_part () {
-    v=$1 job=$2 victim=$3 last=$4
-    shift 4
-    log=$(clog "$v")
-    before=$(count_log "$v" 'Completed checkpoint [0-9]+ for job')
-    start_cluster "$v" "$job" "$@"
-    wait_for_count "$v" 'Completed checkpoint [0-9]+ for job' $((before + 1)) 30
-    kill_role "$v" "$victim"
-    wait_for_count "$v" "Job $job switched from state [A-Z]+ to RESTARTING" 1 30
-    wait_for_count "$v" 'Completed checkpoint [0-9]+ for job' $((before + 2)) 30
-    if [ "$last" = last ]; then
-        expect_exit "$v" 90 0
-        return
-    fi
-    sp=$("$ZSINK" stop --savepoint -c "$(vdir "$v")/job.yaml") ||
-        fail "$v" "zsink stop --savepoint failed: $sp"
-    SAVEPOINT=$(echo "$sp" | json_get - savepoint)
-    expect_exit "$v" 60 0
-    echo "[$v] job $job stopped with savepoint $SAVEPOINT"
-}
-
 drive () {
     v=$1
     if [ "$v" = csv ]; then
@@ -54,17 +30,17 @@ drive () {
     fi
     base=$(job_id "$v")
     job_yaml "$v" 2
-    run_part "$v" "$base-a" writer-1 more
+    savepoint_part "$v" "$base-a" writer-1 more
     user=$("$ZSINK" table snapshots "$(table_of "$v")" --json | "$PY" -c \
         'import json, sys; print(json.load(sys.stdin)[-1]["commit_user"])')
 
     job_yaml "$v" 3
-    run_part "$v" "$base-b" writer-2 more --restore-from "$SAVEPOINT"
+    savepoint_part "$v" "$base-b" writer-2 more --restore-from "$SAVEPOINT"
     grep -q "Rescaling: checkpoint [0-9]* has parallelism 2, the job has 3" "$(clog "$v")" ||
         fail "$v" "job B did not say it rescales 2 -> 3"
 
     job_yaml "$v" 1
-    run_part "$v" "$base-c" writer-0 last --restore-from "$SAVEPOINT"
+    savepoint_part "$v" "$base-c" writer-0 last --restore-from "$SAVEPOINT"
     grep -q "Rescaling: checkpoint [0-9]* has parallelism 3, the job has 1" "$(clog "$v")" ||
         fail "$v" "job C did not say it rescales 3 -> 1"
     oracle "$v" $N --last-max --user "$user"
