@@ -1072,6 +1072,43 @@ s_scalar_text (const yaml_event_t *ev)
 //  Read "key: value" pairs up to the end of the current mapping; nested
 //  mappings recurse with their key as the prefix of the dotted key, at most
 //  S_YAML_DEPTH_MAX deep.
+//  A list of names as one value, separated by ';' (source.kafka.topic: a
+//  YAML list or Flink's "a;b" text mean the same).
+static int
+s_yaml_list (s_yaml_t *y, const char *key, size_t line)
+{
+    char value[1024] = "";
+    size_t used = 0;
+    while (true) {
+        yaml_event_t ev;
+        if (s_yaml_next (y, &ev))
+            return -1;
+        if (ev.type == YAML_SEQUENCE_END_EVENT) {
+            yaml_event_delete (&ev);
+            break;
+        }
+        const char *item = ev.type == YAML_SCALAR_EVENT ? s_scalar_text (&ev) : NULL;
+        size_t len = item ? strlen (item) : 0;
+        if (!item || !len || strchr (item, ';') || used + len + 2 > sizeof value) {
+            s_err (y->err, y->errlen, "%s:%zu: %s: %s", y->path, line, key,
+                   !item || !len                   ? "a list of names is expected"
+                   : used + len + 2 > sizeof value ? "the list is too long"
+                                                   : "a name holds ';'");
+            yaml_event_delete (&ev);
+            return -1;
+        }
+        used +=
+            (size_t) snprintf (value + used, sizeof value - used, "%s%s", used ? ";" : "", item);
+        yaml_event_delete (&ev);
+    }
+    char msg[ZS_ERRLEN];
+    if (zs_config_set (y->cfg, key, value, msg, sizeof msg)) {
+        s_err (y->err, y->errlen, "%s:%zu: %s", y->path, line, msg);
+        return -1;
+    }
+    return 0;
+}
+
 static int
 s_yaml_mapping (s_yaml_t *y, const char *prefix, int depth)
 {
@@ -1114,6 +1151,8 @@ s_yaml_mapping (s_yaml_t *y, const char *prefix, int depth)
             rc = -1;
         } else if (vev.type == YAML_MAPPING_START_EVENT)
             rc = s_yaml_mapping (y, key, depth + 1);
+        else if (vev.type == YAML_SEQUENCE_START_EVENT && s_streq (key, "source.kafka.topic"))
+            rc = s_yaml_list (y, key, line);
         else {
             s_err (y->err, y->errlen, "%s:%zu: %s: %s", y->path, line, key,
                    vev.type == YAML_SEQUENCE_START_EVENT ? "lists are not supported"

@@ -523,6 +523,20 @@ test_yaml_flat_and_nested (void **state)
     assert_int_equal (nested.datagen_fail_at_id, -1);
     assert_int_equal (nested.datagen_rows_per_second, 5);
 
+    //  source.kafka.topic as a YAML list means Flink's "a;b"
+    s_write_yaml ("topics.yaml",
+                  "source:\n"
+                  "  kafka:\n"
+                  "    topic: [orders, refunds]\n"
+                  "    properties:\n"
+                  "      bootstrap.servers: 127.0.0.1:9092\n",
+                  path, sizeof path);
+    if (zs_config_load_yaml (&nested, path, err, sizeof err))
+        fail_msg ("topics: %s", err);
+    assert_string_equal (nested.kafka_topic, "orders;refunds");
+    size_t blen;
+    assert_non_null (zs_config_kafka_property (&nested, "bootstrap.servers", &blen));
+
     //  An empty file (only comments) sets nothing.
     s_write_yaml ("empty.yaml", "# nothing here\n", path, sizeof path);
     zs_config_t empty, defaults;
@@ -572,6 +586,8 @@ test_yaml_errors (void **state)
                 (const char *const[]){"list.yaml:1:", "mapping", NULL});
     s_yaml_bad ("listvalue.yaml", "\nparallelism: [1, 2]\n",
                 (const char *const[]){"listvalue.yaml:2:", "parallelism", "list", NULL});
+    s_yaml_bad ("topicbad.yaml", "source.kafka.topic:\n  - a;b\n",
+                (const char *const[]){"topicbad.yaml:2:", "source.kafka.topic", "';'", NULL});
     s_yaml_bad ("twodocs.yaml", "parallelism: 2\n---\nparallelism: 3\n",
                 (const char *const[]){"twodocs.yaml:", "one YAML document", NULL});
     s_yaml_bad ("nullbad.yaml", "parallelism:\n",
