@@ -177,7 +177,8 @@ bool
 zs_coord_kafka_on_answer (coord_t *self)
 {
     bool was_ready = zs_coord_splits_ready (self);
-    zs_kafka_answer_t kind;
+    zs_kafka_answer_t kind =
+        ZS_KAFKA_SPLITS; //  (an answer that does not decode: counted as answered)
     Zsink__Split **splits = NULL;
     size_t n = 0;
     char err[ZS_ERRLEN];
