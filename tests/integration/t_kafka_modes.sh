@@ -18,6 +18,15 @@
 #              time (one record exactly at it); specific-offsets at Flink's
 #              'partition:0,offset:42;partition:1,offset:7', the others at
 #              the earliest (no group offset)
+#   nogroup    group-offsets with a partition the group has no offset for
+#              and no auto.offset.reset: refused with an error naming the
+#              partition, nothing committed (the coordinator asks again as
+#              for a broker away, until the restore's deadline: canceled)
+#   bts csv pattern list
+#              scan.bounded.mode timestamp (the first record at the time is
+#              not read), value.format csv, topic-pattern and a topic list
+#              over two topics of 4 and 2 partitions (a third one, matched
+#              by neither, holds ids the job must not read)
 #   txn        a transactional producer aborts every third transaction;
 #              read_committed (the default): the table is exactly the
 #              committed ids, the committed offsets the partitions' ends
@@ -36,27 +45,38 @@ kafka_up
 OLD=1000001 # the first id of the records a mode must not read
 
 # job VARIANT PARALLELISM [yaml lines ...]: a Kafka job over the variant's
-# topic, its group the topic's name
+# topic (unless a line names the topics), its group the topic's name
 job () {
     _jv=$1 _jp=$2
     shift 2
-    write_job "$_jv" "$_jp" "source.kind: kafka" "source.kafka.topic: $(kafka_topic_of "$_jv")" \
-        "source.kafka.properties.bootstrap.servers: $KAFKA_BOOTSTRAP" \
+    case "$*" in
+    *source.kafka.topic*) ;;
+    *) set -- "source.kafka.topic: $(kafka_topic_of "$_jv")" "$@" ;;
+    esac
+    write_job "$_jv" "$_jp" "source.kind: kafka" "source.kafka.properties.bootstrap.servers: $KAFKA_BOOTSTRAP" \
         "source.kafka.properties.group.id: $(kafka_topic_of "$_jv")" \
         "execution.checkpointing.interval: 300ms" "$@"
 }
 
-# committed_is_end VARIANT: the group's committed offset of every partition
-# is the partition's end (its high watermark)
+# committed_is_end VARIANT [TOPIC...]: the group's (the variant's topic
+# name) committed offset of every partition of the topics (default: the
+# variant's topic) is the partition's end (its high watermark)
 committed_is_end () {
-    _t=$(kafka_topic_of "$1")
-    _d=$(vdir "$1")
-    ktool offsets "$_t" | awk '$1 == "partition" { print $2, $6 }' >"$_d/ends" || fail "$1" "offsets $_t"
-    ktool committed "$_t" "$_t" | awk '$1 == "partition" { print $2, $4 }' >"$_d/committed" ||
-        fail "$1" "committed $_t"
+    _v=$1 _g=$(kafka_topic_of "$1")
+    shift
+    _d=$(vdir "$_v")
+    : >"$_d/ends"
+    : >"$_d/committed"
+    [ $# -gt 0 ] || set -- "$_g"
+    for _t in "$@"; do
+        ktool offsets "$_t" | awk -v t="$_t" '$1 == "partition" { print t, $2, $6 }' >>"$_d/ends" ||
+            fail "$_v" "offsets $_t"
+        ktool committed "$_g" "$_t" | awk -v t="$_t" '$1 == "partition" { print t, $2, $4 }' >>"$_d/committed" ||
+            fail "$_v" "committed $_t"
+    done
     cmp -s "$_d/ends" "$_d/committed" ||
-        fail "$1" "committed offsets $(tr '\n' ' ' <"$_d/committed")!= the ends $(tr '\n' ' ' <"$_d/ends")"
-    echo "[$1] committed offsets = the partitions' ends: $(tr '\n' ' ' <"$_d/committed")"
+        fail "$_v" "committed offsets $(tr '\n' ' ' <"$_d/committed")!= the ends $(tr '\n' ' ' <"$_d/ends")"
+    echo "[$_v] committed offsets = the partitions' ends: $(cut -d' ' -f2- "$_d/committed" | tr '\n' ' ')"
 }
 
 # table_ids VARIANT: the table's ids, sorted, one a line
@@ -119,6 +139,13 @@ startup () {
             extra="source.kafka.scan.startup.specific-offsets: partition:0,offset:42;partition:1,offset:7"
         fi
         ;;
+    nogroup)
+        # group-offsets, a partition without a committed offset, no
+        # auto.offset.reset: refused naming the partition
+        ktool produce "$t" --from 1 --to $((n + 1)) >/dev/null && ktool commit "$t" "$t" 0=0 1=0 3=0 >/dev/null ||
+            fail "$v" "produce"
+        mode=group-offsets
+        ;;
     timestamp)
         # record times base + id * 1000 s: the old ones up to 1700000000000,
         # the new from 1700000001000 on, the time given exactly
@@ -135,6 +162,16 @@ startup () {
     esac
     job "$v" 2 "source.kafka.scan.startup.mode: $mode" "$bounded" ${extra:+"$extra"}
     start_cluster "$v"
+    if [ $v = nogroup ]; then
+        # (the coordinator asks again every 2 s, as for a broker away, until
+        # the restore's deadline fails the job over: canceled here)
+        wait_for_log "$v" "partition 2 of topic '$t' has no offset committed by group '$t' and properties.auto.offset.reset is none" 30
+        "$ZSINK" cancel -c "$(vdir "$v")/job.yaml" >/dev/null 2>&1 || fail "$v" "cancel"
+        wait_exit "$v" 30
+        echo "[$v] refused naming partition 2; canceled (exit $EXIT_RC)"
+        [ "$("$ZSINK" table count "$(table_of "$v")" 2>/dev/null || echo 0)" = 0 ] || fail "$v" "rows committed"
+        return
+    fi
     if [ $v = latest ]; then
         # the start offsets are resolved when the splits are found
         wait_for_count "$v" 'Discovered split' 4 30
@@ -161,10 +198,12 @@ exact () {
 txn () {
     v=$1
     t=$(kafka_topic_of "$v")
+    t0=$(date +%s%N)
     ktool create "$t" 4 >/dev/null &&
-        ktool produce-txn "$t" --from 1 --to 1001 --abort-every 3 --batch 50 >"$(vdir "$v").txn" ||
+        ktool produce-txn "$t" --from 1 --to 601 --abort-every 3 --batch 100 >"$(vdir "$v").txn" ||
         fail "$v" "produce-txn"
-    grep -qx 'committed-rows 700 aborted-rows 300' "$(vdir "$v").txn" || fail "$v" "produce-txn: $(tail -1 "$(vdir "$v").txn")"
+    grep -qx 'committed-rows 400 aborted-rows 200' "$(vdir "$v").txn" || fail "$v" "produce-txn: $(tail -1 "$(vdir "$v").txn")"
+    echo "[$v] 6 transactions, the 3rd and 6th aborted, in $((($(date +%s%N) - t0) / 1000000)) ms"
     job "$v" 2 "source.kafka.scan.startup.mode: earliest-offset" \
         "source.kafka.scan.bounded.mode: latest-offset"
     start_cluster "$v"
@@ -225,8 +264,54 @@ bad () {
     _out=$("$ZSINK" table verify "$(table_of "$v")") && [ "$_out" = OK ] || fail "$v" "verify: $_out"
 }
 
+# more of the source's keys: bts a bounded timestamp (ids 1..400 at times
+# up to 1700000400000, the old ones from exactly the time given on: the
+# stop is the first record at or after it, not read); csv values; a topic
+# pattern and a topic list, over topics -a (4 partitions, ids 1..200) and
+# -b (2 partitions, 201..400), -c (old ids) neither matched nor listed
+more () {
+    v=$1 n=400
+    t=$(kafka_topic_of "$v")
+    case $v in
+    bts)
+        ktool create "$t" 4 >/dev/null &&
+            ktool produce "$t" --from 1 --to $((n + 1)) --timestamp-base 1700000000000 >/dev/null &&
+            ktool produce "$t" --from $OLD --to $((OLD + 400)) \
+                --timestamp-base $((1700000401000 - OLD * 1000)) >/dev/null || fail "$v" "fill $t"
+        set -- "source.kafka.scan.bounded.mode: timestamp" \
+            "source.kafka.scan.bounded.timestamp-millis: 1700000401000"
+        ;;
+    csv)
+        ktool create "$t" 4 >/dev/null && ktool produce "$t" --from 1 --to $((n + 1)) --format csv >/dev/null ||
+            fail "$v" "fill $t"
+        set -- "source.kafka.value.format: csv" "source.kafka.scan.bounded.mode: latest-offset"
+        ;;
+    pattern | list)
+        ktool create "$t-a" 4 >/dev/null && ktool create "$t-b" 2 >/dev/null && ktool create "$t-c" 1 >/dev/null &&
+            ktool produce "$t-a" --from 1 --to 201 >/dev/null && ktool produce "$t-b" --from 201 --to 401 >/dev/null &&
+            ktool produce "$t-c" --from $OLD --to $((OLD + 100)) >/dev/null || fail "$v" "fill $t-a, -b, -c"
+        if [ $v = pattern ]; then set -- "source.kafka.topic-pattern: $t-[ab]"; else set -- "source.kafka.topic: $t-a;$t-b"; fi
+        set -- "$@" "source.kafka.scan.bounded.mode: latest-offset"
+        ;;
+    esac
+    job "$v" 2 "source.kafka.scan.startup.mode: earliest-offset" "$@"
+    start_cluster "$v"
+    expect_exit "$v" 60 0
+    oracle "$v" $n --last-max
+    case $v in
+    bts)
+        c=$(kafka_committed_total "$t" "$t")
+        [ "$c" = $n ] || fail "$v" "the offsets committed sum to $c, the table has $n rows"
+        echo "[$v] committed offsets sum to $c = the table's rows"
+        ;;
+    csv) committed_is_end "$v" ;;
+    *) committed_is_end "$v" "$t-a" "$t-b" ;;
+    esac
+}
+
 drive () {
     case $1 in
+    bts | csv | pattern | list) more "$1" ;;
     p*) bounded "$1" ;;
     txn) txn "$1" ;;
     fail | skip) bad "$1" ;;
@@ -234,5 +319,5 @@ drive () {
     esac
 }
 
-run_variants drive ${ZSINK_TEST_VARIANTS:-p1 p2 p6 earliest latest group timestamp specific txn fail skip}
+run_variants drive ${ZSINK_TEST_VARIANTS:-p1 p2 p6 earliest latest group timestamp specific nogroup txn fail skip bts csv pattern list}
 pass
