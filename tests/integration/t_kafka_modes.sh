@@ -7,6 +7,9 @@
 #              while the others read): ids 1..N once, the last identifier
 #              Long.MAX_VALUE, the group's committed offsets = the high
 #              watermarks
+#   p6u        unbounded at parallelism 6 over 4 partitions: the writers
+#              without a split keep running and checkpoints go on; a stop
+#              with a savepoint after the rows are in
 #   earliest latest group timestamp specific
 #              scan.startup.mode over a topic with records before the job:
 #              the records the mode must not read carry ids > 1000000, those
@@ -100,6 +103,30 @@ bounded () {
     # (the last one is the end of input's)
     [ "$c" -ge 3 ] || fail "$v" "only $c checkpoints completed while reading $n rows at 3000/s a writer"
     oracle "$v" $n --last-max
+    committed_is_end "$v"
+}
+
+# p6u: unbounded at parallelism 6 over 4 partitions: the two writers
+# without a split keep running (a partition may come) and ack every
+# barrier; ids 1..400 produced while it runs are committed, then a stop
+# with a savepoint
+unbounded () {
+    v=$1 n=400
+    t=$(kafka_topic_of "$v")
+    ktool create "$t" 4 >/dev/null || fail "$v" "create $t"
+    job "$v" 6 "source.kafka.scan.startup.mode: earliest-offset"
+    start_cluster "$v"
+    wait_for_log "$v" 'switched from state RESTORING to RUNNING' 30
+    ktool produce "$t" --from 1 --to $((n + 1)) >/dev/null || fail "$v" "produce"
+    wait_status "$v" 'd["rows_committed"] == '$n 60
+    c0=$(count_log "$v" 'Completed checkpoint [0-9]+ for job')
+    wait_for_count "$v" 'Completed checkpoint [0-9]+ for job' $((c0 + 3)) 30
+    [ "$(count_log "$v" '\] End of input')" = 0 ] || fail "$v" "a writer ended in an unbounded run"
+    idle=$(grep -cE '\[writer-[0-9]\] Starting from scratch with 0 splits' "$(clog "$v")")
+    [ "$idle" = 2 ] || fail "$v" "$idle writers without a split, 2 expected"
+    "$ZSINK" stop --savepoint -c "$(vdir "$v")/job.yaml" >/dev/null 2>&1 || fail "$v" "stop --savepoint"
+    expect_exit "$v" 60 0
+    oracle "$v" $n
     committed_is_end "$v"
 }
 
@@ -312,6 +339,7 @@ more () {
 drive () {
     case $1 in
     bts | csv | pattern | list) more "$1" ;;
+    p6u) unbounded "$1" ;;
     p*) bounded "$1" ;;
     txn) txn "$1" ;;
     fail | skip) bad "$1" ;;
@@ -319,5 +347,5 @@ drive () {
     esac
 }
 
-run_variants drive ${ZSINK_TEST_VARIANTS:-p1 p2 p6 earliest latest group timestamp specific nogroup txn fail skip bts csv pattern list}
+run_variants drive ${ZSINK_TEST_VARIANTS:-p1 p2 p6 p6u earliest latest group timestamp specific nogroup txn fail skip bts csv pattern list}
 pass
