@@ -46,6 +46,7 @@
 kafka_up
 
 OLD=1000001 # the first id of the records a mode must not read
+B=${ZSINK_TEST_BAD_AT:-500} # the offset of the bad record in partition 2 (fail, skip)
 
 # job VARIANT PARALLELISM [yaml lines ...]: a Kafka job over the variant's
 # topic (unless a line names the topics), its group the topic's name
@@ -240,13 +241,13 @@ txn () {
     committed_is_end "$v"
 }
 
-# fail / skip: ids 1..2000 round robin (500 a partition), 'not json' at
-# partition 2 offset 500, then ids 2001..4000 round robin
+# fail / skip: ids 1..4B round robin (B a partition), 'not json' at
+# partition 2 offset B, then ids 4B+1..4000 round robin
 bad () {
     v=$1 n=4000
     t=$(kafka_topic_of "$v")
-    ktool create "$t" 4 >/dev/null && ktool produce "$t" --from 1 --to 2001 >/dev/null &&
-        ktool produce-raw "$t" 2 'not json' >/dev/null && ktool produce "$t" --from 2001 --to 4001 >/dev/null ||
+    ktool create "$t" 4 >/dev/null && ktool produce "$t" --from 1 --to $((4 * B + 1)) >/dev/null &&
+        ktool produce-raw "$t" 2 'not json' >/dev/null && ktool produce "$t" --from $((4 * B + 1)) --to 4001 >/dev/null ||
         fail "$v" "fill $t"
     job "$v" 2 "source.kafka.scan.startup.mode: earliest-offset" \
         "source.kafka.scan.bounded.mode: latest-offset" "source.kafka.on-error: $v" \
@@ -255,7 +256,7 @@ bad () {
     start_cluster "$v"
     if [ $v = skip ]; then
         expect_exit "$v" 60 0
-        grep -q "Skipped bad record: Kafka topic '$t' partition 2 offset 500: " "$(clog "$v")" ||
+        grep -q "Skipped bad record: Kafka topic '$t' partition 2 offset $B: " "$(clog "$v")" ||
             fail "$v" "the skipped record is not logged with its topic, partition and offset"
         [ "$(count_log "$v" 'End of input after [0-9]+ rows; 1 bad records skipped')" = 1 ] ||
             fail "$v" "the skip is not counted at the end of input"
@@ -264,8 +265,8 @@ bad () {
         return
     fi
     expect_exit "$v" 60 1
-    grep -q "Kafka topic '$t' partition 2 offset 500: " "$(clog "$v")" ||
-        fail "$v" "no error naming topic $t, partition 2, offset 500"
+    grep -q "Kafka topic '$t' partition 2 offset $B: " "$(clog "$v")" ||
+        fail "$v" "no error naming topic $t, partition 2, offset $B"
     r=$(count_log "$v" 'switched from state [A-Z]+ to RESTARTING')
     [ "$r" -ge 2 ] || fail "$v" "$r restarts before FAILED, 2 expected"
     grep -q 'switched from state [A-Z]* to FAILED' "$(clog "$v")" || fail "$v" "the job did not end FAILED"
@@ -273,16 +274,16 @@ bad () {
     # position of the last completed checkpoint), k never past the bad
     # record; and k is the group's committed offset
     ktool committed "$t" "$t" | awk '$1 == "partition" { print $2, $4 }' >"$(vdir "$v")/committed"
-    table_ids "$v" | awk -v c="$(vdir "$v")/committed" '
-        { p = ($1 <= 2000) ? ($1 - 1) % 4 : ($1 - 2001) % 4
-          o = ($1 <= 2000) ? int(($1 - 1) / 4) : 500 + int(($1 - 2001) / 4) + (p == 2)
+    table_ids "$v" | awk -v c="$(vdir "$v")/committed" -v b=$B '
+        { p = ($1 <= 4 * b) ? ($1 - 1) % 4 : ($1 - 4 * b - 1) % 4
+          o = ($1 <= 4 * b) ? int(($1 - 1) / 4) : b + int(($1 - 4 * b - 1) / 4) + (p == 2)
           if (seen[p, o]++) { print "id " $1 " twice"; bad = 1 }
           n[p]++; if (o + 1 > max[p]) max[p] = o + 1 }
         END { while ((getline l < c) > 0) { split(l, f, " "); k[f[1]] = f[2] < 0 ? 0 : f[2] }
               for (p = 0; p < 4; p++) {
                   printf "partition %d: %d rows, offsets below %d, committed %d\n", p, n[p], max[p], k[p]
                   if (n[p] != max[p]) { print "  not a prefix"; bad = 1 }
-                  if (p == 2 && max[p] > 500) { print "  past the bad record"; bad = 1 }
+                  if (p == 2 && max[p] > b) { print "  past the bad record"; bad = 1 }
                   if (k[p] != n[p]) { print "  committed offset is not the rows"; bad = 1 } }
               exit bad }' >"$(vdir "$v")/prefix"
     rc=$?
