@@ -8,9 +8,13 @@
     abort (red); a restore is a dashed line across all lanes; a failure a
     red cross on the lane of the process that reported it; barriers are
     dots on the writers' lanes, acks squares and commits diamonds (COMPACT
-    ones purple) on the committer's. Every mark has a <title> a browser
-    shows on hover. Elements carry classes (lane, checkpoint, barrier,
-    ack, commit, compact, failure, restore) so that a test can count them.
+    ones purple) on the committer's. A writer's reset to a checkpoint is a
+    short dashed line on its lane, and the offsets its splits seek to
+    there (its "seek" events: a Kafka partition, a file, a datagen range)
+    a triangle beside it, one for the reset, every split and offset in its
+    title. Every mark has a <title> a browser shows on hover. Elements
+    carry classes (lane, checkpoint, barrier, ack, commit, compact,
+    failure, restore, reset, seek) so that a test can count them.
 */
 #include "timeline.h"
 #include "config.h"
@@ -284,6 +288,36 @@ s_checkpoint (FILE *out, const s_tl_t *tl, size_t i)
     }
 }
 
+//  The seeks of one reset: the writer logs one event per split, in a row
+//  on its lane with the reset's checkpoint id; the first draws them all.
+static void
+s_seeks (FILE *out, const s_tl_t *tl, size_t i, double x, double y)
+{
+    int lane = tl->ev[i].lane;
+    int64_t id = s_int (tl->ev[i].ev, "id");
+    for (size_t j = i; j-- > 0;)
+        if (tl->ev[j].lane == lane) {
+            if (strcmp (s_str (tl->ev[j].ev, "e"), "seek") == 0 && s_int (tl->ev[j].ev, "id") == id)
+                return; //  drawn with the first of the row
+            break;
+        }
+    fprintf (out,
+             "<g class=\"seek\" data-checkpoint=\"%lld\"><path d=\"M %.1f %.1f l 9 -6 l 0 12 z\" "
+             "fill=\"#c60\"/><title>restored to checkpoint %lld:",
+             (long long) id, x + 2, y - 10, (long long) id);
+    for (size_t j = i; j < tl->n; j++) {
+        json_t *ev = tl->ev[j].ev;
+        if (tl->ev[j].lane != lane)
+            continue;
+        if (strcmp (s_str (ev, "e"), "seek") != 0 || s_int (ev, "id") != id)
+            break;
+        fputs ("\nsplit ", out);
+        s_text (out, s_str (ev, "split"));
+        fprintf (out, " at offset %lld", (long long) s_int (ev, "offset"));
+    }
+    fprintf (out, "</title></g>\n");
+}
+
 //  Every other mark.
 static void
 s_mark (FILE *out, const s_tl_t *tl, size_t i, double bottom, double *last_label)
@@ -331,7 +365,9 @@ s_mark (FILE *out, const s_tl_t *tl, size_t i, double bottom, double *last_label
                      x, y + 20, (long long) s_int (ev, "snapshot"));
             last_label[lane] = x;
         }
-    } else if (strcmp (e, "failure") == 0)
+    } else if (strcmp (e, "seek") == 0)
+        s_seeks (out, tl, i, x, y);
+    else if (strcmp (e, "failure") == 0)
         fprintf (out,
                  "<g class=\"failure\"><path d=\"M %.1f %.1f l 12 12 m 0 -12 l -12 12\" "
                  "stroke=\"#d00\" stroke-width=\"3\"/><title>failure: ",
@@ -377,7 +413,8 @@ s_render (FILE *out, const s_tl_t *tl, const char *title)
     fprintf (out, "</text>\n"
                   "<text x=\"10\" y=\"42\" font-size=\"11\" fill=\"#555\">checkpoint bars: green "
                   "completed, red aborted · dots: barriers · squares: acks · diamonds: commits "
-                  "(orange), COMPACT (purple) · red cross: failure · dashed: restore</text>\n");
+                  "(orange), COMPACT (purple) · red cross: failure · dashed: restore · triangles: "
+                  "the offsets a writer's splits seek to</text>\n");
     s_axis (out, tl, bottom);
     s_lanes (out, tl);
     double last_label[2 * S_LANES_MAX]; //  per lane: commit labels, then state labels

@@ -78,6 +78,7 @@ typedef struct {
     int64_t kafka_next_discovery, kafka_retry_at; //  mono ms (0: no retry due)
     bool kafka_committing;                        //  an offset commit asked, not answered
     int64_t kafka_commit_id, kafka_commit_deadline;
+    zs_splits_t *kafka_committed; //  the offsets last sent to Kafka (status, metrics)
     //  the checkpoint in flight (id 0: none)
     int64_t inflight_id, inflight_start;
     bool inflight_savepoint;

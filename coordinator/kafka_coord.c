@@ -93,6 +93,11 @@ zs_coord_kafka_open (coord_t *self)
         zs_error ("Kafka source: %s", err);
         return -1;
     }
+    self->kafka_committed = zs_splits_new ();
+    if (!self->kafka_committed) {
+        zs_error ("Kafka source: out of memory");
+        return -1;
+    }
     //  A restored job knows its splits; it still looks for new partitions
     //  (an unbounded run also every discovery interval).
     s_discover (self);
@@ -104,6 +109,7 @@ void
 zs_coord_kafka_close (coord_t *self)
 {
     zs_kafka_enum_destroy (&self->kafka);
+    zs_splits_destroy (&self->kafka_committed);
 }
 
 zsock_t *
@@ -235,6 +241,9 @@ zs_coord_kafka_committed (coord_t *self, int64_t identifier)
         return;
     if (zs_kafka_enum_commit (self->kafka, self->latest.splits, self->latest.n_splits) == 0) {
         self->kafka_commit_id = self->latest.id;
+        for (size_t i = 0; i < self->latest.n_splits; i++)
+            if (self->latest.splits[i]->offset >= 0) //  as zs_kafka_enum_commit
+                zs_splits_put (self->kafka_committed, self->latest.splits[i]);
         self->kafka_committing = true;
         self->kafka_commit_deadline = zs_clock_mono_ms () + S_COMMIT_WAIT_MS;
     }
@@ -266,24 +275,32 @@ zs_coord_split_view (coord_t *self, size_t k, zs_split_view_t *v)
     v->end = -1;
     v->lag = -1;
     v->finished = chk->finished;
-    //  the writer's latest heartbeat is fresher than the checkpoint
+    //  the writer's latest heartbeat is fresher than the checkpoint, unless
+    //  a checkpoint completed since it was sent (heartbeats come every
+    //  heartbeat.interval, checkpoints may come faster): the position is
+    //  then the checkpoint's, and the end at least that
     size_t pn;
     Zsink__Split *const *progress = zs_splits_all (self->progress, &pn);
     for (size_t i = 0; i < pn; i++)
         if (strcmp (progress[i]->id, chk->id) == 0) {
-            v->offset = progress[i]->offset;
-            v->finished = progress[i]->finished;
+            if (progress[i]->offset > v->offset)
+                v->offset = progress[i]->offset;
+            v->finished = progress[i]->finished || chk->finished;
             if (progress[i]->has_end && progress[i]->end >= 0) {
-                v->end = progress[i]->end;
+                v->end = progress[i]->end > v->offset ? progress[i]->end : v->offset;
                 //  an offset of -2 (earliest, nothing read) has no lag yet
                 v->lag = v->offset >= 0 && v->end >= v->offset ? v->end - v->offset : -1;
             }
         }
+    //  the offsets last committed, also while a newer checkpoint waits for
+    //  its snapshot (the group keeps them on the broker meanwhile)
     v->committed = -1;
-    for (size_t i = 0; self->kafka_commit_id && i < self->latest.n_splits; i++)
-        if (self->latest.id == self->kafka_commit_id
-            && strcmp (self->latest.splits[i]->id, chk->id) == 0)
-            v->committed = self->latest.splits[i]->offset;
+    size_t cn;
+    Zsink__Split *const *committed =
+        self->kafka_committed ? zs_splits_all (self->kafka_committed, &cn) : NULL;
+    for (size_t i = 0; committed && i < cn; i++)
+        if (strcmp (committed[i]->id, chk->id) == 0)
+            v->committed = committed[i]->offset;
     return 0;
 }
 
