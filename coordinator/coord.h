@@ -74,6 +74,7 @@ typedef struct {
     //  the Kafka source's enumerator (kafka_coord.c), NULL for other sources
     struct _zs_kafka_enum_t *kafka;
     bool kafka_discovered; //  the first discovery answered
+    char kafka_error[256]; //  the last failed ask's error ("" after one answered)
     int kafka_asking;      //  discoveries and stop resolutions asked, not answered
     int64_t kafka_next_discovery, kafka_retry_at; //  mono ms (0: no retry due)
     bool kafka_committing;                        //  an offset commit asked, not answered

@@ -1346,8 +1346,18 @@ s_tick_restart (coord_t *self, int64_t now)
     if (self->state == J_RESTARTING && now >= self->restore_at)
         s_restore (self);
     if (self->state == J_RESTORING
-        && now - self->restoring_since > 10 * self->cfg.heartbeat_timeout_ms)
-        s_fail (self, "restore did not complete in time (a participant never became ready)");
+        && now - self->restoring_since > 10 * self->cfg.heartbeat_timeout_ms) {
+        char why[400];
+        if (!zs_coord_splits_ready (self) && self->kafka_error[0])
+            snprintf (why, sizeof why,
+                      "restore did not complete in time: the Kafka source's partitions are not "
+                      "ready (%s)",
+                      self->kafka_error);
+        else
+            snprintf (why, sizeof why,
+                      "restore did not complete in time (a participant never became ready)");
+        s_fail (self, why);
+    }
 }
 
 //  The checkpoint in flight expired: a failure, tolerated a number of

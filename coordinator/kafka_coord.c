@@ -194,12 +194,15 @@ zs_coord_kafka_on_answer (coord_t *self)
     else if (self->kafka_asking > 0)
         self->kafka_asking--;
     if (rc != 0) {
-        //  the broker away, a topic missing: asked again after a while
+        //  the broker away, a topic missing: asked again after a while (a
+        //  restore that waits too long names this in its failure)
         zs_warn ("Kafka source: %s", err);
+        snprintf (self->kafka_error, sizeof self->kafka_error, "%s", err);
         self->kafka_retry_at = zs_clock_mono_ms () + S_RETRY_MS;
-    } else if (kind == ZS_KAFKA_SPLITS)
+    } else if (kind == ZS_KAFKA_SPLITS) {
+        self->kafka_error[0] = 0;
         s_on_splits (self, splits, n);
-    else if (kind == ZS_KAFKA_STOPS)
+    } else if (kind == ZS_KAFKA_STOPS)
         s_on_stops (self, splits, n);
     else
         zs_debug ("Kafka source: offsets of checkpoint %" PRId64 " committed",

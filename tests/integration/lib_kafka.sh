@@ -19,9 +19,11 @@
 #                         a function is a subshell, not the tool
 #   kafka_offsets TOPIC   ktool offsets: "partition P low L high H" lines
 #   kafka_high_total TOPIC  the sum of the partitions' high watermarks
+#   kget ARGS...          ktool, asked again until it answers (10 s)
 #   kafka_committed_total GROUP TOPIC
 #                         the sum of GROUP's committed offsets (a partition
-#                         without one counts 0)
+#                         without one counts 0; "?" when the broker does not
+#                         answer)
 #
 # A broker starts in 2-4 s, restarts after a kill -9 in about 4.5 s
 # (figures in scripts/kafka-server.sh). The broker's log: KAFKADIR/log.
@@ -78,6 +80,13 @@ kafka_high_total () {
     ktool offsets "$1" | awk '$1 == "partition" { n += $6 } END { print n + 0 }'
 }
 
+# kget ARGS...: ktool ARGS..., asked again until it answers (lib.sh's
+# kafka_ask)
+kget () {
+    kafka_ask "$KAFKA_BOOTSTRAP" "$@"
+}
+
 kafka_committed_total () {
-    ktool committed "$1" "$2" | awk '$1 == "partition" && $4 > 0 { n += $4 } END { print n + 0 }'
+    _kct=$(kget committed "$1" "$2") || { echo "?"; return 1; }
+    echo "$_kct" | awk '$1 == "partition" && $4 > 0 { n += $4 } END { print n + 0 }'
 }

@@ -62,18 +62,6 @@ job () {
         "execution.checkpointing.interval: 300ms" "$@"
 }
 
-# kget ARGS...: ktool ARGS... asked again until it answers (10 s): under
-# load the broker may answer "Not coordinator" for a group a moment, and a
-# failed ask must not read as "nothing committed"
-kget () {
-    _ke=$(($(now) + 10))
-    until _ko=$(ktool "$@" 2>&1); do
-        [ "$(now)" -lt $_ke ] || { echo "$_ko" >&2; return 1; }
-        sleep 0.2
-    done
-    echo "$_ko"
-}
-
 # committed_is_end VARIANT [TOPIC...]: the group's (the variant's topic
 # name) committed offset of every partition of the topics (default: the
 # variant's topic) is the partition's end (its high watermark)
