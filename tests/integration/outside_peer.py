@@ -135,8 +135,10 @@ def status(coordinator):
 
 
 def send_all(sock, frames):
-    """One message of these frames; retried until the DEALER has a peer."""
-    deadline = time.time() + 5
+    """One message of these frames; retried until the DEALER has a peer and
+    room (a flood meets the high-water mark; under a loaded machine the
+    cluster drains it slowly: 30 s, a deadline, not a wait)."""
+    deadline = time.time() + 30
     while True:
         try:
             for k, f in enumerate(frames):
