@@ -75,10 +75,13 @@ class Run:
         self.proc = subprocess.Popen(cmd, stdout=open(log, "w"), stderr=subprocess.STDOUT)
         self.rc = None
 
-    def finish(self, deadline_s):
-        """Waits for the exit (SIGKILL after deadline_s): wall s, CPU s, exit code."""
+    def finish(self, deadline_s, tick=None):
+        """Waits for the exit (SIGKILL after deadline_s): wall s, CPU s, exit code. tick() is
+        called every 20 ms meanwhile."""
         end = time.time() + deadline_s
         while True:
+            if tick:
+                tick()
             pid, status, ru = os.wait4(self.proc.pid, os.WNOHANG)
             if pid:
                 break
@@ -184,7 +187,12 @@ state.checkpoints.dir: {d}/chk
                     d = os.path.join(self.out, f"tput-{s}-p{p}-{r}")
                     load = loadavg()
                     run = self.job(s, d, topic, p, True)
-                    wall, cpu, rc = run.finish(600)
+                    first_cpu = []  # the process tree's CPU when the first snapshot appears
+
+                    def tick():
+                        if not first_cpu and os.path.exists(f"{d}/table/snapshot/snapshot-1"):
+                            first_cpu.append(tree_cpu(run.proc.pid))
+                    wall, cpu, rc = run.finish(600, tick)
                     snaps = self.snapshots(f"{d}/table")
                     count = snaps[-1]["total_record_count"] if snaps else 0
                     if rc != 0 or count != n:
@@ -193,7 +201,10 @@ state.checkpoints.dir: {d}/chk
                     span = (last["time_millis"] - first["time_millis"]) / 1000
                     # meaningless when the first commit holds most of the rows
                     injob = (n - first["total_record_count"]) / span if first["total_record_count"] < n / 2 else None
+                    after = n - first["total_record_count"]
+                    steady = (cpu - first_cpu[0]) / after * 1e6 if first_cpu and after > n / 2 else None
                     fig = {"wall_s": wall, "rows_per_s": n / wall, "injob_rows_per_s": injob,
+                           "cpu_s_per_mrows_after_first_commit": steady,
                            "cpu_s": cpu, "cpu_s_per_mrows": cpu / n * 1e6, "load": load}
                     self.results["tput"].setdefault(f"{s}_p{p}", []).append(fig)
                     say(f"tput {s} p={p} run {r + 1}: {wall:.1f} s, {n / wall:,.0f} rows/s, "
@@ -302,16 +313,28 @@ def machine():
 
 
 def report(res):
-    med = lambda xs, k: statistics.median(x[k] for x in xs) if xs else None
+    def med(xs, k):
+        vals = [x[k] for x in xs or () if x.get(k) is not None]
+        return statistics.median(vals) if vals else None
+
     rows = []
     for p in (1, 2):
         z, f = res["tput"].get(f"zsink_p{p}"), res["tput"].get(f"flink_p{p}")
         for label, k, unit, nd in (("rows/s, start -> exit", "rows_per_s", "", 0),
                                    ("rows/s in job (1st -> last commit)", "injob_rows_per_s", "", 0),
                                    ("wall s, start -> exit", "wall_s", " s", 1),
-                                   ("CPU s per million rows", "cpu_s_per_mrows", " s", 2)):
+                                   ("CPU s per million rows", "cpu_s_per_mrows", " s", 2),
+                                   ("CPU s per M rows after the 1st commit", "cpu_s_per_mrows_after_first_commit",
+                                    " s", 2)):
             if z or f:
-                rows.append((f"p={p} {label}", med(z, k) if z else None, med(f, k) if f else None, unit, nd))
+                rows.append((f"p={p} {label}", med(z, k), med(f, k), unit, nd))
+    spread = []
+    for p in (1, 2):
+        for sys_ in ("zsink", "flink"):
+            xs = res["tput"].get(f"{sys_}_p{p}")
+            if xs:
+                w = sorted(x["wall_s"] for x in xs)
+                spread.append(f"{sys_} p={p} {w[0]:.1f}-{w[-1]:.1f} s")
     lz, lf = res["latency"].get("zsink"), res["latency"].get("flink")
     for label, k, unit, nd in (("latency p50 produce -> committed", "p50_ms", " ms", 0),
                                ("latency p99 produce -> committed", "p99_ms", " ms", 0),
@@ -332,6 +355,8 @@ def report(res):
     if lz or lf:
         out.append("floor of 1 s checkpoints (a row produced at a uniform moment waits for the next one, "
                    "commit instant): p50 500 ms, p99 990 ms")
+    if spread:
+        out.append("wall, fastest-slowest run: " + ", ".join(spread))
     loads = [x["load"] for v in res["tput"].values() for x in v] + [v["load"] for v in res["latency"].values()]
     out.append(f"load average (1/5/15 min) at each job's start: {', '.join(loads)}")
     for s, v in res["latency"].items():
