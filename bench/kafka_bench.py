@@ -35,6 +35,7 @@ stdlib only; the tables are read with `zsink table` (it reads Paimon's tables as
 Writes OUT/results.json (every raw figure) and prints the table.
 """
 import argparse
+import atexit
 import calendar
 import glob
 import json
@@ -65,6 +66,16 @@ def pct(xs, q):
 
 # ---- processes ------------------------------------------------------------------------------
 
+LIVE = []  # jobs started and not yet waited for: killed if this script exits early
+
+
+@atexit.register
+def _kill_live():
+    for run in LIVE:
+        if run.rc is None:
+            run.proc.kill()
+
+
 class Run:
     """One job command, timed from its start to its exit, with the CPU of its process tree."""
 
@@ -74,6 +85,7 @@ class Run:
         self.t0 = time.time()
         self.proc = subprocess.Popen(cmd, stdout=open(log, "w"), stderr=subprocess.STDOUT)
         self.rc = None
+        LIVE.append(self)
 
     def finish(self, deadline_s, tick=None):
         """Waits for the exit (SIGKILL after deadline_s): wall s, CPU s, exit code. tick() is
@@ -199,8 +211,10 @@ state.checkpoints.dir: {d}/chk
                         sys.exit(f"kafka: {s} p={p}: exit {rc}, {count} rows of {n}; log {run.log}")
                     first, last = snaps[0], snaps[-1]
                     span = (last["time_millis"] - first["time_millis"]) / 1000
-                    # meaningless when the first commit holds most of the rows
-                    injob = (n - first["total_record_count"]) / span if first["total_record_count"] < n / 2 else None
+                    # meaningless when the first commit holds most of the rows, or all commits
+                    # fall within a second
+                    injob = (n - first["total_record_count"]) / span \
+                        if first["total_record_count"] < n / 2 and span >= 1 else None
                     after = n - first["total_record_count"]
                     steady = (cpu - first_cpu[0]) / after * 1e6 if first_cpu and after > n / 2 else None
                     fig = {"wall_s": wall, "rows_per_s": n / wall, "injob_rows_per_s": injob,
