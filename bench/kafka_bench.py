@@ -267,8 +267,8 @@ def attribute(b, table, snaps, warm_ms):
     order (a writer closes its file at a checkpoint's barrier, and the next checkpoint starts
     only once this one is complete, on both sides): each snapshot takes the next files until
     their rows make its deltaRecordCount, exactly, else the attribution is a mismatch.
-    Commit time: the snapshot file's mtime (when it was written; Paimon's timeMillis is taken
-    before its manifests and snapshot file are written: both are kept)."""
+    Commit time: the snapshot file's mtime (when it was written; a snapshot's timeMillis is
+    taken before that: both are kept)."""
     appends = sorted((s for s in snaps if s["commit_kind"] == "APPEND"), key=lambda s: s["id"])
     files = sorted(glob.glob(os.path.join(table, "bucket-*", "*.parquet")), key=lambda f: os.stat(f).st_mtime_ns)
     lat, lat_tm, bad, i = [], [], None, 0
