@@ -25,6 +25,12 @@
                                      then "produced N". Record timestamps:
                                      now, or MS + id * 1000 (with MS
                                      1700000000000 the row's ts column)
+                                     --stamp-ts (for bench/kafka.sh): every
+                                     TIMESTAMP(3) column of the row holds
+                                     the wall clock (epoch ms) when the
+                                     record is handed to the producer, never
+                                     null: the table then says when each of
+                                     its rows was produced
       produce-txn TOPIC --from A --to B --abort-every K [--batch N] [--txn-id T]
               [--open-ms MS] [same options as produce]
                                      one transaction per N rows (100), the
@@ -117,6 +123,7 @@ s_usage (const char *why)
              "  delete-records TOPIC P=OFFSET...\n"
              "  produce TOPIC --from A --to B [--format json|csv] [--schema S]\n"
              "          [--partition P | --keyed] [--rate R] [--timestamp-base MS]\n"
+             "          [--stamp-ts]\n"
              "  produce-txn TOPIC --from A --to B --abort-every K [--batch N] [--txn-id T]\n"
              "          [--open-ms MS] ...\n"
              "  produce-raw TOPIC PARTITION VALUE|--null\n"
@@ -124,6 +131,15 @@ s_usage (const char *why)
              "  commit GROUP TOPIC P=OFFSET... | consume TOPIC [--read-uncommitted]\n",
              why);
     exit (2);
+}
+
+//  The wall clock, epoch ms (what a snapshot's timeMillis is in).
+static int64_t
+s_wall_ms (void)
+{
+    struct timespec ts;
+    clock_gettime (CLOCK_REALTIME, &ts);
+    return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static int64_t
@@ -392,6 +408,7 @@ typedef struct {
     double rate; //  rows/s, 0: as fast as it goes
     int64_t abort_every, batch, open_ms;
     int64_t ts_base; //  record timestamps ts_base + id * 1000, or -1: now
+    bool stamp_ts;   //  TIMESTAMP(3) columns: the wall clock at produce
     const char *txn_id;
 } s_opts_t;
 
@@ -407,7 +424,7 @@ s_parse_opts (s_opts_t *o, int argc, char **argv, bool txn)
     zs_schema_default (&o->schema);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool flag = !strcmp (a, "--keyed");
+        bool flag = !strcmp (a, "--keyed") || !strcmp (a, "--stamp-ts");
         if (!flag && !v)
             s_usage ("an option wants a value");
         if (!strcmp (a, "--from"))
@@ -422,6 +439,8 @@ s_parse_opts (s_opts_t *o, int argc, char **argv, bool txn)
                 s_die ("--schema: %s", err);
         } else if (!strcmp (a, "--partition"))
             o->partition = (int) s_number (v, a);
+        else if (!strcmp (a, "--stamp-ts"))
+            o->stamp_ts = true;
         else if (flag)
             o->keyed = true;
         else if (!strcmp (a, "--timestamp-base"))
@@ -486,6 +505,9 @@ s_value_of (const s_opts_t *o, int64_t id, zs_strbuf_t *out)
     static zs_datagen_buf_t buf;
     zs_value_t row[ZS_MAX_COLUMNS];
     zs_datagen_row (&o->schema, id, row, &buf);
+    for (int c = 0; o->stamp_ts && c < o->schema.n; c++)
+        if (o->schema.cols[c].type == ZS_TYPE_TIMESTAMP3)
+            row[c] = (zs_value_t){.v.i64 = s_wall_ms ()};
     out->len = 0;
     if (o->csv)
         zs_row_csv (out, &o->schema, row);
