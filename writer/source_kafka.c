@@ -195,10 +195,16 @@ s_conf (zs_source_kafka_t *self, const zs_config_t *cfg, char *err, size_t errle
     snprintf (client_id, sizeof client_id, "zsink-writer-%d", self->index);
     //  a consumer needs a group.id even with manual assignment; this one
     //  is never joined nor committed to
+    //  queued.min.messages: librdkafka 2.0.2 prefetches up to 100,000
+    //  messages a partition, then stops fetching it for a while; a writer
+    //  reading faster than that waits (110-135k rows/s a writer with the
+    //  default, 460k without the limit: docs/performance.md, "Kafka"). The
+    //  prefetch stays bounded by queued.max.messages.kbytes (64 MB).
     const char *defaults[][2] = {{"group.id", "zsink-reader"},
                                  {"client.id", client_id},
                                  {"auto.offset.reset", "error"},
-                                 {"isolation.level", "read_committed"}};
+                                 {"isolation.level", "read_committed"},
+                                 {"queued.min.messages", "1000000"}};
     const char *forced[][2] = {{"enable.auto.commit", "false"},
                                {"enable.auto.offset.store", "false"},
                                {"enable.partition.eof", "true"},
