@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench/flink-paimon/setup.sh - build the Flink + Paimon side of the comparison.
 #
-# Fetches Paimon's Flink 2.0 connector jar (its parent POM is not served, so Maven cannot take
-# it as a dependency; the jar is checked against the registry's .sha1), then
+# Fetches Paimon's Flink 2.0 connector jar from the repository mvn uses (its parent POM is not
+# served, so Maven cannot take it as a dependency; the jar is checked against the registry's
+# .sha1), then
 #   mvn -B -ntp -q compile
 # which leaves target/classes and target/classpath.txt (dependency:build-classpath, jars in
 # ~/.m2). run.sh then starts plain `java -cp` JVMs. Idempotent; --check only says whether the
@@ -11,7 +12,7 @@ set -eu
 cd "$(dirname "$0")"
 PAIMON=2.0.0
 JAR=target/jars/paimon-flink-2.0-$PAIMON.jar
-URL=${MAVEN_CENTRAL:-https://repo.maven.apache.org/maven2}/org/apache/paimon/paimon-flink-2.0/$PAIMON/paimon-flink-2.0-$PAIMON.jar
+JARPATH=org/apache/paimon/paimon-flink-2.0/$PAIMON/paimon-flink-2.0-$PAIMON.jar
 
 if [ "${1:-}" = --check ]; then
     [ -s "$JAR" ] && [ -s target/classpath.txt ] && [ -d target/classes/zsink/bench ] &&
@@ -21,6 +22,13 @@ fi
 command -v mvn >/dev/null 2>&1 || { echo "setup: mvn not found (apt-get install maven default-jdk-headless)" >&2; exit 1; }
 mkdir -p target/jars
 if [ ! -s "$JAR" ]; then
+    # the repository mvn resolves from, as this machine configures it
+    # (settings, mirrors), asked of mvn itself: no host is written here
+    repo=${MAVEN_CENTRAL:-$(mvn -B -q -N help:evaluate \
+        -Dexpression='project.remoteArtifactRepositories[0].url' -DforceStdout |
+        sed 's/\x1b\[[0-9;]*m//g')}
+    [ -n "$repo" ] || { echo "setup: mvn names no repository to fetch from" >&2; exit 1; }
+    URL=${repo%/}/$JARPATH
     echo "setup: fetching $URL"
     curl -fsSL -o "$JAR.part" "$URL"
     want=$(curl -fsSL "$URL.sha1" | cut -c1-40)
