@@ -348,14 +348,7 @@ s_state_from_json (json_t *js, char *err, size_t errlen)
 Zsink__CommitterState *
 zs_state_dup (const Zsink__CommitterState *state)
 {
-    size_t len = zsink__committer_state__get_packed_size (state);
-    uint8_t *buf = malloc (len ? len : 1);
-    if (!buf)
-        return NULL;
-    zsink__committer_state__pack (state, buf);
-    Zsink__CommitterState *copy = zsink__committer_state__unpack (NULL, len, buf);
-    free (buf);
-    return copy;
+    return zs_pb_dup (&state->base);
 }
 
 void

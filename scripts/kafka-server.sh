@@ -85,55 +85,9 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LIBS=${ZSINK_KAFKA_LIBS:-$ROOT/build/kafka/libs}
 JSA=$(dirname "$LIBS")/kafka.jsa
 
-die () {
-    echo "kafka-server: $*" >&2
-    exit 1
-}
-
-# Is the broker's process there (a zombie nobody reaped yet is gone)? Its
-# command line names DIR's server.properties: a pid file whose number the
-# system has given to another process since never gets that process killed.
-running () {
-    kill -0 "$1" 2>/dev/null && [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ] &&
-        tr '\0' '\n' <"/proc/$1/cmdline" 2>/dev/null | grep -qxF -- "$DIR/server.properties"
-}
-
-alive () {
-    [ -f "$DIR/pid" ] && running "$(cat "$DIR/pid")"
-}
-
-# Is TCP port $1 free on 127.0.0.1 (nobody listening)?
-port_free () {
-    [ -z "$(ss -Htln "sport = :$1" 2>/dev/null)" ]
-}
-
-# Two distinct free ports (below the ephemeral range), the first $1 if given.
-pick_ports () {
-    ports=${1:-}
-    n=$(echo $ports | wc -w)
-    tries=0
-    while [ "$n" -lt 2 ]; do
-        tries=$((tries + 1))
-        [ $tries -lt 1000 ] || die "no free ports found"
-        p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 12000))
-        case " $ports " in *" $p "*) continue ;; esac
-        port_free $p || continue
-        ports="$ports $p"
-        n=$((n + 1))
-    done
-    echo $ports
-}
-
-# Waits (deadline $1 s) until the process is gone.
-wait_gone () {
-    pid=$(cat "$DIR/pid")
-    end=$(($(date +%s) + $1))
-    while running "$pid"; do
-        [ "$(date +%s)" -lt "$end" ] || return 1
-        sleep 0.05
-    done
-    return 0
-}
+SERVER=kafka-server NPORTS=2
+server_mark () { printf '%s\n' "$DIR/server.properties"; }
+. "$(dirname "$0")/server-lib.sh"
 
 # A Kafka Uuid: 16 random bytes, base64url without padding (22 characters).
 # It may start with '-': passed as --cluster-id=ID, not as an argument.

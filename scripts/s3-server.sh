@@ -81,55 +81,9 @@ KEY=zsinktestkey
 SECRET=zsinktestsecret
 REGION=us-east-1
 
-die () {
-    echo "s3-server: $*" >&2
-    exit 1
-}
-
-# Is the server's process there (a zombie nobody reaped yet is gone)? Its
-# command line names DIR's data: a pid file whose number the system has
-# given to another process since never gets that process killed.
-running () {
-    kill -0 "$1" 2>/dev/null && [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ] &&
-        tr '\0' '\n' <"/proc/$1/cmdline" 2>/dev/null | grep -qxF -- "-dir=$DIR/data"
-}
-
-alive () {
-    [ -f "$DIR/pid" ] && running "$(cat "$DIR/pid")"
-}
-
-# Is TCP port $1 free on 127.0.0.1 (nobody listening)?
-port_free () {
-    [ -z "$(ss -Htln "sport = :$1" 2>/dev/null)" ]
-}
-
-# Ten distinct free ports (below the ephemeral range), the first $1 if given.
-pick_ports () {
-    ports=${1:-}
-    n=$(echo $ports | wc -w)
-    tries=0
-    while [ "$n" -lt 10 ]; do
-        tries=$((tries + 1))
-        [ $tries -lt 1000 ] || die "no free ports found"
-        p=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom) % 12000 ))
-        case " $ports " in *" $p "*) continue ;; esac
-        port_free $p || continue
-        ports="$ports $p"
-        n=$((n + 1))
-    done
-    echo $ports
-}
-
-# Waits (deadline $1 s) until the process is gone.
-wait_gone () {
-    pid=$(cat "$DIR/pid")
-    end=$(( $(date +%s) + $1 ))
-    while running "$pid"; do
-        [ "$(date +%s)" -lt "$end" ] || return 1
-        sleep 0.05
-    done
-    return 0
-}
+SERVER=s3-server NPORTS=10
+server_mark () { printf '%s\n' "-dir=$DIR/data"; }
+. "$(dirname "$0")/server-lib.sh"
 
 launch () {
     set -- $(cat "$DIR/ports")

@@ -229,17 +229,23 @@ zs_codec_valid_split (const Zsink__Split *split)
     return s_valid_split (split);
 }
 
-Zsink__Split *
-zs_split_dup (const Zsink__Split *split)
+void *
+zs_pb_dup (const ProtobufCMessage *msg)
 {
-    size_t len = zsink__split__get_packed_size (split);
+    size_t len = protobuf_c_message_get_packed_size (msg);
     uint8_t *buf = malloc (len ? len : 1);
     if (!buf)
         return NULL;
-    zsink__split__pack (split, buf);
-    Zsink__Split *copy = zsink__split__unpack (NULL, len, buf);
+    protobuf_c_message_pack (msg, buf);
+    ProtobufCMessage *copy = protobuf_c_message_unpack (msg->descriptor, NULL, len, buf);
     free (buf);
     return copy;
+}
+
+Zsink__Split *
+zs_split_dup (const Zsink__Split *split)
+{
+    return zs_pb_dup (&split->base);
 }
 
 void

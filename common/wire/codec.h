@@ -134,6 +134,10 @@ bool zs_codec_valid_state (const Zsink__CommitterState *state);
 //  … and the split rules (8 in codec.c).
 bool zs_codec_valid_split (const Zsink__Split *split);
 
+//  A deep copy of any message (pack, then unpack), or NULL out of memory;
+//  free with its type's free_unpacked.
+void *zs_pb_dup (const ProtobufCMessage *msg);
+
 //  A deep copy of a split (its own strings), or NULL out of memory; free
 //  with zs_split_free.
 Zsink__Split *zs_split_dup (const Zsink__Split *split);
