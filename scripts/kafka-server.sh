@@ -154,14 +154,7 @@ java_run () {
 
 launch () {
     set -- $(cat "$DIR/ports")
-    # a killed broker's sockets may close a moment after it is gone
-    end=$(($(date +%s) + 10))
-    for p in "$@"; do
-        while ! port_free "$p"; do
-            [ "$(date +%s)" -lt "$end" ] || die "port $p is taken (ports: $DIR/ports)"
-            sleep 0.05
-        done
-    done
+    wait_ports_free
     echo "--- start $(date -u +%FT%TZ)" >>"$DIR/log"
     (java_run kafka.Kafka "$DIR/server.properties") </dev/null >>"$DIR/log" 2>&1 &
     echo $! >"$DIR/pid"

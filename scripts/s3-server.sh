@@ -87,14 +87,7 @@ server_mark () { printf '%s\n' "-dir=$DIR/data"; }
 
 launch () {
     set -- $(cat "$DIR/ports")
-    # a killed server's sockets may close a moment after it is gone
-    end=$(( $(date +%s) + 10 ))
-    for p in "$@"; do
-        while ! port_free "$p"; do
-            [ "$(date +%s)" -lt "$end" ] || die "port $p is taken (ports: $DIR/ports)"
-            sleep 0.05
-        done
-    done
+    wait_ports_free
     mkdir -p "$DIR/data"
     sock="-filer.localSocket=$DIR/filer.sock -s3.localSocket=$DIR/s3.sock"
     [ ${#DIR} -lt 90 ] || sock="" # a unix socket's path has room for ~100 bytes

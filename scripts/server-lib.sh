@@ -54,3 +54,15 @@ wait_gone () {
     done
     return 0
 }
+
+# Waits (10 s) until every port of DIR/ports is free again: a killed
+# server's sockets may close a moment after it is gone.
+wait_ports_free () {
+    end=$(($(date +%s) + 10))
+    for p in $(cat "$DIR/ports"); do
+        while ! port_free "$p"; do
+            [ "$(date +%s)" -lt "$end" ] || die "port $p is taken (ports: $DIR/ports)"
+            sleep 0.05
+        done
+    done
+}
