@@ -762,7 +762,7 @@ test_conf_refused (void **state)
     snprintf (conf.access_key, sizeof conf.access_key, "k");
     snprintf (conf.secret_key, sizeof conf.secret_key, "s3cr3t-value");
     const char *bad[] = {"ftp://127.0.0.1", "127.0.0.1:8333", "http://", "http://127.0.0.1/path",
-                         "http://user@127.0.0.1"};
+                         "http://127.0.0.1@127.0.0.1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf (conf.endpoint, sizeof conf.endpoint, "%s", bad[i]);
         zs_s3_t *s3 = zs_s3_new (&conf, err, sizeof err);
