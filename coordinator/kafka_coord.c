@@ -141,7 +141,7 @@ static void
 s_on_splits (coord_t *self, Zsink__Split **splits, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (zs_splits_has (self->splits, splits[i]->id))
+        if (zs_splits_find (self->splits, splits[i]->id))
             continue;
         if (zs_splits_put (self->splits, splits[i]) != 0) {
             zs_error ("out of memory recording split %s", splits[i]->id);
@@ -166,16 +166,14 @@ static void
 s_on_stops (coord_t *self, Zsink__Split **splits, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        size_t all_n;
-        Zsink__Split *const *all = zs_splits_all (self->splits, &all_n);
-        for (size_t k = 0; k < all_n; k++)
-            if (strcmp (all[k]->id, splits[i]->id) == 0 && !all[k]->has_stop) {
-                //  only the stop: the state may have moved since the ask
-                all[k]->has_stop = true;
-                all[k]->stop = splits[i]->stop;
-                zs_info ("Split %s stops at offset %" PRId64 " (%s)", all[k]->id, all[k]->stop,
-                         self->cfg.kafka_bounded_mode);
-            }
+        Zsink__Split *sp = zs_splits_find (self->splits, splits[i]->id);
+        if (!sp || sp->has_stop)
+            continue;
+        //  only the stop: the state may have moved since the ask
+        sp->has_stop = true;
+        sp->stop = splits[i]->stop;
+        zs_info ("Split %s stops at offset %" PRId64 " (%s)", sp->id, sp->stop,
+                 self->cfg.kafka_bounded_mode);
     }
 }
 
@@ -282,28 +280,22 @@ zs_coord_split_view (coord_t *self, size_t k, zs_split_view_t *v)
     //  a checkpoint completed since it was sent (heartbeats come every
     //  heartbeat.interval, checkpoints may come faster): the position is
     //  then the checkpoint's, and the end at least that
-    size_t pn;
-    Zsink__Split *const *progress = zs_splits_all (self->progress, &pn);
-    for (size_t i = 0; i < pn; i++)
-        if (strcmp (progress[i]->id, chk->id) == 0) {
-            if (progress[i]->offset > v->offset)
-                v->offset = progress[i]->offset;
-            v->finished = progress[i]->finished || chk->finished;
-            if (progress[i]->has_end && progress[i]->end >= 0) {
-                v->end = progress[i]->end > v->offset ? progress[i]->end : v->offset;
-                //  an offset of -2 (earliest, nothing read) has no lag yet
-                v->lag = v->offset >= 0 && v->end >= v->offset ? v->end - v->offset : -1;
-            }
+    const Zsink__Split *p = zs_splits_find (self->progress, chk->id);
+    if (p) {
+        if (p->offset > v->offset)
+            v->offset = p->offset;
+        v->finished = p->finished || chk->finished;
+        if (p->has_end && p->end >= 0) {
+            v->end = p->end > v->offset ? p->end : v->offset;
+            //  an offset of -2 (earliest, nothing read) has no lag yet
+            v->lag = v->offset >= 0 && v->end >= v->offset ? v->end - v->offset : -1;
         }
+    }
     //  the offsets last committed, also while a newer checkpoint waits for
     //  its snapshot (the group keeps them on the broker meanwhile)
-    v->committed = -1;
-    size_t cn;
-    Zsink__Split *const *committed =
-        self->kafka_committed ? zs_splits_all (self->kafka_committed, &cn) : NULL;
-    for (size_t i = 0; committed && i < cn; i++)
-        if (strcmp (committed[i]->id, chk->id) == 0)
-            v->committed = committed[i]->offset;
+    const Zsink__Split *c =
+        self->kafka_committed ? zs_splits_find (self->kafka_committed, chk->id) : NULL;
+    v->committed = c ? c->offset : -1;
     return 0;
 }
 

@@ -92,12 +92,12 @@ zs_splits_count (zs_splits_t *self)
     return self->n;
 }
 
-bool
-zs_splits_has (zs_splits_t *self, const char *id)
+Zsink__Split *
+zs_splits_find (zs_splits_t *self, const char *id)
 {
     bool found;
-    s_search (self, id, &found);
-    return found;
+    size_t at = s_search (self, id, &found);
+    return found ? self->all[at] : NULL;
 }
 
 Zsink__Split *const *

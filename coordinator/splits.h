@@ -27,8 +27,8 @@ void zs_splits_clear (zs_splits_t *self);
 int zs_splits_put (zs_splits_t *self, const Zsink__Split *split);
 //  How many splits are recorded.
 size_t zs_splits_count (zs_splits_t *self);
-//  Is a split of this id recorded?
-bool zs_splits_has (zs_splits_t *self, const char *id);
+//  The split of this id (valid until the next put or clear), or NULL.
+Zsink__Split *zs_splits_find (zs_splits_t *self, const char *id);
 
 //  Every split, in id order; valid until the next put or clear.
 Zsink__Split *const *zs_splits_all (zs_splits_t *self, size_t *n);
