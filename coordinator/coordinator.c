@@ -992,6 +992,11 @@ s_on_ready (coord_t *self, int slot, Zsink__Ready *ready)
             s_finish (self);
             return;
         }
+        //  The restored checkpoint's snapshot is in the table: its offsets
+        //  go to Kafka now, not at the next checkpoint, which may never
+        //  come (a job that fails again before one).
+        if (self->latest.id && s->last_committed >= self->latest.id)
+            zs_coord_kafka_committed (self, self->latest.id);
         s_restore_step (self);
     }
     for (int i = 0; i <= self->n; i++)
