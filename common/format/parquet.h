@@ -67,6 +67,11 @@ typedef struct {
     bool has_minmax;    //  false: all null, longer than ZS_STATS_BIN_MAX, or NaN only
     zs_value_t min;     //  bin.ptr points into min_buf
     zs_value_t max;     //  bin.ptr points into max_buf
+    //  The writer's file summary keeps a byte array's min/max longer than
+    //  ZS_STATS_BIN_MAX cut to it (a UTF-8 boundary for text): max_cut says
+    //  the real max is longer than max, enough for Paimon's truncate(16)
+    //  statistics (stats.c). The footer has no min/max for such a chunk.
+    bool min_cut, max_cut;
     uint8_t min_buf[ZS_STATS_BIN_MAX];
     uint8_t max_buf[ZS_STATS_BIN_MAX];
 } zs_column_stats_t;
