@@ -327,9 +327,11 @@ s_parse_decimal (const uint8_t *p, size_t len, int precision, int scale, zs_valu
         neg = p[i++] == '-';
     //  The digits without leading zeros, and where the point was.
     char dig[80];
-    int nd = 0, point = -1, seen = 0;
+    int nd = 0, point = 0, seen = 0;
+    bool has_point = false;
     for (; i < len; i++) {
-        if (p[i] == '.' && point < 0) {
+        if (p[i] == '.' && !has_point) {
+            has_point = true;
             point = nd;
             continue;
         }
@@ -337,7 +339,7 @@ s_parse_decimal (const uint8_t *p, size_t len, int precision, int scale, zs_valu
             break;
         seen++;
         if (nd == 0 && p[i] == '0') {
-            if (point >= 0)
+            if (has_point)
                 point--; //  0.00123: leading zeros after the point shift it
             continue;
         }
@@ -363,7 +365,7 @@ s_parse_decimal (const uint8_t *p, size_t len, int precision, int scale, zs_valu
     if (i != len)
         return ZS_PARSE_TYPE;
     //  value = 0.dig * 10^(intdigits), intdigits = point (or nd) + exp10
-    int intdigits = (point < 0 ? nd : point) + exp10;
+    int intdigits = (has_point ? point : nd) + exp10;
     __int128 x = 0;
     int kept = 0;
     for (int k = 0; k < nd; k++) {

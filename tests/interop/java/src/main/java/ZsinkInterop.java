@@ -418,20 +418,49 @@ public class ZsinkInterop {
                 case VARBINARY: s = r -> hex(r.getBinary(pos)); break;
                 case TIMESTAMP_WITHOUT_TIME_ZONE: {
                     int prec = DataTypeChecks.getPrecision(t);
-                    if (prec > 6)
-                        throw new IllegalArgumentException("column " + fs.get(i).name() + " " + t
-                                + ": only precision <= 6 has a canonical spelling");
+                    if (prec > 6) {
+                        s = typeSpeller(fs.get(i).name(), t, pos);
+                        break;
+                    }
                     s = r -> Long.toString(r.getTimestamp(pos, prec).toMicros());
                     break;
                 }
                 default:
-                    throw new IllegalArgumentException("column " + fs.get(i).name() + " has type " + t
-                            + ", which has no canonical spelling (zsink's types only)");
+                    s = typeSpeller(fs.get(i).name(), t, pos);
             }
             final Speller inner = s;
             sp[i] = r -> r.isNullAt(pos) ? NULL : inner.spell(r);
         }
         return sp;
+    }
+
+    // The canonical spellings of the types beyond zsink's first ones (issue 25,
+    // "Types"), as paimon_py.py and oracle.mjs spell them: DECIMAL the plain
+    // number at its scale ("-0.50"), TIME milliseconds of the day, TIMESTAMP(7..9)
+    // epoch nanoseconds, WITH LOCAL TIME ZONE as TIMESTAMP (epoch micros, nanos).
+    static Speller typeSpeller(String name, DataType t, int pos) {
+        switch (t.getTypeRoot()) {
+            case DECIMAL: {
+                int p = DataTypeChecks.getPrecision(t), sc = DataTypeChecks.getScale(t);
+                return r -> r.getDecimal(pos, p, sc).toBigDecimal().toPlainString();
+            }
+            case TIME_WITHOUT_TIME_ZONE:
+                return r -> Integer.toString(r.getInt(pos));
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE: {
+                int prec = DataTypeChecks.getPrecision(t);
+                if (prec <= 6)
+                    return r -> Long.toString(r.getTimestamp(pos, prec).toMicros());
+                return r -> {
+                    Timestamp ts = r.getTimestamp(pos, prec);
+                    return java.math.BigInteger.valueOf(ts.getMillisecond()).multiply(java.math.BigInteger.valueOf(1000000))
+                            .add(java.math.BigInteger.valueOf(ts.getNanoOfMillisecond())).toString();
+                };
+            }
+            default:
+                throw new IllegalArgumentException("column " + name + " has type " + t
+                        + ", which has no canonical spelling (zsink's types only)");
+        }
     }
 
     static String line(Speller[] sp, InternalRow r) {
