@@ -679,6 +679,10 @@ s_int96 (const uint8_t *p, int64_t *out)
     int64_t nod = (int64_t) zs_le_get (p, 8);
     int64_t day = (int32_t) (uint32_t) zs_le_get (p + 8, 4) - INT64_C (2440588);
     int64_t t;
+    if (day < 0 && nod > 0) { //  so that the earliest value (INT64_MIN) fits too
+        day += 1;
+        nod -= INT64_C (86400000000000);
+    }
     if (__builtin_mul_overflow (day, INT64_C (86400000000000), &t)
         || __builtin_add_overflow (t, nod, &t))
         return -1;

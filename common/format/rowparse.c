@@ -235,9 +235,12 @@ s_parse_timestamp (const uint8_t *p, size_t len, int keep, int64_t per_second, b
             return ZS_PARSE_TYPE;
         }
     }
-    int64_t t, sub = nanos / (1000000000 / per_second);
-    if (__builtin_mul_overflow (days * 86400 + secs - east, per_second, &t)
-        || __builtin_add_overflow (t, sub, &t))
+    int64_t t, sub = nanos / (1000000000 / per_second), whole = days * 86400 + secs - east;
+    if (whole < 0 && sub > 0) { //  so that the earliest value (INT64_MIN) fits too
+        whole += 1;
+        sub -= per_second;
+    }
+    if (__builtin_mul_overflow (whole, per_second, &t) || __builtin_add_overflow (t, sub, &t))
         return ZS_PARSE_RANGE;
     *out = t;
     return 0;
