@@ -391,7 +391,7 @@ s_parse_decimal (const uint8_t *p, size_t len, int precision, int scale, zs_valu
     if (last > scale)
         last = scale;
     for (int k = last; k < scale; k++) {
-        if (x > zs_pow10 (38))
+        if (x > zs_pow10 (37)) //  x * 10 would pass 10^38 (and 2^127 soon after)
             return ZS_PARSE_RANGE;
         x *= 10;
     }

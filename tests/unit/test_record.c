@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "record.h"
+#include "rowfmt.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +242,26 @@ test_paimon_types (void **state)
     zs_record_destroy (&rec);
 }
 
+
+//  Found by fuzz_value: a DECIMAL(38, 38) of 8 with zeros overflowed 128
+//  bits while scaled up (UBSan), instead of being out of range.
+static void
+test_decimal_scale_overflow (void **state)
+{
+    zs_schema_t s;
+    char err[ZS_ERRLEN];
+    assert_int_equal (zs_schema_parse (&s, "v DECIMAL(38, 38)", err, sizeof err), 0);
+    const char *texts[] = {"-8.0000000000000000000", "8", "1e1", "0.99999999999999999999999999999999999999"};
+    const int want[] = {ZS_PARSE_RANGE, ZS_PARSE_RANGE, ZS_PARSE_RANGE, 0};
+    for (int i = 0; i < 4; i++) {
+        zs_value_t v;
+        const char *reason;
+        assert_int_equal (
+            zs_value_parse_col (&s.cols[0], (const uint8_t *) texts[i], strlen (texts[i]), &v, &reason),
+            want[i]);
+    }
+}
+
 int
 main (void)
 {
@@ -248,6 +269,7 @@ main (void)
         cmocka_unit_test (test_json_types),     cmocka_unit_test (test_json_errors),
         cmocka_unit_test (test_csv_positional), cmocka_unit_test (test_csv_errors),
         cmocka_unit_test (test_lifetime),       cmocka_unit_test (test_paimon_types),
+        cmocka_unit_test (test_decimal_scale_overflow),
     };
     return cmocka_run_group_tests (tests, s_setup, s_teardown);
 }
