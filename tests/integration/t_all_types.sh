@@ -20,7 +20,9 @@
 #    docs/decisions.md), checked here against all_types.py's own;
 #  - variant java_created: a table Paimon Java creates with every type
 #    takes a zsink job with no table.schema (it adopts the table's) and
-#    reads back exact.
+#    reads back exact;
+#  - variant datagen: the datagen source makes values of every type (2
+#    writers, 4000 rows), and all readers agree on them.
 . "$(dirname "$0")/lib.sh"
 interop_required
 
@@ -110,6 +112,16 @@ drive_java_created () {
     [ ! -e "$(table_of "$v")/schema/schema-1" ] || fail "$v" "the job wrote a schema of its own"
 }
 
+drive_datagen () {
+    v=$1
+    write_job "$v" 2 "table.schema: $SCHEMA" "datagen.number-of-rows: 4000" \
+        "execution.checkpointing.interval: 500ms"
+    start_cluster "$v"
+    expect_exit "$v" 90 0
+    oracle "$v" 4000 --last-max
+}
+
 run_variants drive_json json
 run_variants drive_java_created java_created
+run_variants drive_datagen datagen
 pass
