@@ -711,8 +711,7 @@ s_convert (const s_col_t *c, zs_value_t *v, char *why, size_t why_len)
             return zs_pq_err (why, why_len, "decimal of %u bytes", v->v.bin.len);
         __int128 lim = zs_pow10 (zs_column_precision (c->col));
         if (x >= lim || x <= -lim)
-            return zs_pq_err (why, why_len, "decimal over %d digits",
-                              zs_column_precision (c->col));
+            return zs_pq_err (why, why_len, "decimal over %d digits", zs_column_precision (c->col));
         zs_dec_set (v, x);
     } else if (type == ZS_TYPE_TIMESTAMP9 && c->ptype == ZS_PQ_INT96) {
         if (s_int96 (v->v.bin.ptr, &v->v.i64) != 0)

@@ -71,8 +71,8 @@ zs_value_refused (const zs_column_t *col, int kind, const char *shown, const cha
     char type[ZS_TYPE_TEXT_MAX];
     s_type (col, type, sizeof type);
     if (kind == ZS_PARSE_RANGE)
-        snprintf (why, whylen, "column '%s': %s is out of range for %s%s%s", col->name, shown,
-                  type, reason ? ": " : "", reason ? reason : "");
+        snprintf (why, whylen, "column '%s': %s is out of range for %s%s%s", col->name, shown, type,
+                  reason ? ": " : "", reason ? reason : "");
     else if (kind == ZS_PARSE_UTF8)
         snprintf (why, whylen, "column '%s': %s is not valid UTF-8", col->name, shown);
     else

@@ -17,13 +17,16 @@
 #include "rowfmt.h"
 
 static const char *const s_columns[] = {
-    "v DECIMAL(1, 1)",  "v DECIMAL(9, 2)",        "v DECIMAL(18, 4)",
-    "v DECIMAL(38, 0)", "v DECIMAL(38, 10)",      "v DECIMAL(38, 38)",
-    "v TIME(0)",        "v TIME(3)",              "v TIMESTAMP(0)",
-    "v TIMESTAMP(3)",   "v TIMESTAMP(6)",         "v TIMESTAMP(9)",
-    "v TIMESTAMP_LTZ(3)", "v TIMESTAMP(9) WITH LOCAL TIME ZONE", "v CHAR(3)",
-    "v VARCHAR(5)",     "v BINARY(2)",            "v TINYINT",
-    "v SMALLINT",       "v DATE",
+    "v DECIMAL(1, 1)",    "v DECIMAL(9, 2)",
+    "v DECIMAL(18, 4)",   "v DECIMAL(38, 0)",
+    "v DECIMAL(38, 10)",  "v DECIMAL(38, 38)",
+    "v TIME(0)",          "v TIME(3)",
+    "v TIMESTAMP(0)",     "v TIMESTAMP(3)",
+    "v TIMESTAMP(6)",     "v TIMESTAMP(9)",
+    "v TIMESTAMP_LTZ(3)", "v TIMESTAMP(9) WITH LOCAL TIME ZONE",
+    "v CHAR(3)",          "v VARCHAR(5)",
+    "v BINARY(2)",        "v TINYINT",
+    "v SMALLINT",         "v DATE",
 };
 #define S_NCOLS (sizeof s_columns / sizeof s_columns[0])
 

@@ -433,8 +433,7 @@ test_corrupt (void **state)
     for (size_t cut = 0; cut < len; cut++) {
         uint8_t *copy = malloc (cut ? cut : 1);
         memcpy (copy, row, cut);
-        assert_int_equal (s_decode (copy, cut, types, 4, got, err, sizeof err),
-                          ZS_ECORRUPT);
+        assert_int_equal (s_decode (copy, cut, types, 4, got, err, sizeof err), ZS_ECORRUPT);
         free (copy);
     }
     srand (11);
@@ -469,7 +468,6 @@ test_bad_input (void **state)
     assert_non_null (strstr (err, "unknown type"));
 }
 
-
 //  The types of issue 25 as Paimon Java 1.4.2 serializes them
 //  (InternalRowSerializer.toBinaryRow, SerializationUtils.serializeBinaryRow;
 //  the bytes printed by a one-off Java program against paimon-bundle):
@@ -491,11 +489,12 @@ test_paimon_types (void **state)
     zs_schema_t schema;
     char err[ZS_ERRLEN];
     assert_int_equal (
-        zs_schema_parse (&schema,
-                         "a TINYINT, b SMALLINT, c DECIMAL(10, 2), d DECIMAL(38, 10), e DECIMAL(20, "
-                         "0), f TIME(3), g TIMESTAMP(0), h TIMESTAMP(9), i TIMESTAMP(9), j "
-                         "TIMESTAMP_LTZ(6), k CHAR(3), l BINARY(4), m DECIMAL(19, 0)",
-                         err, sizeof err),
+        zs_schema_parse (
+            &schema,
+            "a TINYINT, b SMALLINT, c DECIMAL(10, 2), d DECIMAL(38, 10), e DECIMAL(20, "
+            "0), f TIME(3), g TIMESTAMP(0), h TIMESTAMP(9), i TIMESTAMP(9), j "
+            "TIMESTAMP_LTZ(6), k CHAR(3), l BINARY(4), m DECIMAL(19, 0)",
+            err, sizeof err),
         0);
     zs_value_t v[13];
     memset (v, 0, sizeof v);

@@ -220,7 +220,6 @@ test_unthrottled (void **state)
     assert_true (zs_datagen_allowed (&g, INT64_C (1) << 40) > 0);
 }
 
-
 //  The types of issue 25 get values their types hold: a DECIMAL within its
 //  precision (both signs, p > 18 too), CHAR/VARCHAR/BINARY within their
 //  lengths (characters, whole UTF-8), TINYINT/SMALLINT in range, TIME in
@@ -231,13 +230,14 @@ test_paimon_types (void **state)
 {
     zs_schema_t schema;
     char err[ZS_ERRLEN];
-    assert_int_equal (zs_schema_parse (&schema,
-                                       "id BIGINT NOT NULL, ti TINYINT, si SMALLINT, d DECIMAL(5, 2), "
-                                       "d38 DECIMAL(38, 10), c CHAR(2), v VARCHAR(3), b BINARY(2), "
-                                       "t TIME(0), ts0 TIMESTAMP(0), ts9 TIMESTAMP(7), "
-                                       "l TIMESTAMP_LTZ(4)",
-                                       err, sizeof err),
-                      0);
+    assert_int_equal (
+        zs_schema_parse (&schema,
+                         "id BIGINT NOT NULL, ti TINYINT, si SMALLINT, d DECIMAL(5, 2), "
+                         "d38 DECIMAL(38, 10), c CHAR(2), v VARCHAR(3), b BINARY(2), "
+                         "t TIME(0), ts0 TIMESTAMP(0), ts9 TIMESTAMP(7), "
+                         "l TIMESTAMP_LTZ(4)",
+                         err, sizeof err),
+        0);
     static zs_datagen_buf_t buf;
     zs_value_t r[ZS_MAX_COLUMNS];
     bool neg38 = false, wide38 = false;
@@ -261,7 +261,8 @@ test_paimon_types (void **state)
                 for (uint32_t k = 0; k < r[c].v.bin.len; k++)
                     chars += (r[c].v.bin.ptr[k] & 0xC0) != 0x80;
                 assert_true ((int) chars <= (c == 5 ? 2 : 3));
-                assert_true (r[c].v.bin.len == 0 || (r[c].v.bin.ptr[r[c].v.bin.len - 1] & 0xC0) != 0xC0);
+                assert_true (r[c].v.bin.len == 0
+                             || (r[c].v.bin.ptr[r[c].v.bin.len - 1] & 0xC0) != 0xC0);
             }
         if (!r[7].null)
             assert_true (r[7].v.bin.len <= 2);

@@ -1090,7 +1090,6 @@ test_speed (void **state)
     assert_true (ms < 30000);
 }
 
-
 //  --------------------------------------------------------------------------
 //  The types of issue 25: written as Paimon's ParquetSchemaConverter maps
 //  them, read back exactly, with their statistics.
@@ -1098,10 +1097,11 @@ test_speed (void **state)
 static void
 test_paimon_types (void **state)
 {
-    const char *text = "ti TINYINT, si SMALLINT NOT NULL, d9 DECIMAL(9, 2), d18 DECIMAL(18, 4), "
-                       "d38 DECIMAL(38, 10) NOT NULL, d19 DECIMAL(19, 0), c CHAR(3), b BINARY(2), "
-                       "t TIME(3), t0 TIMESTAMP(0), t9 TIMESTAMP(9), l6 TIMESTAMP(6) WITH LOCAL TIME "
-                       "ZONE, l9 TIMESTAMP_LTZ(9)";
+    const char *text =
+        "ti TINYINT, si SMALLINT NOT NULL, d9 DECIMAL(9, 2), d18 DECIMAL(18, 4), "
+        "d38 DECIMAL(38, 10) NOT NULL, d19 DECIMAL(19, 0), c CHAR(3), b BINARY(2), "
+        "t TIME(3), t0 TIMESTAMP(0), t9 TIMESTAMP(9), l6 TIMESTAMP(6) WITH LOCAL TIME "
+        "ZONE, l9 TIMESTAMP_LTZ(9)";
     zs_schema_t schema;
     s_schema (&schema, text);
     enum { NC = 13, NR = 4 };
@@ -1150,7 +1150,8 @@ test_paimon_types (void **state)
     //  the reader derives the same types back (CHAR and BINARY are Parquet's
     //  STRING and BYTES; TIME keeps milliseconds, TIMESTAMP(0) is MILLIS)
     char got_text[1024];
-    assert_int_equal (zs_schema_format (zs_parquet_reader_schema (r), got_text, sizeof got_text), 0);
+    assert_int_equal (zs_schema_format (zs_parquet_reader_schema (r), got_text, sizeof got_text),
+                      0);
     assert_string_equal (got_text,
                          "ti TINYINT, si SMALLINT NOT NULL, d9 DECIMAL(9, 2), d18 DECIMAL(18, 4), "
                          "d38 DECIMAL(38, 10) NOT NULL, d19 DECIMAL(19, 0), c STRING, b BYTES, "

@@ -165,7 +165,6 @@ test_lifetime (void **state)
     zs_record_clear (s_rec);
 }
 
-
 //  The types of issue 25 from JSON and CSV, as Flink's JSON format spells
 //  them, and what is refused (with the column and the value).
 static void
@@ -173,20 +172,22 @@ test_paimon_types (void **state)
 {
     zs_schema_t schema;
     char err[ZS_ERRLEN];
-    assert_int_equal (zs_schema_parse (&schema,
-                                       "ti TINYINT, si SMALLINT, d DECIMAL(5, 2), d38 DECIMAL(38, "
-                                       "0), c CHAR(2), v VARCHAR(3), b BINARY(2), t TIME(3), t0 "
-                                       "TIME, ts0 TIMESTAMP(0), ts9 TIMESTAMP(9), l TIMESTAMP_LTZ(3)",
-                                       err, sizeof err),
-                      0);
+    assert_int_equal (
+        zs_schema_parse (&schema,
+                         "ti TINYINT, si SMALLINT, d DECIMAL(5, 2), d38 DECIMAL(38, "
+                         "0), c CHAR(2), v VARCHAR(3), b BINARY(2), t TIME(3), t0 "
+                         "TIME, ts0 TIMESTAMP(0), ts9 TIMESTAMP(9), l TIMESTAMP_LTZ(3)",
+                         err, sizeof err),
+        0);
     zs_record_t *rec = zs_record_new (&schema);
     zs_value_t row[12];
     char why[ZS_ERRLEN];
-    const char *ok = "{\"ti\": -128, \"si\": 32767, \"d\": -1.5, \"d38\": "
-                     "\"-99999999999999999999999999999999999999\", \"c\": \"日本\", \"v\": \"abc\", "
-                     "\"b\": \"xy\", \"t\": \"23:59:59.999\", \"t0\": \"12:00:00.000\", \"ts0\": "
-                     "\"1969-12-31 23:59:59\", \"ts9\": \"1677-09-21T00:12:43.145224192\", \"l\": "
-                     "\"2024-01-01T01:00:00.5+01:00\"}";
+    const char *ok =
+        "{\"ti\": -128, \"si\": 32767, \"d\": -1.5, \"d38\": "
+        "\"-99999999999999999999999999999999999999\", \"c\": \"日本\", \"v\": \"abc\", "
+        "\"b\": \"xy\", \"t\": \"23:59:59.999\", \"t0\": \"12:00:00.000\", \"ts0\": "
+        "\"1969-12-31 23:59:59\", \"ts9\": \"1677-09-21T00:12:43.145224192\", \"l\": "
+        "\"2024-01-01T01:00:00.5+01:00\"}";
     if (zs_record_json (rec, (const uint8_t *) ok, strlen (ok), row, why, sizeof why) != 0)
         fail_msg ("%s", why);
     assert_int_equal (row[0].v.i32, -128);
@@ -232,16 +233,14 @@ test_paimon_types (void **state)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         why[0] = 0;
-        assert_int_equal (
-            zs_record_json (rec, (const uint8_t *) bad[i].json, strlen (bad[i].json), row, why,
-                            sizeof why),
-            -1);
+        assert_int_equal (zs_record_json (rec, (const uint8_t *) bad[i].json, strlen (bad[i].json),
+                                          row, why, sizeof why),
+                          -1);
         if (!strstr (why, bad[i].want))
             fail_msg ("%s: got '%s', want '%s'", bad[i].json, why, bad[i].want);
     }
     zs_record_destroy (&rec);
 }
-
 
 //  Found by fuzz_value: a DECIMAL(38, 38) of 8 with zeros overflowed 128
 //  bits while scaled up (UBSan), instead of being out of range.
@@ -251,14 +250,15 @@ test_decimal_scale_overflow (void **state)
     zs_schema_t s;
     char err[ZS_ERRLEN];
     assert_int_equal (zs_schema_parse (&s, "v DECIMAL(38, 38)", err, sizeof err), 0);
-    const char *texts[] = {"-8.0000000000000000000", "8", "1e1", "0.99999999999999999999999999999999999999"};
+    const char *texts[] = {"-8.0000000000000000000", "8", "1e1",
+                           "0.99999999999999999999999999999999999999"};
     const int want[] = {ZS_PARSE_RANGE, ZS_PARSE_RANGE, ZS_PARSE_RANGE, 0};
     for (int i = 0; i < 4; i++) {
         zs_value_t v;
         const char *reason;
-        assert_int_equal (
-            zs_value_parse_col (&s.cols[0], (const uint8_t *) texts[i], strlen (texts[i]), &v, &reason),
-            want[i]);
+        assert_int_equal (zs_value_parse_col (&s.cols[0], (const uint8_t *) texts[i],
+                                              strlen (texts[i]), &v, &reason),
+                          want[i]);
     }
 }
 
@@ -266,9 +266,12 @@ int
 main (void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test (test_json_types),     cmocka_unit_test (test_json_errors),
-        cmocka_unit_test (test_csv_positional), cmocka_unit_test (test_csv_errors),
-        cmocka_unit_test (test_lifetime),       cmocka_unit_test (test_paimon_types),
+        cmocka_unit_test (test_json_types),
+        cmocka_unit_test (test_json_errors),
+        cmocka_unit_test (test_csv_positional),
+        cmocka_unit_test (test_csv_errors),
+        cmocka_unit_test (test_lifetime),
+        cmocka_unit_test (test_paimon_types),
         cmocka_unit_test (test_decimal_scale_overflow),
     };
     return cmocka_run_group_tests (tests, s_setup, s_teardown);

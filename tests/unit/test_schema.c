@@ -245,7 +245,6 @@ test_paimon_tables (void **state)
     assert_non_null (strstr (err, "precision 40"));
 }
 
-
 //  The types of issue 25: Flink SQL's spellings in, Paimon's out (the
 //  canonical text and the schema file's JSON), and back.
 static void
@@ -283,8 +282,7 @@ test_paimon_type_spellings (void **state)
          ZS_TYPE_TIMESTAMP3},
         {"timestamp_ltz(9)", "TIMESTAMP(9) WITH LOCAL TIME ZONE", ZS_TYPE_TIMESTAMP9},
         {"TIMESTAMP_LTZ", "TIMESTAMP(6) WITH LOCAL TIME ZONE", ZS_TYPE_TIMESTAMP6},
-        {"TIMESTAMP WITH LOCAL TIME ZONE", "TIMESTAMP(6) WITH LOCAL TIME ZONE",
-         ZS_TYPE_TIMESTAMP6},
+        {"TIMESTAMP WITH LOCAL TIME ZONE", "TIMESTAMP(6) WITH LOCAL TIME ZONE", ZS_TYPE_TIMESTAMP6},
     };
     char err[ZS_ERRLEN], text[256], buf[ZS_TYPE_TEXT_MAX];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -310,7 +308,8 @@ test_paimon_type_spellings (void **state)
     }
     //  the existing types keep their text, so their fingerprints too
     zs_schema_t s;
-    assert_int_equal (zs_schema_parse (&s, "ts TIMESTAMP(3), t6 TIMESTAMP, v VARCHAR", err, sizeof err), 0);
+    assert_int_equal (
+        zs_schema_parse (&s, "ts TIMESTAMP(3), t6 TIMESTAMP, v VARCHAR", err, sizeof err), 0);
     assert_int_equal (zs_schema_format (&s, text, sizeof text), 0);
     assert_string_equal (text, "ts TIMESTAMP(3), t6 TIMESTAMP(6), v STRING");
 }

@@ -503,7 +503,6 @@ test_verify_own_schema (void **state)
     zs_table_destroy (&job);
 }
 
-
 //  The widenings of the types of issue 25, and the rescaling of a DECIMAL.
 static void
 test_paimon_type_casts (void **state)
@@ -553,9 +552,9 @@ test_paimon_type_casts (void **state)
     assert_int_equal (zs_schema_parse (&from.row, "d DECIMAL(10, 2), t TINYINT, ts TIMESTAMP(3)",
                                        err, sizeof err),
                       0);
-    assert_int_equal (zs_schema_parse (&to.row, "d DECIMAL(12, 4), t BIGINT, ts TIMESTAMP(9)",
-                                       err, sizeof err),
-                      0);
+    assert_int_equal (
+        zs_schema_parse (&to.row, "d DECIMAL(12, 4), t BIGINT, ts TIMESTAMP(9)", err, sizeof err),
+        0);
     for (int i = 0; i < 3; i++)
         from.field_id[i] = to.field_id[i] = i;
     to.id = 1;

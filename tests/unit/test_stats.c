@@ -54,7 +54,8 @@ test_truncate (void **state)
     //  longer: the min cut, the max cut and its 16th character + 1
     s_bin (&cols[1], "abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyz", false);
     //  characters, not bytes: 日 is 3 bytes; ん + 1 = ゔ
-    s_bin (&cols[2], "日日日日日日日日日日日日日日日日日", "んんんんんんんんんんんんんんんんん", false);
+    s_bin (&cols[2], "日日日日日日日日日日日日日日日日日", "んんんんんんんんんんんんんんんんん",
+           false);
     //  the writer cut the max (longer than it keeps): incremented even at 16
     s_bin (&cols[3], "x", "yyyyyyyyyyyyyyyy", true);
     //  bytes: 16 bytes, the last byte that is not 0xFF + 1, the rest dropped
@@ -69,7 +70,8 @@ test_truncate (void **state)
               "{\"columns\":[\"a\",\"b\",\"c\",\"d\",\"e\",\"f\"],\"nullCounts\":[0,1,2,3,4,5],"
               "\"minValues\":[\"a\",\"abcdefghijklmnop\",\"日日日日日日日日日日日日日日日日\","
               "\"x\",\"01\",null],"
-              "\"maxValues\":[\"sixteen-chars-xx\",\"abcdefghijklmnoq\",\"んんんんんんんんんんんんんんんゔ\","
+              "\"maxValues\":[\"sixteen-chars-xx\",\"abcdefghijklmnoq\","
+              "\"んんんんんんんんんんんんんんんゔ\","
               "\"yyyyyyyyyyyyyyyz\",\"0102030405060708090a0b0c0d0f\",null]}");
 }
 
