@@ -22,7 +22,8 @@
 #    takes a zsink job with no table.schema (it adopts the table's) and
 #    reads back exact;
 #  - variant datagen: the datagen source makes values of every type (2
-#    writers, 4000 rows), and all readers agree on them;
+#    writers, 4000 rows), and all readers agree on them, before and after
+#    `zsink table compact` rewrote both files into one;
 #  - the other direction: zsink reads Paimon Java's own table of the input
 #    (its INT96, FIXED_LEN_BYTE_ARRAY decimals, TIME...) as Java and
 #    pypaimon do, and Parquet files DuckDB writes with TINYINT, SMALLINT,
@@ -131,6 +132,11 @@ drive_datagen () {
     start_cluster "$v"
     expect_exit "$v" 90 0
     oracle "$v" 4000 --last-max
+    # compaction rewrites every type (read as the table's schema, written back)
+    out=$("$ZSINK" table compact "$(table_of "$v")" --min-file-num 2 2>&1) || fail "$v" "compact: $out"
+    echo "[$v] $(echo "$out" | tail -n 1)"
+    "$ZSINK" table verify "$(table_of "$v")" >/dev/null || fail "$v" "verify after compaction"
+    duck_table "$v" 4000
 }
 
 drive_duckdb_files () {
