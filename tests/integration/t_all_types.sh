@@ -24,6 +24,13 @@
 #  - variant datagen: the datagen source makes values of every type (2
 #    writers, 4000 rows), and all readers agree on them, before and after
 #    `zsink table compact` rewrote both files into one;
+#  - variant evolved: after the job, Paimon Java widens ten columns (ALTER
+#    TABLE: DECIMAL(9, 2) -> (12, 4), DECIMAL(18, 4) -> (20, 4) (INT64 to
+#    FIXED_LEN_BYTE_ARRAY), TINYINT -> INT, SMALLINT -> BIGINT, TIMESTAMP(3)
+#    -> (9), TIMESTAMP(0) -> (3), VARCHAR(20) -> (30), CHAR(3) -> STRING,
+#    BINARY(4) -> BYTES, LTZ(3) -> LTZ(6)); zsink reads the old file as the
+#    new schema as Java and pypaimon do, and a second job (adopting the
+#    latest schema) appends the input again, read alike too;
 #  - the other direction: zsink reads Paimon Java's own table of the input
 #    (its INT96, FIXED_LEN_BYTE_ARRAY decimals, TIME...) as Java and
 #    pypaimon do, and Parquet files DuckDB writes with TINYINT, SMALLINT,
@@ -156,7 +163,29 @@ drive_duckdb_files () {
     echo "[$v] DuckDB's file: $out"
 }
 
+drive_evolved () {
+    v=$1
+    job "$v" "table.schema: $SCHEMA"
+    t=$(table_of "$v")
+    out=$(paimon_java alter "$t" --retype "d9:DECIMAL(12, 4)" --retype "d18:DECIMAL(20, 4)" \
+        --retype ti:INT --retype si:BIGINT --retype "ts3:TIMESTAMP(9)" --retype "ts0:TIMESTAMP(3)" \
+        --retype "vc:VARCHAR(30)" --retype c:STRING --retype bn:BYTES \
+        --retype "l3:TIMESTAMP(6) WITH LOCAL TIME ZONE" 2>"$SCRATCH/$v.alter.err") ||
+        fail "$v" "Java alter: $out $(tail -n 5 "$SCRATCH/$v.alter.err")"
+    paimon_table "$v"
+    # the same input once more, now as the latest schema (the job names none)
+    rm -rf "$(chk_of "$v")"
+    write_job "$v" 1 "source.kind: file" "source.file.path: $IN" "source.file.format: jsonl" \
+        "execution.checkpointing.interval: 60s" "job.allow-rerun: true"
+    start_cluster "$v" "$(job_id "$v")-2"
+    expect_exit "$v" 90 0
+    n=$("$ZSINK" table count "$t") || fail "$v" "count"
+    [ "$n" = $((2 * N)) ] || fail "$v" "$n rows after the second job, expected $((2 * N))"
+    paimon_table "$v"
+}
+
 run_variants drive_duckdb_files duckdb_files
+run_variants drive_evolved evolved
 run_variants drive_json json
 run_variants drive_java_created java_created
 run_variants drive_datagen datagen
