@@ -181,12 +181,80 @@ s_bytes (zs_value_t *v, int64_t id, int c, uint64_t h, uint8_t *text)
     v->v.bin.len = (uint32_t) n;
 }
 
+//  t in units of 10^-digits seconds rounded down to the column's precision
+//  (TIMESTAMP(0) whole seconds), as a value typed in would be.
+static inline int64_t
+s_to_precision (int64_t t, int digits, int precision)
+{
+    int64_t q = 1;
+    for (int k = precision; k < digits; k++)
+        q *= 10;
+    int64_t r = t % q;
+    return r < 0 ? t - r - q : t - r;
+}
+
+//  A DECIMAL(p, s): an unscaled value of up to p digits, either sign.
+static inline void
+s_decimal (const zs_column_t *col, int64_t id, int c, uint64_t h, zs_value_t *v)
+{
+    int p = zs_column_precision (col);
+    unsigned __int128 u = (unsigned __int128) h << 64 | s_mix (id, c + 128);
+    __int128 x = (__int128) (u % (unsigned __int128) zs_pow10 (p));
+    zs_dec_set (v, (h >> 7) & 1 ? -x : x);
+}
+
+//  CHAR(n) / VARCHAR(n) / BINARY(n) / VARBINARY(n): cut to n characters
+//  (bytes).
+static inline void
+s_fit_length (const zs_column_t *col, zs_value_t *v)
+{
+    int32_t n = zs_column_length (col);
+    if (!zs_type_is_text (col->type)) {
+        if (v->v.bin.len > (uint32_t) n)
+            v->v.bin.len = (uint32_t) n;
+        return;
+    }
+    uint32_t i = 0;
+    for (int32_t k = 0; i < v->v.bin.len && k < n; k++) {
+        i++;
+        while (i < v->v.bin.len && (v->v.bin.ptr[i] & 0xC0) == 0x80)
+            i++;
+    }
+    v->v.bin.len = i;
+}
+
 //  The non-null value of column c for id (h = s_mix (id, c)).
 static inline void
 s_value (const zs_schema_t *schema, int c, int role, int64_t id, uint64_t h, zs_value_t *v,
          uint8_t *text)
 {
-    switch (schema->cols[c].type) {
+    const zs_column_t *col = &schema->cols[c];
+    int prec = zs_column_precision (col);
+    switch (col->type) {
+    case ZS_TYPE_TINYINT:
+        v->v.i32 = (int8_t) (h >> 16);
+        break;
+    case ZS_TYPE_SMALLINT:
+        v->v.i32 = (int16_t) (h >> 16);
+        break;
+    case ZS_TYPE_DECIMAL:
+        s_decimal (col, id, c, h, v);
+        break;
+    case ZS_TYPE_CHAR:
+        s_string (v, role, id, h, text);
+        s_fit_length (col, v);
+        break;
+    case ZS_TYPE_BINARY:
+        s_bytes (v, id, c, h, text);
+        s_fit_length (col, v);
+        break;
+    case ZS_TYPE_TIME:
+        v->v.i32 = (int32_t) s_to_precision ((int64_t) (h % 86400000), 3, prec < 3 ? prec : 3);
+        break;
+    case ZS_TYPE_TIMESTAMP9:
+        v->v.i64 = s_to_precision (
+            (int64_t) (h % INT64_C (6311390400000000000)) - INT64_C (2208988800000000000), 9, prec);
+        break;
     case ZS_TYPE_BOOLEAN:
         v->v.b = (h >> 8) & 1;
         break;
@@ -208,20 +276,26 @@ s_value (const zs_schema_t *schema, int c, int role, int64_t id, uint64_t h, zs_
         break;
     case ZS_TYPE_STRING:
         s_string (v, role, id, h, text);
+        s_fit_length (col, v);
         break;
     case ZS_TYPE_BYTES:
         s_bytes (v, id, c, h, text);
+        s_fit_length (col, v);
         break;
     case ZS_TYPE_DATE:
         //  1900 … 2100, before the epoch included
         v->v.i32 = (int32_t) (h % 73049) - 25567;
         break;
     case ZS_TYPE_TIMESTAMP3:
-        v->v.i64 = role == S_TS ? INT64_C (1700000000000) + id * 1000
-                                : (int64_t) (h % INT64_C (6311390400000)) - INT64_C (2208988800000);
+        v->v.i64 =
+            role == S_TS
+                ? INT64_C (1700000000000) + id * 1000
+                : s_to_precision ((int64_t) (h % INT64_C (6311390400000)) - INT64_C (2208988800000),
+                                  3, prec);
         break;
     case ZS_TYPE_TIMESTAMP6:
-        v->v.i64 = (int64_t) (h % INT64_C (6311390400000000)) - INT64_C (2208988800000000);
+        v->v.i64 = s_to_precision (
+            (int64_t) (h % INT64_C (6311390400000000)) - INT64_C (2208988800000000), 6, prec);
         break;
     }
 }

@@ -67,7 +67,7 @@ s_from_text (const zs_column_t *col, const zs_record_field_t *f, zs_value_t *out
         return zs_value_null (col, out, why, whylen);
     out->null = false;
     const char *reason = NULL;
-    int kind = zs_value_parse (col->type, f->ptr, f->len, out, &reason);
+    int kind = zs_value_parse_col (col, f->ptr, f->len, out, &reason);
     if (kind == 0)
         return 0;
     char shown[ZS_SHOW_MAX * 4 + 8];
@@ -77,10 +77,56 @@ s_from_text (const zs_column_t *col, const zs_record_field_t *f, zs_value_t *out
     return zs_value_refused (col, kind, quoted, reason, why, whylen);
 }
 
+//  A DECIMAL from a JSON number: an integer exactly; a real through the
+//  shortest text that reads back the same double, refused when that
+//  takes more than 15 significant digits (the JSON text may have had
+//  digits a double does not keep: such values come as strings).
+static int
+s_json_decimal (const zs_column_t *col, json_t *v, zs_value_t *out, const char **reason)
+{
+    char buf[48];
+    if (json_is_integer (v))
+        snprintf (buf, sizeof buf, "%" JSON_INTEGER_FORMAT, json_integer_value (v));
+    else {
+        double d = json_real_value (v);
+        snprintf (buf, sizeof buf, "%.15g", d);
+        if (strtod (buf, NULL) != d) {
+            *reason = "a JSON number of more than 15 digits is not exact; give it as a string";
+            return ZS_PARSE_TYPE;
+        }
+    }
+    return zs_value_parse_col (col, (const uint8_t *) buf, strlen (buf), out, reason);
+}
+
 static int
 s_json_value (const zs_column_t *col, json_t *v, zs_value_t *out, const char **reason)
 {
     switch (col->type) {
+    case ZS_TYPE_TINYINT:
+    case ZS_TYPE_SMALLINT: {
+        if (!json_is_integer (v))
+            return ZS_PARSE_TYPE;
+        json_int_t x = json_integer_value (v), lim = col->type == ZS_TYPE_TINYINT ? 128 : 32768;
+        if (x < -lim || x >= lim)
+            return ZS_PARSE_RANGE;
+        out->v.i32 = (int32_t) x;
+        return 0;
+    }
+    case ZS_TYPE_DECIMAL:
+        if (json_is_number (v))
+            return s_json_decimal (col, v, out, reason);
+        if (!json_is_string (v))
+            return ZS_PARSE_TYPE;
+        return zs_value_parse_col (col, (const uint8_t *) json_string_value (v),
+                                   json_string_length (v), out, reason);
+    case ZS_TYPE_CHAR:
+    case ZS_TYPE_BINARY:
+    case ZS_TYPE_TIME:
+    case ZS_TYPE_TIMESTAMP9:
+        if (!json_is_string (v))
+            return ZS_PARSE_TYPE;
+        return zs_value_parse_col (col, (const uint8_t *) json_string_value (v),
+                                   json_string_length (v), out, reason);
     case ZS_TYPE_BOOLEAN:
         if (!json_is_boolean (v))
             return ZS_PARSE_TYPE;
@@ -118,6 +164,9 @@ s_json_value (const zs_column_t *col, json_t *v, zs_value_t *out, const char **r
     case ZS_TYPE_BYTES:
         if (!json_is_string (v))
             return ZS_PARSE_TYPE;
+        if (zs_column_length (col) != ZS_LENGTH_MAX) //  VARCHAR(n), VARBINARY(n)
+            return zs_value_parse_col (col, (const uint8_t *) json_string_value (v),
+                                       json_string_length (v), out, reason);
         //  jansson has checked the UTF-8 already
         out->v.bin.ptr = (const uint8_t *) json_string_value (v);
         out->v.bin.len = (uint32_t) json_string_length (v);
@@ -127,8 +176,8 @@ s_json_value (const zs_column_t *col, json_t *v, zs_value_t *out, const char **r
     case ZS_TYPE_TIMESTAMP6:
         if (!json_is_string (v))
             return ZS_PARSE_TYPE;
-        return zs_value_parse (col->type, (const uint8_t *) json_string_value (v),
-                               json_string_length (v), out, reason);
+        return zs_value_parse_col (col, (const uint8_t *) json_string_value (v),
+                                   json_string_length (v), out, reason);
     }
     return ZS_PARSE_TYPE;
 }

@@ -12,7 +12,7 @@
 #include <strings.h>
 
 static const struct {
-    const char *name; //  canonical spelling
+    const char *name; //  canonical spelling of the kind
     zs_type_t type;
 } s_types[] = {
     {"BOOLEAN", ZS_TYPE_BOOLEAN},
@@ -25,16 +25,60 @@ static const struct {
     {"DATE", ZS_TYPE_DATE},
     {"TIMESTAMP(3)", ZS_TYPE_TIMESTAMP3},
     {"TIMESTAMP(6)", ZS_TYPE_TIMESTAMP6},
+    {"TINYINT", ZS_TYPE_TINYINT},
+    {"SMALLINT", ZS_TYPE_SMALLINT},
+    {"DECIMAL", ZS_TYPE_DECIMAL},
+    {"CHAR", ZS_TYPE_CHAR},
+    {"BINARY", ZS_TYPE_BINARY},
+    {"TIME", ZS_TYPE_TIME},
+    {"TIMESTAMP(9)", ZS_TYPE_TIMESTAMP9},
 };
 
-//  Other spellings users bring from Flink SQL and DuckDB.
+//  What a type name (normalised: upper case, blanks dropped) stands for,
+//  before its parameters: the spellings of Flink SQL, Paimon and DuckDB.
+typedef enum {
+    S_FIXED,     //  no parameters: type as listed
+    S_DECIMAL,   //  [(p[, s])]
+    S_CHAR,      //  [(n)]
+    S_VARCHAR,   //  [(n)], none: STRING
+    S_BINARY,    //  [(n)], none: BYTES
+    S_VARBINARY, //  [(n)], none: BYTES
+    S_TIME,      //  [(p)]
+    S_TIMESTAMP, //  [(p)]
+    S_LTZ,       //  [(p)], WITH LOCAL TIME ZONE
+} s_family_t;
+
 static const struct {
-    const char *alias;
+    const char *name;
+    s_family_t family;
     zs_type_t type;
-} s_aliases[] = {
-    {"INTEGER", ZS_TYPE_INT},          {"VARCHAR", ZS_TYPE_STRING}, {"BINARY", ZS_TYPE_BYTES},
-    {"VARBINARY", ZS_TYPE_BYTES},      {"BLOB", ZS_TYPE_BYTES},     {"BOOL", ZS_TYPE_BOOLEAN},
-    {"TIMESTAMP", ZS_TYPE_TIMESTAMP6}, {"REAL", ZS_TYPE_FLOAT},
+} s_names[] = {
+    {"BOOLEAN", S_FIXED, ZS_TYPE_BOOLEAN},
+    {"BOOL", S_FIXED, ZS_TYPE_BOOLEAN},
+    {"TINYINT", S_FIXED, ZS_TYPE_TINYINT},
+    {"SMALLINT", S_FIXED, ZS_TYPE_SMALLINT},
+    {"INT", S_FIXED, ZS_TYPE_INT},
+    {"INTEGER", S_FIXED, ZS_TYPE_INT},
+    {"BIGINT", S_FIXED, ZS_TYPE_BIGINT},
+    {"FLOAT", S_FIXED, ZS_TYPE_FLOAT},
+    {"REAL", S_FIXED, ZS_TYPE_FLOAT},
+    {"DOUBLE", S_FIXED, ZS_TYPE_DOUBLE},
+    {"DOUBLEPRECISION", S_FIXED, ZS_TYPE_DOUBLE},
+    {"STRING", S_FIXED, ZS_TYPE_STRING},
+    {"BYTES", S_FIXED, ZS_TYPE_BYTES},
+    {"BLOB", S_FIXED, ZS_TYPE_BYTES},
+    {"DATE", S_FIXED, ZS_TYPE_DATE},
+    {"DECIMAL", S_DECIMAL, ZS_TYPE_DECIMAL},
+    {"NUMERIC", S_DECIMAL, ZS_TYPE_DECIMAL},
+    {"DEC", S_DECIMAL, ZS_TYPE_DECIMAL},
+    {"CHAR", S_CHAR, ZS_TYPE_CHAR},
+    {"CHARACTER", S_CHAR, ZS_TYPE_CHAR},
+    {"VARCHAR", S_VARCHAR, ZS_TYPE_STRING},
+    {"BINARY", S_BINARY, ZS_TYPE_BINARY},
+    {"VARBINARY", S_VARBINARY, ZS_TYPE_BYTES},
+    {"TIME", S_TIME, ZS_TYPE_TIME},
+    {"TIMESTAMP", S_TIMESTAMP, ZS_TYPE_TIMESTAMP6},
+    {"TIMESTAMP_LTZ", S_LTZ, ZS_TYPE_TIMESTAMP6},
 };
 
 const char *
@@ -49,7 +93,237 @@ zs_type_name (zs_type_t type)
 bool
 zs_type_is_binary (zs_type_t type)
 {
-    return type == ZS_TYPE_STRING || type == ZS_TYPE_BYTES;
+    return type == ZS_TYPE_STRING || type == ZS_TYPE_BYTES || type == ZS_TYPE_CHAR
+           || type == ZS_TYPE_BINARY;
+}
+
+bool
+zs_type_is_text (zs_type_t type)
+{
+    return type == ZS_TYPE_STRING || type == ZS_TYPE_CHAR;
+}
+
+__int128
+zs_pow10 (int n)
+{
+    __int128 x = 1;
+    for (int i = 0; i < n && i < 38; i++)
+        x *= 10;
+    return x;
+}
+
+int
+zs_column_precision (const zs_column_t *col)
+{
+    if (col->params)
+        return col->precision;
+    switch (col->type) {
+    case ZS_TYPE_DECIMAL:
+        return 10;
+    case ZS_TYPE_TIMESTAMP3:
+        return 3;
+    case ZS_TYPE_TIMESTAMP6:
+        return 6;
+    case ZS_TYPE_TIMESTAMP9:
+        return 9;
+    default:
+        return 0;
+    }
+}
+
+int
+zs_column_scale (const zs_column_t *col)
+{
+    return col->params ? col->scale : 0;
+}
+
+int32_t
+zs_column_length (const zs_column_t *col)
+{
+    if (col->params && col->length > 0)
+        return col->length;
+    return col->type == ZS_TYPE_CHAR || col->type == ZS_TYPE_BINARY ? 1 : ZS_LENGTH_MAX;
+}
+
+const char *
+zs_column_type (const zs_column_t *col, char *buf, size_t len)
+{
+    int p = zs_column_precision (col);
+    int32_t n = zs_column_length (col);
+    switch (col->type) {
+    case ZS_TYPE_DECIMAL:
+        snprintf (buf, len, "DECIMAL(%d, %d)", p, zs_column_scale (col));
+        break;
+    case ZS_TYPE_CHAR:
+        snprintf (buf, len, "CHAR(%d)", (int) n);
+        break;
+    case ZS_TYPE_BINARY:
+        snprintf (buf, len, "BINARY(%d)", (int) n);
+        break;
+    case ZS_TYPE_STRING:
+        snprintf (buf, len, n == ZS_LENGTH_MAX ? "STRING" : "VARCHAR(%d)", (int) n);
+        break;
+    case ZS_TYPE_BYTES:
+        snprintf (buf, len, n == ZS_LENGTH_MAX ? "BYTES" : "VARBINARY(%d)", (int) n);
+        break;
+    case ZS_TYPE_TIME:
+        snprintf (buf, len, "TIME(%d)", p);
+        break;
+    case ZS_TYPE_TIMESTAMP3:
+    case ZS_TYPE_TIMESTAMP6:
+    case ZS_TYPE_TIMESTAMP9:
+        snprintf (buf, len, "TIMESTAMP(%d)%s", p, col->ltz ? " WITH LOCAL TIME ZONE" : "");
+        break;
+    default:
+        snprintf (buf, len, "%s", zs_type_name (col->type));
+        break;
+    }
+    return buf;
+}
+
+//  The kind of a timestamp of precision p (0..9).
+static zs_type_t
+s_timestamp_kind (int p)
+{
+    return p <= 3 ? ZS_TYPE_TIMESTAMP3 : p <= 6 ? ZS_TYPE_TIMESTAMP6 : ZS_TYPE_TIMESTAMP9;
+}
+
+//  "(a)" or "(a,b)" at s (blanks gone) into args; the count, or -1.
+static int
+s_type_args (const char *s, long *args)
+{
+    if (*s == '\0')
+        return 0;
+    if (*s != '(')
+        return -1;
+    int n = 0;
+    s++;
+    while (n < 2) {
+        char *end;
+        if (*s < '0' || *s > '9')
+            return -1;
+        args[n++] = strtol (s, &end, 10);
+        if (end - s > 10)
+            return -1;
+        s = end;
+        if (*s == ')')
+            return s[1] == '\0' ? n : -1;
+        if (*s != ',')
+            return -1;
+        s++;
+    }
+    return -1;
+}
+
+static bool
+s_ends_with (char *s, size_t *n, const char *tail)
+{
+    size_t t = strlen (tail);
+    if (*n < t || strcmp (s + *n - t, tail) != 0)
+        return false;
+    *n -= t;
+    s[*n] = '\0';
+    return true;
+}
+
+//  The parameters of a family into col. 0, or -1 with why.
+static int
+s_type_params (zs_column_t *col, s_family_t family, int nargs, const long *a, char *why, size_t len)
+{
+    int most = family == S_FIXED ? 0 : family == S_DECIMAL ? 2 : 1;
+    if (nargs > most) {
+        snprintf (why, len, "%s", most ? "too many parameters" : "takes no parameters");
+        return -1;
+    }
+    switch (family) {
+    case S_FIXED:
+        return 0;
+    case S_DECIMAL:
+        col->precision = nargs ? (uint8_t) (a[0] <= 255 ? a[0] : 255) : 10;
+        col->scale = nargs > 1 ? (uint8_t) (a[1] <= 255 ? a[1] : 255) : 0;
+        if (nargs && (a[0] < 1 || a[0] > ZS_DECIMAL_MAX_PRECISION)) {
+            snprintf (why, len, "precision %ld out of range 1..38", a[0]);
+            return -1;
+        }
+        if (nargs > 1 && a[1] > a[0]) {
+            snprintf (why, len, "scale %ld out of range 0..%ld (the precision)", a[1], a[0]);
+            return -1;
+        }
+        return 0;
+    case S_CHAR:
+    case S_VARCHAR:
+    case S_BINARY:
+    case S_VARBINARY:
+        if (nargs && (a[0] < 1 || a[0] > ZS_LENGTH_MAX)) {
+            snprintf (why, len, "length %ld out of range 1..2147483647", a[0]);
+            return -1;
+        }
+        col->length = nargs ? (int32_t) a[0] : family == S_CHAR ? 1 : ZS_LENGTH_MAX;
+        if (family == S_BINARY && !nargs)
+            col->type = ZS_TYPE_BYTES; //  BINARY alone: BYTES, as zsink always took it
+        return 0;
+    case S_TIME:
+    case S_TIMESTAMP:
+    case S_LTZ:
+        if (nargs && a[0] > 9) {
+            snprintf (why, len, "precision %ld out of range 0..9", a[0]);
+            return -1;
+        }
+        col->precision = (uint8_t) (nargs ? a[0] : family == S_TIME ? 0 : 6);
+        if (family != S_TIME)
+            col->type = s_timestamp_kind (col->precision);
+        return 0;
+    }
+    return 0;
+}
+
+int
+zs_column_type_parse (zs_column_t *col, const char *text, size_t len, char *why, size_t whylen)
+{
+    char norm[64];
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (isspace ((unsigned char) text[i]))
+            continue;
+        if (n + 1 >= sizeof norm) {
+            snprintf (why, whylen, "unknown type '%.*s'", (int) len, text);
+            return -1;
+        }
+        norm[n++] = (char) toupper ((unsigned char) text[i]);
+    }
+    norm[n] = '\0';
+    bool ltz = s_ends_with (norm, &n, "WITHLOCALTIMEZONE");
+    bool plain = !ltz && s_ends_with (norm, &n, "WITHOUTTIMEZONE");
+    size_t name_len = strcspn (norm, "(");
+    long args[2] = {0, 0};
+    int nargs = s_type_args (norm + name_len, args);
+    for (size_t i = 0; i < sizeof s_names / sizeof s_names[0]; i++) {
+        if (strlen (s_names[i].name) != name_len || strncmp (norm, s_names[i].name, name_len))
+            continue;
+        s_family_t family = s_names[i].family;
+        if ((ltz || plain) && family != S_TIMESTAMP)
+            break;
+        if (nargs < 0) {
+            snprintf (why, whylen, "bad parameters in '%.*s'", (int) len, text);
+            return -1;
+        }
+        col->type = s_names[i].type;
+        col->params = true;
+        col->ltz = ltz || family == S_LTZ;
+        col->precision = col->scale = 0;
+        col->length = 0;
+        if (s_type_params (col, family, nargs, args, why, whylen) != 0)
+            return -1;
+        if (family == S_VARCHAR && !nargs)
+            col->length = ZS_LENGTH_MAX;
+        return 0;
+    }
+    snprintf (why, whylen,
+              "unknown type '%.*s' (BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, "
+              "DECIMAL(p, s), CHAR(n), VARCHAR(n), STRING, BINARY(n), VARBINARY(n), BYTES, DATE, "
+              "TIME(p), TIMESTAMP(p), TIMESTAMP(p) WITH LOCAL TIME ZONE)",
+              (int) len, text);
+    return -1;
 }
 
 static void
@@ -70,34 +344,6 @@ zs_schema_default (zs_schema_t *self)
     int rc = zs_schema_parse (
         self, "id BIGINT NOT NULL, name STRING, price DOUBLE, ts TIMESTAMP(3)", err, sizeof err);
     (void) rc; //  a constant: cannot fail
-}
-
-//  Type from a spelling like "bigint", "Timestamp( 3 )", "VARCHAR". The
-//  text is normalised (upper case, blanks dropped) before comparing.
-static int
-s_type_from_text (const char *text, size_t len, zs_type_t *type)
-{
-    char norm[32];
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (isspace ((unsigned char) text[i]))
-            continue;
-        if (n + 1 >= sizeof norm)
-            return -1;
-        norm[n++] = (char) toupper ((unsigned char) text[i]);
-    }
-    norm[n] = '\0';
-    for (size_t i = 0; i < sizeof s_types / sizeof s_types[0]; i++)
-        if (strcmp (norm, s_types[i].name) == 0) {
-            *type = s_types[i].type;
-            return 0;
-        }
-    for (size_t i = 0; i < sizeof s_aliases / sizeof s_aliases[0]; i++)
-        if (strcmp (norm, s_aliases[i].alias) == 0) {
-            *type = s_aliases[i].type;
-            return 0;
-        }
-    return -1;
 }
 
 //  One column definition "name TYPE [NOT NULL]" (trimmed, non-empty).
@@ -154,14 +400,28 @@ s_parse_column (zs_column_t *col, int index, const char *text, size_t len, char 
         snprintf (err, errlen, "table.schema: column %d '%s': no type", index + 1, col->name);
         return -1;
     }
-    if (s_type_from_text (p, (size_t) (tend - p), &col->type) != 0) {
-        snprintf (err, errlen,
-                  "table.schema: column %d '%s': unknown type '%.*s' (BOOLEAN, INT, BIGINT, "
-                  "FLOAT, DOUBLE, STRING, BYTES, DATE, TIMESTAMP(3), TIMESTAMP(6))",
-                  index + 1, col->name, (int) (tend - p), p);
+    char why[ZS_ERRLEN];
+    if (zs_column_type_parse (col, p, (size_t) (tend - p), why, sizeof why) != 0) {
+        snprintf (err, errlen, "table.schema: column %d '%s': %s", index + 1, col->name, why);
         return -1;
     }
     return 0;
+}
+
+//  The next comma outside parentheses ("DECIMAL(10, 2)"), or NULL.
+static const char *
+s_next_comma (const char *p)
+{
+    int depth = 0;
+    for (; *p; p++) {
+        if (*p == '(')
+            depth++;
+        else if (*p == ')' && depth > 0)
+            depth--;
+        else if (*p == ',' && depth == 0)
+            return p;
+    }
+    return NULL;
 }
 
 int
@@ -171,7 +431,7 @@ zs_schema_parse (zs_schema_t *self, const char *text, char *err, size_t errlen)
     self->id_col = -1;
     const char *p = text;
     while (true) {
-        const char *comma = strchr (p, ',');
+        const char *comma = s_next_comma (p);
         const char *end = comma ? comma : p + strlen (p);
         const char *a = p, *b = end;
         while (a < b && isspace ((unsigned char) *a))
@@ -201,7 +461,7 @@ zs_schema_parse (zs_schema_t *self, const char *text, char *err, size_t errlen)
         p = comma + 1;
     }
     s_find_id (self);
-    char text_form[ZS_MAX_COLUMNS * (ZS_COLUMN_NAME_MAX + 24)];
+    char text_form[ZS_MAX_COLUMNS * (ZS_COLUMN_NAME_MAX + ZS_TYPE_TEXT_MAX + 12)];
     self->fingerprint =
         zs_fnv1a (zs_schema_format (self, text_form, sizeof text_form) == 0 ? text_form : "");
     return 0;
@@ -211,7 +471,8 @@ zs_schema_parse (zs_schema_t *self, const char *text, char *err, size_t errlen)
 static int
 s_column_text (const zs_column_t *col, char *buf, size_t len)
 {
-    int n = snprintf (buf, len, "%s %s%s", col->name, zs_type_name (col->type),
+    char type[ZS_TYPE_TEXT_MAX];
+    int n = snprintf (buf, len, "%s %s%s", col->name, zs_column_type (col, type, sizeof type),
                       col->nullable ? "" : " NOT NULL");
     return n < 0 || (size_t) n >= len ? -1 : 0;
 }
@@ -242,7 +503,7 @@ zs_schema_diff (const zs_schema_t *job, const zs_schema_t *table, char *why, siz
 {
     int n = job->n > table->n ? job->n : table->n;
     for (int i = 0; i < n; i++) {
-        char a[128], b[128];
+        char a[ZS_COLUMN_NAME_MAX + ZS_TYPE_TEXT_MAX + 12], b[sizeof a];
         if (i >= table->n) {
             s_column_text (&job->cols[i], a, sizeof a);
             snprintf (why, len, "column %d '%s': job has '%s', the table has no such column", i + 1,

@@ -15,6 +15,34 @@
         TIMESTAMP(3)  i64   milliseconds since the epoch, no time zone
                             (INT64, TIMESTAMP(MILLIS, isAdjustedToUTC=false))
         TIMESTAMP(6)  i64   microseconds, likewise (TIMESTAMP(MICROS))
+        TINYINT       i32   -128..127 (INT32, INT(8, signed))
+        SMALLINT      i32   -32768..32767 (INT32, INT(16, signed))
+        DECIMAL(p,s)  dec   the unscaled value, 128-bit two's complement
+                            (lo, hi) for every precision 1..38; |value|
+                            < 10^p (INT32 p <= 9, INT64 p <= 18, else
+                            FIXED_LEN_BYTE_ARRAY; DECIMAL(p, s))
+        CHAR(n)       bin   as STRING; VARCHAR(n) is STRING with length n
+        BINARY(n)     bin   as BYTES; VARBINARY(n) is BYTES with length n
+        TIME(p)       i32   milliseconds of the day, as Paimon keeps TIME
+                            whatever p (INT32, TIME(MILLIS, UTC))
+        TIMESTAMP(p)  p 0..3 is kind TIMESTAMP3 (i64 millis), 4..6 kind
+                            TIMESTAMP6 (i64 micros), 7..9 kind TIMESTAMP9
+                            (i64 nanoseconds since the epoch: 1677-09-21
+                            to 2262-04-11; INT96 as Paimon writes p > 6)
+        TIMESTAMP(p) WITH LOCAL TIME ZONE   the same kinds and values (an
+                            instant, UTC) with col.ltz set; Parquet
+                            isAdjustedToUTC = true
+
+    The kind (zs_column_t.type) decides the value's form; the parameters
+    (precision, scale, length, ltz) the SQL type. Read them through
+    zs_column_precision/scale/length: a column whose params is false (built
+    by hand, memset) has its kind's defaults (TIMESTAMP3 -> 3, TIMESTAMP6
+    -> 6, TIMESTAMP9 -> 9, TIME -> 0, DECIMAL -> (10, 0), STRING/BYTES ->
+    2147483647, CHAR/BINARY -> 1).
+
+    Nested types (later): a column would gain a child index into a
+    schema-wide node table (ARRAY: one child, MAP: two, ROW: n), the
+    scalar parameters staying where they are.
 
     A row is an array of schema->n values in column order. The bytes a
     STRING/BYTES value points at belong to whoever made the row and stay
@@ -36,7 +64,18 @@ typedef enum {
     ZS_TYPE_DATE,
     ZS_TYPE_TIMESTAMP3,
     ZS_TYPE_TIMESTAMP6,
+    ZS_TYPE_TINYINT,
+    ZS_TYPE_SMALLINT,
+    ZS_TYPE_DECIMAL,
+    ZS_TYPE_CHAR,
+    ZS_TYPE_BINARY,
+    ZS_TYPE_TIME,
+    ZS_TYPE_TIMESTAMP9,
 } zs_type_t;
+
+#define ZS_TYPE_LAST ZS_TYPE_TIMESTAMP9
+#define ZS_DECIMAL_MAX_PRECISION 38
+#define ZS_LENGTH_MAX 2147483647 //  STRING = VARCHAR(2147483647)
 
 #define ZS_MAX_COLUMNS 64
 #define ZS_COLUMN_NAME_MAX 64 //  bytes including the NUL
@@ -45,6 +84,11 @@ typedef struct {
     char name[ZS_COLUMN_NAME_MAX];
     zs_type_t type;
     bool nullable;
+    bool params;       //  precision, scale, length, ltz are set (see above)
+    bool ltz;          //  TIMESTAMP WITH LOCAL TIME ZONE
+    uint8_t precision; //  DECIMAL 1..38; TIME, TIMESTAMP 0..9
+    uint8_t scale;     //  DECIMAL 0..precision
+    int32_t length;    //  CHAR, VARCHAR, BINARY, VARBINARY 1..2147483647
 } zs_column_t;
 
 typedef struct {
@@ -70,8 +114,29 @@ typedef struct {
             const uint8_t *ptr;
             uint32_t len;
         } bin;
+        struct {
+            uint64_t lo;
+            int64_t hi;
+        } dec;
     } v;
 } zs_value_t;
+
+//  DECIMAL values as one 128-bit integer.
+static inline __int128
+zs_dec_get (const zs_value_t *v)
+{
+    return (__int128) ((unsigned __int128) (uint64_t) v->v.dec.hi << 64 | v->v.dec.lo);
+}
+
+static inline void
+zs_dec_set (zs_value_t *v, __int128 x)
+{
+    v->v.dec.lo = (uint64_t) x;
+    v->v.dec.hi = (int64_t) (x >> 64);
+}
+
+//  10^n for n 0..38.
+__int128 zs_pow10 (int n);
 
 //  The schema of a job that names none: the datagen columns of the first
 //  releases, "id BIGINT NOT NULL, name STRING, price DOUBLE, ts TIMESTAMP(3)".
@@ -80,19 +145,44 @@ void zs_schema_default (zs_schema_t *self);
 //  Parse "col TYPE [NOT NULL], …". Names are [A-Za-z_][A-Za-z0-9_]*, unique
 //  (case-insensitively, as SQL engines compare them); type names are
 //  case-insensitive; STRING also spelt VARCHAR, BYTES also BINARY/VARBINARY/
-//  BLOB, INT also INTEGER, TIMESTAMP alone means TIMESTAMP(6) as in Flink
-//  SQL. 0, or -1 with err naming the column and what is wrong.
+//  BLOB (without a length: zsink's first releases took them so), INT also
+//  INTEGER, TIMESTAMP alone means TIMESTAMP(6) as in Flink SQL; DECIMAL(p,
+//  s) (NUMERIC, DEC; DECIMAL alone is DECIMAL(10, 0), DECIMAL(p) is scale
+//  0), CHAR(n), VARCHAR(n), BINARY(n), VARBINARY(n), TIME[(p)],
+//  TIMESTAMP(p), TIMESTAMP(p) WITH LOCAL TIME ZONE or TIMESTAMP_LTZ(p),
+//  TINYINT, SMALLINT. 0, or -1 with err naming the column and what is
+//  wrong.
 int zs_schema_parse (zs_schema_t *self, const char *text, char *err, size_t errlen);
 
 //  The canonical text form ("id BIGINT NOT NULL, name STRING"). 0, or -1 if
 //  buf is too small.
 int zs_schema_format (const zs_schema_t *self, char *buf, size_t len);
 
-//  Type name as the text form spells it ("TIMESTAMP(3)").
+//  Type name as the text form spells it ("TIMESTAMP(3)"; "DECIMAL" for a
+//  parametrized kind: zs_column_type names the whole type).
 const char *zs_type_name (zs_type_t type);
 
-//  Is the type stored as a byte array (STRING, BYTES)?
+//  Is the type stored as a byte array (STRING, BYTES, CHAR, BINARY)?
 bool zs_type_is_binary (zs_type_t type);
+
+//  Is it text (STRING, CHAR)?
+bool zs_type_is_text (zs_type_t type);
+
+//  A column's parameters, its kind's defaults when not set.
+int zs_column_precision (const zs_column_t *col);
+int zs_column_scale (const zs_column_t *col);
+int32_t zs_column_length (const zs_column_t *col);
+
+//  The column's SQL type as Paimon spells it in a schema file and the
+//  canonical text form: "DECIMAL(10, 2)", "VARCHAR(20)", "STRING",
+//  "TIMESTAMP(3) WITH LOCAL TIME ZONE", "TIME(0)". Into buf, returned.
+const char *zs_column_type (const zs_column_t *col, char *buf, size_t len);
+#define ZS_TYPE_TEXT_MAX 48
+
+//  Parse one SQL type (no NOT NULL) into col's type and parameters. The
+//  spellings of zs_schema_parse. 0, or -1 with why ("precision 40 out of
+//  range 1..38").
+int zs_column_type_parse (zs_column_t *col, const char *text, size_t len, char *why, size_t whylen);
 
 //  Compare a job's schema with a table's. 0 when equal; -1 with why naming
 //  the first differing column ("column 3 'qty': job has INT, table has

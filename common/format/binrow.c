@@ -37,51 +37,99 @@ s_round8 (size_t n)
 static bool
 s_known (zs_type_t type)
 {
-    return type >= ZS_TYPE_BOOLEAN && type <= ZS_TYPE_TIMESTAMP6;
+    return type >= ZS_TYPE_BOOLEAN && type <= ZS_TYPE_LAST;
+}
+
+//  Bytes of the variable part a non-compact TIMESTAMP (8) or DECIMAL (16)
+//  takes, null or not; 0 for the other types.
+static size_t
+s_reserved (const zs_column_t *col)
+{
+    if (col->type == ZS_TYPE_TIMESTAMP6 || col->type == ZS_TYPE_TIMESTAMP9)
+        return 8;
+    if (col->type == ZS_TYPE_DECIMAL && zs_column_precision (col) > 18)
+        return 16;
+    return 0;
 }
 
 //  Bytes of the variable part a field takes (invariant 1).
 static size_t
-s_var_size (zs_type_t type, const zs_value_t *v)
+s_var_size (const zs_column_t *col, const zs_value_t *v)
 {
-    if (type == ZS_TYPE_TIMESTAMP6)
-        return 8; //  null or not, as Java's RowHelper writes it
-    if (v->null || !zs_type_is_binary (type) || v->v.bin.len <= S_INLINE_MAX)
+    size_t r = s_reserved (col);
+    if (r)
+        return r; //  null or not, as Java's BinaryWriter writes it
+    if (v->null || !zs_type_is_binary (col->type) || v->v.bin.len <= S_INLINE_MAX)
         return 0;
     return s_round8 (v->v.bin.len);
 }
 
-//  Epoch microseconds as Paimon's Timestamp.fromMicros splits them:
-//  milliseconds rounded down, and the rest in nanoseconds (0…999 000).
+//  Epoch time in units per millisecond as Paimon's Timestamp splits it:
+//  milliseconds rounded down, and the rest in nanoseconds.
 static void
-s_split_micros (int64_t micros, int64_t *millis, uint32_t *nanos)
+s_split_ts (int64_t t, int64_t per_ms, int64_t *millis, uint32_t *nanos)
 {
-    int64_t ms = micros / 1000, rest = micros % 1000;
+    int64_t ms = t / per_ms, rest = t % per_ms;
     if (rest < 0) {
         ms -= 1;
-        rest += 1000;
+        rest += per_ms;
     }
     *millis = ms;
-    *nanos = (uint32_t) rest * 1000;
+    *nanos = (uint32_t) (rest * (1000000 / per_ms));
+}
+
+//  A non-compact timestamp or decimal into the variable part at *cursor.
+static void
+s_put_var (uint8_t *row, uint8_t *slot, size_t *cursor, const zs_column_t *col, const zs_value_t *v)
+{
+    if (col->type == ZS_TYPE_DECIMAL) {
+        __int128 x = zs_dec_get (v);
+        int n = zs_dec_min_bytes (x);
+        zs_dec_put_be (row + *cursor, n, x);
+        zs_le_put (slot, (uint64_t) *cursor << 32 | (uint64_t) n, 8);
+        *cursor += 16;
+        return;
+    }
+    int64_t millis;
+    uint32_t nanos;
+    s_split_ts (v->v.i64, col->type == ZS_TYPE_TIMESTAMP9 ? 1000000 : 1000, &millis, &nanos);
+    zs_le_put (row + *cursor, (uint64_t) millis, 8);
+    zs_le_put (slot, (uint64_t) *cursor << 32 | nanos, 8);
+    *cursor += 8;
 }
 
 //  One non-null value into its slot (and the variable part at *cursor).
 static void
-s_put_value (uint8_t *row, uint8_t *slot, size_t *cursor, zs_type_t type, const zs_value_t *v)
+s_put_value (uint8_t *row, uint8_t *slot, size_t *cursor, const zs_column_t *col,
+             const zs_value_t *v)
 {
     uint32_t bits32;
     uint64_t bits64;
-    switch (type) {
+    if (s_reserved (col)) {
+        s_put_var (row, slot, cursor, col, v);
+        return;
+    }
+    switch (col->type) {
     case ZS_TYPE_BOOLEAN:
         slot[0] = v->v.b ? 1 : 0;
         break;
+    case ZS_TYPE_TINYINT:
+        slot[0] = (uint8_t) v->v.i32;
+        break;
+    case ZS_TYPE_SMALLINT:
+        zs_le_put (slot, (uint16_t) v->v.i32, 2);
+        break;
     case ZS_TYPE_INT:
     case ZS_TYPE_DATE:
+    case ZS_TYPE_TIME:
         zs_le_put (slot, (uint32_t) v->v.i32, 4);
         break;
     case ZS_TYPE_BIGINT:
     case ZS_TYPE_TIMESTAMP3:
         zs_le_put (slot, (uint64_t) v->v.i64, 8);
+        break;
+    case ZS_TYPE_DECIMAL: //  compact: p <= 18
+        zs_le_put (slot, v->v.dec.lo, 8);
         break;
     case ZS_TYPE_FLOAT:
         memcpy (&bits32, &v->v.f32, 4);
@@ -92,7 +140,9 @@ s_put_value (uint8_t *row, uint8_t *slot, size_t *cursor, zs_type_t type, const 
         zs_le_put (slot, bits64, 8);
         break;
     case ZS_TYPE_STRING:
-    case ZS_TYPE_BYTES: {
+    case ZS_TYPE_BYTES:
+    case ZS_TYPE_CHAR:
+    case ZS_TYPE_BINARY: {
         size_t len = v->v.bin.len;
         if (len <= S_INLINE_MAX) {
             if (len)
@@ -105,23 +155,17 @@ s_put_value (uint8_t *row, uint8_t *slot, size_t *cursor, zs_type_t type, const 
         }
         break;
     }
-    case ZS_TYPE_TIMESTAMP6: {
-        int64_t millis;
-        uint32_t nanos;
-        s_split_micros (v->v.i64, &millis, &nanos);
-        zs_le_put (row + *cursor, (uint64_t) millis, 8);
-        zs_le_put (slot, (uint64_t) *cursor << 32 | nanos, 8);
-        *cursor += 8;
-        break;
-    }
+    case ZS_TYPE_TIMESTAMP6:
+    case ZS_TYPE_TIMESTAMP9:
+        break; //  s_put_var
     }
 }
 
 uint8_t *
-zs_binrow_encode (const zs_type_t *types, const zs_value_t *values, int n, size_t *len, char *err,
+zs_binrow_encode (const zs_column_t *cols, const zs_value_t *values, int n, size_t *len, char *err,
                   size_t errlen)
 {
-    if (n < 0 || (n > 0 && (!types || !values))) {
+    if (n < 0 || (n > 0 && (!cols || !values))) {
         snprintf (err, errlen, "binrow: no values");
         return NULL;
     }
@@ -129,11 +173,11 @@ zs_binrow_encode (const zs_type_t *types, const zs_value_t *values, int n, size_
     size_t fixed = width + 8 * (size_t) n;
     size_t total = fixed;
     for (int i = 0; i < n; i++) {
-        if (!s_known (types[i])) {
-            snprintf (err, errlen, "binrow: column %d: unknown type %d", i, (int) types[i]);
+        if (!s_known (cols[i].type)) {
+            snprintf (err, errlen, "binrow: column %d: unknown type %d", i, (int) cols[i].type);
             return NULL;
         }
-        total += s_var_size (types[i], &values[i]);
+        total += s_var_size (&cols[i], &values[i]);
         if (total > S_ROW_MAX) {
             snprintf (err, errlen, "binrow: row larger than 2 GiB");
             return NULL;
@@ -153,12 +197,13 @@ zs_binrow_encode (const zs_type_t *types, const zs_value_t *values, int n, size_
     for (int i = 0; i < n; i++) {
         uint8_t *slot = row + width + 8 * (size_t) i;
         if (!values[i].null)
-            s_put_value (row, slot, &cursor, types[i], &values[i]);
+            s_put_value (row, slot, &cursor, &cols[i], &values[i]);
         else {
             row[(i + 8) / 8] |= (uint8_t) (1u << ((i + 8) % 8));
-            if (types[i] == ZS_TYPE_TIMESTAMP6) {
+            size_t r = s_reserved (&cols[i]);
+            if (r) {
                 zs_le_put (slot, (uint64_t) cursor << 32, 8);
-                cursor += 8;
+                cursor += r;
             }
         }
     }
@@ -196,24 +241,113 @@ s_in_row (uint64_t off, uint64_t size, size_t fixed, size_t rowlen)
     return off >= fixed && off <= rowlen && size <= rowlen - off;
 }
 
+//  A non-compact timestamp: epoch milliseconds in the variable part, the
+//  nanoseconds of the millisecond in the slot; into micros (TIMESTAMP6,
+//  finer nanoseconds dropped as Paimon's Timestamp.toMicros does) or
+//  nanos (TIMESTAMP9).
+static int
+s_get_timestamp (const uint8_t *row, size_t rowlen, size_t fixed, uint64_t u, int col,
+                 zs_type_t type, zs_value_t *v, char *err, size_t errlen)
+{
+    uint64_t off = u >> 32;
+    uint32_t nanos = (uint32_t) u;
+    if (!s_in_row (off, 8, fixed, rowlen))
+        return s_corrupt (err, errlen,
+                          "column %d: timestamp at offset %llu outside the row's variable "
+                          "part [%zu, %zu)",
+                          col, (unsigned long long) off, fixed, rowlen);
+    if (nanos > S_NANOS_MAX)
+        return s_corrupt (err, errlen, "column %d: nano-of-millisecond %u over 999999", col, nanos);
+    //  millis * unit + rest, the rest borrowed from the next millisecond
+    //  up when millis is negative, so that every value the encoder takes
+    //  (INT64_MIN too) comes back without overflowing.
+    int64_t per_ms = type == ZS_TYPE_TIMESTAMP9 ? 1000000 : 1000;
+    int64_t millis = (int64_t) zs_le_get (row + off, 8), t;
+    int64_t rest = type == ZS_TYPE_TIMESTAMP9 ? (int64_t) nanos : (int64_t) nanos / 1000;
+    if (millis < 0 && rest > 0) {
+        millis += 1;
+        rest -= per_ms;
+    }
+    if (__builtin_mul_overflow (millis, per_ms, &t) || __builtin_add_overflow (t, rest, &t))
+        return s_corrupt (err, errlen, "column %d: timestamp out of range", col);
+    v->v.i64 = t;
+    return 0;
+}
+
+//  A non-compact decimal: 1 to 16 big-endian bytes in the variable part.
+static int
+s_get_decimal (const uint8_t *row, size_t rowlen, size_t fixed, uint64_t u, int col,
+               const zs_column_t *c, zs_value_t *v, char *err, size_t errlen)
+{
+    uint64_t off = u >> 32, len = (uint32_t) u;
+    if (len < 1 || len > 16 || !s_in_row (off, len, fixed, rowlen))
+        return s_corrupt (err, errlen,
+                          "column %d: decimal of %llu bytes at offset %llu outside the row's "
+                          "variable part [%zu, %zu) or over 16 bytes",
+                          col, (unsigned long long) len, (unsigned long long) off, fixed, rowlen);
+    __int128 x = zs_dec_get_be (row + off, (size_t) len);
+    __int128 lim = zs_pow10 (zs_column_precision (c));
+    if (x >= lim || x <= -lim)
+        return s_corrupt (err, errlen, "column %d: decimal over %d digits", col,
+                          zs_column_precision (c));
+    zs_dec_set (v, x);
+    return 0;
+}
+
+//  STRING, BYTES, CHAR, BINARY: inline, or in the variable part.
+static int
+s_get_binary (const uint8_t *row, size_t rowlen, size_t fixed, const uint8_t *slot, uint64_t u,
+              int col, zs_value_t *v, char *err, size_t errlen)
+{
+    if (u >> 63) {
+        uint32_t len = (uint32_t) (u >> 56) & 0x7F;
+        if (len > S_INLINE_MAX)
+            return s_corrupt (err, errlen, "column %d: inline length %u over 7", col, len);
+        v->v.bin.ptr = slot;
+        v->v.bin.len = len;
+        return 0;
+    }
+    uint64_t off = u >> 32, len = (uint32_t) u;
+    if (!s_in_row (off, len, fixed, rowlen))
+        return s_corrupt (err, errlen,
+                          "column %d: %llu bytes at offset %llu outside the row's variable "
+                          "part [%zu, %zu)",
+                          col, (unsigned long long) len, (unsigned long long) off, fixed, rowlen);
+    v->v.bin.ptr = row + off;
+    v->v.bin.len = (uint32_t) len;
+    return 0;
+}
+
 //  One non-null field from its slot. 0 or ZS_ECORRUPT.
 static int
 s_get_value (const uint8_t *row, size_t rowlen, size_t fixed, const uint8_t *slot, int col,
-             zs_type_t type, zs_value_t *v, char *err, size_t errlen)
+             const zs_column_t *c, zs_value_t *v, char *err, size_t errlen)
 {
     uint64_t u = zs_le_get (slot, 8);
     uint32_t bits32 = (uint32_t) u;
-    switch (type) {
+    switch (c->type) {
     case ZS_TYPE_BOOLEAN:
         v->v.b = slot[0] != 0; //  Java's Unsafe.getBoolean: any non-zero byte
         return 0;
+    case ZS_TYPE_TINYINT:
+        v->v.i32 = (int8_t) slot[0];
+        return 0;
+    case ZS_TYPE_SMALLINT:
+        v->v.i32 = (int16_t) (uint16_t) u;
+        return 0;
     case ZS_TYPE_INT:
     case ZS_TYPE_DATE:
+    case ZS_TYPE_TIME:
         v->v.i32 = (int32_t) bits32;
         return 0;
     case ZS_TYPE_BIGINT:
     case ZS_TYPE_TIMESTAMP3:
         v->v.i64 = (int64_t) u;
+        return 0;
+    case ZS_TYPE_DECIMAL:
+        if (zs_column_precision (c) > 18)
+            return s_get_decimal (row, rowlen, fixed, u, col, c, v, err, errlen);
+        zs_dec_set (v, (int64_t) u);
         return 0;
     case ZS_TYPE_FLOAT:
         memcpy (&v->v.f32, &bits32, 4);
@@ -223,61 +357,23 @@ s_get_value (const uint8_t *row, size_t rowlen, size_t fixed, const uint8_t *slo
         return 0;
     case ZS_TYPE_STRING:
     case ZS_TYPE_BYTES:
-        if (u >> 63) {
-            uint32_t len = (uint32_t) (u >> 56) & 0x7F;
-            if (len > S_INLINE_MAX)
-                return s_corrupt (err, errlen, "column %d: inline length %u over 7", col, len);
-            v->v.bin.ptr = slot;
-            v->v.bin.len = len;
-        } else {
-            uint64_t off = u >> 32, len = (uint32_t) u;
-            if (!s_in_row (off, len, fixed, rowlen))
-                return s_corrupt (err, errlen,
-                                  "column %d: %llu bytes at offset %llu outside the row's variable "
-                                  "part [%zu, %zu)",
-                                  col, (unsigned long long) len, (unsigned long long) off, fixed,
-                                  rowlen);
-            v->v.bin.ptr = row + off;
-            v->v.bin.len = (uint32_t) len;
-        }
-        return 0;
-    case ZS_TYPE_TIMESTAMP6: {
-        uint64_t off = u >> 32;
-        if (!s_in_row (off, 8, fixed, rowlen))
-            return s_corrupt (err, errlen,
-                              "column %d: timestamp at offset %llu outside the row's variable "
-                              "part [%zu, %zu)",
-                              col, (unsigned long long) off, fixed, rowlen);
-        if (bits32 > S_NANOS_MAX)
-            return s_corrupt (err, errlen, "column %d: nano-of-millisecond %u over 999999", col,
-                              bits32);
-        //  millis * 1000 + µs, with the µs borrowed from the next
-        //  millisecond up when millis is negative, so that every value the
-        //  encoder takes (INT64_MIN µs too) comes back without overflowing.
-        int64_t millis = (int64_t) zs_le_get (row + off, 8), micros;
-        int64_t us = bits32 / 1000;
-        if (millis < 0 && us > 0) {
-            millis += 1;
-            us -= 1000;
-        }
-        if (__builtin_mul_overflow (millis, 1000, &micros)
-            || __builtin_add_overflow (micros, us, &micros))
-            return s_corrupt (err, errlen, "column %d: timestamp out of range in microseconds",
-                              col);
-        v->v.i64 = micros;
-        return 0;
-    }
+    case ZS_TYPE_CHAR:
+    case ZS_TYPE_BINARY:
+        return s_get_binary (row, rowlen, fixed, slot, u, col, v, err, errlen);
+    case ZS_TYPE_TIMESTAMP6:
+    case ZS_TYPE_TIMESTAMP9:
+        return s_get_timestamp (row, rowlen, fixed, u, col, c->type, v, err, errlen);
     }
     return -1;
 }
 
 int
-zs_binrow_decode (const void *data, size_t len, const zs_type_t *types, int n, zs_value_t *values,
+zs_binrow_decode (const void *data, size_t len, const zs_column_t *cols, int n, zs_value_t *values,
                   char *err, size_t errlen)
 {
     for (int i = 0; i < n; i++)
-        if (!s_known (types[i])) {
-            snprintf (err, errlen, "binrow: column %d: unknown type %d", i, (int) types[i]);
+        if (!s_known (cols[i].type)) {
+            snprintf (err, errlen, "binrow: column %d: unknown type %d", i, (int) cols[i].type);
             return -1;
         }
     int arity = zs_binrow_arity (data, len);
@@ -300,7 +396,7 @@ zs_binrow_decode (const void *data, size_t len, const zs_type_t *types, int n, z
             continue;
         }
         const uint8_t *slot = row + width + 8 * (size_t) i;
-        int rc = s_get_value (row, rowlen, fixed, slot, i, types[i], &values[i], err, errlen);
+        int rc = s_get_value (row, rowlen, fixed, slot, i, &cols[i], &values[i], err, errlen);
         if (rc != 0)
             return rc;
     }

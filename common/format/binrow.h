@@ -23,34 +23,43 @@
         STRING, BYTES         up to 7 bytes inline: the bytes from byte 0,
                               byte 7 = 0x80 | length; longer: (offset << 32)
                               | length, the bytes in the variable part
-        TIMESTAMP(6)          (offset << 32) | nano-of-millisecond, the
+        TIMESTAMP(4..9)       (offset << 32) | nano-of-millisecond, the
                               int64 epoch milliseconds (floor) in the
+                              variable part (TIMESTAMP(0..3) is compact:
+                              epoch milliseconds in the slot)
+        TINYINT, SMALLINT     1 byte, 2 bytes
+        TIME                  int32 milliseconds of the day
+        DECIMAL(p <= 18)      int64 unscaled (compact)
+        DECIMAL(p > 18)       (offset << 32) | length, the unscaled value's
+                              BigInteger.toByteArray bytes (big endian,
+                              fewest) at the start of 16 bytes of the
                               variable part
+        CHAR, BINARY          as STRING, BYTES
     Unused slot bytes are zero, and so is a null field's slot, except a
-    null TIMESTAMP(6): like Java's InternalRowSerializer it still takes 8
-    zero bytes of the variable part, its slot pointing there. The empty
-    row (n = 0) is 00000000 0000000000000000.
-
-    TINYINT and SMALLINT (1 and 2 bytes in the slot) are left out: zsink
-    tables have no such columns.
+    null non-compact TIMESTAMP or DECIMAL: like Java's BinaryWriter it
+    still takes its zeroed 8 (16) bytes of the variable part, its slot
+    pointing there with length 0. The empty row (n = 0) is 00000000
+    0000000000000000.
 */
 #ifndef ZS_BINROW_H_INCLUDED
 #define ZS_BINROW_H_INCLUDED
 
 #include "rowtype.h"
 
-//  Serialize n values of the given types (NULL for both when n is 0).
-//  A TIMESTAMP(6) value is microseconds, as everywhere in zsink. malloc'd,
-//  *len bytes; NULL with err when a type is unknown, the row would pass
-//  2 GiB (Java's int sizes) or memory runs out.
-uint8_t *zs_binrow_encode (const zs_type_t *types, const zs_value_t *values, int n, size_t *len,
+//  Serialize n values of the given columns' types (NULL for both when n
+//  is 0; only the type and its parameters of each column count). Values
+//  as rowtype.h has them (TIMESTAMP6 microseconds, TIMESTAMP9 nanoseconds).
+//  malloc'd, *len bytes; NULL with err when a type is unknown, the row
+//  would pass 2 GiB (Java's int sizes) or memory runs out.
+uint8_t *zs_binrow_encode (const zs_column_t *cols, const zs_value_t *values, int n, size_t *len,
                            char *err, size_t errlen);
 
 //  The arity a serialized row announces, or -1 when it has no room for one
 //  or the number is negative.
 int zs_binrow_arity (const void *data, size_t len);
 
-//  Decode a serialized row of n fields of the given types into values[n]:
+//  Decode a serialized row of n fields of the given columns' types into
+//  values[n]:
 //  the arity must be n, every slot, offset and length must lie inside the
 //  row (bytes after its end are allowed, as Java does), the row kind must
 //  be one of Paimon's four. STRING/BYTES values point into data. A
@@ -58,7 +67,7 @@ int zs_binrow_arity (const void *data, size_t len);
 //  microsecond (another writer's TIMESTAMP(9)) are dropped, as Paimon's
 //  Timestamp.toMicros does. 0, or ZS_ECORRUPT with err naming the column
 //  and what is wrong (-1 for a type the decoder does not know).
-int zs_binrow_decode (const void *data, size_t len, const zs_type_t *types, int n,
+int zs_binrow_decode (const void *data, size_t len, const zs_column_t *cols, int n,
                       zs_value_t *values, char *err, size_t errlen);
 
 #endif

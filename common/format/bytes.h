@@ -251,4 +251,43 @@ zs_cursor_zigzag (zs_cursor_t *self, int64_t *value)
     return 0;
 }
 
+//  --------------------------------------------------------------------------
+//  DECIMAL unscaled values as big-endian two's complement bytes (Parquet's
+//  FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY decimals, Java's
+//  BigInteger.toByteArray in a BinaryRow).
+
+//  The fewest bytes that hold x signed (BigInteger.toByteArray's length).
+static inline int
+zs_dec_min_bytes (__int128 x)
+{
+    int n = 1;
+    while (n < 16) {
+        __int128 lim = (__int128) 1 << (8 * n - 1);
+        if (x >= -lim && x < lim)
+            break;
+        n++;
+    }
+    return n;
+}
+
+//  x into out[0..n) big endian (sign extended).
+static inline void
+zs_dec_put_be (uint8_t *out, int n, __int128 x)
+{
+    for (int i = n - 1; i >= 0; i--) {
+        out[i] = (uint8_t) x;
+        x >>= 8; //  arithmetic: the sign fills in
+    }
+}
+
+//  n big-endian bytes (1..16) as a signed number.
+static inline __int128
+zs_dec_get_be (const uint8_t *p, size_t n)
+{
+    __int128 x = (p[0] & 0x80) ? -1 : 0;
+    for (size_t i = 0; i < n; i++)
+        x = (__int128) ((unsigned __int128) x << 8) | p[i];
+    return x;
+}
+
 #endif

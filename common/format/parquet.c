@@ -51,27 +51,60 @@ zs_pq_type_name (int ptype)
 }
 
 int
-zs_pq_physical_type (zs_type_t type)
+zs_pq_decimal_bytes (int precision)
 {
-    switch (type) {
+    //  ParquetSchemaConverter.computeMinBytesForDecimalPrecision: the
+    //  fewest bytes whose signed range holds 10^p - 1.
+    int n = 1;
+    while (n < 16 && ((__int128) 1 << (8 * n - 1)) < zs_pow10 (precision))
+        n++;
+    return n;
+}
+
+int
+zs_pq_physical_type (const zs_column_t *col)
+{
+    switch (col->type) {
     case ZS_TYPE_BOOLEAN:
         return ZS_PQ_BOOLEAN;
+    case ZS_TYPE_TINYINT:
+    case ZS_TYPE_SMALLINT:
     case ZS_TYPE_INT:
     case ZS_TYPE_DATE:
+    case ZS_TYPE_TIME:
         return ZS_PQ_INT32;
     case ZS_TYPE_BIGINT:
     case ZS_TYPE_TIMESTAMP3:
     case ZS_TYPE_TIMESTAMP6:
         return ZS_PQ_INT64;
+    case ZS_TYPE_TIMESTAMP9:
+        return ZS_PQ_INT96;
+    case ZS_TYPE_DECIMAL: {
+        int p = zs_column_precision (col);
+        return p <= 9 ? ZS_PQ_INT32 : p <= 18 ? ZS_PQ_INT64 : ZS_PQ_FIXED_LEN_BYTE_ARRAY;
+    }
     case ZS_TYPE_FLOAT:
         return ZS_PQ_FLOAT;
     case ZS_TYPE_DOUBLE:
         return ZS_PQ_DOUBLE;
     case ZS_TYPE_STRING:
     case ZS_TYPE_BYTES:
+    case ZS_TYPE_CHAR:
+    case ZS_TYPE_BINARY:
         return ZS_PQ_BYTE_ARRAY;
     }
     return -1;
+}
+
+int
+zs_pq_column_width (const zs_column_t *col)
+{
+    int ptype = zs_pq_physical_type (col);
+    if (ptype == ZS_PQ_FIXED_LEN_BYTE_ARRAY)
+        return zs_pq_decimal_bytes (zs_column_precision (col));
+    if (ptype == ZS_PQ_INT96)
+        return 12;
+    return zs_pq_value_width (ptype);
 }
 
 int
@@ -276,19 +309,29 @@ zs_pq_value_cmp (zs_type_t type, const zs_value_t *a, const zs_value_t *b)
     switch (type) {
     case ZS_TYPE_BOOLEAN:
         return (int) a->v.b - (int) b->v.b;
+    case ZS_TYPE_TINYINT:
+    case ZS_TYPE_SMALLINT:
     case ZS_TYPE_INT:
     case ZS_TYPE_DATE:
+    case ZS_TYPE_TIME:
         return (a->v.i32 > b->v.i32) - (a->v.i32 < b->v.i32);
     case ZS_TYPE_BIGINT:
     case ZS_TYPE_TIMESTAMP3:
     case ZS_TYPE_TIMESTAMP6:
+    case ZS_TYPE_TIMESTAMP9:
         return (a->v.i64 > b->v.i64) - (a->v.i64 < b->v.i64);
+    case ZS_TYPE_DECIMAL: {
+        __int128 x = zs_dec_get (a), y = zs_dec_get (b);
+        return (x > y) - (x < y);
+    }
     case ZS_TYPE_FLOAT:
         return (a->v.f32 > b->v.f32) - (a->v.f32 < b->v.f32);
     case ZS_TYPE_DOUBLE:
         return (a->v.f64 > b->v.f64) - (a->v.f64 < b->v.f64);
     case ZS_TYPE_STRING:
-    case ZS_TYPE_BYTES: {
+    case ZS_TYPE_BYTES:
+    case ZS_TYPE_CHAR:
+    case ZS_TYPE_BINARY: {
         uint32_t n = a->v.bin.len < b->v.bin.len ? a->v.bin.len : b->v.bin.len;
         int c = n ? memcmp (a->v.bin.ptr, b->v.bin.ptr, n) : 0;
         if (c)
@@ -299,12 +342,18 @@ zs_pq_value_cmp (zs_type_t type, const zs_value_t *a, const zs_value_t *b)
     return 0;
 }
 
-//  dst = src, a byte array copied into buf (memmove: src may be buf).
+//  dst = src, a byte array copied into buf (memmove: src may be buf), cut
+//  to ZS_STATS_BIN_MAX bytes (text on a character boundary): *cut then.
 static void
-s_set (zs_value_t *dst, uint8_t *buf, zs_type_t type, const zs_value_t *src)
+s_set (zs_value_t *dst, uint8_t *buf, bool *cut, zs_type_t type, const zs_value_t *src,
+       bool src_cut)
 {
     if (zs_type_is_binary (type)) {
         uint32_t len = src->v.bin.len <= ZS_STATS_BIN_MAX ? src->v.bin.len : ZS_STATS_BIN_MAX;
+        if (len < src->v.bin.len && zs_type_is_text (type))
+            while (len > 0 && (src->v.bin.ptr[len] & 0xC0) == 0x80)
+                len--;
+        *cut = src_cut || len < src->v.bin.len;
         if (len)
             memmove (buf, src->v.bin.ptr, len);
         dst->null = false;
@@ -319,9 +368,9 @@ zs_pq_stats_widen (zs_column_stats_t *stats, zs_type_t type, const zs_value_t *m
                    const zs_value_t *max)
 {
     if (!stats->has_minmax || zs_pq_value_cmp (type, min, &stats->min) < 0)
-        s_set (&stats->min, stats->min_buf, type, min);
+        s_set (&stats->min, stats->min_buf, &stats->min_cut, type, min, false);
     if (!stats->has_minmax || zs_pq_value_cmp (type, max, &stats->max) > 0)
-        s_set (&stats->max, stats->max_buf, type, max);
+        s_set (&stats->max, stats->max_buf, &stats->max_cut, type, max, false);
     stats->has_minmax = true;
 }
 
@@ -354,8 +403,9 @@ zs_pq_stats_copy (zs_column_stats_t *dst, const zs_column_stats_t *src, zs_type_
 }
 
 size_t
-zs_pq_stats_encode (zs_type_t type, const zs_value_t *value, uint8_t *out)
+zs_pq_stats_encode (const zs_column_t *col, const zs_value_t *value, uint8_t *out)
 {
+    zs_type_t type = col->type;
     if (zs_type_is_binary (type)) {
         size_t len = value->v.bin.len <= ZS_STATS_BIN_MAX ? value->v.bin.len : ZS_STATS_BIN_MAX;
         if (len)
@@ -366,25 +416,43 @@ zs_pq_stats_encode (zs_type_t type, const zs_value_t *value, uint8_t *out)
         out[0] = value->v.b ? 1 : 0;
         return 1;
     }
-    size_t width = (size_t) zs_pq_value_width (zs_pq_physical_type (type));
-    memcpy (out, &value->v, width);
+    int ptype = zs_pq_physical_type (col);
+    size_t width = (size_t) zs_pq_column_width (col);
+    if (ptype == ZS_PQ_FIXED_LEN_BYTE_ARRAY) {
+        zs_dec_put_be (out, (int) width, zs_dec_get (value));
+        return width;
+    }
+    if (ptype == ZS_PQ_INT96)
+        return 0;                   //  no statistics are kept for INT96
+    memcpy (out, &value->v, width); //  a decimal's lo comes first: its low bytes
     return width;
 }
 
 bool
-zs_pq_stats_decode (zs_type_t type, const uint8_t *data, uint32_t len, zs_value_t *value)
+zs_pq_stats_decode (const zs_column_t *col, const uint8_t *data, uint32_t len, zs_value_t *value)
 {
+    zs_type_t type = col->type;
     memset (value, 0, sizeof *value);
     if (zs_type_is_binary (type)) {
         value->v.bin.ptr = data;
         value->v.bin.len = len;
         return true;
     }
-    int width = zs_pq_value_width (zs_pq_physical_type (type));
-    if (width == 0 || len != (uint32_t) width)
+    int ptype = zs_pq_physical_type (col);
+    int width = zs_pq_column_width (col);
+    if (width == 0 || ptype == ZS_PQ_INT96 || len != (uint32_t) width)
         return false;
     if (type == ZS_TYPE_BOOLEAN) {
         value->v.b = data[0] != 0;
+        return true;
+    }
+    if (type == ZS_TYPE_DECIMAL) {
+        if (ptype == ZS_PQ_FIXED_LEN_BYTE_ARRAY)
+            zs_dec_set (value, zs_dec_get_be (data, len));
+        else if (ptype == ZS_PQ_INT32)
+            zs_dec_set (value, (int32_t) zs_le_get (data, 4));
+        else
+            zs_dec_set (value, (int64_t) zs_le_get (data, 8));
         return true;
     }
     memcpy (&value->v, data, len);

@@ -36,6 +36,9 @@ typedef struct {
     int lt_unit;     //  TIMESTAMP: 1 MILLIS, 2 MICROS, 3 NANOS
     int64_t lt_bits; //  INTEGER
     bool lt_signed;
+    int32_t lt_scale, lt_precision; //  DECIMAL
+    bool has_len, has_scale, has_precision;
+    int32_t type_length, scale, precision; //  FIXED_LEN_BYTE_ARRAY; DECIMAL (converted)
 } s_elem_t;
 
 //  FileMetaData as decoded. The row groups go to the footer as soon as
@@ -96,8 +99,15 @@ static const zs_thrift_field_t s_integer_fields[] = {
     {2, ZS_THRIFT_KEEP_BOOL, S_EL (lt_signed), S_NO, NULL},
 };
 
+//  DecimalType
+static const zs_thrift_field_t s_decimal_fields[] = {
+    {1, ZS_THRIFT_KEEP_I32, S_EL (lt_scale), S_NO, NULL},
+    {2, ZS_THRIFT_KEEP_I32, S_EL (lt_precision), S_NO, NULL},
+};
+
 //  LogicalType is a union of structs: the id of the one present names the
-//  type. Only TIMESTAMP and INTEGER have parameters the reader needs.
+//  type. TIMESTAMP, TIME (the same fields), INTEGER and DECIMAL have
+//  parameters the reader needs.
 static int
 s_dec_logical (zs_thrift_dec_t *d, int type, void *obj)
 {
@@ -109,8 +119,10 @@ s_dec_logical (zs_thrift_dec_t *d, int type, void *obj)
     while ((rc = zs_thrift_dec_field (d, &id, &type)) == 1) {
         if (type == ZS_THRIFT_STRUCT)
             el->lt = id;
-        if (type == ZS_THRIFT_STRUCT && id == ZS_PQ_LT_TIMESTAMP)
+        if (type == ZS_THRIFT_STRUCT && (id == ZS_PQ_LT_TIMESTAMP || id == ZS_PQ_LT_TIME))
             rc = zs_thrift_dec_struct (d, s_timestamp_fields, S_COUNT (s_timestamp_fields), el);
+        else if (type == ZS_THRIFT_STRUCT && id == ZS_PQ_LT_DECIMAL)
+            rc = zs_thrift_dec_struct (d, s_decimal_fields, S_COUNT (s_decimal_fields), el);
         else if (type == ZS_THRIFT_STRUCT && id == ZS_PQ_LT_INTEGER)
             rc = zs_thrift_dec_struct (d, s_integer_fields, S_COUNT (s_integer_fields), el);
         else
@@ -124,10 +136,13 @@ s_dec_logical (zs_thrift_dec_t *d, int type, void *obj)
 //  SchemaElement
 static const zs_thrift_field_t s_elem_fields[] = {
     {1, ZS_THRIFT_KEEP_I32, S_EL (type), S_EL (has_type), NULL},
+    {2, ZS_THRIFT_KEEP_I32, S_EL (type_length), S_EL (has_len), NULL},
     {3, ZS_THRIFT_KEEP_I32, S_EL (rep), S_EL (has_rep), NULL},
     {4, ZS_THRIFT_KEEP_BINARY, S_EL (name), S_NO, NULL},
     {5, ZS_THRIFT_KEEP_I32, S_EL (num_children), S_EL (has_children), NULL},
     {6, ZS_THRIFT_KEEP_I32, S_EL (ct), S_EL (has_ct), NULL},
+    {7, ZS_THRIFT_KEEP_I32, S_EL (scale), S_EL (has_scale), NULL},
+    {8, ZS_THRIFT_KEEP_I32, S_EL (precision), S_EL (has_precision), NULL},
     {10, ZS_THRIFT_KEEP_STRUCT, 0, S_NO, s_dec_logical},
 };
 
@@ -347,33 +362,83 @@ s_dec_file_meta (s_ctx_t *x, const uint8_t *footer, size_t len, s_file_meta_t *f
 #define S_NO_CT -1 //  no converted type
 
 //  Checks the parameters of a logical type once its rule matched: 0 (and
-//  maybe another *type), or -1 with why.
-typedef int (s_refine_fn) (const s_elem_t *el, zs_type_t *type, char *why, size_t len);
+//  maybe another type or parameters in *col), or -1 with why.
+typedef int (s_refine_fn) (const s_elem_t *el, zs_column_t *col, char *why, size_t len);
 
-//  IntType: signed, and as wide as the zsink type.
+//  IntType: signed, and as wide as the zsink type (8 TINYINT, 16
+//  SMALLINT, 32 INT on INT32; 64 on INT64).
 static int
-s_refine_integer (const s_elem_t *el, zs_type_t *type, char *why, size_t len)
+s_refine_integer (const s_elem_t *el, zs_column_t *col, char *why, size_t len)
 {
     int bits = (int) el->lt_bits; //  read as int, as the reader always has
-    bool width_ok = *type == ZS_TYPE_BIGINT ? bits == 64 : bits == 8 || bits == 16 || bits == 32;
-    if (el->lt_signed && width_ok)
+    bool width_ok =
+        col->type == ZS_TYPE_BIGINT ? bits == 64 : bits == 8 || bits == 16 || bits == 32;
+    if (el->lt_signed && width_ok) {
+        if (col->type != ZS_TYPE_BIGINT)
+            col->type = bits == 8 ? ZS_TYPE_TINYINT : bits == 16 ? ZS_TYPE_SMALLINT : ZS_TYPE_INT;
         return 0;
+    }
     snprintf (why, len, "%s INTEGER(%d, %s) not supported", zs_pq_type_name (el->type), bits,
               el->lt_signed ? "signed" : "unsigned");
     return -1;
 }
 
-//  TimestampType: milliseconds or microseconds.
+//  TimestampType: milliseconds, microseconds or nanoseconds; adjusted to
+//  UTC is WITH LOCAL TIME ZONE.
 static int
-s_refine_timestamp (const s_elem_t *el, zs_type_t *type, char *why, size_t len)
+s_refine_timestamp (const s_elem_t *el, zs_column_t *col, char *why, size_t len)
 {
-    if (el->lt_unit == 1 || el->lt_unit == 2) {
-        *type = el->lt_unit == 1 ? ZS_TYPE_TIMESTAMP3 : ZS_TYPE_TIMESTAMP6;
-        return 0;
+    if (el->lt_unit < 1 || el->lt_unit > 3) {
+        snprintf (why, len, "INT64 TIMESTAMP(unknown unit) not supported");
+        return -1;
     }
-    snprintf (why, len, "INT64 TIMESTAMP(%s) not supported",
-              el->lt_unit == 3 ? "NANOS" : "unknown unit");
-    return -1;
+    static const zs_type_t kinds[] = {0, ZS_TYPE_TIMESTAMP3, ZS_TYPE_TIMESTAMP6,
+                                      ZS_TYPE_TIMESTAMP9};
+    col->type = kinds[el->lt_unit];
+    col->params = true;
+    col->precision = (uint8_t) (3 * el->lt_unit);
+    col->ltz = el->lt_utc;
+    return 0;
+}
+
+//  TimeType: milliseconds (INT32) or microseconds (INT64, DuckDB's),
+//  read as Paimon's TIME: milliseconds of the day.
+static int
+s_refine_time (const s_elem_t *el, zs_column_t *col, char *why, size_t len)
+{
+    bool ok = el->type == ZS_PQ_INT32 ? el->lt_unit == 1 : el->lt_unit == 2;
+    if (!ok) {
+        snprintf (why, len, "%s TIME(%s) not supported", zs_pq_type_name (el->type),
+                  el->lt_unit == 1   ? "MILLIS"
+                  : el->lt_unit == 2 ? "MICROS"
+                                     : "NANOS");
+        return -1;
+    }
+    col->params = true;
+    col->precision = 3;
+    return 0;
+}
+
+//  DECIMAL (logical or converted): 1 <= precision <= 38, 0 <= scale <=
+//  precision, and the physical type wide enough.
+static int
+s_refine_decimal (const s_elem_t *el, zs_column_t *col, char *why, size_t len)
+{
+    int p = el->lt == ZS_PQ_LT_DECIMAL ? el->lt_precision : el->precision;
+    int s = el->lt == ZS_PQ_LT_DECIMAL ? el->lt_scale : el->scale;
+    int most = el->type == ZS_PQ_INT32   ? 9
+               : el->type == ZS_PQ_INT64 ? 18
+               : el->type == ZS_PQ_FIXED_LEN_BYTE_ARRAY && el->has_len
+                   ? (el->type_length >= 1 && el->type_length <= 16 ? 38 : 0)
+                   : 38;
+    if (p < 1 || p > most || s < 0 || s > p) {
+        snprintf (why, len, "%s DECIMAL(%d, %d) not supported", zs_pq_type_name (el->type), p, s);
+        return -1;
+    }
+    col->params = true;
+    col->precision = (uint8_t) p;
+    col->scale = (uint8_t) s;
+    return 0;
 }
 
 //  What a rule matches a leaf's annotation by. The logical type decides
@@ -393,19 +458,32 @@ static const s_type_rule_t s_type_rules[] = {
     {ZS_PQ_BOOLEAN, S_BY_ANY, 0, ZS_TYPE_BOOLEAN, NULL},
     {ZS_PQ_FLOAT, S_BY_ANY, 0, ZS_TYPE_FLOAT, NULL},
     {ZS_PQ_DOUBLE, S_BY_ANY, 0, ZS_TYPE_DOUBLE, NULL},
+    {ZS_PQ_INT96, S_BY_ANY, 0, ZS_TYPE_TIMESTAMP9, NULL},
     {ZS_PQ_INT32, S_BY_LOGICAL, ZS_PQ_LT_DATE, ZS_TYPE_DATE, NULL},
     {ZS_PQ_INT32, S_BY_CONVERTED, ZS_PQ_CT_DATE, ZS_TYPE_DATE, NULL},
     {ZS_PQ_INT32, S_BY_LOGICAL, ZS_PQ_LT_INTEGER, ZS_TYPE_INT, s_refine_integer},
     {ZS_PQ_INT32, S_BY_CONVERTED, S_NO_CT, ZS_TYPE_INT, NULL},
-    {ZS_PQ_INT32, S_BY_CONVERTED, ZS_PQ_CT_INT_8, ZS_TYPE_INT, NULL},
-    {ZS_PQ_INT32, S_BY_CONVERTED, ZS_PQ_CT_INT_16, ZS_TYPE_INT, NULL},
+    {ZS_PQ_INT32, S_BY_CONVERTED, ZS_PQ_CT_INT_8, ZS_TYPE_TINYINT, NULL},
+    {ZS_PQ_INT32, S_BY_CONVERTED, ZS_PQ_CT_INT_16, ZS_TYPE_SMALLINT, NULL},
     {ZS_PQ_INT32, S_BY_CONVERTED, ZS_PQ_CT_INT_32, ZS_TYPE_INT, NULL},
+    {ZS_PQ_INT32, S_BY_LOGICAL, ZS_PQ_LT_DECIMAL, ZS_TYPE_DECIMAL, s_refine_decimal},
+    {ZS_PQ_INT32, S_BY_CONVERTED, ZS_PQ_CT_DECIMAL, ZS_TYPE_DECIMAL, s_refine_decimal},
+    {ZS_PQ_INT32, S_BY_LOGICAL, ZS_PQ_LT_TIME, ZS_TYPE_TIME, s_refine_time},
+    {ZS_PQ_INT32, S_BY_CONVERTED, ZS_PQ_CT_TIME_MILLIS, ZS_TYPE_TIME, NULL},
     {ZS_PQ_INT64, S_BY_LOGICAL, ZS_PQ_LT_TIMESTAMP, ZS_TYPE_TIMESTAMP6, s_refine_timestamp},
     {ZS_PQ_INT64, S_BY_CONVERTED, ZS_PQ_CT_TIMESTAMP_MILLIS, ZS_TYPE_TIMESTAMP3, NULL},
     {ZS_PQ_INT64, S_BY_CONVERTED, ZS_PQ_CT_TIMESTAMP_MICROS, ZS_TYPE_TIMESTAMP6, NULL},
     {ZS_PQ_INT64, S_BY_LOGICAL, ZS_PQ_LT_INTEGER, ZS_TYPE_BIGINT, s_refine_integer},
     {ZS_PQ_INT64, S_BY_CONVERTED, S_NO_CT, ZS_TYPE_BIGINT, NULL},
     {ZS_PQ_INT64, S_BY_CONVERTED, ZS_PQ_CT_INT_64, ZS_TYPE_BIGINT, NULL},
+    {ZS_PQ_INT64, S_BY_LOGICAL, ZS_PQ_LT_DECIMAL, ZS_TYPE_DECIMAL, s_refine_decimal},
+    {ZS_PQ_INT64, S_BY_CONVERTED, ZS_PQ_CT_DECIMAL, ZS_TYPE_DECIMAL, s_refine_decimal},
+    {ZS_PQ_INT64, S_BY_LOGICAL, ZS_PQ_LT_TIME, ZS_TYPE_TIME, s_refine_time},
+    {ZS_PQ_FIXED_LEN_BYTE_ARRAY, S_BY_LOGICAL, ZS_PQ_LT_DECIMAL, ZS_TYPE_DECIMAL, s_refine_decimal},
+    {ZS_PQ_FIXED_LEN_BYTE_ARRAY, S_BY_CONVERTED, ZS_PQ_CT_DECIMAL, ZS_TYPE_DECIMAL,
+     s_refine_decimal},
+    {ZS_PQ_BYTE_ARRAY, S_BY_LOGICAL, ZS_PQ_LT_DECIMAL, ZS_TYPE_DECIMAL, s_refine_decimal},
+    {ZS_PQ_BYTE_ARRAY, S_BY_CONVERTED, ZS_PQ_CT_DECIMAL, ZS_TYPE_DECIMAL, s_refine_decimal},
     {ZS_PQ_BYTE_ARRAY, S_BY_LOGICAL, ZS_PQ_LT_STRING, ZS_TYPE_STRING, NULL},
     {ZS_PQ_BYTE_ARRAY, S_BY_LOGICAL, ZS_PQ_LT_ENUM, ZS_TYPE_STRING, NULL},
     {ZS_PQ_BYTE_ARRAY, S_BY_LOGICAL, ZS_PQ_LT_JSON, ZS_TYPE_STRING, NULL},
@@ -468,7 +546,7 @@ s_unsupported (const s_elem_t *el, int ct, char *why, size_t len)
 
 //  zsink type of a leaf by the first rule that matches it, or -1 with why.
 static int
-s_map_type (const s_elem_t *el, zs_type_t *out, char *why, size_t len)
+s_map_type (const s_elem_t *el, zs_column_t *out, char *why, size_t len)
 {
     int ct = el->has_ct ? el->ct : S_NO_CT;
     bool known = false; //  a physical type some rule maps
@@ -479,10 +557,9 @@ s_map_type (const s_elem_t *el, zs_type_t *out, char *why, size_t len)
         known = true;
         if (!s_rule_matches (r, el->lt, ct))
             continue;
-        zs_type_t type = r->type;
-        if (r->refine && r->refine (el, &type, why, len) != 0)
+        out->type = r->type;
+        if (r->refine && r->refine (el, out, why, len) != 0)
             return -1;
-        *out = type;
         return 0;
     }
     if (known)
@@ -539,9 +616,14 @@ s_derive_column (s_ctx_t *x, int i, const s_elem_t *el)
                           x->path, c->name, el->rep);
     c->nullable = el->has_rep && el->rep == ZS_PQ_OPTIONAL;
     char why[128];
-    if (s_map_type (el, &c->type, why, sizeof why) != 0)
+    if (s_map_type (el, c, why, sizeof why) != 0)
         return zs_pq_err (x->err, x->errlen, "%s: column '%s': %s", x->path, c->name, why);
     x->footer->ptypes[i] = el->type;
+    x->footer->widths[i] = el->type == ZS_PQ_FIXED_LEN_BYTE_ARRAY ? el->type_length
+                           : el->type == ZS_PQ_INT96              ? 12
+                                                                  : zs_pq_value_width (el->type);
+    if (el->type == ZS_PQ_FIXED_LEN_BYTE_ARRAY && (!el->has_len || el->type_length < 1))
+        return zs_pq_err (x->err, x->errlen, "%s: column '%s': no fixed length", x->path, c->name);
     return 0;
 }
 
@@ -661,15 +743,47 @@ s_check_groups (s_ctx_t *x)
 //  --------------------------------------------------------------------------
 //  Statistics
 
+//  A statistics value of the file's physical type as a zsink value: the
+//  file's own encoding (a decimal of any fixed length or as a byte array,
+//  a TIME in microseconds) where it is not the writer's.
+static bool
+s_stats_value (const zs_column_t *col, int32_t ptype, zs_thrift_binary_t b, zs_value_t *v)
+{
+    if (col->type == ZS_TYPE_DECIMAL
+        && (ptype == ZS_PQ_FIXED_LEN_BYTE_ARRAY || ptype == ZS_PQ_BYTE_ARRAY)) {
+        if (b.len < 1 || b.len > 16)
+            return false;
+        memset (v, 0, sizeof *v);
+        zs_dec_set (v, zs_dec_get_be (b.data, b.len));
+        return true;
+    }
+    if (col->type == ZS_TYPE_TIME && ptype == ZS_PQ_INT64) {
+        if (b.len != 8)
+            return false;
+        memset (v, 0, sizeof *v);
+        v->v.i32 = (int32_t) ((int64_t) zs_le_get (b.data, 8) / 1000);
+        return true;
+    }
+    if (col->type == ZS_TYPE_TIMESTAMP9 && ptype == ZS_PQ_INT64) {
+        if (b.len != 8)
+            return false;
+        memset (v, 0, sizeof *v);
+        v->v.i64 = (int64_t) zs_le_get (b.data, 8);
+        return true;
+    }
+    return zs_pq_stats_decode (col, b.data, b.len, v);
+}
+
 //  Merge one chunk's statistics into st: false when the chunk leaves the
 //  column's min/max unknown (missing, unusable or too long, and the chunk
 //  has values to bound). A null count outside [0, num_values] is corrupt,
 //  and leaves the column's null count unknown (*nulls_unknown); this also
 //  bounds the sum by the file's rows (no overflow).
 static bool
-s_merge_chunk (zs_column_stats_t *st, zs_type_t type, const zs_pq_chunk_meta_t *ch,
-               bool *nulls_unknown)
+s_merge_chunk (zs_column_stats_t *st, const zs_column_t *col, int32_t ptype,
+               const zs_pq_chunk_meta_t *ch, bool *nulls_unknown)
 {
+    zs_type_t type = col->type;
     bool nulls_ok = ch->has_null_count && ch->null_count >= 0 && ch->null_count <= ch->num_values;
     if (nulls_ok)
         st->null_count += ch->null_count;
@@ -677,14 +791,13 @@ s_merge_chunk (zs_column_stats_t *st, zs_type_t type, const zs_pq_chunk_meta_t *
         *nulls_unknown = true;
     zs_thrift_binary_t minb = ch->min_value, maxb = ch->max_value;
     //  The deprecated fields are signed-order: usable for numbers only.
-    if ((!minb.data || !maxb.data) && !zs_type_is_binary (type)) {
+    if ((!minb.data || !maxb.data) && !zs_type_is_binary (type) && ptype != ZS_PQ_BYTE_ARRAY) {
         minb = ch->min_old;
         maxb = ch->max_old;
     }
     zs_value_t min, max;
     if (minb.data && maxb.data && minb.len <= ZS_STATS_BIN_MAX && maxb.len <= ZS_STATS_BIN_MAX
-        && zs_pq_stats_decode (type, minb.data, minb.len, &min)
-        && zs_pq_stats_decode (type, maxb.data, maxb.len, &max)) {
+        && s_stats_value (col, ptype, minb, &min) && s_stats_value (col, ptype, maxb, &max)) {
         zs_pq_stats_widen (st, type, &min, &max);
         return true;
     }
@@ -709,7 +822,8 @@ s_merge_stats (zs_pq_footer_t *f)
         bool unknown = false, nulls_unknown = false;
         memset (st, 0, sizeof *st);
         for (uint32_t g = 0; g < f->ngroups; g++)
-            if (!s_merge_chunk (st, type, &f->groups[g].cols[i], &nulls_unknown))
+            if (!s_merge_chunk (st, &f->schema.cols[i], f->ptypes[i], &f->groups[g].cols[i],
+                                &nulls_unknown))
                 unknown = true;
         if (unknown) {
             st->has_minmax = false;

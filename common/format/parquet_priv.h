@@ -33,6 +33,8 @@ enum {
     ZS_PQ_CT_ENUM = 4,
     ZS_PQ_CT_DECIMAL = 5,
     ZS_PQ_CT_DATE = 6,
+    ZS_PQ_CT_TIME_MILLIS = 7,
+    ZS_PQ_CT_TIME_MICROS = 8,
     ZS_PQ_CT_TIMESTAMP_MILLIS = 9,
     ZS_PQ_CT_TIMESTAMP_MICROS = 10,
     ZS_PQ_CT_INT_8 = 15,
@@ -90,8 +92,17 @@ const char *zs_pq_codec_name (int codec);
 const char *zs_pq_encoding_name (int encoding);
 const char *zs_pq_type_name (int ptype);
 
-//  Physical type of a zsink type.
-int zs_pq_physical_type (zs_type_t type);
+//  Physical type of a column: Paimon's ParquetSchemaConverter (DECIMAL by
+//  precision INT32, INT64 or FIXED_LEN_BYTE_ARRAY; TIMESTAMP(7..9) INT96).
+int zs_pq_physical_type (const zs_column_t *col);
+
+//  Bytes a DECIMAL(p > 18) takes as FIXED_LEN_BYTE_ARRAY.
+int zs_pq_decimal_bytes (int precision);
+
+//  Bytes one value of the column takes in PLAIN pages and the writer's
+//  buffers: zs_pq_value_width, or the FIXED_LEN_BYTE_ARRAY length, or 12
+//  for INT96; 0 for byte arrays.
+int zs_pq_column_width (const zs_column_t *col);
 
 //  Bytes a value of a physical type takes in PLAIN pages, in statistics
 //  and in the writer's buffers: INT32 and FLOAT 4, INT64 and DOUBLE 8;
@@ -198,11 +209,12 @@ void zs_pq_stats_copy (zs_column_stats_t *dst, const zs_column_stats_t *src, zs_
 
 //  PLAIN bytes of a statistics value (byte arrays without length): writes
 //  to out (>= ZS_STATS_BIN_MAX bytes), returns the length.
-size_t zs_pq_stats_encode (zs_type_t type, const zs_value_t *value, uint8_t *out);
+size_t zs_pq_stats_encode (const zs_column_t *col, const zs_value_t *value, uint8_t *out);
 
 //  Decode a statistics value; false when its length does not fit the type.
 //  Byte arrays point at data.
-bool zs_pq_stats_decode (zs_type_t type, const uint8_t *data, uint32_t len, zs_value_t *value);
+bool zs_pq_stats_decode (const zs_column_t *col, const uint8_t *data, uint32_t len,
+                         zs_value_t *value);
 
 //  --------------------------------------------------------------------------
 //  The footer, for the reader: parquet_meta.c decodes and checks it,
@@ -241,6 +253,8 @@ typedef struct {
 typedef struct {
     zs_schema_t schema;
     int32_t ptypes[ZS_MAX_COLUMNS]; //  each column's physical type
+    int32_t widths[ZS_MAX_COLUMNS]; //  bytes of a PLAIN value (FIXED_LEN_BYTE_ARRAY: its
+                                    //  length, INT96 12); 0 for BYTE_ARRAY
     int64_t num_rows;
     zs_pq_group_meta_t *groups;
     uint32_t ngroups;

@@ -39,6 +39,8 @@
 //  A column's decoding cursor over the current row group.
 typedef struct {
     int ptype;
+    int width; //  PLAIN bytes of a FIXED_LEN_BYTE_ARRAY or INT96 value
+    const zs_column_t *col;
     bool optional;
     int codec;
     uint8_t *chunk; //  the chunk's bytes, read whole
@@ -185,6 +187,8 @@ zs_parquet_reader_open (const char *path, char *err, size_t errlen)
     }
     for (int i = 0; i < self->meta.schema.n; i++) {
         self->cols[i].ptype = self->meta.ptypes[i];
+        self->cols[i].width = self->meta.widths[i];
+        self->cols[i].col = &self->meta.schema.cols[i];
         self->cols[i].optional = self->meta.schema.cols[i].nullable;
     }
     self->cur_group = -1;
@@ -393,12 +397,21 @@ s_read_page_header (s_col_t *c, s_page_header_t *h, const uint8_t **body, char *
 //  One PLAIN value of the column's physical type from [*p, end). Booleans
 //  are bits, LSB first, counted from the start of the values.
 static int
-s_plain_value (int ptype, const uint8_t **p, const uint8_t *end, uint64_t *bool_bit,
+s_plain_value (const s_col_t *c, const uint8_t **p, const uint8_t *end, uint64_t *bool_bit,
                zs_value_t *out)
 {
     size_t left = (size_t) (end - *p);
+    int ptype = c->ptype;
     out->null = false;
     switch (ptype) {
+    case ZS_PQ_FIXED_LEN_BYTE_ARRAY:
+    case ZS_PQ_INT96:
+        if (left < (size_t) c->width)
+            return -1;
+        out->v.bin.ptr = *p;
+        out->v.bin.len = (uint32_t) c->width;
+        *p += c->width;
+        return 0;
     case ZS_PQ_BOOLEAN: {
         uint64_t byte = *bool_bit >> 3;
         if (byte >= left)
@@ -452,7 +465,9 @@ s_load_dict (zs_parquet_reader_t *self, s_col_t *c, const s_page_header_t *h, co
     uint64_t unc = (uint64_t) h->unc_size;
     uint64_t most = c->ptype == ZS_PQ_BOOLEAN                             ? unc * 8
                     : c->ptype == ZS_PQ_INT64 || c->ptype == ZS_PQ_DOUBLE ? unc / 8
-                                                                          : unc / 4;
+                    : c->width > 0 && c->ptype != ZS_PQ_INT32 && c->ptype != ZS_PQ_FLOAT
+                        ? unc / (uint64_t) c->width
+                        : unc / 4;
     if (h->num_values < 0 || n > most)
         return zs_pq_err (why, why_len, "dictionary size implausible");
     free (c->dict);
@@ -462,7 +477,7 @@ s_load_dict (zs_parquet_reader_t *self, s_col_t *c, const s_page_header_t *h, co
     const uint8_t *p = body, *end = body + h->unc_size;
     uint64_t bit = 0;
     for (uint64_t i = 0; i < n; i++)
-        if (s_plain_value (c->ptype, &p, end, &bit, &c->dict[i]) != 0)
+        if (s_plain_value (c, &p, end, &bit, &c->dict[i]) != 0)
             return zs_pq_err (why, why_len, "dictionary page truncated");
     c->dict_n = (uint32_t) n;
     c->has_dict = true;
@@ -623,7 +638,7 @@ s_col_next (zs_parquet_reader_t *self, s_col_t *c, zs_value_t *out, char *why, s
         *out = c->dict[idx];
         return 0;
     }
-    if (s_plain_value (c->ptype, &c->vp, c->vend, &c->bool_bit, out) != 0)
+    if (s_plain_value (c, &c->vp, c->vend, &c->bool_bit, out) != 0)
         return zs_pq_err (why, why_len, "values truncated");
     return 0;
 }
@@ -656,6 +671,58 @@ s_load_group (zs_parquet_reader_t *self, uint32_t g, char *err, size_t errlen)
     return 0;
 }
 
+//  Julian day and nanoseconds of the day (INT96) into nanoseconds since
+//  the epoch; -1 when that does not fit 64 bits.
+static int
+s_int96 (const uint8_t *p, int64_t *out)
+{
+    int64_t nod = (int64_t) zs_le_get (p, 8);
+    int64_t day = (int32_t) (uint32_t) zs_le_get (p + 8, 4) - INT64_C (2440588);
+    int64_t t;
+    if (day < 0 && nod > 0) { //  so that the earliest value (INT64_MIN) fits too
+        day += 1;
+        nod -= INT64_C (86400000000000);
+    }
+    if (__builtin_mul_overflow (day, INT64_C (86400000000000), &t)
+        || __builtin_add_overflow (t, nod, &t))
+        return -1;
+    *out = t;
+    return 0;
+}
+
+//  A value of a physical type that is not the zsink value's form into
+//  it: decimals of every physical type, INT96 and INT64 nanosecond
+//  timestamps, microsecond TIMEs. 0 or -1 with why.
+static int
+s_convert (const s_col_t *c, zs_value_t *v, char *why, size_t why_len)
+{
+    if (v->null)
+        return 0;
+    zs_type_t type = c->col->type;
+    if (type == ZS_TYPE_DECIMAL) {
+        __int128 x;
+        if (c->ptype == ZS_PQ_INT32)
+            x = v->v.i32;
+        else if (c->ptype == ZS_PQ_INT64)
+            x = v->v.i64;
+        else if (v->v.bin.len >= 1 && v->v.bin.len <= 16)
+            x = zs_dec_get_be (v->v.bin.ptr, v->v.bin.len);
+        else
+            return zs_pq_err (why, why_len, "decimal of %u bytes", v->v.bin.len);
+        __int128 lim = zs_pow10 (zs_column_precision (c->col));
+        if (x >= lim || x <= -lim)
+            return zs_pq_err (why, why_len, "decimal over %d digits", zs_column_precision (c->col));
+        zs_dec_set (v, x);
+    } else if (type == ZS_TYPE_TIMESTAMP9 && c->ptype == ZS_PQ_INT96) {
+        if (s_int96 (v->v.bin.ptr, &v->v.i64) != 0)
+            return zs_pq_err (why, why_len, "INT96 timestamp out of range in nanoseconds");
+    } else if (type == ZS_TYPE_TIME && c->ptype == ZS_PQ_INT64) {
+        int64_t us = v->v.i64;
+        v->v.i32 = (int32_t) (us >= 0 ? us / 1000 : -((-us + 999) / 1000));
+    }
+    return 0;
+}
+
 int
 zs_parquet_reader_next (zs_parquet_reader_t *self, zs_value_t *row, char *err, size_t errlen)
 {
@@ -667,7 +734,8 @@ zs_parquet_reader_next (zs_parquet_reader_t *self, zs_value_t *row, char *err, s
     }
     for (int i = 0; i < self->meta.schema.n; i++) {
         char why[160];
-        if (s_col_next (self, &self->cols[i], &row[i], why, sizeof why) != 0)
+        if (s_col_next (self, &self->cols[i], &row[i], why, sizeof why) != 0
+            || s_convert (&self->cols[i], &row[i], why, sizeof why) != 0)
             return zs_pq_err (err, errlen, "%s: row group %d, column '%s': %s", self->path,
                               self->cur_group, self->meta.schema.cols[i].name, why);
     }

@@ -38,6 +38,8 @@
 #define S_PAGE_SLACK 16                //  a page's level length and run headers
 #define S_GROUP_MAX_BYTES (128 << 20)  //  flush a row group early beyond this
 #define S_VALUE_MAX_BYTES (256u << 20) //  longest STRING/BYTES value accepted
+#define S_NANOS_PER_DAY INT64_C (86400000000000)
+#define S_JULIAN_EPOCH 2440588 //  Julian day of 1970-01-01
 
 typedef struct {
     zs_column_t col;
@@ -178,13 +180,13 @@ s_init_columns (zs_parquet_writer_t *self, char *err, size_t errlen)
     for (int i = 0; i < self->schema.n; i++) {
         s_column_t *c = &self->cols[i];
         c->col = self->schema.cols[i];
-        c->ptype = zs_pq_physical_type (c->col.type);
+        c->ptype = zs_pq_physical_type (&c->col);
         if (c->ptype < 0 || !c->col.name[0]) {
             snprintf (err, errlen, "%s: column %d '%s': bad type or name", self->path, i + 1,
                       c->col.name);
             return -1;
         }
-        c->width = zs_pq_value_width (c->ptype);
+        c->width = zs_pq_column_width (&c->col);
         zs_bytes_init (&c->bin);
         self->row_bytes += c->width + (c->col.nullable ? 1 : 0);
     }
@@ -574,6 +576,25 @@ s_minmax_binary (const s_column_t *c, s_minmax_t *m)
     m->max = max;
 }
 
+//  FIXED_LEN_BYTE_ARRAY decimals: signed numbers (parquet-mr's order for a
+//  DECIMAL), into decimal values.
+static void
+s_minmax_fixed (const s_column_t *c, s_minmax_t *m)
+{
+    int64_t n = c->nvals;
+    __int128 lo = 0, hi = 0;
+    for (int64_t i = 0; i < n; i++) {
+        __int128 x = zs_dec_get_be (c->vals + i * c->width, (size_t) c->width);
+        if (i == 0 || x < lo)
+            lo = x;
+        if (i == 0 || x > hi)
+            hi = x;
+    }
+    m->any = n > 0;
+    zs_dec_set (&m->min, lo);
+    zs_dec_set (&m->max, hi);
+}
+
 //  Min, max, NaN count of the buffered values into the chunk and the
 //  file's summary.
 static void
@@ -593,9 +614,19 @@ s_chunk_stats (s_column_t *c, s_chunk_t *chunk)
     case ZS_PQ_DOUBLE:
         s_minmax_float (c, &m);
         break;
+    case ZS_PQ_FIXED_LEN_BYTE_ARRAY:
+        s_minmax_fixed (c, &m);
+        break;
+    case ZS_PQ_INT96:
+        break; //  no statistics: parquet-mr keeps none, Paimon reads none
     default:
         s_minmax_binary (c, &m);
         break;
+    }
+    if (type == ZS_TYPE_DECIMAL && c->ptype != ZS_PQ_FIXED_LEN_BYTE_ARRAY) {
+        bool narrow = c->ptype == ZS_PQ_INT32;
+        zs_dec_set (&m.min, narrow ? m.min.v.i32 : m.min.v.i64);
+        zs_dec_set (&m.max, narrow ? m.max.v.i32 : m.max.v.i64);
     }
     chunk->nan_count = m.nan;
     chunk->null_count = chunk->num_values - c->nvals;
@@ -605,15 +636,17 @@ s_chunk_stats (s_column_t *c, s_chunk_t *chunk)
         return; //  all null or all NaN: nothing to bound, nothing lost
     if (zs_type_is_binary (type)
         && (m.min.v.bin.len > ZS_STATS_BIN_MAX || m.max.v.bin.len > ZS_STATS_BIN_MAX)) {
-        c->stats_unknown = true;
+        //  No min/max in the footer for this chunk; the file summary keeps
+        //  them cut (parquet.h), for the manifest's truncated statistics.
+        zs_pq_stats_widen (&c->stats, type, &m.min, &m.max);
         return;
     }
     zs_column_stats_t cs = {0};
     zs_pq_stats_widen (&cs, type, &m.min, &m.max);
     zs_pq_stats_fix_zeros (&cs, type);
     chunk->has_minmax = true;
-    chunk->min_len = (uint8_t) zs_pq_stats_encode (type, &cs.min, chunk->min);
-    chunk->max_len = (uint8_t) zs_pq_stats_encode (type, &cs.max, chunk->max);
+    chunk->min_len = (uint8_t) zs_pq_stats_encode (&c->col, &cs.min, chunk->min);
+    chunk->max_len = (uint8_t) zs_pq_stats_encode (&c->col, &cs.max, chunk->max);
     zs_pq_stats_widen (&c->stats, type, &cs.min, &cs.max);
 }
 
@@ -858,6 +891,27 @@ s_grow_rows (zs_parquet_writer_t *self)
     return 0;
 }
 
+//  A FIXED_LEN_BYTE_ARRAY decimal (big endian, width bytes) or an INT96
+//  timestamp (nanoseconds of the day, then the Julian day, little endian)
+//  as PLAIN pages hold it.
+static void
+s_put_wide (const s_column_t *c, const zs_value_t *v, uint8_t *out)
+{
+    if (c->ptype == ZS_PQ_FIXED_LEN_BYTE_ARRAY) {
+        zs_dec_put_be (out, c->width, zs_dec_get (v));
+        return;
+    }
+    //  Floor division: a time before 1970 is an earlier day and a positive
+    //  time of day, as the INT96 convention (Impala, Spark, Hive) has it.
+    int64_t ns = v->v.i64, day = ns / S_NANOS_PER_DAY, nod = ns % S_NANOS_PER_DAY;
+    if (nod < 0) {
+        nod += S_NANOS_PER_DAY;
+        day -= 1;
+    }
+    zs_le_put (out, (uint64_t) nod, 8);
+    zs_le_put (out + 8, (uint32_t) (int32_t) (day + S_JULIAN_EPOCH), 4);
+}
+
 int
 zs_parquet_writer_append (zs_parquet_writer_t *self, const zs_value_t *row, char *err,
                           size_t errlen)
@@ -923,8 +977,11 @@ zs_parquet_writer_append (zs_parquet_writer_t *self, const zs_value_t *row, char
         case 4:
             memcpy (c->vals + c->nvals * 4, &v->v, 4);
             break;
-        default:
+        case 8:
             memcpy (c->vals + c->nvals * 8, &v->v, 8);
+            break;
+        default:
+            s_put_wide (c, v, c->vals + c->nvals * c->width);
             break;
         }
         c->nvals++;
@@ -947,47 +1004,106 @@ zs_parquet_writer_append (zs_parquet_writer_t *self, const zs_value_t *row, char
 //  SchemaElement of a leaf: type, repetition, name, and for the annotated
 //  types both the converted type (old readers) and the LogicalType union
 //  (new ones).
+//  The converted type and LogicalType union member of an annotation with
+//  no parameters (STRING, DATE).
+static void
+s_enc_simple (zs_thrift_enc_t *e, int ct, int lt)
+{
+    zs_thrift_enc_field_i32 (e, 6, ct);
+    zs_thrift_enc_field_struct (e, 10);
+    zs_thrift_enc_field_struct (e, (int16_t) lt);
+    zs_thrift_enc_struct_end (e);
+    zs_thrift_enc_struct_end (e);
+}
+
+//  TIMESTAMP / TIME: converted type (LogicalTypes.md asks writers to add
+//  it for local timestamps too; readers that know the logical type go by
+//  isAdjustedToUTC), then LogicalType {utc, unit: 1 MILLIS, 2 MICROS}.
+static void
+s_enc_time (zs_thrift_enc_t *e, int ct, int lt, bool utc, int unit)
+{
+    zs_thrift_enc_field_i32 (e, 6, ct);
+    zs_thrift_enc_field_struct (e, 10);
+    zs_thrift_enc_field_struct (e, (int16_t) lt);
+    zs_thrift_enc_field_bool (e, 1, utc);
+    zs_thrift_enc_field_struct (e, 2);
+    zs_thrift_enc_field_struct (e, (int16_t) unit);
+    zs_thrift_enc_struct_end (e);
+    zs_thrift_enc_struct_end (e);
+    zs_thrift_enc_struct_end (e);
+    zs_thrift_enc_struct_end (e);
+}
+
+//  INT_8 / INT_16 and LogicalType INTEGER {bitWidth, signed}.
+static void
+s_enc_int (zs_thrift_enc_t *e, int ct, int bits)
+{
+    zs_thrift_enc_field_i32 (e, 6, ct);
+    zs_thrift_enc_field_struct (e, 10);
+    zs_thrift_enc_field_struct (e, ZS_PQ_LT_INTEGER);
+    zs_thrift_enc_field_i8 (e, 1, (int8_t) bits);
+    zs_thrift_enc_field_bool (e, 2, true);
+    zs_thrift_enc_struct_end (e);
+    zs_thrift_enc_struct_end (e);
+}
+
+//  DECIMAL: converted type, scale and precision (fields 7, 8), then
+//  LogicalType DECIMAL {scale, precision}.
+static void
+s_enc_decimal (zs_thrift_enc_t *e, const zs_column_t *col)
+{
+    int p = zs_column_precision (col), s = zs_column_scale (col);
+    zs_thrift_enc_field_i32 (e, 6, ZS_PQ_CT_DECIMAL);
+    zs_thrift_enc_field_i32 (e, 7, s);
+    zs_thrift_enc_field_i32 (e, 8, p);
+    zs_thrift_enc_field_struct (e, 10);
+    zs_thrift_enc_field_struct (e, ZS_PQ_LT_DECIMAL);
+    zs_thrift_enc_field_i32 (e, 1, s);
+    zs_thrift_enc_field_i32 (e, 2, p);
+    zs_thrift_enc_struct_end (e);
+    zs_thrift_enc_struct_end (e);
+}
+
+//  SchemaElement of a leaf: type, [type_length,] repetition, name, and for
+//  the annotated types both the converted type (old readers) and the
+//  LogicalType union (new ones), as parquet-mr writes Paimon's schema.
 static void
 s_enc_schema (zs_thrift_enc_t *e, const s_column_t *c)
 {
+    const zs_column_t *col = &c->col;
     zs_thrift_enc_struct_begin (e);
     zs_thrift_enc_field_i32 (e, 1, c->ptype);
-    zs_thrift_enc_field_i32 (e, 3, c->col.nullable ? ZS_PQ_OPTIONAL : ZS_PQ_REQUIRED);
-    zs_thrift_enc_field_string (e, 4, c->col.name);
-    switch (c->col.type) {
+    if (c->ptype == ZS_PQ_FIXED_LEN_BYTE_ARRAY)
+        zs_thrift_enc_field_i32 (e, 2, c->width);
+    zs_thrift_enc_field_i32 (e, 3, col->nullable ? ZS_PQ_OPTIONAL : ZS_PQ_REQUIRED);
+    zs_thrift_enc_field_string (e, 4, col->name);
+    switch (col->type) {
     case ZS_TYPE_STRING:
-        zs_thrift_enc_field_i32 (e, 6, ZS_PQ_CT_UTF8);
-        zs_thrift_enc_field_struct (e, 10);
-        zs_thrift_enc_field_struct (e, ZS_PQ_LT_STRING);
-        zs_thrift_enc_struct_end (e);
-        zs_thrift_enc_struct_end (e);
+    case ZS_TYPE_CHAR:
+        s_enc_simple (e, ZS_PQ_CT_UTF8, ZS_PQ_LT_STRING);
         break;
     case ZS_TYPE_DATE:
-        zs_thrift_enc_field_i32 (e, 6, ZS_PQ_CT_DATE);
-        zs_thrift_enc_field_struct (e, 10);
-        zs_thrift_enc_field_struct (e, ZS_PQ_LT_DATE);
-        zs_thrift_enc_struct_end (e);
-        zs_thrift_enc_struct_end (e);
+        s_enc_simple (e, ZS_PQ_CT_DATE, ZS_PQ_LT_DATE);
+        break;
+    case ZS_TYPE_TIME:
+        s_enc_time (e, ZS_PQ_CT_TIME_MILLIS, ZS_PQ_LT_TIME, true, 1);
         break;
     case ZS_TYPE_TIMESTAMP3:
-    case ZS_TYPE_TIMESTAMP6: {
-        bool ms = c->col.type == ZS_TYPE_TIMESTAMP3;
-        //  LogicalTypes.md: writers must add the legacy converted type to a
-        //  local (not UTC-adjusted) timestamp too; readers that know the
-        //  logical type (DuckDB) go by isAdjustedToUTC = false.
-        zs_thrift_enc_field_i32 (e, 6, ms ? ZS_PQ_CT_TIMESTAMP_MILLIS : ZS_PQ_CT_TIMESTAMP_MICROS);
-        zs_thrift_enc_field_struct (e, 10);
-        zs_thrift_enc_field_struct (e, ZS_PQ_LT_TIMESTAMP);
-        zs_thrift_enc_field_bool (e, 1, false);
-        zs_thrift_enc_field_struct (e, 2);
-        zs_thrift_enc_field_struct (e, ms ? 1 : 2); //  MILLIS or MICROS
-        zs_thrift_enc_struct_end (e);
-        zs_thrift_enc_struct_end (e);
-        zs_thrift_enc_struct_end (e);
-        zs_thrift_enc_struct_end (e);
+        s_enc_time (e, ZS_PQ_CT_TIMESTAMP_MILLIS, ZS_PQ_LT_TIMESTAMP, col->ltz, 1);
         break;
-    }
-    default:
+    case ZS_TYPE_TIMESTAMP6:
+        s_enc_time (e, ZS_PQ_CT_TIMESTAMP_MICROS, ZS_PQ_LT_TIMESTAMP, col->ltz, 2);
+        break;
+    case ZS_TYPE_TINYINT:
+        s_enc_int (e, ZS_PQ_CT_INT_8, 8);
+        break;
+    case ZS_TYPE_SMALLINT:
+        s_enc_int (e, ZS_PQ_CT_INT_16, 16);
+        break;
+    case ZS_TYPE_DECIMAL:
+        s_enc_decimal (e, col);
+        break;
+    default: //  BOOLEAN, INT, BIGINT, FLOAT, DOUBLE, BYTES, BINARY, INT96
         break;
     }
     zs_thrift_enc_struct_end (e);
@@ -1121,6 +1237,8 @@ zs_parquet_writer_close (zs_parquet_writer_t **self_p, int64_t *size, zs_column_
         for (int i = 0; i < self->schema.n; i++) {
             s_column_t *c = &self->cols[i];
             zs_pq_stats_copy (&stats[i], &c->stats, c->col.type);
+            if (c->ptype == ZS_PQ_INT96)
+                stats[i].has_minmax = false;
             if (c->stats_unknown)
                 stats[i].has_minmax = false;
             zs_pq_stats_fix_zeros (&stats[i], c->col.type);

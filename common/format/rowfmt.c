@@ -123,15 +123,53 @@ s_double (zs_strbuf_t *out, double v, bool is_float)
     }
 }
 
+//  An unscaled decimal with scale digits after the point.
+static void
+s_decimal (zs_strbuf_t *out, __int128 x, int scale)
+{
+    char digits[48];
+    int n = 0;
+    unsigned __int128 u = x < 0 ? -(unsigned __int128) x : (unsigned __int128) x;
+    do {
+        digits[n++] = (char) ('0' + (int) (u % 10));
+        u /= 10;
+    } while (u);
+    while (n <= scale)
+        digits[n++] = '0'; //  a digit before the point
+    char buf[52];
+    int o = 0;
+    if (x < 0)
+        buf[o++] = '-';
+    for (int i = n - 1; i >= 0; i--) {
+        buf[o++] = digits[i];
+        if (i == scale && scale > 0)
+            buf[o++] = '.';
+    }
+    zs_strbuf_append (out, buf, (size_t) o);
+}
+
+//  Milliseconds of the day as HH:MM:SS.mmm.
+static void
+s_time (zs_strbuf_t *out, int32_t ms)
+{
+    char buf[24];
+    int64_t t = ms < 0 ? 0 : ms;
+    int n = snprintf (buf, sizeof buf, "%02d:%02d:%02d.%03d", (int) (t / 3600000),
+                      (int) (t / 60000 % 60), (int) (t / 1000 % 60), (int) (t % 1000));
+    zs_strbuf_append (out, buf, (size_t) n);
+}
+
 void
-zs_value_text (zs_strbuf_t *out, zs_type_t type, const zs_value_t *value)
+zs_value_text_col (zs_strbuf_t *out, const zs_column_t *col, const zs_value_t *value)
 {
     char buf[32];
     int n;
-    switch (type) {
+    switch (col->type) {
     case ZS_TYPE_BOOLEAN:
         zs_strbuf_appends (out, value->v.b ? "true" : "false");
         break;
+    case ZS_TYPE_TINYINT:
+    case ZS_TYPE_SMALLINT:
     case ZS_TYPE_INT:
         n = snprintf (buf, sizeof buf, "%" PRId32, value->v.i32);
         zs_strbuf_append (out, buf, (size_t) n);
@@ -140,6 +178,9 @@ zs_value_text (zs_strbuf_t *out, zs_type_t type, const zs_value_t *value)
         n = snprintf (buf, sizeof buf, "%" PRId64, value->v.i64);
         zs_strbuf_append (out, buf, (size_t) n);
         break;
+    case ZS_TYPE_DECIMAL:
+        s_decimal (out, zs_dec_get (value), zs_column_scale (col));
+        break;
     case ZS_TYPE_FLOAT:
         s_double (out, value->v.f32, true);
         break;
@@ -147,9 +188,11 @@ zs_value_text (zs_strbuf_t *out, zs_type_t type, const zs_value_t *value)
         s_double (out, value->v.f64, false);
         break;
     case ZS_TYPE_STRING:
+    case ZS_TYPE_CHAR:
         zs_strbuf_append (out, value->v.bin.ptr, value->v.bin.len);
         break;
     case ZS_TYPE_BYTES:
+    case ZS_TYPE_BINARY:
         for (uint32_t i = 0; i < value->v.bin.len; i++) {
             static const char hex[] = "0123456789abcdef";
             char two[2] = {hex[value->v.bin.ptr[i] >> 4], hex[value->v.bin.ptr[i] & 15]};
@@ -159,13 +202,28 @@ zs_value_text (zs_strbuf_t *out, zs_type_t type, const zs_value_t *value)
     case ZS_TYPE_DATE:
         s_date (out, value->v.i32);
         break;
+    case ZS_TYPE_TIME:
+        s_time (out, value->v.i32);
+        break;
     case ZS_TYPE_TIMESTAMP3:
         s_timestamp (out, value->v.i64, 1000, 3);
         break;
     case ZS_TYPE_TIMESTAMP6:
         s_timestamp (out, value->v.i64, 1000000, 6);
         break;
+    case ZS_TYPE_TIMESTAMP9:
+        s_timestamp (out, value->v.i64, 1000000000, 9);
+        break;
     }
+    if (col->ltz)
+        zs_strbuf_append (out, "Z", 1);
+}
+
+void
+zs_value_text (zs_strbuf_t *out, zs_type_t type, const zs_value_t *value)
+{
+    zs_column_t col = {.type = type};
+    zs_value_text_col (out, &col, value);
 }
 
 size_t
@@ -240,12 +298,22 @@ s_json_string (zs_strbuf_t *out, const uint8_t *p, size_t len)
 void
 zs_value_json (zs_strbuf_t *out, zs_type_t type, const zs_value_t *value)
 {
+    zs_column_t col = {.type = type};
+    zs_value_json_col (out, &col, value);
+}
+
+void
+zs_value_json_col (zs_strbuf_t *out, const zs_column_t *col, const zs_value_t *value)
+{
+    zs_type_t type = col->type;
     if (value->null) {
         zs_strbuf_append (out, "null", 4);
         return;
     }
     switch (type) {
     case ZS_TYPE_BOOLEAN:
+    case ZS_TYPE_TINYINT:
+    case ZS_TYPE_SMALLINT:
     case ZS_TYPE_INT:
     case ZS_TYPE_BIGINT:
         zs_value_text (out, type, value);
@@ -262,11 +330,12 @@ zs_value_json (zs_strbuf_t *out, zs_type_t type, const zs_value_t *value)
         break;
     }
     case ZS_TYPE_STRING:
+    case ZS_TYPE_CHAR:
         s_json_string (out, value->v.bin.ptr, value->v.bin.len);
         break;
     default: {
         zs_strbuf_t text = {0};
-        zs_value_text (&text, type, value);
+        zs_value_text_col (&text, col, value);
         zs_strbuf_append (out, "\"", 1);
         zs_strbuf_append (out, text.data ? text.data : "", text.len);
         zs_strbuf_append (out, "\"", 1);
@@ -285,7 +354,7 @@ zs_row_jsonl (zs_strbuf_t *out, const zs_schema_t *schema, const zs_value_t *row
             zs_strbuf_append (out, ",", 1);
         s_json_string (out, (const uint8_t *) schema->cols[i].name, strlen (schema->cols[i].name));
         zs_strbuf_append (out, ":", 1);
-        zs_value_json (out, schema->cols[i].type, &row[i]);
+        zs_value_json_col (out, &schema->cols[i], &row[i]);
     }
     zs_strbuf_append (out, "}\n", 2);
 }
@@ -322,7 +391,7 @@ zs_row_csv (zs_strbuf_t *out, const zs_schema_t *schema, const zs_value_t *row)
         if (row[i].null)
             continue;
         text.len = 0;
-        zs_value_text (&text, schema->cols[i].type, &row[i]);
+        zs_value_text_col (&text, &schema->cols[i], &row[i]);
         //  An empty string is quoted, so it reads back apart from null.
         s_csv_field (out, text.data ? text.data : "", text.len, text.len == 0);
     }

@@ -12,6 +12,13 @@
         DATE          YYYY-MM-DD (proleptic Gregorian)
         TIMESTAMP(3)  YYYY-MM-DD HH:MM:SS.mmm
         TIMESTAMP(6)  YYYY-MM-DD HH:MM:SS.uuuuuu
+        TINYINT, SMALLINT  decimal
+        DECIMAL(p, s) the exact number, s digits after the point
+                      ("-0.50", "12"); a JSON string
+        CHAR, BINARY  as STRING, BYTES
+        TIME          HH:MM:SS.mmm
+        TIMESTAMP(p)  3 fractional digits for p 0..3, 6 for 4..6, 9 for
+                      7..9; WITH LOCAL TIME ZONE: the UTC time and 'Z'
 
     In JSON, numbers are JSON numbers except non-finite floats ("NaN",
     "Infinity", "-Infinity" as strings), null is null and everything else a
@@ -40,6 +47,12 @@ void zs_value_text (zs_strbuf_t *out, zs_type_t type, const zs_value_t *value);
 //  One value as JSON appended to out (null as null).
 void zs_value_json (zs_strbuf_t *out, zs_type_t type, const zs_value_t *value);
 
+//  The same of a column's value: the column's parameters (a DECIMAL's
+//  scale, WITH LOCAL TIME ZONE) count. The zs_type_t forms above take the
+//  kind's defaults.
+void zs_value_text_col (zs_strbuf_t *out, const zs_column_t *col, const zs_value_t *value);
+void zs_value_json_col (zs_strbuf_t *out, const zs_column_t *col, const zs_value_t *value);
+
 //  A row as one JSON object line / one CSV record, newline included.
 void zs_row_jsonl (zs_strbuf_t *out, const zs_schema_t *schema, const zs_value_t *row);
 void zs_row_csv (zs_strbuf_t *out, const zs_schema_t *schema, const zs_value_t *row);
@@ -59,6 +72,17 @@ enum { ZS_PARSE_TYPE = -1, ZS_PARSE_RANGE = -2, ZS_PARSE_UTF8 = -3 };
 //  *reason when there is more to say than "not a …".
 int zs_value_parse (zs_type_t type, const uint8_t *p, size_t len, zs_value_t *out,
                     const char **reason);
+
+//  The same for a column: a DECIMAL's precision and scale (plain or
+//  exponent notation, digits beyond the scale refused, more digits than
+//  the precision ZS_PARSE_RANGE), CHAR(n)/VARCHAR(n) longer than n
+//  characters and BINARY(n)/VARBINARY(n) longer than n bytes
+//  ZS_PARSE_RANGE, TINYINT/SMALLINT ranges, TIME "HH:MM:SS[.f{1,9}]",
+//  TIMESTAMP(p) with up to p fractional digits kept (further zero digits
+//  allowed), WITH LOCAL TIME ZONE a trailing 'Z' or +HH:MM/-HH:MM offset
+//  allowed (and applied).
+int zs_value_parse_col (const zs_column_t *col, const uint8_t *p, size_t len, zs_value_t *out,
+                        const char **reason);
 
 //  A null for column col; -1 with why in a NOT NULL column.
 int zs_value_null (const zs_column_t *col, zs_value_t *out, char *why, size_t whylen);

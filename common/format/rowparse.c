@@ -19,6 +19,13 @@ s_article (zs_type_t type)
     return type == ZS_TYPE_INT ? "an" : "a";
 }
 
+//  The text the value refused as (which the message names)
+static const char *
+s_type (const zs_column_t *col, char *buf, size_t len)
+{
+    return zs_column_type (col, buf, len);
+}
+
 bool
 zs_utf8_valid (const uint8_t *p, size_t len)
 {
@@ -61,15 +68,16 @@ int
 zs_value_refused (const zs_column_t *col, int kind, const char *shown, const char *reason,
                   char *why, size_t whylen)
 {
+    char type[ZS_TYPE_TEXT_MAX];
+    s_type (col, type, sizeof type);
     if (kind == ZS_PARSE_RANGE)
-        snprintf (why, whylen, "column '%s': %s is out of range for %s", col->name, shown,
-                  zs_type_name (col->type));
+        snprintf (why, whylen, "column '%s': %s is out of range for %s%s%s", col->name, shown, type,
+                  reason ? ": " : "", reason ? reason : "");
     else if (kind == ZS_PARSE_UTF8)
         snprintf (why, whylen, "column '%s': %s is not valid UTF-8", col->name, shown);
     else
         snprintf (why, whylen, "column '%s': %s is not %s %s%s%s", col->name, shown,
-                  s_article (col->type), zs_type_name (col->type), reason ? ": " : "",
-                  reason ? reason : "");
+                  s_article (col->type), type, reason ? ": " : "", reason ? reason : "");
     return -1;
 }
 
@@ -117,57 +125,139 @@ s_parse_ymd (const char *s, int64_t *days)
     return 0;
 }
 
-//  The fraction after "HH:MM:SS" at s[*i] ("" or ".f{1,9}"), scaled to
-//  precision digits. 0, or -1 (with *reason when digits would be lost).
+//  The fraction after "HH:MM:SS" at s[*i] ("" or ".f{1,9}") in
+//  nanoseconds; digits past the first keep must be zeros. 0, or -1 (with
+//  *reason when digits would be lost).
+static const char *const s_too_fine[2][10] = {
+    {"more fractional digits than TIMESTAMP(0) keeps",
+     "more fractional digits than TIMESTAMP(1) keeps",
+     "more fractional digits than TIMESTAMP(2) keeps",
+     "more fractional digits than TIMESTAMP(3) keeps",
+     "more fractional digits than TIMESTAMP(4) keeps",
+     "more fractional digits than TIMESTAMP(5) keeps",
+     "more fractional digits than TIMESTAMP(6) keeps",
+     "more fractional digits than TIMESTAMP(7) keeps",
+     "more fractional digits than TIMESTAMP(8) keeps",
+     "more fractional digits than TIMESTAMP(9) keeps"},
+    {"more fractional digits than TIME(0) keeps", "more fractional digits than TIME(1) keeps",
+     "more fractional digits than TIME(2) keeps",
+     "more fractional digits than TIME(3) keeps (Paimon keeps milliseconds)",
+     "more fractional digits than TIME keeps (Paimon keeps milliseconds)",
+     "more fractional digits than TIME keeps (Paimon keeps milliseconds)",
+     "more fractional digits than TIME keeps (Paimon keeps milliseconds)",
+     "more fractional digits than TIME keeps (Paimon keeps milliseconds)",
+     "more fractional digits than TIME keeps (Paimon keeps milliseconds)",
+     "more fractional digits than TIME keeps (Paimon keeps milliseconds)"},
+};
+
 static int
-s_parse_fraction (const char *s, size_t len, size_t *i, int precision, int64_t *frac,
+s_parse_fraction (const char *s, size_t len, size_t *i, int keep, int64_t *nanos,
                   const char **reason)
 {
-    *frac = 0;
+    bool time = keep >= 10; //  TIME: keep - 10 digits
+    int digits = time ? keep - 10 : keep;
+    *nanos = 0;
     if (*i >= len || s[*i] != '.')
         return 0;
     size_t first = ++*i;
-    for (; *i < len && s[*i] >= '0' && s[*i] <= '9'; ++*i) {
+    int64_t scale = 100000000;
+    for (; *i < len && s[*i] >= '0' && s[*i] <= '9'; ++*i, scale /= 10) {
         size_t k = *i - first; //  0-based digit index
         if (k >= 9)
             return -1;
-        if ((int) k < precision)
-            *frac = *frac * 10 + (s[*i] - '0');
-        else if (s[*i] != '0') {
-            *reason = precision == 3 ? "more fractional digits than TIMESTAMP(3) keeps"
-                                     : "more fractional digits than TIMESTAMP(6) keeps";
+        if ((int) k >= (time && digits > 3 ? 3 : digits) && s[*i] != '0') {
+            *reason = s_too_fine[time][digits];
             return -1;
         }
+        *nanos += (s[*i] - '0') * scale;
     }
-    if (*i == first)
+    return *i == first ? -1 : 0;
+}
+
+//  "HH:MM:SS" at s (8 bytes) into seconds of the day.
+static int
+s_parse_hms (const char *s, int64_t *secs)
+{
+    int hh, mi, ss;
+    if (!s_digits (s, 2, &hh) || s[2] != ':' || !s_digits (s + 3, 2, &mi) || s[5] != ':'
+        || !s_digits (s + 6, 2, &ss) || hh > 23 || mi > 59 || ss > 59)
         return -1;
-    for (size_t k = *i - first; k < (size_t) precision; k++)
-        *frac *= 10;
+    *secs = hh * 3600 + mi * 60 + ss;
     return 0;
 }
 
-//  "YYYY-MM-DD[ T]HH:MM:SS[.f{1,9}]" in millis (precision 3) or micros (6).
-//  0, or -1 with *reason set when there is more to say than "not a …".
+//  A time zone after a LTZ timestamp: "Z" or "+HH:MM" / "-HH:MM" (also
+//  "+HHMM", "+HH") into seconds east of UTC. 0 or -1.
 static int
-s_parse_timestamp (const uint8_t *p, size_t len, int precision, int64_t *out, const char **reason)
+s_parse_zone (const char *s, size_t len, int64_t *east)
+{
+    int hh = 0, mm = 0;
+    if (len == 1 && (s[0] == 'Z' || s[0] == 'z')) {
+        *east = 0;
+        return 0;
+    }
+    if (len < 3 || (s[0] != '+' && s[0] != '-') || !s_digits (s + 1, 2, &hh))
+        return -1;
+    if (len == 6 && s[3] == ':' && s_digits (s + 4, 2, &mm))
+        ;
+    else if (len == 5 && s_digits (s + 3, 2, &mm))
+        ;
+    else if (len != 3)
+        return -1;
+    if (hh > 18 || mm > 59)
+        return -1;
+    *east = (hh * 3600 + mm * 60) * (s[0] == '-' ? -1 : 1);
+    return 0;
+}
+
+//  "YYYY-MM-DD[ T]HH:MM:SS[.f{1,9}]" (with a zone when ltz) in units per
+//  second (1000, 10^6, 10^9), keeping `keep` fractional digits. 0, or
+//  ZS_PARSE_TYPE / ZS_PARSE_RANGE with *reason set when there is more to
+//  say than "not a …".
+static int
+s_parse_timestamp (const uint8_t *p, size_t len, int keep, int64_t per_second, bool ltz,
+                   int64_t *out, const char **reason)
 {
     const char *s = (const char *) p;
-    int64_t days, frac;
-    int hh, mi, ss;
+    int64_t days, nanos, secs, east = 0;
     if (len < 19 || s_parse_ymd (s, &days) != 0 || (s[10] != ' ' && s[10] != 'T')
-        || !s_digits (s + 11, 2, &hh) || s[13] != ':' || !s_digits (s + 14, 2, &mi) || s[16] != ':'
-        || !s_digits (s + 17, 2, &ss) || hh > 23 || mi > 59 || ss > 59)
-        return -1;
+        || s_parse_hms (s + 11, &secs) != 0)
+        return ZS_PARSE_TYPE;
     size_t i = 19;
-    if (s_parse_fraction (s, len, &i, precision, &frac, reason) != 0)
-        return -1;
+    if (s_parse_fraction (s, len, &i, keep, &nanos, reason) != 0)
+        return ZS_PARSE_TYPE;
     if (i < len) {
-        if (s[i] == 'Z' || s[i] == 'z' || s[i] == '+' || s[i] == '-')
-            *reason = "time zones are not supported";
-        return -1;
+        if (ltz && s_parse_zone (s + i, len - i, &east) == 0)
+            i = len;
+        else {
+            if (!ltz && (s[i] == 'Z' || s[i] == 'z' || s[i] == '+' || s[i] == '-'))
+                *reason = "time zones are not supported";
+            return ZS_PARSE_TYPE;
+        }
     }
-    int64_t scale = precision == 3 ? 1000 : 1000000;
-    *out = ((days * 86400) + hh * 3600 + mi * 60 + ss) * scale + frac;
+    int64_t t, sub = nanos / (1000000000 / per_second), whole = days * 86400 + secs - east;
+    if (whole < 0 && sub > 0) { //  so that the earliest value (INT64_MIN) fits too
+        whole += 1;
+        sub -= per_second;
+    }
+    if (__builtin_mul_overflow (whole, per_second, &t) || __builtin_add_overflow (t, sub, &t))
+        return ZS_PARSE_RANGE;
+    *out = t;
+    return 0;
+}
+
+//  "HH:MM:SS[.f{1,9}]" into milliseconds of the day (Paimon's TIME), keeping
+//  min(precision, 3) fractional digits (keep is the precision).
+static int
+s_parse_time (const uint8_t *p, size_t len, int keep, int32_t *out, const char **reason)
+{
+    const char *s = (const char *) p;
+    int64_t secs, nanos;
+    size_t i = 8;
+    if (len < 8 || s_parse_hms (s, &secs) != 0
+        || s_parse_fraction (s, len, &i, 10 + keep, &nanos, reason) != 0 || i != len)
+        return ZS_PARSE_TYPE;
+    *out = (int32_t) (secs * 1000 + nanos / 1000000);
     return 0;
 }
 
@@ -226,6 +316,155 @@ s_parse_float (zs_type_t type, const uint8_t *p, size_t len, zs_value_t *out)
     return overflow ? ZS_PARSE_RANGE : 0; //  underflow to a tiny value is fine
 }
 
+//  A DECIMAL(precision, scale): [+-]digits[.digits][(e|E)[+-]digits], the
+//  unscaled value at the column's scale. Digits that the scale would drop
+//  must be zeros (nothing is rounded away); more integer digits than
+//  precision - scale is ZS_PARSE_RANGE.
+static int
+s_parse_decimal (const uint8_t *p, size_t len, int precision, int scale, zs_value_t *out,
+                 const char **reason)
+{
+    size_t i = 0;
+    bool neg = false;
+    if (i < len && (p[i] == '+' || p[i] == '-'))
+        neg = p[i++] == '-';
+    //  The digits without leading zeros, and where the point was.
+    char dig[80];
+    int nd = 0, point = 0, seen = 0;
+    bool has_point = false;
+    for (; i < len; i++) {
+        if (p[i] == '.' && !has_point) {
+            has_point = true;
+            point = nd;
+            continue;
+        }
+        if (p[i] < '0' || p[i] > '9')
+            break;
+        seen++;
+        if (nd == 0 && p[i] == '0') {
+            if (has_point)
+                point--; //  0.00123: leading zeros after the point shift it
+            continue;
+        }
+        if (nd == (int) sizeof dig)
+            return ZS_PARSE_RANGE;
+        dig[nd++] = (char) p[i];
+    }
+    if (seen == 0)
+        return ZS_PARSE_TYPE;
+    int exp10 = 0;
+    if (i < len && (p[i] == 'e' || p[i] == 'E')) {
+        i++;
+        bool eneg = i < len && p[i] == '-';
+        if (i < len && (p[i] == '+' || p[i] == '-'))
+            i++;
+        if (i == len)
+            return ZS_PARSE_TYPE;
+        for (; i < len && p[i] >= '0' && p[i] <= '9'; i++)
+            if (exp10 < 1000)
+                exp10 = exp10 * 10 + (p[i] - '0');
+        exp10 = eneg ? -exp10 : exp10;
+    }
+    if (i != len)
+        return ZS_PARSE_TYPE;
+    //  value = 0.dig * 10^(intdigits), intdigits = point (or nd) + exp10
+    int intdigits = (has_point ? point : nd) + exp10;
+    __int128 x = 0;
+    int kept = 0;
+    for (int k = 0; k < nd; k++) {
+        int pos = k - intdigits; //  digit k sits pos + 1 places after the point
+        if (pos >= scale) {
+            if (dig[k] != '0') {
+                *reason = "more fractional digits than the type's scale keeps";
+                return ZS_PARSE_TYPE;
+            }
+            continue;
+        }
+        if (++kept > 38)
+            return ZS_PARSE_RANGE;
+        x = x * 10 + (dig[k] - '0');
+    }
+    //  digits up to the scale: multiply by the missing powers of ten
+    int last = nd - intdigits; //  places after the point the digits reach
+    if (nd == 0)
+        last = 0;
+    if (last > scale)
+        last = scale;
+    for (int k = last; k < scale; k++) {
+        if (x > zs_pow10 (37)) //  x * 10 would pass 10^38 (and 2^127 soon after)
+            return ZS_PARSE_RANGE;
+        x *= 10;
+    }
+    if (x >= zs_pow10 (precision))
+        return ZS_PARSE_RANGE;
+    zs_dec_set (out, neg ? -x : x);
+    return 0;
+}
+
+//  Code points in valid UTF-8.
+static size_t
+s_chars (const uint8_t *p, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += (p[i] & 0xC0) != 0x80;
+    return n;
+}
+
+int
+zs_value_parse_col (const zs_column_t *col, const uint8_t *p, size_t len, zs_value_t *out,
+                    const char **reason)
+{
+    *reason = NULL;
+    int rc, prec = zs_column_precision (col);
+    switch (col->type) {
+    case ZS_TYPE_TINYINT:
+    case ZS_TYPE_SMALLINT:
+        rc = s_parse_integer (ZS_TYPE_BIGINT, p, len, out);
+        if (rc == 0) {
+            int64_t v = out->v.i64, lim = col->type == ZS_TYPE_TINYINT ? 128 : 32768;
+            if (v < -lim || v >= lim)
+                return ZS_PARSE_RANGE;
+            out->v.i32 = (int32_t) v;
+        }
+        return rc;
+    case ZS_TYPE_DECIMAL:
+        return s_parse_decimal (p, len, prec, zs_column_scale (col), out, reason);
+    case ZS_TYPE_STRING:
+    case ZS_TYPE_CHAR:
+        if (!zs_utf8_valid (p, len))
+            return ZS_PARSE_UTF8;
+        if ((int64_t) s_chars (p, len) > zs_column_length (col)) {
+            *reason = "longer than the type's length";
+            return ZS_PARSE_RANGE;
+        }
+        out->v.bin.ptr = p;
+        out->v.bin.len = (uint32_t) len;
+        return 0;
+    case ZS_TYPE_BYTES:
+    case ZS_TYPE_BINARY:
+        if ((int64_t) len > zs_column_length (col)) {
+            *reason = "longer than the type's length";
+            return ZS_PARSE_RANGE;
+        }
+        out->v.bin.ptr = p;
+        out->v.bin.len = (uint32_t) len;
+        return 0;
+    case ZS_TYPE_TIME:
+        return s_parse_time (p, len, prec, &out->v.i32, reason);
+    case ZS_TYPE_TIMESTAMP3:
+    case ZS_TYPE_TIMESTAMP6:
+    case ZS_TYPE_TIMESTAMP9: {
+        int64_t per = col->type == ZS_TYPE_TIMESTAMP3   ? 1000
+                      : col->type == ZS_TYPE_TIMESTAMP6 ? 1000000
+                                                        : 1000000000;
+        return s_parse_timestamp (p, len, prec, per, col->ltz, &out->v.i64, reason);
+    }
+    default:
+        return zs_value_parse (col->type, p, len, out, reason);
+    }
+}
+
 int
 zs_value_parse (zs_type_t type, const uint8_t *p, size_t len, zs_value_t *out, const char **reason)
 {
@@ -260,12 +499,18 @@ zs_value_parse (zs_type_t type, const uint8_t *p, size_t len, zs_value_t *out, c
         out->v.i32 = (int32_t) days;
         return 0;
     }
+    case ZS_TYPE_TINYINT:
+    case ZS_TYPE_SMALLINT:
+    case ZS_TYPE_DECIMAL:
+    case ZS_TYPE_CHAR:
+    case ZS_TYPE_BINARY:
+    case ZS_TYPE_TIME:
     case ZS_TYPE_TIMESTAMP3:
     case ZS_TYPE_TIMESTAMP6:
-        return s_parse_timestamp (p, len, type == ZS_TYPE_TIMESTAMP3 ? 3 : 6, &out->v.i64, reason)
-                       == 0
-                   ? 0
-                   : ZS_PARSE_TYPE;
+    case ZS_TYPE_TIMESTAMP9: {
+        zs_column_t col = {.type = type};
+        return zs_value_parse_col (&col, p, len, out, reason);
+    }
     }
     return ZS_PARSE_TYPE;
 }

@@ -75,6 +75,14 @@ zs_thrift_enc_field_bool (zs_thrift_enc_t *self, int16_t id, bool value)
     s_field_header (self, id, value ? ZS_THRIFT_TRUE : ZS_THRIFT_FALSE);
 }
 
+//  An i8 is a single byte in the compact protocol (type 3), not a varint.
+void
+zs_thrift_enc_field_i8 (zs_thrift_enc_t *self, int16_t id, int8_t value)
+{
+    s_field_header (self, id, ZS_THRIFT_I8);
+    zs_bytes_put_byte (&self->out, (uint8_t) value);
+}
+
 void
 zs_thrift_enc_field_double (zs_thrift_enc_t *self, int16_t id, double value)
 {

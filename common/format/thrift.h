@@ -81,6 +81,7 @@ void zs_thrift_enc_fini (zs_thrift_enc_t *self);
 void zs_thrift_enc_field_i32 (zs_thrift_enc_t *self, int16_t id, int32_t value);
 void zs_thrift_enc_field_i64 (zs_thrift_enc_t *self, int16_t id, int64_t value);
 void zs_thrift_enc_field_bool (zs_thrift_enc_t *self, int16_t id, bool value);
+void zs_thrift_enc_field_i8 (zs_thrift_enc_t *self, int16_t id, int8_t value);
 void zs_thrift_enc_field_double (zs_thrift_enc_t *self, int16_t id, double value);
 void zs_thrift_enc_field_binary (zs_thrift_enc_t *self, int16_t id, const void *data, size_t len);
 void zs_thrift_enc_field_string (zs_thrift_enc_t *self, int16_t id, const char *text);

@@ -119,22 +119,73 @@ zs_schemas_check (const zs_schemas_t *self, char *err, size_t errlen)
 bool
 zs_evolve_casts (zs_type_t a, bool a_nullable, zs_type_t b, bool b_nullable)
 {
-    if (a_nullable && !b_nullable)
-        return false; //  an old NULL has no value in the new type
-    if (a == b)
-        return true;
-    switch (a) {
-    case ZS_TYPE_INT:
-        return b == ZS_TYPE_BIGINT || b == ZS_TYPE_FLOAT || b == ZS_TYPE_DOUBLE;
-    case ZS_TYPE_BIGINT:
-        return b == ZS_TYPE_FLOAT || b == ZS_TYPE_DOUBLE;
-    case ZS_TYPE_FLOAT:
-        return b == ZS_TYPE_DOUBLE;
-    case ZS_TYPE_TIMESTAMP3:
-        return b == ZS_TYPE_TIMESTAMP6;
-    default:
+    zs_column_t x = {.type = a, .nullable = a_nullable}, y = {.type = b, .nullable = b_nullable};
+    return zs_evolve_casts_col (&x, &y);
+}
+
+//  Integer kinds in widening order, -1 for the others.
+static int
+s_int_rank (zs_type_t t)
+{
+    return t == ZS_TYPE_TINYINT    ? 0
+           : t == ZS_TYPE_SMALLINT ? 1
+           : t == ZS_TYPE_INT      ? 2
+           : t == ZS_TYPE_BIGINT   ? 3
+                                   : -1;
+}
+
+static int
+s_ts_rank (zs_type_t t)
+{
+    return t == ZS_TYPE_TIMESTAMP3   ? 0
+           : t == ZS_TYPE_TIMESTAMP6 ? 1
+           : t == ZS_TYPE_TIMESTAMP9 ? 2
+                                     : -1;
+}
+
+bool
+zs_evolve_casts_col (const zs_column_t *a, const zs_column_t *b)
+{
+    if (a->nullable && !b->nullable)
         return false;
+    zs_type_t x = a->type, y = b->type;
+    int ra = s_int_rank (x), rb = s_int_rank (y);
+    if (ra >= 0 && (rb >= ra || y == ZS_TYPE_FLOAT || y == ZS_TYPE_DOUBLE))
+        return true;
+    if (x == ZS_TYPE_FLOAT)
+        return y == ZS_TYPE_FLOAT || y == ZS_TYPE_DOUBLE;
+    if (s_ts_rank (x) >= 0)
+        return s_ts_rank (y) >= 0 && a->ltz == b->ltz
+               && zs_column_precision (b) >= zs_column_precision (a);
+    if (x == ZS_TYPE_DECIMAL) {
+        int pa = zs_column_precision (a), sa = zs_column_scale (a);
+        int pb = zs_column_precision (b), sb = zs_column_scale (b);
+        return y == ZS_TYPE_DECIMAL && sb >= sa && pb - sb >= pa - sa;
     }
+    if (zs_type_is_binary (x)) {
+        bool text = zs_type_is_text (x);
+        if (text != zs_type_is_text (y))
+            return false;
+        if (x == y && (x == ZS_TYPE_CHAR || x == ZS_TYPE_BINARY))
+            return zs_column_length (a) == zs_column_length (b);
+        return (y == ZS_TYPE_STRING || y == ZS_TYPE_BYTES)
+               && zs_column_length (b) >= zs_column_length (a);
+    }
+    return x == y; //  BOOLEAN, DOUBLE, DATE, TIME
+}
+
+bool
+zs_evolve_same_storage (const zs_column_t *parquet, const zs_column_t *col)
+{
+    zs_type_t x = parquet->type, y = col->type;
+    if (x == ZS_TYPE_STRING && y == ZS_TYPE_CHAR)
+        return true;
+    if (x == ZS_TYPE_BYTES && y == ZS_TYPE_BINARY)
+        return true;
+    if (x == ZS_TYPE_DECIMAL && y == ZS_TYPE_DECIMAL)
+        return zs_column_scale (parquet) == zs_column_scale (col)
+               && zs_column_precision (parquet) <= zs_column_precision (col);
+    return x == y;
 }
 
 static int
@@ -142,9 +193,11 @@ s_refuse (const zs_table_schema_t *from, int j, const zs_table_schema_t *to, int
           size_t errlen)
 {
     const zs_column_t *a = &from->row.cols[j], *b = &to->row.cols[i];
-    char was[64] = "", now[64] = "";
-    snprintf (was, sizeof was, "%s%s", zs_type_name (a->type), a->nullable ? "" : " NOT NULL");
-    snprintf (now, sizeof now, "%s%s", zs_type_name (b->type), b->nullable ? "" : " NOT NULL");
+    char was[64] = "", now[64] = "", ta[ZS_TYPE_TEXT_MAX], tb[ZS_TYPE_TEXT_MAX];
+    snprintf (was, sizeof was, "%s%s", zs_column_type (a, ta, sizeof ta),
+              a->nullable ? "" : " NOT NULL");
+    snprintf (now, sizeof now, "%s%s", zs_column_type (b, tb, sizeof tb),
+              b->nullable ? "" : " NOT NULL");
     char name[2 * ZS_COLUMN_NAME_MAX + 16];
     if (strcmp (a->name, b->name) == 0)
         snprintf (name, sizeof name, "'%s'", b->name);
@@ -153,7 +206,9 @@ s_refuse (const zs_table_schema_t *from, int j, const zs_table_schema_t *to, int
     snprintf (err, errlen,
               "column %s (field %d): schema %lld has %s, schema %lld has %s: a type change zsink "
               "cannot convert (it converts INT to BIGINT/FLOAT/DOUBLE, BIGINT to FLOAT/DOUBLE, "
-              "FLOAT to DOUBLE, TIMESTAMP(3) to TIMESTAMP(6), NOT NULL to nullable)",
+              "FLOAT to DOUBLE, TIMESTAMP(3) to TIMESTAMP(6), NOT NULL to nullable; "
+              "TINYINT/SMALLINT to wider, DECIMAL to more digits, VARCHAR/VARBINARY to longer, "
+              "TIMESTAMP(p) to TIMESTAMP(q >= p))",
               name, to->field_id[i], (long long) from->id, was, (long long) to->id, now);
     return -1;
 }
@@ -185,22 +240,43 @@ zs_evolve_plan (const zs_table_schema_t *from, const zs_table_schema_t *to, zs_e
             continue;
         }
         const zs_column_t *a = &from->row.cols[j], *b = &to->row.cols[i];
-        if (!zs_evolve_casts (a->type, a->nullable, b->type, b->nullable))
+        if (!zs_evolve_casts_col (a, b))
             return s_refuse (from, j, to, i, err, errlen);
         self->src[i] = j;
         self->from[i] = a->type;
-        self->identity = self->identity && j == i && a->type == b->type;
+        if (a->type == ZS_TYPE_DECIMAL)
+            self->rescale[i] = (int8_t) (zs_column_scale (b) - zs_column_scale (a));
+        self->identity = self->identity && j == i && a->type == b->type && self->rescale[i] == 0;
     }
     return 0;
 }
 
 static void
-s_cast (zs_type_t from, zs_type_t to, const zs_value_t *in, zs_value_t *out)
+s_cast (zs_type_t from, zs_type_t to, int rescale, const zs_value_t *in, zs_value_t *out)
 {
     *out = *in;
-    if (in->null || from == to)
+    if (in->null)
         return;
-    if (from == ZS_TYPE_INT && to == ZS_TYPE_BIGINT)
+    if (from == ZS_TYPE_DECIMAL && rescale > 0) {
+        zs_dec_set (out, zs_dec_get (in) * zs_pow10 (rescale));
+        return;
+    }
+    if (from == to)
+        return;
+    bool small = from == ZS_TYPE_TINYINT || from == ZS_TYPE_SMALLINT;
+    if (small && (to == ZS_TYPE_SMALLINT || to == ZS_TYPE_INT))
+        return; //  the same i32
+    if (small && to == ZS_TYPE_BIGINT)
+        out->v.i64 = (int64_t) in->v.i32;
+    else if (small && to == ZS_TYPE_FLOAT)
+        out->v.f32 = (float) in->v.i32;
+    else if (small && to == ZS_TYPE_DOUBLE)
+        out->v.f64 = (double) in->v.i32;
+    else if (from == ZS_TYPE_TIMESTAMP3 && to == ZS_TYPE_TIMESTAMP9)
+        out->v.i64 = in->v.i64 * 1000000;
+    else if (from == ZS_TYPE_TIMESTAMP6 && to == ZS_TYPE_TIMESTAMP9)
+        out->v.i64 = in->v.i64 * 1000;
+    else if (from == ZS_TYPE_INT && to == ZS_TYPE_BIGINT)
         out->v.i64 = (int64_t) in->v.i32;
     else if (from == ZS_TYPE_INT && to == ZS_TYPE_FLOAT)
         out->v.f32 = (float) in->v.i32;
@@ -223,7 +299,7 @@ zs_evolve_row (const zs_evolve_t *self, const zs_value_t *in, zs_value_t *out)
         if (self->src[i] < 0)
             out[i] = (zs_value_t){.null = true};
         else
-            s_cast (self->from[i], self->to[i], &in[self->src[i]], &out[i]);
+            s_cast (self->from[i], self->to[i], self->rescale[i], &in[self->src[i]], &out[i]);
     }
 }
 
@@ -239,7 +315,8 @@ s_column_index (const zs_table_schema_t *s, int field_id)
 static void
 s_type_text (const zs_column_t *c, char *buf, size_t len)
 {
-    snprintf (buf, len, "%s%s", zs_type_name (c->type), c->nullable ? "" : " NOT NULL");
+    char t[ZS_TYPE_TEXT_MAX];
+    snprintf (buf, len, "%s%s", zs_column_type (c, t, sizeof t), c->nullable ? "" : " NOT NULL");
 }
 
 static int
@@ -305,10 +382,11 @@ zs_evolve_check_file (const zs_schema_t *parquet, const zs_table_schema_t *file,
                       (long long) file->id);
             return -1;
         }
-        if (parquet->cols[p].type != c->type) {
+        if (!zs_evolve_same_storage (&parquet->cols[p], c)) {
+            char ta[ZS_TYPE_TEXT_MAX], tb[ZS_TYPE_TEXT_MAX];
             snprintf (err, errlen, "column '%s' is %s in the file, %s in its schema %lld", c->name,
-                      zs_type_name (parquet->cols[p].type), zs_type_name (c->type),
-                      (long long) file->id);
+                      zs_column_type (&parquet->cols[p], ta, sizeof ta),
+                      zs_column_type (c, tb, sizeof tb), (long long) file->id);
             return -1;
         }
         if (map)

@@ -50,6 +50,7 @@ typedef struct {
     int src[ZS_MAX_COLUMNS];        //  from's column for each, -1: NULL (rule 2)
     zs_type_t from[ZS_MAX_COLUMNS]; //  its type in from
     zs_type_t to[ZS_MAX_COLUMNS];   //  its type in to
+    int8_t rescale[ZS_MAX_COLUMNS]; //  DECIMAL: to's scale - from's (unscaled * 10^it)
     bool identity;                  //  same columns, same types, same order
 } zs_evolve_t;
 
@@ -59,7 +60,22 @@ typedef struct {
 int zs_evolve_plan (const zs_table_schema_t *from, const zs_table_schema_t *to, zs_evolve_t *self,
                     char *err, size_t errlen);
 //  Does zsink convert a value of type a to type b (rule 3; same type too)?
+//  The kinds only, parameters at their defaults: zs_evolve_casts_col.
 bool zs_evolve_casts (zs_type_t a, bool a_nullable, zs_type_t b, bool b_nullable);
+
+//  The same for two columns' whole types: also TINYINT/SMALLINT to a wider
+//  integer, FLOAT or DOUBLE; DECIMAL(p, s) to DECIMAL(p', s') with s' >= s
+//  and p' - s' >= p - s (exact); CHAR/VARCHAR(n) to VARCHAR(m >= n) or
+//  STRING, BINARY/VARBINARY(n) to VARBINARY(m >= n) or BYTES; TIMESTAMP(p)
+//  to TIMESTAMP(q >= p), the same for WITH LOCAL TIME ZONE; TIME(p) to
+//  TIME(q).
+bool zs_evolve_casts_col (const zs_column_t *a, const zs_column_t *b);
+
+//  Are a Parquet file's column (as the reader derives it) and its schema's
+//  column stored alike, so that its values read as the schema's type?
+//  (CHAR is STRING in Parquet, BINARY is BYTES, a DECIMAL of the same
+//  scale and no more digits, TIMESTAMP(0..3) all MILLIS.)
+bool zs_evolve_same_storage (const zs_column_t *parquet, const zs_column_t *col);
 //  in (a row of from) as a row of to, into out. Binary values point where
 //  in's do.
 void zs_evolve_row (const zs_evolve_t *self, const zs_value_t *in, zs_value_t *out);

@@ -1,10 +1,12 @@
 /*  schema.c - see schema.h.
 
-    Paimon spells the types zsink has as BOOLEAN, INT, BIGINT, FLOAT,
-    DOUBLE, STRING (VARCHAR(2147483647)), BYTES (VARBINARY(2147483647)),
-    DATE, TIMESTAMP(3), TIMESTAMP(6), each with " NOT NULL" when so;
-    the row type's own text parser (rowtype.c) reads them once the two
-    long forms are mapped to their short ones.
+    Paimon spells the types zsink has as its DataType.asSQLString does:
+    BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(10, 2),
+    CHAR(3), STRING (or VARCHAR(2147483647)), VARCHAR(20), BINARY(4),
+    BYTES (or VARBINARY(2147483647)), VARBINARY(8), DATE, TIME(0),
+    TIMESTAMP(3), TIMESTAMP(3) WITH LOCAL TIME ZONE, each with " NOT NULL"
+    when so; zs_column_type writes exactly these, and the row type's own
+    text parser (rowtype.c) reads them.
 */
 #include "schema.h"
 #include <jansson.h>
@@ -29,8 +31,8 @@ zs_schema_to_json (const zs_schema_t *row, int64_t time_millis)
 {
     json_t *fields = json_array ();
     for (int i = 0; i < row->n; i++) {
-        char type[64];
-        snprintf (type, sizeof type, "%s%s", zs_type_name (row->cols[i].type),
+        char type[ZS_TYPE_TEXT_MAX + 12], sql[ZS_TYPE_TEXT_MAX];
+        snprintf (type, sizeof type, "%s%s", zs_column_type (&row->cols[i], sql, sizeof sql),
                   row->cols[i].nullable ? "" : " NOT NULL");
         json_array_append_new (fields, json_pack ("{s:i, s:s, s:s}", "id", i, "name",
                                                   row->cols[i].name, "type", type));
@@ -109,7 +111,7 @@ s_fields (zs_table_schema_t *self, json_t *fields, char *err, size_t errlen)
         snprintf (err, errlen, "more than %d fields", ZS_MAX_COLUMNS);
         return ZS_ECORRUPT;
     }
-    size_t cap = json_array_size (fields) * (ZS_COLUMN_NAME_MAX + 48) + 1;
+    size_t cap = json_array_size (fields) * (ZS_COLUMN_NAME_MAX + 64) + 1;
     char *spec = calloc (1, cap);
     if (!spec) {
         snprintf (err, errlen, "out of memory");
@@ -120,12 +122,12 @@ s_fields (zs_table_schema_t *self, json_t *fields, char *err, size_t errlen)
     for (size_t i = 0; rc == 0 && i < json_array_size (fields); i++) {
         json_t *f = json_array_get (fields, i);
         const char *name = json_string_value (json_object_get (f, "name"));
-        char buf[64];
+        char buf[80];
         const char *type = s_type_text (json_object_get (f, "type"), buf, sizeof buf);
         if (!name || strlen (name) >= ZS_COLUMN_NAME_MAX || strchr (name, ',')) {
             snprintf (err, errlen, "field %zu: missing or bad name", i + 1);
             rc = ZS_ECORRUPT;
-        } else if (!type || strlen (type) > 40 || strchr (type, ',')) {
+        } else if (!type || strlen (type) > 60 || strchr (type, '<')) {
             snprintf (err, errlen, "column '%s': type %s is not one zsink reads", name,
                       type ? type : "(a nested type)");
             rc = ZS_ECORRUPT;

@@ -48,8 +48,115 @@ s_exact (const zs_column_t *col, const zs_column_stats_t *st, int64_t rows)
         return false;
     if ((col->type == ZS_TYPE_FLOAT || col->type == ZS_TYPE_DOUBLE) && st->nan_count != 0)
         return false;
+    //  INT96 timestamps: Paimon keeps null bounds and the null count
+    if (col->type == ZS_TYPE_TIMESTAMP9)
+        return true;
     //  without bounds: fine only when there is nothing to bound
     return st->has_minmax || st->null_count == rows;
+}
+
+//  Bytes of the first n code points of UTF-8 text (all of it if fewer).
+static uint32_t
+s_prefix_chars (const uint8_t *p, uint32_t len, int n, bool *more)
+{
+    uint32_t i = 0;
+    int k = 0;
+    while (i < len && k < n) {
+        i++;
+        while (i < len && (p[i] & 0xC0) == 0x80)
+            i++;
+        k++;
+    }
+    *more = i < len;
+    return i;
+}
+
+//  The code point of UTF-8 at p (valid, len bytes) and back.
+static uint32_t
+s_cp_get (const uint8_t *p, uint32_t len)
+{
+    if (len == 1)
+        return p[0];
+    uint32_t cp = p[0] & (0xFF >> (len + 1));
+    for (uint32_t i = 1; i < len; i++)
+        cp = cp << 6 | (p[i] & 0x3F);
+    return cp;
+}
+
+static uint32_t
+s_cp_put (uint8_t *o, uint32_t cp)
+{
+    if (cp < 0x80) {
+        o[0] = (uint8_t) cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (uint8_t) (0xC0 | cp >> 6);
+        o[1] = (uint8_t) (0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (uint8_t) (0xE0 | cp >> 12);
+        o[1] = (uint8_t) (0x80 | (cp >> 6 & 0x3F));
+        o[2] = (uint8_t) (0x80 | (cp & 0x3F));
+        return 3;
+    }
+    o[0] = (uint8_t) (0xF0 | cp >> 18);
+    o[1] = (uint8_t) (0x80 | (cp >> 12 & 0x3F));
+    o[2] = (uint8_t) (0x80 | (cp >> 6 & 0x3F));
+    o[3] = (uint8_t) (0x80 | (cp & 0x3F));
+    return 4;
+}
+
+//  Paimon's TruncateSimpleColStatsCollector: the min cut to S_TRUNCATE
+//  characters (bytes for BYTES/BINARY); the max, when longer (or cut
+//  already: max_cut), cut and its last character (byte) that can be
+//  incremented, incremented, what follows dropped. false when none can
+//  (Paimon then keeps no bounds). Into buf (S_TRUNCATE * 4 bytes).
+#define S_TRUNCATE 16
+static bool
+s_truncate (const zs_column_t *col, zs_value_t *v, bool is_max, bool cut, uint8_t *buf)
+{
+    const uint8_t *p = v->v.bin.ptr;
+    uint32_t len = v->v.bin.len, n;
+    bool more;
+    bool text = zs_type_is_text (col->type);
+    if (text)
+        n = s_prefix_chars (p, len, S_TRUNCATE, &more);
+    else {
+        n = len < S_TRUNCATE ? len : S_TRUNCATE;
+        more = len > S_TRUNCATE;
+    }
+    more |= cut && is_max;
+    v->v.bin.len = n;
+    if (!is_max || !more)
+        return true;
+    memcpy (buf, p, n);
+    v->v.bin.ptr = buf;
+    //  from the end: the first unit that can be incremented
+    uint32_t end = n;
+    while (end > 0) {
+        uint32_t start = end - 1;
+        if (text)
+            while (start > 0 && (buf[start] & 0xC0) == 0x80)
+                start--;
+        if (!text && buf[start] != 0xFF) {
+            buf[start]++;
+            v->v.bin.len = start + 1;
+            return true;
+        }
+        if (text) {
+            uint32_t cp = s_cp_get (buf + start, end - start) + 1;
+            if (cp >= 0xD800 && cp <= 0xDFFF)
+                cp = 0xE000; //  Java would write a lone surrogate ('?'); the next character
+            if (cp <= 0x10FFFF) {
+                v->v.bin.len = start + s_cp_put (buf + start, cp);
+                return true;
+            }
+        }
+        end = start;
+    }
+    return false;
 }
 
 //  Encode the covered columns' statistics into e. 0 or -1.
@@ -57,14 +164,20 @@ static int
 s_encode (zs_avro_enc_t *e, const zs_schema_t *schema, const zs_column_stats_t *cols,
           const int *cover, int n, bool all, size_t *cols_at)
 {
-    zs_type_t types[ZS_MAX_COLUMNS];
+    zs_column_t types[ZS_MAX_COLUMNS];
     zs_value_t min[ZS_MAX_COLUMNS], max[ZS_MAX_COLUMNS];
+    uint8_t bufs[ZS_MAX_COLUMNS][S_TRUNCATE * 4];
     for (int k = 0; k < n; k++) {
         const zs_column_stats_t *st = &cols[cover[k]];
-        types[k] = schema->cols[cover[k]].type;
+        types[k] = schema->cols[cover[k]];
         min[k] = st->min;
         max[k] = st->max;
-        min[k].null = max[k].null = !st->has_minmax;
+        min[k].null = max[k].null = !st->has_minmax || types[k].type == ZS_TYPE_TIMESTAMP9;
+        if (!min[k].null && zs_type_is_binary (types[k].type)) {
+            s_truncate (&types[k], &min[k], false, st->min_cut, NULL);
+            if (!s_truncate (&types[k], &max[k], true, st->max_cut, bufs[k]))
+                min[k].null = max[k].null = true;
+        }
     }
     char err[ZS_ERRLEN];
     size_t lmin = 0, lmax = 0;
@@ -180,11 +293,11 @@ static int
 s_dec_bounds (const uint8_t *rmin, size_t lmin, const uint8_t *rmax, size_t lmax,
               const zs_schema_t *schema, zs_stats_view_t *v, char *err, size_t errlen)
 {
-    zs_type_t types[ZS_MAX_COLUMNS];
+    zs_column_t types[ZS_MAX_COLUMNS];
     for (int k = 0; k < v->n; k++) {
         if (!schema || v->col[k] < 0)
             return 0; //  a column we do not know: counts only
-        types[k] = schema->cols[v->col[k]].type;
+        types[k] = schema->cols[v->col[k]];
     }
     if (zs_binrow_decode (rmin, lmin, types, v->n, v->min, err, errlen) != 0
         || zs_binrow_decode (rmax, lmax, types, v->n, v->max, err, errlen) != 0)
@@ -265,7 +378,7 @@ s_json_values (zs_strbuf_t *out, const char *key, const zs_stats_view_t *v,
             zs_strbuf_appends (out, "null");
             continue;
         }
-        zs_value_json (out, schema->cols[v->col[k]].type, &vals[k]);
+        zs_value_json_col (out, &schema->cols[v->col[k]], &vals[k]);
     }
     zs_strbuf_appends (out, "]");
 }

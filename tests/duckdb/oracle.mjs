@@ -77,7 +77,29 @@ function tableSchema(dir, id) {
     id = Math.max(...readdirSync(join(dir, 'schema')).filter((n) => /^schema-[0-9]+$/.test(n))
       .map((n) => Number(n.slice(7))));
   const s = JSON.parse(tableText(dir, 'schema', `schema-${id}`));
-  return s.fields.map((f) => ({ name: f.name, type: f.type.replace(/ NOT NULL$/, '') }));
+  return s.fields.map((f) => family(f.name, f.type.replace(/ NOT NULL$/, '')));
+}
+
+// A column of a Paimon type as the oracle spells its values: the families
+// of zsink's first types (TINYINT and SMALLINT read as INT, CHAR/VARCHAR(n)
+// as STRING, BINARY/VARBINARY(n) as BYTES, TIMESTAMP(p) by its unit), and
+// DECIMAL (the plain number at its scale), TIME (milliseconds of the day),
+// TIMESTAMP(9) (epoch nanoseconds); WITH LOCAL TIME ZONE as TIMESTAMP, ltz set.
+function family(name, t) {
+  const u = t.toUpperCase();
+  let m;
+  if (['TINYINT', 'SMALLINT', 'INT', 'INTEGER'].includes(u)) return { name, type: 'INT' };
+  if (/^(DECIMAL|NUMERIC|DEC)\b/.test(u)) return { name, type: 'DECIMAL' };
+  if (/^(CHAR|VARCHAR)\(\d+\)$/.test(u)) return { name, type: 'STRING' };
+  if (/^(BINARY|VARBINARY)\(\d+\)$/.test(u)) return { name, type: 'BYTES' };
+  if (/^TIME(\(\d+\))?$/.test(u)) return { name, type: 'TIME' };
+  if ((m = /^TIMESTAMP(?:\((\d+)\))?( WITH LOCAL TIME ZONE)?$/.exec(u))
+      || (m = /^TIMESTAMP_LTZ(?:\((\d+)\))?()$/.exec(u))) {
+    const p = m[1] === undefined ? 6 : +m[1];
+    const type = p <= 3 ? 'TIMESTAMP(3)' : p <= 6 ? 'TIMESTAMP(6)' : 'TIMESTAMP(9)';
+    return { name, type, ltz: !!m[2] || u.startsWith('TIMESTAMP_LTZ') };
+  }
+  return { name, type: u };
 }
 
 // The schema a read of snapshot id takes (time travel: its schemaId, as
@@ -128,9 +150,25 @@ function fromDuck(t) {
     VARCHAR: 'STRING', BLOB: 'BYTES', DATE: 'DATE', TIMESTAMP: 'TIMESTAMP(6)',
     TIMESTAMP_MS: 'TIMESTAMP(3)',
   };
-  if (!(t in map)) die(`DuckDB type ${t} is outside zsink's subset`);
-  return map[t];
+  if (t in map) return map[t];
+  // the families of the types beyond zsink's first ones (family ())
+  if (t === 'TINYINT' || t === 'SMALLINT') return 'INT';
+  if (/^DECIMAL\(\d+,\d+\)$/.test(t)) return 'DECIMAL';
+  if (t === 'TIME' || t === 'TIME WITH TIME ZONE') return 'TIME'; // isAdjustedToUTC, as Paimon writes TIME
+  if (t === 'TIMESTAMP WITH TIME ZONE') return 'TIMESTAMP(6) LTZ';
+  if (t === 'TIMESTAMP_NS') return 'TIMESTAMP(9)';
+  die(`DuckDB type ${t} is outside zsink's subset`);
 }
+
+// A column's family as DuckDB should see it (fromDuck's spelling)
+const duckWant = (c) => (c.type === 'TIMESTAMP(9US)' ? 'TIMESTAMP(6)'
+  : c.ltz ? 'TIMESTAMP(6) LTZ' : c.type);
+
+// DuckDB reads INT96 (TIMESTAMP(7..9), as Paimon writes it) in microseconds:
+// against DuckDB such a column is compared at microseconds (floor), its
+// nanoseconds are Paimon Java's and pypaimon's to check (readers.py).
+const atDuckPrecision = (cols) => cols.map((c) => (c.type === 'TIMESTAMP(9)'
+  ? { ...c, type: 'TIMESTAMP(9US)' } : c));
 
 // DuckDB type for a zsink type (read_json / read_csv columns)
 function toDuck(t) {
@@ -152,7 +190,10 @@ function duckSelect(cols) {
     switch (c.type) {
       case 'INT': case 'BIGINT': return `CAST(${n} AS BIGINT)`;
       case 'DATE': return `CAST(${n} - DATE '1970-01-01' AS BIGINT)`;
-      case 'TIMESTAMP(3)': case 'TIMESTAMP(6)': return `epoch_us(${n})`;
+      case 'TIMESTAMP(3)': case 'TIMESTAMP(6)': case 'TIMESTAMP(9US)': return `epoch_us(${n})`;
+      case 'TIMESTAMP(9)': return `epoch_ns(${n})`;
+      case 'DECIMAL': return `CAST(${n} AS VARCHAR)`;
+      case 'TIME': return `CAST(epoch_us(DATE '1970-01-01' + CAST(${n} AS TIME)) // 1000 AS BIGINT)`;
       case 'BYTES': return `lower(hex(${n}))`;
       default: return n;
     }
@@ -188,6 +229,8 @@ function canonDuck(type, v) {
     case 'FLOAT': return num(v, true);
     case 'DOUBLE': return num(v, false);
     case 'STRING': return JSON.stringify(v);
+    // DuckDB spells DECIMAL(1, 1) 0.9 as ".9"
+    case 'DECIMAL': return String(v).replace(/^(-?)\./, '$10.');
     default: return String(v); // BigInt, hex string
   }
 }
@@ -195,6 +238,19 @@ function canonDuck(type, v) {
 // one value from zsink's CSV (text; null already handled)
 function canonText(type, s) {
   switch (type) {
+    case 'DECIMAL': return s;
+    case 'TIME': {
+      const m = /^(\d\d):(\d\d):(\d\d)\.(\d{3})$/.exec(s);
+      if (!m) die(`bad TIME '${s}' from zsink`);
+      return String(((+m[1] * 60 + +m[2]) * 60 + +m[3]) * 1000 + +m[4]);
+    }
+    case 'TIMESTAMP(9)': {
+      const m = /^(-?\d+)-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\.(\d+)Z?$/.exec(s);
+      if (!m) die(`bad TIMESTAMP '${s}' from zsink`);
+      const days = civilToDays(+m[1], +m[2], +m[3]);
+      const secs = days * 86400n + BigInt(+m[4] * 3600 + +m[5] * 60 + +m[6]);
+      return (secs * 1000000000n + BigInt(m[7].padEnd(9, '0'))).toString();
+    }
     case 'BOOLEAN': return s;
     case 'INT': case 'BIGINT': return BigInt(s).toString();
     case 'FLOAT': return num(s, true);
@@ -207,11 +263,11 @@ function canonText(type, s) {
       return civilToDays(+m[1], +m[2], +m[3]).toString();
     }
     default: { // timestamps, to epoch microseconds
-      const m = /^(-?\d+)-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\.(\d+)$/.exec(s);
+      const m = /^(-?\d+)-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\.(\d+)Z?$/.exec(s);
       if (!m) die(`bad TIMESTAMP '${s}' from zsink`);
       const days = civilToDays(+m[1], +m[2], +m[3]);
       const secs = days * 86400n + BigInt(+m[4] * 3600 + +m[5] * 60 + +m[6]);
-      const frac = BigInt(m[7].padEnd(6, '0'));
+      const frac = BigInt(m[7].padEnd(6, '0').slice(0, 6)); // TIMESTAMP(9US): floor
       return (secs * 1000000n + frac).toString();
     }
   }
@@ -485,14 +541,14 @@ async function main() {
   }
 
   if (mode === 'table' || mode === 'input') {
-    const cols = tableSchema(opt.table);
+    const cols = atDuckPrecision(tableSchema(opt.table));
     const files = JSON.parse(execFileSync(opt.zsink, ['table', 'files', opt.table, '--json'],
       { encoding: 'utf8' })).files.map((f) => join(opt.table, f.path));
     // DuckDB must see the declared types (timestamps not WITH TIME ZONE)
     if (files.length) {
       const d = await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${fileList(files)})`);
       d.getRows().forEach((r, k) => {
-        const want = cols[k] && cols[k].type;
+        const want = cols[k] && duckWant(cols[k]);
         if (!want || r[0] !== cols[k].name || fromDuck(r[1]).replace('(3)', '(6)') !== want.replace('(3)', '(6)'))
           errs.push(`duckdb sees column ${k + 1} as ${r[0]} ${r[1]}, the schema says ${cols[k] && cols[k].name} ${want}`);
       });
@@ -527,7 +583,10 @@ async function main() {
     out = { ...out, files: files.length, count: duck.count, distinct_ids: duck.distinct_ids, digest: duck.digest };
   } else if (mode === 'file') {
     const d = await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${opt.file}')`);
-    const cols = d.getRows().map((r) => ({ name: r[0], type: fromDuck(r[1]) }));
+    const cols = d.getRows().map((r) => {
+      const t = fromDuck(r[1]); // 'TIMESTAMP(6) LTZ': a TIMESTAMPTZ, zsink prints its 'Z'
+      return t.endsWith(' LTZ') ? { name: r[0], type: t.slice(0, -4), ltz: true } : { name: r[0], type: t };
+    });
     const from = `read_parquet('${opt.file}')`;
     const duck = summary(await duckTally(conn, from, cols), cols);
     errs.push(...checkSql(await duckSql(conn, from, cols), duck, cols));

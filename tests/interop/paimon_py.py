@@ -44,6 +44,7 @@ on stdout and exit 1; usage errors exit 2):
       node's String())
 """
 import argparse
+import decimal
 import hashlib
 import json
 import math
@@ -132,16 +133,62 @@ def kind_of(type_str):
     if m:
         p = int(m.group(1)) if m.group(1) else 6
         if p > 6:
-            raise ValueError(f"type {type_str}: only precision <= 6 has a canonical spelling")
+            return "ts9", p
         return "ts", p
+    more = kind_of_more(t)
+    if more:
+        return more
     raise ValueError(f"type {type_str} has no canonical spelling (zsink's types only)")
 
 
-def canon_column(arr, kind):
+def kind_of_more(t):
+    """The kinds of the types beyond zsink's first ones (issue 25, "Types"):
+    DECIMAL (the plain number at its scale), TIME (milliseconds of the day),
+    TIMESTAMP(7..9) (epoch nanoseconds), WITH LOCAL TIME ZONE as TIMESTAMP.
+    None for a type that is none of them."""
+    m = re.fullmatch(r"(?:DECIMAL|NUMERIC|DEC)(?:\((\d+)(?:,\s*(\d+))?\))?", t)
+    if m:
+        return "decimal", int(m.group(2) or 0)
+    if re.fullmatch(r"TIME(?:\(\d+\))?", t):
+        return "time", None
+    m = re.fullmatch(r"(?:TIMESTAMP(?:\((\d+)\))? WITH LOCAL TIME ZONE|TIMESTAMP_LTZ(?:\((\d+)\))?)", t)
+    if m:
+        p = int(m.group(1) or m.group(2) or 6)
+        return ("ts9", p) if p > 6 else ("ts", p)
+    return None
+
+
+def canon_more(arr, kind, param):
+    """canon_column for kind_of_more's kinds (and ts9); None for the others."""
+    import pyarrow as pa
+
+    if kind == "decimal":
+        ctx = decimal.Context(prec=80)
+        q = decimal.Decimal(1).scaleb(-param)
+        return [NULL if v is None else format(v.quantize(q, context=ctx), "f")
+                for v in arr.to_pylist()]
+    if kind == "time":
+        out = []
+        for v in arr.to_pylist():
+            out.append(NULL if v is None else str(((v.hour * 60 + v.minute) * 60 + v.second) * 1000
+                                                  + v.microsecond // 1000))
+        return out
+    if kind == "ts9":
+        t = arr.type
+        scale = {"s": 10**9, "ms": 10**6, "us": 1000, "ns": 1}[t.unit]
+        ints = arr.cast(pa.int64()).to_pylist()
+        return [NULL if v is None else str(v * scale) for v in ints]
+    return None
+
+
+def canon_column(arr, kind, param=None):
     """Canonical text of every value of one arrow column (a ChunkedArray)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    more = canon_more(arr, kind, param)
+    if more is not None:
+        return more
     if kind in ("int", "date", "ts"):
         t = arr.type
         if pa.types.is_timestamp(t):
@@ -291,7 +338,7 @@ def canonical_lines(table):
     arrow, files, snap = read_all(table)
     read_ms = (time.monotonic() - t0) * 1000
     fields = table.fields
-    kinds = [kind_of(f.type.type)[0] for f in fields]
+    kinds = [kind_of(f.type.type) for f in fields]
     id_idx = next((i for i, f in enumerate(fields)
                    if f.name == "id" and f.type.type.upper() == "BIGINT"), None)
     cols = []
@@ -302,7 +349,7 @@ def canonical_lines(table):
         if names[:len(want)] != want:
             fail(f"pypaimon returned columns {names}, the schema has {want}")
         for i, f in enumerate(fields):
-            cols.append(canon_column(arrow.column(i), kinds[i]))
+            cols.append(canon_column(arrow.column(i), *kinds[i]))
         if id_idx is not None:
             ids = [v for v in arrow.column(id_idx).to_pylist() if v is not None]
         lines = ["\t".join(r) for r in zip(*cols)]

