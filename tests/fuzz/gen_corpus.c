@@ -151,7 +151,11 @@ s_envelopes (void)
     f1.has_min_id = f1.has_max_id = true;
     f1.min_id = 1;
     f1.max_id = 1000;
-    f1.stats = "{\"nullCounts\":[0,0],\"minValues\":[1,\"a\"],\"maxValues\":[1000,\"z\"]}";
+    //  (opaque bytes to the codec: the Avro of _VALUE_STATS then _VALUE_STATS_COLS)
+    static uint8_t stats[] = {0x02, 0x00, 0x02, 0x02, 0x02, 0x00};
+    f1.has_value_stats = true;
+    f1.value_stats.data = stats;
+    f1.value_stats.len = sizeof stats;
     f2.path = "bucket-0/data-5d1f-1.parquet";
     f2.rows = 10;
     f2.size = 900;
