@@ -40,6 +40,7 @@ typedef enum {
 
 #define ZS_MAX_COLUMNS 64
 #define ZS_COLUMN_NAME_MAX 64 //  bytes including the NUL
+#define ZS_PARTITION_MAX 8    //  partition keys a table may have
 
 typedef struct {
     char name[ZS_COLUMN_NAME_MAX];
@@ -56,6 +57,11 @@ typedef struct {
     //  FNV-1a of the canonical text, set by zs_schema_parse: equal schemas
     //  have equal fingerprints (caches key on it).
     uint64_t fingerprint;
+    //  The table's partition keys (table/partition.h): column indexes in
+    //  key order; 0 keys: unpartitioned. zs_schema_parse leaves none; the
+    //  job config's table.partition-keys and a table's schema file set them.
+    int n_partition;
+    int partition[ZS_PARTITION_MAX];
 } zs_schema_t;
 
 typedef struct {
