@@ -105,4 +105,12 @@ bool zs_type_is_binary (zs_type_t type);
 //  BIGINT", "column 5 'ok': job has it, table has no such column").
 int zs_schema_diff (const zs_schema_t *job, const zs_schema_t *table, char *why, size_t len);
 
+//  Set schema's partition keys from "k1,k2" (column names, spaces around
+//  them allowed; "" or NULL: none). 0, or -1 with err naming a key that
+//  names no column, comes twice, or one too many.
+int zs_schema_partition_parse (zs_schema_t *schema, const char *keys, char *err, size_t errlen);
+
+//  The keys as "k1,k2" (the config's spelling). 0, or -1 if buf is small.
+int zs_schema_partition_format (const zs_schema_t *schema, char *buf, size_t len);
+
 #endif

@@ -33,13 +33,14 @@
 #ifndef ZS_PARTITION_H_INCLUDED
 #define ZS_PARTITION_H_INCLUDED
 
+#include "filemeta.h"
 #include "rowtype.h"
 
 #define ZS_PARTITION_DEFAULT_NAME "__DEFAULT_PARTITION__"
 //  Bytes a partition's BinaryRow may take (zs_file_meta_t keeps it in a
 //  fixed buffer), and its directory including the NUL (the directory,
 //  "bucket-0/" and a data file name must fit a zs_file_meta_t path).
-#define ZS_PARTITION_ROW_MAX 192
+#define ZS_PARTITION_ROW_MAX ZS_FILE_PARTITION_MAX
 #define ZS_PARTITION_DIR_MAX 150
 #define ZS_PARTITION_NAME_MAX 128 //  partition.default-name, NUL included
 
@@ -58,14 +59,6 @@ typedef struct {
 //  directory with and read back).
 int zs_partition_init (zs_partition_t *self, const zs_schema_t *schema, const char *default_name,
                        char *err, size_t errlen);
-
-//  Set schema's partition keys from "k1,k2" (column names, spaces around
-//  them allowed; "" or NULL: none). 0, or -1 with err naming a key that
-//  names no column, comes twice, or one too many.
-int zs_partition_keys_parse (zs_schema_t *schema, const char *keys, char *err, size_t errlen);
-
-//  The keys as "k1,k2" (the config's spelling). 0, or -1 if buf is small.
-int zs_partition_keys_format (const zs_schema_t *schema, char *buf, size_t len);
 
 //  A row's (schema->n values) partition values, in key order.
 void zs_partition_values (const zs_partition_t *self, const zs_value_t *row, zs_value_t *values);

@@ -60,7 +60,7 @@ s_part (zs_partition_t *p, zs_schema_t *schema, const char *cols, const char *ke
 {
     char err[ZS_ERRLEN];
     assert_int_equal (zs_schema_parse (schema, cols, err, sizeof err), 0);
-    assert_int_equal (zs_partition_keys_parse (schema, keys, err, sizeof err), 0);
+    assert_int_equal (zs_schema_partition_parse (schema, keys, err, sizeof err), 0);
     if (zs_partition_init (p, schema, NULL, err, sizeof err) != 0)
         fail_msg ("%s", err);
 }
@@ -174,7 +174,7 @@ test_several_keys (void **state)
     assert_int_equal (got[0].v.i32, 20426);
     assert_int_equal (got[3].v.b, true);
     char keys[64];
-    assert_int_equal (zs_partition_keys_format (&schema, keys, sizeof keys), 0);
+    assert_int_equal (zs_schema_partition_format (&schema, keys, sizeof keys), 0);
     assert_string_equal (keys, "dt,hr,big,ok");
 }
 
@@ -211,21 +211,22 @@ test_keys_refused (void **state)
                                        "INT, g INT, h INT, i INT, j INT",
                                        err, sizeof err),
                       0);
-    assert_int_equal (zs_partition_keys_parse (&schema, "a,zz", err, sizeof err), -1);
+    assert_int_equal (zs_schema_partition_parse (&schema, "a,zz", err, sizeof err), -1);
     assert_non_null (strstr (err, "'zz' names no column"));
-    assert_int_equal (zs_partition_keys_parse (&schema, "a,b,a", err, sizeof err), -1);
+    assert_int_equal (zs_schema_partition_parse (&schema, "a,b,a", err, sizeof err), -1);
     assert_non_null (strstr (err, "'a' is named twice"));
-    assert_int_equal (zs_partition_keys_parse (&schema, "a,b,e,f,g,h,i,j,c", err, sizeof err), -1);
+    assert_int_equal (zs_schema_partition_parse (&schema, "a,b,e,f,g,h,i,j,c", err, sizeof err),
+                      -1);
     assert_non_null (strstr (err, "more than 8"));
-    assert_int_equal (zs_partition_keys_parse (&schema, "a,", err, sizeof err), -1);
-    assert_int_equal (zs_partition_keys_parse (&schema, "", err, sizeof err), 0);
+    assert_int_equal (zs_schema_partition_parse (&schema, "a,", err, sizeof err), -1);
+    assert_int_equal (zs_schema_partition_parse (&schema, "", err, sizeof err), 0);
     assert_int_equal (schema.n_partition, 0);
-    assert_int_equal (zs_partition_keys_parse (&schema, "c", err, sizeof err), 0);
+    assert_int_equal (zs_schema_partition_parse (&schema, "c", err, sizeof err), 0);
     assert_int_equal (zs_partition_init (&p, &schema, NULL, err, sizeof err), -1);
     assert_non_null (strstr (err, "'c' is a DOUBLE"));
-    assert_int_equal (zs_partition_keys_parse (&schema, "d", err, sizeof err), 0);
+    assert_int_equal (zs_schema_partition_parse (&schema, "d", err, sizeof err), 0);
     assert_int_equal (zs_partition_init (&p, &schema, NULL, err, sizeof err), -1);
-    assert_int_equal (zs_partition_keys_parse (&schema, "b", err, sizeof err), 0);
+    assert_int_equal (zs_schema_partition_parse (&schema, "b", err, sizeof err), 0);
     assert_int_equal (zs_partition_init (&p, &schema, "", err, sizeof err), -1);
     assert_int_equal (zs_partition_init (&p, &schema, "none", err, sizeof err), 0);
     char dir[ZS_PARTITION_DIR_MAX];
