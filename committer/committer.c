@@ -686,8 +686,8 @@ s_complete (s_committer_t *self, int64_t n)
 }
 
 //  Invariant 8, for each file: a data file inside the table ([k=v/…]
-//  bucket-N/NAME, no "..", not absolute, the directories its partition's), not listed twice, not pending already, not live
-//  in the table, a regular file of the recorded size. The table checks
+//  bucket-N/NAME, no "..", not absolute, the directories its partition's), not listed twice, not
+//  pending already, not live in the table, a regular file of the recorded size. The table checks
 //  again when it commits; this is so that no checkpoint ever holds a file
 //  that its restore would refuse. 0, or -1 with why filled.
 static int

@@ -415,8 +415,8 @@ s_row_file (s_writer_t *self, bool *opening, char *err, size_t errlen)
     self->pkey_len = 0;
     if (self->ppart.n > 0) {
         zs_partition_values (&self->ppart, self->row, self->pvalues);
-        int len = zs_partition_row (&self->ppart, self->pvalues, self->pkey, sizeof self->pkey,
-                                    err, errlen);
+        int len = zs_partition_row (&self->ppart, self->pvalues, self->pkey, sizeof self->pkey, err,
+                                    errlen);
         if (len < 0)
             return NULL;
         self->pkey_len = (size_t) len;
@@ -621,8 +621,8 @@ s_forge (s_writer_t *self, Zsink__FileMeta *metas, size_t n, zs_file_meta_t *ext
         char bucket[ZS_PARTITION_DIR_MAX + 16], err[ZS_ERRLEN];
         if (s_bucket_rel (self, self->pvalues, bucket, sizeof bucket, err, sizeof err) != 0)
             snprintf (bucket, sizeof bucket, "bucket-0");
-        snprintf (extra->path, sizeof extra->path, "%s/data-forged-w%d-%" PRId64 ".parquet",
-                  bucket, self->index, self->last_barrier);
+        snprintf (extra->path, sizeof extra->path, "%s/data-forged-w%d-%" PRId64 ".parquet", bucket,
+                  self->index, self->last_barrier);
         memcpy (extra->partition, self->pkey, self->pkey_len);
         extra->partition_len = (uint16_t) self->pkey_len;
         extra->rows = 1;

@@ -956,7 +956,8 @@ zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen)
     //  checks them against
     zs_schema_t keyed = cfg->schema;
     char why[ZS_ERRLEN];
-    if (cfg->schema_set && zs_schema_partition_parse (&keyed, cfg->partition_keys, why, sizeof why) != 0) {
+    if (cfg->schema_set
+        && zs_schema_partition_parse (&keyed, cfg->partition_keys, why, sizeof why) != 0) {
         s_err (err, errlen, "%s", why);
         return -1;
     }

@@ -299,8 +299,9 @@ zs_schema_writable (const zs_table_schema_t *self, char *why, size_t len)
     }
     zs_partition_t part;
     char perr[ZS_ERRLEN];
-    if (zs_partition_init (&part, &self->row, zs_schema_option (self, "partition.default-name", NULL),
-                           perr, sizeof perr)
+    if (zs_partition_init (&part, &self->row,
+                           zs_schema_option (self, "partition.default-name", NULL), perr,
+                           sizeof perr)
         != 0) {
         snprintf (why, len, "%s", perr);
         return -1;

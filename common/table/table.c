@@ -226,11 +226,13 @@ s_job_schema (zs_table_t *self, const zs_schema_t *job, char *err, size_t errlen
 //  The directories a writer needs (a table another writer created may lack
 //  some until its first commit). 0 or -1 + err.
 static int
-s_make_dirs (zs_table_t *self, char *err, size_t errlen)
+s_make_dirs (zs_table_t *self, bool partitioned, char *err, size_t errlen)
 {
     char p[ZS_PATH_MAX];
+    //  a partitioned table's buckets are in its partitions' directories,
+    //  made by the writers as they meet each partition
     static const char *dirs[] = {"schema", "snapshot", "manifest", "bucket-0"};
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] - partitioned; i++) {
         zs_table_file_path (self, p, sizeof p, dirs[i]);
         if (zs_io_mkdirs (p) != 0) {
             snprintf (err, errlen, "%s: cannot create directory: %s", p, strerror (errno));
@@ -253,7 +255,7 @@ s_create (zs_table_t *self, const zs_schema_t *create, const char *default_name,
     int64_t id;
     if (s_latest_schema (p, &id, err, errlen) == 0)
         return 0;
-    if (s_make_dirs (self, err, errlen) != 0)
+    if (s_make_dirs (self, create->n_partition > 0, err, errlen) != 0)
         return -1;
     zs_table_file_path (self, p, sizeof p, "schema/schema-0");
     char *json = zs_schema_to_json_with (create, zs_clock_wall_ms (), default_name);
@@ -303,8 +305,8 @@ zs_table_partition (zs_table_t *self)
 }
 
 zs_table_t *
-zs_table_open_job (const char *path, const zs_schema_t *create, const char *default_name,
-                   char *err, size_t errlen)
+zs_table_open_job (const char *path, const zs_schema_t *create, const char *default_name, char *err,
+                   size_t errlen)
 {
     zs_table_t *self = calloc (1, sizeof *self);
     if (!self) {
@@ -338,7 +340,7 @@ zs_table_open_job (const char *path, const zs_schema_t *create, const char *defa
         goto fail;
     if (create && s_job_partition (self, create, default_name, err, errlen) != 0)
         goto fail;
-    if (create && s_make_dirs (self, err, errlen) != 0)
+    if (create && s_make_dirs (self, self->part.n > 0, err, errlen) != 0)
         goto fail;
     return self;
 fail:
@@ -411,8 +413,8 @@ zs_table_prepare_job (zs_config_t *cfg, char *err, size_t errlen)
     if (rc != 0)
         return -1;
     //  again, as a writer: writable, and of the job's row type and keys
-    table = zs_table_open_job (cfg->table_path, &cfg->schema, cfg->partition_default_name, err,
-                               errlen);
+    table =
+        zs_table_open_job (cfg->table_path, &cfg->schema, cfg->partition_default_name, err, errlen);
     if (!table)
         return -1;
     zs_table_destroy (&table);
@@ -1422,8 +1424,8 @@ zs_table_write_entries (zs_table_t *self, const char *name, const zs_manifest_en
         else
             meta->deleted_files++;
     meta->schema_id = self->tschema.id;
-    if (data && zs_partition_stats (&self->part, entries, n, &meta->partition_stats, err, errlen)
-                    != 0) {
+    if (data
+        && zs_partition_stats (&self->part, entries, n, &meta->partition_stats, err, errlen) != 0) {
         free (data);
         return -1;
     }
@@ -2149,4 +2151,83 @@ zs_table_commit (zs_table_t *self, const zs_commit_t *req, zs_committed_t *out, 
                                 .files_deleted = (int64_t) req->n_deletes,
                                 .delta_rows = c.snap.delta_record_count};
     return rc;
+}
+
+//  --------------------------------------------------------------------------
+//  Bucket directories
+
+typedef struct {
+    char **v;
+    size_t n, cap;
+} s_rels_t;
+
+static int
+s_rels_add (s_rels_t *r, const char *rel)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 16;
+        char **v = realloc (r->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        r->v = v;
+        r->cap = cap;
+    }
+    if (!(r->v[r->n] = strdup (rel)))
+        return -1;
+    r->n++;
+    return 0;
+}
+
+//  The bucket directories under rel ("" the table), depth partition levels
+//  down. 0 or -1 + err.
+static int
+s_bucket_dirs_in (zs_table_t *self, const char *rel, int depth, s_rels_t *out, char *err,
+                  size_t errlen)
+{
+    char path[ZS_PATH_MAX], sub[ZS_PATH_MAX];
+    if (zs_table_file_path (self, path, sizeof path, *rel ? rel : ".") != 0)
+        return 0; //  too deep to be one a writer made
+    zs_io_entry_t *e;
+    size_t n;
+    int rc = zs_io_listing (*rel ? path : self->path, &e, &n, err, errlen);
+    if (rc != 0)
+        return rc == ZS_ENOENT ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const char *name = e[i].name;
+        bool want = depth == 0 ? strncmp (name, "bucket-", 7) == 0
+                               : name[0] != '.' && strchr (name, '=') != NULL;
+        if (!e[i].is_dir || !want
+            || snprintf (sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", name) >= (int) sizeof sub)
+            continue;
+        rc = depth == 0 ? s_rels_add (out, sub)
+                        : s_bucket_dirs_in (self, sub, depth - 1, out, err, errlen);
+        if (rc != 0 && !err[0])
+            snprintf (err, errlen, "out of memory");
+    }
+    zs_io_listing_free (&e, n);
+    return rc;
+}
+
+int
+zs_table_bucket_dirs (zs_table_t *self, char ***rels_p, size_t *n_p, char *err, size_t errlen)
+{
+    s_rels_t out = {0};
+    err[0] = '\0';
+    int rc = s_bucket_dirs_in (self, "", self->part.n, &out, err, errlen);
+    if (rc != 0) {
+        zs_table_free_rels (&out.v, out.n);
+        return -1;
+    }
+    *rels_p = out.v;
+    *n_p = out.n;
+    return 0;
+}
+
+void
+zs_table_free_rels (char ***rels_p, size_t n)
+{
+    for (size_t i = 0; *rels_p && i < n; i++)
+        free ((*rels_p)[i]);
+    free (*rels_p);
+    *rels_p = NULL;
 }

@@ -51,6 +51,15 @@ zs_table_t *zs_table_open_job (const char *path, const zs_schema_t *create,
 
 //  The table's partitioning (n 0: unpartitioned).
 const zs_partition_t *zs_table_partition (zs_table_t *self);
+
+//  Every bucket directory of the table, table-relative ("bucket-0", or in
+//  a partitioned table "dt=20426/hr=7/bucket-0": a "k=v" directory per
+//  partition key, then bucket-*), whether a snapshot names files in it or
+//  not. *rels_p malloc'd strings in a malloc'd array (zs_table_free_rels).
+//  0 or -1 + err (a listing failed; a missing directory is none).
+int zs_table_bucket_dirs (zs_table_t *self, char ***rels_p, size_t *n_p, char *err,
+                          size_t errlen);
+void zs_table_free_rels (char ***rels_p, size_t n);
 void zs_table_destroy (zs_table_t **self_p);
 const char *zs_table_path (zs_table_t *self);
 //  The table's row type (of its latest schema file).
