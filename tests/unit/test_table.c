@@ -399,11 +399,21 @@ test_manifest_codecs (void **state)
         zs_manifest_decode ((const uint8_t *) old, strlen (old), &entries, &n, err, sizeof err),
         ZS_ECORRUPT);
     assert_non_null (strstr (err, "zsink's own JSON format"));
-    static const char *bad_paths[] = {"/etc/passwd", "bucket-0/../../x", "data/x",
-                                      "bucket-x/y",  "bucket-0/",        "bucket-0//x",
-                                      "bucket-/x",   "bucket-0/./x", "bucket-12/sub/data.parquet",
-                                      "=x/bucket-0/d", "p/bucket-0/d", "p=1//bucket-0/d",
-                                      "p=1/bucket-0/..", "../p=1/bucket-0/d", "p=1/../bucket-0/d",
+    static const char *bad_paths[] = {"/etc/passwd",
+                                      "bucket-0/../../x",
+                                      "data/x",
+                                      "bucket-x/y",
+                                      "bucket-0/",
+                                      "bucket-0//x",
+                                      "bucket-/x",
+                                      "bucket-0/./x",
+                                      "bucket-12/sub/data.parquet",
+                                      "=x/bucket-0/d",
+                                      "p/bucket-0/d",
+                                      "p=1//bucket-0/d",
+                                      "p=1/bucket-0/..",
+                                      "../p=1/bucket-0/d",
+                                      "p=1/../bucket-0/d",
                                       "a=1/b=2/c=3/d=4/e=5/f=6/g=7/h=8/i=9/bucket-0/d"};
     for (size_t i = 0; i < sizeof bad_paths / sizeof bad_paths[0]; i++)
         if (zs_data_path_check (bad_paths[i], err, sizeof err) == 0)
@@ -473,8 +483,8 @@ test_manifest_partitions (void **state)
         char dir[ZS_PARTITION_DIR_MAX];
         assert_true (zs_partition_dir (&part, v[i], dir, sizeof dir, err, sizeof err) > 0);
         snprintf (f->path, sizeof f->path, "%s/bucket-0/data-%d.parquet", dir, i);
-        int len = zs_partition_row (&part, v[i], f->partition, sizeof f->partition, err,
-                                    sizeof err);
+        int len =
+            zs_partition_row (&part, v[i], f->partition, sizeof f->partition, err, sizeof err);
         assert_true (len > 0);
         f->partition_len = (uint16_t) len;
     }
@@ -490,8 +500,7 @@ test_manifest_partitions (void **state)
     for (int i = 0; i < 3; i++) {
         assert_string_equal (out[i].file.path, in[i].file.path);
         assert_int_equal (out[i].file.partition_len, in[i].file.partition_len);
-        assert_memory_equal (out[i].file.partition, in[i].file.partition,
-                             in[i].file.partition_len);
+        assert_memory_equal (out[i].file.partition, in[i].file.partition, in[i].file.partition_len);
     }
     free (out);
     assert_int_equal (zs_manifest_decode (data, len, &out, &n, err, sizeof err), ZS_ECORRUPT);
@@ -536,11 +545,9 @@ test_manifest_partitions (void **state)
     //  all keys null in one partition: null bounds, the count
     zs_value_t nulls[2] = {{.null = true}, {.null = true}};
     zs_manifest_entry_t one = in[0];
-    one.file.partition_len =
-        (uint16_t) zs_partition_row (&part, nulls, one.file.partition, sizeof one.file.partition,
-                                     err, sizeof err);
-    assert_int_equal (zs_partition_stats (&part, &one, 1, &m.partition_stats, err, sizeof err),
-                      0);
+    one.file.partition_len = (uint16_t) zs_partition_row (
+        &part, nulls, one.file.partition, sizeof one.file.partition, err, sizeof err);
+    assert_int_equal (zs_partition_stats (&part, &one, 1, &m.partition_stats, err, sizeof err), 0);
     zs_avro_dec_init (&d, m.partition_stats.blob, m.partition_stats.len);
     assert_int_equal (zs_avro_dec_bytes (&d, &min, &lmin), 0);
     assert_int_equal (zs_partition_decode (&part, min, lmin, lo, err, sizeof err), 0);
