@@ -161,39 +161,41 @@ s_put_value (uint8_t *row, uint8_t *slot, size_t *cursor, const zs_column_t *col
     }
 }
 
-uint8_t *
-zs_binrow_encode (const zs_column_t *cols, const zs_value_t *values, int n, size_t *len, char *err,
-                  size_t errlen)
+//  Bytes the serialized row takes, its arity prefix included (invariant
+//  1); 0 with err when a type is unknown or the row passes 2 GiB.
+static size_t
+s_row_size (const zs_column_t *cols, const zs_value_t *values, int n, char *err, size_t errlen)
 {
     if (n < 0 || (n > 0 && (!cols || !values))) {
         snprintf (err, errlen, "binrow: no values");
-        return NULL;
+        return 0;
     }
-    size_t width = s_bitset_width (n);
-    size_t fixed = width + 8 * (size_t) n;
-    size_t total = fixed;
+    size_t total = s_bitset_width (n) + 8 * (size_t) n;
     for (int i = 0; i < n; i++) {
         if (!s_known (cols[i].type)) {
             snprintf (err, errlen, "binrow: column %d: unknown type %d", i, (int) cols[i].type);
-            return NULL;
+            return 0;
         }
         total += s_var_size (&cols[i], &values[i]);
         if (total > S_ROW_MAX) {
             snprintf (err, errlen, "binrow: row larger than 2 GiB");
-            return NULL;
+            return 0;
         }
     }
-    uint8_t *out = calloc (1, S_ARITY_SIZE + total);
-    if (!out) {
-        snprintf (err, errlen, "binrow: out of memory");
-        return NULL;
-    }
+    return S_ARITY_SIZE + total;
+}
+
+//  Fill a zeroed buffer of s_row_size bytes.
+static void
+s_fill (uint8_t *out, const zs_column_t *cols, const zs_value_t *values, int n)
+{
+    size_t width = s_bitset_width (n);
     out[0] = (uint8_t) ((uint32_t) n >> 24);
     out[1] = (uint8_t) ((uint32_t) n >> 16);
     out[2] = (uint8_t) ((uint32_t) n >> 8);
     out[3] = (uint8_t) n;
     uint8_t *row = out + S_ARITY_SIZE; //  row[0], the RowKind, stays 0 (+I)
-    size_t cursor = fixed;
+    size_t cursor = width + 8 * (size_t) n;
     for (int i = 0; i < n; i++) {
         uint8_t *slot = row + width + 8 * (size_t) i;
         if (!values[i].null)
@@ -207,8 +209,41 @@ zs_binrow_encode (const zs_column_t *cols, const zs_value_t *values, int n, size
             }
         }
     }
-    *len = S_ARITY_SIZE + total;
+}
+
+uint8_t *
+zs_binrow_encode (const zs_column_t *cols, const zs_value_t *values, int n, size_t *len, char *err,
+                  size_t errlen)
+{
+    size_t size = s_row_size (cols, values, n, err, errlen);
+    if (!size)
+        return NULL;
+    uint8_t *out = calloc (1, size);
+    if (!out) {
+        snprintf (err, errlen, "binrow: out of memory");
+        return NULL;
+    }
+    s_fill (out, cols, values, n);
+    *len = size;
     return out;
+}
+
+//  The same into the caller's buffer, for the writers' partition keys (one
+//  row per data row: no allocation).
+int
+zs_binrow_encode_into (const zs_column_t *cols, const zs_value_t *values, int n, uint8_t *buf,
+                       size_t cap, char *err, size_t errlen)
+{
+    size_t size = s_row_size (cols, values, n, err, errlen);
+    if (!size)
+        return -1;
+    if (size > cap) {
+        snprintf (err, errlen, "binrow: row of %zu bytes, more than %zu", size, cap);
+        return -1;
+    }
+    memset (buf, 0, size);
+    s_fill (buf, cols, values, n);
+    return (int) size;
 }
 
 int

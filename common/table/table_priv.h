@@ -50,6 +50,7 @@ typedef struct {
 struct _zs_table_t {
     zs_table_schema_t tschema;      //  the latest schema file, options and all
     zs_schema_t schema;             //  its row type
+    zs_partition_t part;            //  its partitioning (partition keys, default name)
     zs_schemas_t schemas;           //  every schema file, as last read (evolve.h)
     int64_t write_schema_id;        //  the schema of the rows the job appends
     zs_avro_codec_t manifest_codec; //  manifest.compression

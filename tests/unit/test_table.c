@@ -399,13 +399,40 @@ test_manifest_codecs (void **state)
         zs_manifest_decode ((const uint8_t *) old, strlen (old), &entries, &n, err, sizeof err),
         ZS_ECORRUPT);
     assert_non_null (strstr (err, "zsink's own JSON format"));
-    static const char *bad_paths[] = {"/etc/passwd", "bucket-0/../../x", "data/x",
-                                      "bucket-x/y",  "bucket-0/",        "bucket-0//x",
-                                      "bucket-/x",   "bucket-0/./x"};
+    static const char *bad_paths[] = {"/etc/passwd",
+                                      "bucket-0/../../x",
+                                      "data/x",
+                                      "bucket-x/y",
+                                      "bucket-0/",
+                                      "bucket-0//x",
+                                      "bucket-/x",
+                                      "bucket-0/./x",
+                                      "bucket-12/sub/data.parquet",
+                                      "=x/bucket-0/d",
+                                      "p/bucket-0/d",
+                                      "p=1//bucket-0/d",
+                                      "p=1/bucket-0/..",
+                                      "../p=1/bucket-0/d",
+                                      "p=1/../bucket-0/d",
+                                      "a=1/b=2/c=3/d=4/e=5/f=6/g=7/h=8/i=9/bucket-0/d"};
     for (size_t i = 0; i < sizeof bad_paths / sizeof bad_paths[0]; i++)
         if (zs_data_path_check (bad_paths[i], err, sizeof err) == 0)
             fail_msg ("path '%s' accepted", bad_paths[i]);
-    assert_int_equal (zs_data_path_check ("bucket-12/sub/data.parquet", err, sizeof err), 0);
+    assert_int_equal (zs_data_path_check ("bucket-12/data.parquet", err, sizeof err), 0);
+    //  partition directories: "k=v" components before the bucket, a ".."
+    //  inside a value harmless ("p=a..b" is no way up)
+    assert_int_equal (zs_data_path_check ("dt=20426/hr=7/bucket-0/d.parquet", err, sizeof err), 0);
+    assert_int_equal (zs_data_path_check ("p=a..b/bucket-0/d.parquet", err, sizeof err), 0);
+    assert_int_equal (zs_data_path_check ("p=/bucket-0/d.parquet", err, sizeof err), 0);
+    size_t dir_len;
+    int bucket;
+    const char *name;
+    assert_int_equal (zs_data_path_split ("dt=1/hr=%3A/bucket-3/d.parquet", &dir_len, &bucket,
+                                          &name, err, sizeof err),
+                      0);
+    assert_int_equal (dir_len, 11);
+    assert_int_equal (bucket, 3);
+    assert_string_equal (name, "d.parquet");
 
     zs_manifest_meta_t m = {.file = "manifest-aa-1", .file_size = 1234, .added_files = 2};
     data = zs_manifest_list_encode (&m, 1, ZS_AVRO_CODEC_ZSTANDARD, &len, err, sizeof err);
@@ -423,6 +450,108 @@ test_manifest_codecs (void **state)
     assert_int_equal (zs_manifest_list_decode (data, len, &metas, &n, err, sizeof err),
                       ZS_ECORRUPT);
     free (data);
+}
+
+//  A partitioned table's manifests: _PARTITION from the file meta, the
+//  path from the partition's directory, _PARTITION_STATS over the entries;
+//  an unpartitioned reader refuses them.
+static void
+test_manifest_partitions (void **state)
+{
+    (void) state;
+    zs_schema_t schema;
+    zs_partition_t part;
+    char err[ZS_ERRLEN];
+    assert_int_equal (zs_schema_parse (&schema, "id BIGINT, dt DATE, s STRING", err, sizeof err),
+                      0);
+    assert_int_equal (zs_schema_partition_parse (&schema, "dt,s", err, sizeof err), 0);
+    assert_int_equal (zs_partition_init (&part, &schema, NULL, err, sizeof err), 0);
+    zs_manifest_entry_t in[3];
+    memset (in, 0, sizeof in);
+    zs_value_t v[3][2] = {{{.v.i32 = 20426}, {.v.bin = {(const uint8_t *) "a/b:c", 5}}},
+                          {{.v.i32 = 20400}, {.null = true}},
+                          {{.v.i32 = 20500}, {.v.bin = {(const uint8_t *) "zz", 2}}}};
+    for (int i = 0; i < 3; i++) {
+        zs_file_meta_t *f = &in[i].file;
+        in[i].add = i != 1;
+        in[i].total_buckets = -1;
+        f->rows = 1;
+        f->size = 10;
+        f->file_source = 0;
+        f->delete_rows = 0;
+        zs_stats_none (&f->stats);
+        char dir[ZS_PARTITION_DIR_MAX];
+        assert_true (zs_partition_dir (&part, v[i], dir, sizeof dir, err, sizeof err) > 0);
+        snprintf (f->path, sizeof f->path, "%s/bucket-0/data-%d.parquet", dir, i);
+        int len =
+            zs_partition_row (&part, v[i], f->partition, sizeof f->partition, err, sizeof err);
+        assert_true (len > 0);
+        f->partition_len = (uint16_t) len;
+    }
+    assert_string_equal (in[0].file.path, "dt=20426/s=a%2Fb%3Ac/bucket-0/data-0.parquet");
+    assert_string_equal (in[1].file.path,
+                         "dt=20400/s=__DEFAULT_PARTITION__/bucket-0/data-1.parquet");
+    size_t len, n;
+    uint8_t *data = zs_manifest_encode (in, 3, ZS_AVRO_CODEC_NULL, &len, err, sizeof err);
+    assert_non_null (data);
+    zs_manifest_entry_t *out;
+    assert_int_equal (zs_manifest_decode_in (data, len, &part, &out, &n, err, sizeof err), 0);
+    assert_int_equal (n, 3);
+    for (int i = 0; i < 3; i++) {
+        assert_string_equal (out[i].file.path, in[i].file.path);
+        assert_int_equal (out[i].file.partition_len, in[i].file.partition_len);
+        assert_memory_equal (out[i].file.partition, in[i].file.partition, in[i].file.partition_len);
+    }
+    free (out);
+    assert_int_equal (zs_manifest_decode (data, len, &out, &n, err, sizeof err), ZS_ECORRUPT);
+    assert_non_null (strstr (err, "a partitioned table"));
+    //  a reader whose keys are other types refuses the rows
+    zs_schema_t other = schema;
+    assert_int_equal (zs_schema_partition_parse (&other, "s,dt", err, sizeof err), 0);
+    zs_partition_t wrong;
+    assert_int_equal (zs_partition_init (&wrong, &other, NULL, err, sizeof err), 0);
+    assert_int_equal (zs_manifest_decode_in (data, len, &wrong, &out, &n, err, sizeof err),
+                      ZS_ECORRUPT);
+    free (data);
+    //  a file with a partition row but no directory, or the other way round
+    zs_manifest_entry_t bad = in[0];
+    snprintf (bad.file.path, sizeof bad.file.path, "bucket-0/x.parquet");
+    assert_null (zs_manifest_encode (&bad, 1, ZS_AVRO_CODEC_NULL, &len, err, sizeof err));
+
+    //  partition stats: min/max per key over all entries, nulls counted
+    zs_manifest_meta_t m = {.file = "manifest-p-1", .file_size = 1, .added_files = 2};
+    assert_int_equal (zs_partition_stats (&part, in, 3, &m.partition_stats, err, sizeof err), 0);
+    zs_avro_dec_t d;
+    zs_avro_dec_init (&d, m.partition_stats.blob, m.partition_stats.len);
+    const uint8_t *min, *max;
+    size_t lmin, lmax;
+    assert_int_equal (zs_avro_dec_bytes (&d, &min, &lmin), 0);
+    assert_int_equal (zs_avro_dec_bytes (&d, &max, &lmax), 0);
+    zs_value_t lo[2], hi[2];
+    assert_int_equal (zs_partition_decode (&part, min, lmin, lo, err, sizeof err), 0);
+    assert_int_equal (zs_partition_decode (&part, max, lmax, hi, err, sizeof err), 0);
+    assert_int_equal (lo[0].v.i32, 20400);
+    assert_int_equal (hi[0].v.i32, 20500);
+    assert_memory_equal (lo[1].v.bin.ptr, "a/b:c", 5);
+    assert_memory_equal (hi[1].v.bin.ptr, "zz", 2);
+    data = zs_manifest_list_encode (&m, 1, ZS_AVRO_CODEC_NULL, &len, err, sizeof err);
+    zs_manifest_meta_t *metas;
+    assert_int_equal (zs_manifest_list_decode (data, len, &metas, &n, err, sizeof err), 0);
+    assert_int_equal (metas[0].partition_stats.len, m.partition_stats.len);
+    assert_memory_equal (metas[0].partition_stats.blob, m.partition_stats.blob,
+                         m.partition_stats.len);
+    free (metas);
+    free (data);
+    //  all keys null in one partition: null bounds, the count
+    zs_value_t nulls[2] = {{.null = true}, {.null = true}};
+    zs_manifest_entry_t one = in[0];
+    one.file.partition_len = (uint16_t) zs_partition_row (
+        &part, nulls, one.file.partition, sizeof one.file.partition, err, sizeof err);
+    assert_int_equal (zs_partition_stats (&part, &one, 1, &m.partition_stats, err, sizeof err), 0);
+    zs_avro_dec_init (&d, m.partition_stats.blob, m.partition_stats.len);
+    assert_int_equal (zs_avro_dec_bytes (&d, &min, &lmin), 0);
+    assert_int_equal (zs_partition_decode (&part, min, lmin, lo, err, sizeof err), 0);
+    assert_true (lo[0].null && lo[1].null);
 }
 
 //  filterCommitted: the same or a lower identifier is filtered; after
@@ -1493,6 +1622,152 @@ test_expire_keeps_carrier_and_consumers (void **state)
     assert_int_equal (last, 5);
 }
 
+//  A data file of rows [first, first + rows) in the partition name=<value>
+//  of a table partitioned by name (the rows' own names do not matter to
+//  the table): its meta with the partition's row.
+static zs_file_meta_t
+s_part_file (const char *dir, const zs_partition_t *part, const char *value, int64_t first,
+             int64_t rows)
+{
+    char err[ZS_ERRLEN], pdir[ZS_PARTITION_DIR_MAX], rel[256], full[512];
+    zs_value_t v = {.null = value == NULL};
+    if (value) {
+        v.v.bin.ptr = (const uint8_t *) value;
+        v.v.bin.len = (uint32_t) strlen (value);
+    }
+    assert_true (zs_partition_dir (part, &v, pdir, sizeof pdir, err, sizeof err) > 0);
+    snprintf (full, sizeof full, "%s/%s/bucket-0", dir, pdir);
+    assert_int_equal (zs_io_mkdirs (full), 0);
+    snprintf (rel, sizeof rel, "%s/bucket-0/data-test-%d.parquet", pdir, s_file_seq++);
+    zs_file_meta_t f = test_write_datafile (dir, rel, first, rows);
+    int len = zs_partition_row (part, &v, f.partition, sizeof f.partition, err, sizeof err);
+    assert_true (len > 0);
+    f.partition_len = (uint16_t) len;
+    return f;
+}
+
+//  A partitioned table through the table API: schema-0's keys, commits of
+//  files in their partitions' directories (and refusal of one elsewhere),
+//  live files keeping their partition, orphans found in a partition
+//  directory, compaction within one partition, and a job of other keys
+//  refused.
+static void
+test_partitioned_table (void **state)
+{
+    (void) state;
+    char dir[64] = "/tmp/zsink-test-ptable-XXXXXX", err[ZS_ERRLEN], p[128];
+    assert_non_null (mkdtemp (dir));
+    zs_schema_t schema;
+    zs_schema_default (&schema);
+    assert_int_equal (zs_schema_partition_parse (&schema, "name", err, sizeof err), 0);
+    zs_table_t *t = zs_table_open_job (dir, &schema, NULL, err, sizeof err);
+    if (!t)
+        fail_msg ("%s", err);
+    const zs_partition_t *part = zs_table_partition (t);
+    assert_int_equal (part->n, 1);
+    snprintf (p, sizeof p, "%s/bucket-0", dir);
+    struct stat st;
+    assert_int_not_equal (stat (p, &st), 0); //  no top-level bucket in a partitioned table
+
+    zs_file_meta_t f[4] = {
+        s_part_file (dir, part, "a", 1, 10), s_part_file (dir, part, "a", 11, 10),
+        s_part_file (dir, part, "b/c", 21, 10), s_part_file (dir, part, NULL, 31, 10)};
+    assert_non_null (strstr (f[2].path, "name=b%2Fc/bucket-0/"));
+    assert_non_null (strstr (f[3].path, "name=__DEFAULT_PARTITION__/bucket-0/"));
+    assert_int_equal (s_commit_req (t, USER_A, 1, f, 4, false, 10, NULL, NULL, err, sizeof err), 0);
+    zs_file_meta_t *live;
+    size_t n;
+    assert_int_equal (zs_table_live_files (t, 0, &live, &n, err, sizeof err), 0);
+    assert_int_equal (n, 4);
+    for (size_t i = 0; i < n; i++) {
+        bool found = false;
+        for (int k = 0; k < 4; k++)
+            if (strcmp (live[i].path, f[k].path) == 0) {
+                found = true;
+                assert_int_equal (live[i].partition_len, f[k].partition_len);
+                assert_memory_equal (live[i].partition, f[k].partition, f[k].partition_len);
+            }
+        assert_true (found);
+    }
+    free (live);
+
+    //  a file in another partition's directory, or in none: refused
+    zs_file_meta_t wrong = s_part_file (dir, part, "a", 41, 5);
+    zs_file_meta_t other = s_part_file (dir, part, "b/c", 46, 5);
+    memcpy (wrong.partition, other.partition, other.partition_len);
+    wrong.partition_len = other.partition_len;
+    assert_int_not_equal (
+        s_commit_req (t, USER_A, 2, &wrong, 1, false, 10, NULL, NULL, err, sizeof err), 0);
+    assert_non_null (strstr (err, "not in its partition's directory"));
+    zs_file_meta_t none = other;
+    none.partition_len = 0;
+    assert_int_not_equal (
+        s_commit_req (t, USER_A, 2, &none, 1, false, 10, NULL, NULL, err, sizeof err), 0);
+
+    //  the two uncommitted files are orphans, found in their partitions
+    char **paths = NULL;
+    assert_int_equal (zs_table_orphans (t, 0, &paths, &n, err, sizeof err), 0);
+    assert_int_equal (n, 2);
+    for (size_t i = 0; i < n; i++) {
+        assert_true (strcmp (paths[i], wrong.path) == 0 || strcmp (paths[i], other.path) == 0);
+        free (paths[i]);
+    }
+    free (paths);
+    assert_int_equal (
+        s_commit_req (t, USER_A, 2, &other, 1, false, 10, NULL, NULL, err, sizeof err), 0);
+
+    //  compaction: name=a's two files or name=b%2Fc's two, never a mix
+    zs_compact_t req;
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    zs_table_compact_options (&cfg, USER_A, &req);
+    req.min_file_num = 2;
+    zs_compacted_t out;
+    assert_int_equal (zs_table_compact (t, &req, &out, err, sizeof err), 0);
+    assert_int_equal (out.before, 2);
+    assert_int_equal (out.after, 1);
+    assert_int_equal (zs_table_live_files (t, 0, &live, &n, err, sizeof err), 0);
+    assert_int_equal (n, 4);
+    int outputs = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strstr (live[i].path, "-compact-")) {
+            outputs++;
+            assert_true (strncmp (live[i].path, "name=a/bucket-0/", 16) == 0
+                         || strncmp (live[i].path, "name=b%2Fc/bucket-0/", 20) == 0);
+            assert_true (live[i].partition_len > 0);
+        }
+    assert_int_equal (outputs, 1);
+    free (live);
+    snprintf (p, sizeof p, "%s/%s", dir, wrong.path);
+    assert_int_equal (unlink (p), 0);
+    char *report = NULL;
+    if (zs_table_verify (t, 0, &report, err, sizeof err) != 0)
+        fail_msg ("verify: %s", report ? report : err);
+    free (report);
+    zs_table_destroy (&t);
+
+    //  the table's keys are the job's: other keys, or none, refused
+    zs_schema_t other_keys;
+    zs_schema_default (&other_keys);
+    assert_int_equal (zs_schema_partition_parse (&other_keys, "id", err, sizeof err), 0);
+    assert_null (zs_table_open_job (dir, &other_keys, NULL, err, sizeof err));
+    assert_non_null (strstr (err, "partitioned by 'name', the job by 'id'"));
+    assert_null (zs_table_open_job (dir, &schema, "other", err, sizeof err));
+    assert_non_null (strstr (err, "partition.default-name"));
+    nftw (dir, s_rm, 16, FTW_DEPTH | FTW_PHYS);
+    //  an unpartitioned table and a partitioned job
+    char flat[64] = "/tmp/zsink-test-ptable-XXXXXX";
+    assert_non_null (mkdtemp (flat));
+    zs_schema_t plain;
+    zs_schema_default (&plain);
+    t = zs_table_open (flat, &plain, err, sizeof err);
+    assert_non_null (t);
+    zs_table_destroy (&t);
+    assert_null (zs_table_open_job (flat, &schema, NULL, err, sizeof err));
+    assert_non_null (strstr (err, "is not partitioned, the job is by 'name'"));
+    nftw (flat, s_rm, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 //  Compaction: Paimon's plan (min files, small files only), a COMPACT
 //  snapshot with the same rows and the user's last identifier, a dropped
 //  compaction when an input is gone, and a crashed one's outputs removed by
@@ -1777,6 +2052,8 @@ main (void)
         cmocka_unit_test (test_snapshot_json_round_trip),
         cmocka_unit_test (test_user_ids_keep_most_recent),
         cmocka_unit_test (test_manifest_codecs),
+        cmocka_unit_test (test_manifest_partitions),
+        cmocka_unit_test (test_partitioned_table),
         T (test_commit_and_filter),
         T (test_missing_file_and_bad_paths),
         T (test_two_users_interleaved),
