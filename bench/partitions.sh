@@ -23,7 +23,7 @@ ROWS=${1:-2000000}
 RUNS=${2:-3}
 BIN=${ZSINK_BIN:-build/bin} # another build: ZSINK_BIN=DIR/bin
 WORK=$(mktemp -d /tmp/zsink-bench-partitions.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$WORK"' EXIT
 
 python3 - "$WORK/in" "$ROWS" <<'PY'
 import os, sys
@@ -64,7 +64,7 @@ while os.path.exists("/proc/%d" % root):
                 st = f.read()
         except OSError:
             continue
-        if "Name:\tzsink-writer" in st:
+        if "Name:\tzsink-writer" in st and "VmHWM:" in st: # (not a zombie)
             hwm = int(st.split("VmHWM:")[1].split()[0])
             peak[p] = max(peak.get(p, 0), hwm)
     time.sleep(0.05)

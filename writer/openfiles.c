@@ -157,6 +157,18 @@ zs_openfiles_take (zs_openfiles_t *self, bool lru, uint8_t *key, size_t *len)
     return file;
 }
 
+int
+zs_openfiles_each (zs_openfiles_t *self, int (*fn) (zs_datafile_writer_t *file, void *arg),
+                   void *arg)
+{
+    for (s_entry_t *e = self->head; e; e = e->next) {
+        int rc = fn (e->file, arg);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 void
 zs_openfiles_abort_all (zs_openfiles_t *self)
 {

@@ -35,6 +35,11 @@ size_t zs_openfiles_count (zs_openfiles_t *self);
 //  key into key[ZS_PARTITION_ROW_MAX], *len. NULL when the map is empty.
 zs_datafile_writer_t *zs_openfiles_take (zs_openfiles_t *self, bool lru, uint8_t *key, size_t *len);
 
+//  fn on every open file, most recently used first, until one returns
+//  non-zero: that value, else 0. fn must not change the map.
+int zs_openfiles_each (zs_openfiles_t *self, int (*fn) (zs_datafile_writer_t *file, void *arg),
+                       void *arg);
+
 //  Abort (delete) every open file.
 void zs_openfiles_abort_all (zs_openfiles_t *self);
 

@@ -439,6 +439,44 @@ s_row_file (s_writer_t *self, bool *opening, char *err, size_t errlen)
     return zs_openfiles_get (self->open, self->pkey, self->pkey_len);
 }
 
+static int
+s_add_buffered (zs_datafile_writer_t *file, void *arg)
+{
+    *(int64_t *) arg += zs_datafile_writer_buffered (file);
+    return 0;
+}
+
+typedef struct {
+    char *err;
+    size_t errlen;
+} s_flush_arg_t;
+
+static int
+s_flush_one (zs_datafile_writer_t *file, void *arg)
+{
+    s_flush_arg_t *a = arg;
+    return zs_datafile_writer_flush (file, a->err, a->errlen) == 0 ? 0 : -1;
+}
+
+//  write-buffer-size: when the rows buffered over every open file pass
+//  it, each file writes its rows out as a row group and gives their
+//  memory back. The files stay open: a partition keeps one file a
+//  checkpoint however many are live, and memory stays bounded (with many
+//  partitions the row groups are smaller). 0 or -1 + err.
+static int
+s_check_buffers (s_writer_t *self, char *err, size_t errlen)
+{
+    int64_t total = 0;
+    zs_openfiles_each (self->open, s_add_buffered, &total);
+    if (total <= self->cfg.write_buffer_size)
+        return 0;
+    zs_debug ("%" PRId64 " bytes buffered in %zu open files, more than write-buffer-size: "
+              "writing them out",
+              total, zs_openfiles_count (self->open));
+    s_flush_arg_t a = {err, errlen};
+    return zs_openfiles_each (self->open, s_flush_one, &a);
+}
+
 //  --------------------------------------------------------------------------
 //  Outbox and sending
 
@@ -1071,6 +1109,11 @@ s_produce (s_writer_t *self)
             && zs_datafile_writer_bytes (file) >= self->cfg.target_file_size
             && s_close_one (self, false, err, sizeof err) != 0) {
             zs_error ("cannot close a data file: %s", err);
+            s_fail (self, err, false);
+            break;
+        }
+        if ((self->rows_since_barrier & 1023) == 0 && s_check_buffers (self, err, sizeof err) != 0) {
+            zs_error ("cannot write buffered rows out: %s", err);
             s_fail (self, err, false);
             break;
         }

@@ -164,6 +164,7 @@ static const s_key_t s_keys[] = {
     {"table.partition-keys", S_STR, S_OFF (partition_keys), 0, 512, false, NULL},
     {"partition.default-name", S_STR, S_OFF (partition_default_name), 0, 128, false, NULL},
     {"write-max-writers", S_INT, S_OFF (write_max_writers), 1, 100000, false, NULL},
+    {"write-buffer-size", S_SIZE, S_OFF (write_buffer_size), 1 << 20, S_NOMAX, false, NULL},
 };
 #define S_NKEYS (sizeof s_keys / sizeof s_keys[0])
 
@@ -416,7 +417,8 @@ zs_config_defaults (zs_config_t *cfg)
     cfg->snapshot_time_retained_ms = -1;
     cfg->snapshot_expire_limit = cfg->manifest_merge_min_count = -1;
     cfg->manifest_target_file_size = cfg->manifest_full_compaction_threshold_size = -1;
-    cfg->write_max_writers = 100;
+    cfg->write_max_writers = 1000;
+    cfg->write_buffer_size = 256 * 1024 * 1024;
 }
 
 //  A number, duration or size (empty = unset where the key allows it).

@@ -104,9 +104,13 @@ typedef struct {
     //  schema.partition whenever table.schema or this key is set.
     char partition_keys[512];
     char partition_default_name[128]; //  partition.default-name ("": the table's, else Paimon's)
-    //  write-max-writers (100): partitions a writer keeps a data file open
+    //  write-max-writers (1000): partitions a writer keeps a data file open
     //  for; one more closes the least recently written one (docs/decisions.md)
     int write_max_writers;
+    //  write-buffer-size (256mb): rows a writer buffers in memory over all
+    //  its open files; beyond it every open file writes its rows out as a
+    //  row group and gives their memory back (docs/decisions.md)
+    int64_t write_buffer_size;
 } zs_config_t;
 
 //  What identifies a bounded job's input (its rows): the source kind and

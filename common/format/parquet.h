@@ -107,6 +107,13 @@ int64_t zs_parquet_writer_rows (zs_parquet_writer_t *self);
 //  plus the buffered row group's size, scaled by how much the row groups
 //  written so far shrank (unscaled before the first). For rolling files.
 int64_t zs_parquet_writer_bytes (zs_parquet_writer_t *self);
+//  Bytes of rows buffered for the row group not yet written (estimate).
+int64_t zs_parquet_writer_buffered (zs_parquet_writer_t *self);
+//  Write the buffered rows as a row group now (none: nothing written), and
+//  give back the memory the buffers and the encoder held: for a writer
+//  holding many files open whose buffers together pass a budget. 0 or -1
+//  + err (the writer is failed then: abort it).
+int zs_parquet_writer_flush (zs_parquet_writer_t *self, char *err, size_t errlen);
 
 //  Write the last row group and the footer, close durably. *size = bytes
 //  on disk; stats (may be NULL) receives schema->n entries. 0 or -1 + err

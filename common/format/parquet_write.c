@@ -1258,3 +1258,58 @@ zs_parquet_writer_abort (zs_parquet_writer_t **self_p)
     s_free (*self_p);
     *self_p = NULL;
 }
+
+//  --------------------------------------------------------------------------
+//  Memory pressure (a writer with many partitions' files open)
+
+int64_t
+zs_parquet_writer_buffered (zs_parquet_writer_t *self)
+{
+    return self->buffered;
+}
+
+int
+zs_parquet_writer_flush (zs_parquet_writer_t *self, char *err, size_t errlen)
+{
+    if (self->failed)
+        return zs_pq_err (err, errlen, "%s: the writer failed before", self->path);
+    if (self->group_rows > 0 && s_flush_group (self, err, errlen) != 0) {
+        self->failed = true;
+        return -1;
+    }
+    //  Give back what the row group and its encoding held: the next row
+    //  grows the buffers again from their smallest size.
+    for (int i = 0; i < self->schema.n; i++) {
+        s_column_t *c = &self->cols[i];
+        free (c->defs);
+        free (c->vals);
+        c->defs = c->vals = NULL;
+        zs_bytes_fini (&c->bin);
+        zs_bytes_init (&c->bin);
+    }
+    self->row_cap = 0;
+    zs_bytes_fini (&self->page);
+    zs_bytes_init (&self->page);
+    zs_bytes_fini (&self->zpage);
+    zs_bytes_init (&self->zpage);
+    zs_bytes_fini (&self->dict);
+    zs_bytes_init (&self->dict);
+    free (self->dict_off);
+    free (self->slots);
+    free (self->indices);
+    self->dict_off = NULL;
+    self->slots = NULL;
+    self->indices = NULL;
+    self->dict_off_cap = self->nslots = self->indices_cap = 0;
+    self->ndict = 0;
+    if (self->cctx) {
+        //  zstd's tables are sized by the inputs seen; an empty context is
+        //  small (and says the file is compressed, as before)
+        ZSTD_freeCCtx (self->cctx);
+        if (!(self->cctx = ZSTD_createCCtx ())) {
+            self->failed = true;
+            return zs_pq_err (err, errlen, "%s: out of memory", self->path);
+        }
+    }
+    return 0;
+}

@@ -79,6 +79,18 @@ zs_datafile_writer_bytes (zs_datafile_writer_t *self)
     return zs_parquet_writer_bytes (self->parquet);
 }
 
+int64_t
+zs_datafile_writer_buffered (zs_datafile_writer_t *self)
+{
+    return zs_parquet_writer_buffered (self->parquet);
+}
+
+int
+zs_datafile_writer_flush (zs_datafile_writer_t *self, char *err, size_t errlen)
+{
+    return zs_parquet_writer_flush (self->parquet, err, errlen);
+}
+
 //  Now on the local wall clock, as epoch milliseconds: what Paimon records
 //  as a file's creation time (Timestamp.fromLocalDateTime (now)).
 static int64_t

@@ -30,6 +30,11 @@ int zs_datafile_writer_append (zs_datafile_writer_t *self, const zs_value_t *row
 int64_t zs_datafile_writer_rows (zs_datafile_writer_t *self);
 //  Estimated size of the file if closed now (for target-file-size).
 int64_t zs_datafile_writer_bytes (zs_datafile_writer_t *self);
+//  Bytes of rows buffered in memory, not yet in the file (estimate).
+int64_t zs_datafile_writer_buffered (zs_datafile_writer_t *self);
+//  Write the buffered rows out now and give back their memory (parquet.h:
+//  zs_parquet_writer_flush). 0 or -1 + err.
+int zs_datafile_writer_flush (zs_datafile_writer_t *self, char *err, size_t errlen);
 //  Finish the file durably (footer, fsync, close, fsync dir) and fill meta.
 int zs_datafile_writer_close (zs_datafile_writer_t **self_p, zs_file_meta_t *meta, char *err,
                               size_t errlen);

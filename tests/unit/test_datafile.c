@@ -9,10 +9,12 @@
 #include <cmocka.h>
 
 #include "datafile.h"
+#include "parquet.h"
 #include "stats.h"
 #include "fs.h"
 #include "io.h"
 #include <ftw.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,6 +121,62 @@ test_meta_and_stats (void **state)
     json_decref (stats);
 }
 
+//  zs_datafile_writer_flush (write-buffer-size): the buffered rows go out as
+//  a row group, the buffers are given back, the file goes on taking rows,
+//  and it reads back whole with statistics over every group.
+static void
+test_flush_buffers (void **state)
+{
+    char err[ZS_ERRLEN];
+    zs_schema_t schema;
+    assert_int_equal (zs_schema_parse (&schema, "id BIGINT NOT NULL, name STRING", err, sizeof err),
+                      0);
+    zs_parquet_options_t opts;
+    zs_parquet_options_defaults (&opts);
+    zs_datafile_writer_t *w =
+        zs_datafile_writer_new (s_dir, "bucket-0/f.parquet", &schema, &opts, err, sizeof err);
+    assert_non_null (w);
+    assert_int_equal (zs_datafile_writer_flush (w, err, sizeof err), 0); //  nothing buffered
+    char name[32];
+    for (int64_t id = 1; id <= 3000; id++) {
+        snprintf (name, sizeof name, "n%" PRId64, id);
+        zs_value_t row[2] = {{.v.i64 = id}, s_str (name)};
+        assert_int_equal (zs_datafile_writer_append (w, row, err, sizeof err), 0);
+        if (id % 1000 == 0) {
+            assert_true (zs_datafile_writer_buffered (w) > 0);
+            assert_int_equal (zs_datafile_writer_flush (w, err, sizeof err), 0);
+            assert_int_equal (zs_datafile_writer_buffered (w), 0);
+        }
+    }
+    zs_value_t last[2] = {{.v.i64 = 0}, s_str ("a")};
+    assert_int_equal (zs_datafile_writer_append (w, last, err, sizeof err), 0);
+    zs_file_meta_t meta;
+    assert_int_equal (zs_datafile_writer_close (&w, &meta, err, sizeof err), 0);
+    assert_int_equal (meta.rows, 3001);
+    assert_int_equal (meta.min_id, 0);
+    assert_int_equal (meta.max_id, 3000);
+    char p[256];
+    snprintf (p, sizeof p, "%s/%s", s_dir, meta.path);
+    zs_parquet_reader_t *r = zs_parquet_reader_open (p, err, sizeof err);
+    assert_non_null (r);
+    assert_int_equal (zs_parquet_reader_num_row_groups (r), 4);
+    assert_int_equal (zs_parquet_reader_num_rows (r), 3001);
+    zs_value_t row[2];
+    int64_t sum = 0, n = 0;
+    int rc;
+    while ((rc = zs_parquet_reader_next (r, row, err, sizeof err)) == 1) {
+        snprintf (name, sizeof name, "n%" PRId64, row[0].v.i64);
+        if (row[0].v.i64 > 0)
+            assert_memory_equal (row[1].v.bin.ptr, name, row[1].v.bin.len);
+        sum += row[0].v.i64;
+        n++;
+    }
+    assert_int_equal (rc, 0);
+    assert_int_equal (n, 3001);
+    assert_int_equal (sum, 3000 * 3001 / 2);
+    zs_parquet_reader_destroy (&r);
+}
+
 //  A table without an id column: no id range, stats still there.
 static void
 test_no_id_column (void **state)
@@ -172,6 +230,7 @@ main (void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test (test_meta_and_stats),
         cmocka_unit_test (test_no_id_column),
+        cmocka_unit_test (test_flush_buffers),
         cmocka_unit_test (test_abort_and_exclusive),
     };
     return cmocka_run_group_tests (tests, s_setup, s_teardown);
