@@ -1112,7 +1112,8 @@ s_produce (s_writer_t *self)
             s_fail (self, err, false);
             break;
         }
-        if ((self->rows_since_barrier & 1023) == 0 && s_check_buffers (self, err, sizeof err) != 0) {
+        if ((self->rows_since_barrier & 1023) == 0
+            && s_check_buffers (self, err, sizeof err) != 0) {
             zs_error ("cannot write buffered rows out: %s", err);
             s_fail (self, err, false);
             break;
