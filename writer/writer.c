@@ -117,6 +117,7 @@ typedef struct {
     zs_datagen_t throttle;
     int64_t rows_read; //  rows read from the splits held, all runs
     zs_value_t row[ZS_MAX_COLUMNS];
+    zs_computed_t *computed; //  table.computed-columns, compiled on the first row
     zs_parquet_options_t parquet;
     bool finished;           //  every split held is finished
     bool fail_armed;         //  datagen.fail-at-id may still fire in this job
@@ -922,6 +923,15 @@ s_produce (s_writer_t *self)
             s_fail (self, why, true);
             break;
         }
+        //  the computed columns after the source's: a value they cannot
+        //  read fails the job as a bad record does with on-error fail
+        if (zs_computed_fill (&self->computed, self->cfg.computed_text, &self->cfg.source_schema,
+                              self->row, err, sizeof err)
+            != 0) {
+            zs_error ("%s", err);
+            s_fail (self, err, false);
+            break;
+        }
         zs_fs_clear_failure ();
         if (!self->file && s_open_file (self, err, sizeof err) != 0) {
             s_open_failed (self, err);
@@ -1241,6 +1251,7 @@ s_writer_destroy (s_writer_t **self_p)
     s_outbox_clear (self);
     free (self->closed);
     zs_source_destroy (&self->src);
+    zs_computed_destroy (&self->computed);
     zsock_destroy (&self->data);
     zs_participant_destroy (&self->part);
     zs_curve_destroy (&self->curve);

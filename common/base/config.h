@@ -10,6 +10,7 @@
 #ifndef ZS_CONFIG_H_INCLUDED
 #define ZS_CONFIG_H_INCLUDED
 
+#include "computed.h"
 #include "rowtype.h"
 #include "zs.h"
 
@@ -63,9 +64,18 @@ typedef struct {
     int64_t heartbeat_timeout_ms;         //  heartbeat.timeout (5s)
     int64_t target_file_size;             //  target-file-size (128mb; bytes)
     char schema_text[ZS_SCHEMA_TEXT_MAX]; //  table.schema, canonical text
-    zs_schema_t schema;                   //  … parsed (default: zs_schema_default)
+    zs_schema_t schema;                   //  the table's row type: source_schema, then
+                                          //  the computed columns (default:
+                                          //  zs_schema_default)
     bool schema_set;                      //  table.schema was given (else an existing
                                           //  table's own schema is the job's)
+    //  table.computed-columns (computed.h), canonical text: columns of the
+    //  table computed from the row, after the source's. table.schema may
+    //  list them at its end (the table's own schema does): they are the
+    //  computed ones there, not the source's.
+    char computed_text[ZS_COMPUTED_TEXT_MAX];
+    zs_schema_t source_schema; //  the columns the source reads: table.schema
+                               //  without the computed columns
     char file_format[ZS_ENUM_MAX];        //  file.format: parquet
     char file_compression[ZS_ENUM_MAX];   //  file.compression: zstd (default) or none
     int zstd_level;                       //  file.compression.zstd-level (1)
@@ -165,6 +175,12 @@ int zs_config_args_take (zs_config_args_t *self, int opt, const char *arg, char 
 
 //  zs_config_build from the arguments.
 int zs_config_args_build (const zs_config_args_t *self, zs_config_t *cfg, char *err, size_t errlen);
+
+//  An existing table's schema as the job's (a job without table.schema):
+//  its columns named like the computed columns at its end are those, the
+//  rest the source's. 0, or -1 with err when the computed columns do not
+//  fit it (a column they name is not the table's).
+int zs_config_adopt_schema (zs_config_t *cfg, const zs_schema_t *table, char *err, size_t errlen);
 
 //  Check cross-key rules (required keys present, ranges). 0 or -1 + err.
 int zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen);

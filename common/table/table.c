@@ -314,10 +314,9 @@ zs_table_prepare_job (zs_config_t *cfg, char *err, size_t errlen)
     zs_table_t *table = zs_table_open (cfg->table_path, NULL, err, errlen);
     if (!table)
         return -1;
-    if (!cfg->schema_set) {
-        cfg->schema = table->schema;
-        zs_schema_format (&cfg->schema, cfg->schema_text, sizeof cfg->schema_text);
-        cfg->schema_set = true;
+    if (!cfg->schema_set && zs_config_adopt_schema (cfg, &table->schema, err, errlen) != 0) {
+        zs_table_destroy (&table);
+        return -1;
     }
     //  A new job writes the latest schema, and every older schema's files
     //  must read as it (its compaction rewrites them), before anything is
