@@ -4,6 +4,8 @@
     the arguments separated by ',' and trimmed, the first naming the
     referenced column. Stricter than Paimon where Paimon ignores what it
     does not understand: text after ')' and an empty argument are errors.
+    Where Paimon takes the first ')' as the end, the last one is: a type
+    argument may hold parentheses (cast(x, TIMESTAMP(3))).
     Items are separated by ';' (a YAML list joins its items so).
 
     Invariants:
@@ -167,6 +169,22 @@ s_unknown_fn (const s_item_t *it, const char *a, const char *b, char *err, size_
     return -1;
 }
 
+//  The next ',' of [p, b) outside parentheses ("DECIMAL(10, 2)" is one
+//  argument), or NULL.
+static const char *
+s_next_comma (const char *p, const char *b)
+{
+    int depth = 0;
+    for (; p < b; p++)
+        if (*p == '(')
+            depth++;
+        else if (*p == ')' && depth > 0)
+            depth--;
+        else if (*p == ',' && depth == 0)
+            return p;
+    return NULL;
+}
+
 //  The arguments between the parentheses, split at ',' and trimmed.
 static int
 s_parse_args (s_item_t *it, const char *a, const char *b, char *err, size_t errlen)
@@ -178,7 +196,7 @@ s_parse_args (s_item_t *it, const char *a, const char *b, char *err, size_t errl
         return 0; //  "now()"
     const char *p = a;
     while (true) {
-        const char *comma = memchr (p, ',', (size_t) (b - p));
+        const char *comma = s_next_comma (p, b);
         const char *e = comma ? comma : b, *s = p;
         s_trim (&s, &e);
         if (it->nargs == S_ARGS_MAX) {
@@ -223,10 +241,15 @@ s_parse_item (s_item_t *it, const char *a, const char *b, char *err, size_t errl
         return -1;
     const char *ea = eq + 1, *eb = b;
     s_trim (&ea, &eb);
+    //  the arguments end at the last ')': a type may hold parentheses
+    //  ("cast(1, TIMESTAMP(3))")
     const char *open = memchr (ea, '(', (size_t) (eb - ea));
-    const char *close = open ? memchr (open, ')', (size_t) (eb - open)) : NULL;
-    if (!open || open == ea || !close)
+    const char *close = eb;
+    while (close > ea && close[-1] != ')')
+        close--;
+    if (!open || open == ea || close <= open + 1)
         return s_item_err (err, errlen, a, b, "expected name=function(arguments)");
+    close--;
     if (close + 1 != eb)
         return s_item_err (err, errlen, a, b, "text after the closing ')'");
     const char *fa = ea, *fb = open;
