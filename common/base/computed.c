@@ -74,7 +74,7 @@ static const struct {
 #define S_NFNS (sizeof s_fns / sizeof s_fns[0])
 #define S_ARGS_MAX 3
 #define S_ARG_MAX 256
-#define S_EXPR_MAX 320
+#define S_EXPR_MAX (S_ARGS_MAX * S_ARG_MAX + 64) //  never truncated
 
 //  One item of the text, split: "name=fn(a, b)".
 typedef struct {
