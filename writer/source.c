@@ -341,9 +341,9 @@ s_file_open (zs_source_t *self, s_split_t *sp, char *err, size_t errlen)
 {
     const zs_config_t *cfg = self->cfg;
     const char *name = sp->st.id + 5;
-    sp->file =
-        zs_source_file_new_one (&cfg->source_schema, cfg->source_file_path, name, cfg->source_file_format,
-                                strcmp (cfg->source_file_on_error, "skip") == 0, err, errlen);
+    sp->file = zs_source_file_new_one (
+        &cfg->source_schema, cfg->source_file_path, name, cfg->source_file_format,
+        strcmp (cfg->source_file_on_error, "skip") == 0, err, errlen);
     if (!sp->file)
         return -1;
     if (zs_source_file_seek (sp->file, name, sp->st.offset, sp->st.line, sp->st.skipped, err,

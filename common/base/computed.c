@@ -130,8 +130,8 @@ s_item_err (char *err, size_t errlen, const char *a, const char *b, const char *
 }
 
 static int
-s_parse_name (s_item_t *it, const char *a, const char *b, const char *ia, const char *ib,
-              char *err, size_t errlen)
+s_parse_name (s_item_t *it, const char *a, const char *b, const char *ia, const char *ib, char *err,
+              size_t errlen)
 {
     s_trim (&a, &b);
     bool ok = a < b && (isalpha ((unsigned char) *a) || *a == '_');
@@ -152,7 +152,8 @@ static int
 s_find_fn (const char *a, const char *b)
 {
     for (size_t i = 0; i < S_NFNS; i++)
-        if (strlen (s_fns[i].name) == (size_t) (b - a) && strncasecmp (s_fns[i].name, a, (size_t) (b - a)) == 0)
+        if (strlen (s_fns[i].name) == (size_t) (b - a)
+            && strncasecmp (s_fns[i].name, a, (size_t) (b - a)) == 0)
             return (int) i;
     return -1;
 }
@@ -200,9 +201,10 @@ s_parse_args (s_item_t *it, const char *a, const char *b, char *err, size_t errl
         const char *e = comma ? comma : b, *s = p;
         s_trim (&s, &e);
         if (it->nargs == S_ARGS_MAX) {
-            snprintf (err, errlen, "table.computed-columns: column '%s': %s takes at most %d "
-                      "arguments (%s)", it->name, s_fns[it->fn].name, s_fns[it->fn].max,
-                      s_fns[it->fn].usage);
+            snprintf (err, errlen,
+                      "table.computed-columns: column '%s': %s takes at most %d "
+                      "arguments (%s)",
+                      it->name, s_fns[it->fn].name, s_fns[it->fn].max, s_fns[it->fn].usage);
             return -1;
         }
         if (s == e || e - s >= S_ARG_MAX) {
@@ -412,10 +414,9 @@ static int
 s_bind_temporal (s_col_t *c, const char *prec, char *err, size_t errlen)
 {
     bool number = c->in == ZS_TYPE_INT || c->in == ZS_TYPE_BIGINT;
-    if (!number && c->in != ZS_TYPE_STRING && c->in != ZS_TYPE_DATE
-        && c->in != ZS_TYPE_TIMESTAMP3 && c->in != ZS_TYPE_TIMESTAMP6)
-        return s_wrong_type (c,
-                             "a TIMESTAMP, a DATE, a STRING or an epoch number (INT, BIGINT)",
+    if (!number && c->in != ZS_TYPE_STRING && c->in != ZS_TYPE_DATE && c->in != ZS_TYPE_TIMESTAMP3
+        && c->in != ZS_TYPE_TIMESTAMP6)
+        return s_wrong_type (c, "a TIMESTAMP, a DATE, a STRING or an epoch number (INT, BIGINT)",
                              err, errlen);
     c->prec = number ? 0 : -1;
     if (!prec)
@@ -702,8 +703,8 @@ static int
 s_value_err (const s_col_t *c, const zs_value_t *in, char *err, size_t errlen, const char *what)
 {
     int n = in->v.bin.len > 64 ? 64 : (int) in->v.bin.len;
-    snprintf (err, errlen, "computed column '%s' = %s: '%.*s'%s: %s", c->item.name, c->item.expr,
-              n, (const char *) in->v.bin.ptr, n < (int) in->v.bin.len ? "…" : "", what);
+    snprintf (err, errlen, "computed column '%s' = %s: '%.*s'%s: %s", c->item.name, c->item.expr, n,
+              (const char *) in->v.bin.ptr, n < (int) in->v.bin.len ? "…" : "", what);
     return -1;
 }
 
@@ -718,8 +719,8 @@ s_floor_div (int64_t a, int64_t b)
 static int
 s_epoch_ldt (int64_t v, int prec, zs_ldt_t *t)
 {
-    static const int64_t pow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
-                                    100000000, 1000000000};
+    static const int64_t pow10[] = {1,      10,      100,      1000,      10000,
+                                    100000, 1000000, 10000000, 100000000, 1000000000};
     int64_t unit = pow10[prec], secs = s_floor_div (v, unit);
     int32_t nano = (int32_t) ((v - secs * unit) * pow10[9 - prec]);
     return zs_ldt_from_epoch (secs, nano, t);
@@ -823,7 +824,8 @@ s_substring (const s_col_t *c, const zs_value_t *in, zs_value_t *out, char *err,
         char why[128];
         snprintf (why, sizeof why, "%s (begin %lld, end %lld, length %lld)",
                   rc == 1 ? "indexes out of range" : "an index splits a character",
-                  (long long) c->a, (long long) c->b, (long long) s_utf16_len (in->v.bin.ptr, in->v.bin.len));
+                  (long long) c->a, (long long) c->b,
+                  (long long) s_utf16_len (in->v.bin.ptr, in->v.bin.len));
         return s_value_err (c, in, err, errlen, why);
     }
     out->v.bin.ptr = in->v.bin.ptr + a;
@@ -938,13 +940,13 @@ s_case (zs_computed_t *self, s_col_t *c, const zs_value_t *in, zs_value_t *out)
         size_t n = p[i] < 0x80 || !self->utf8 ? 0 : s_utf8_decode (p + i, len - i, &cp);
         if (n == 0) {
             uint8_t b = p[i++];
-            *o++ = upper && b >= 'a' && b <= 'z'   ? (uint8_t) (b - 32)
+            *o++ = upper && b >= 'a' && b <= 'z'    ? (uint8_t) (b - 32)
                    : !upper && b >= 'A' && b <= 'Z' ? (uint8_t) (b + 32)
                                                     : b;
             continue;
         }
-        wint_t m = upper ? towupper_l ((wint_t) cp, self->utf8)
-                         : towlower_l ((wint_t) cp, self->utf8);
+        wint_t m =
+            upper ? towupper_l ((wint_t) cp, self->utf8) : towlower_l ((wint_t) cp, self->utf8);
         //  a mapping may take one byte more (U+0250 -> U+2C6F): 2 len + 4 holds it
         o += s_utf8_encode ((uint32_t) m <= 0x10ffff ? (uint32_t) m : cp, o);
         i += n;

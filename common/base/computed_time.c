@@ -239,7 +239,7 @@ s_add_literal (zs_pattern_t *self, const char *text, size_t len, char *err, size
     if (self->n == ZS_PAT_ITEMS_MAX || self->lit_used + len > ZS_PAT_LIT_MAX)
         goto too_long;
     memcpy (self->lit + self->lit_used, text, len);
-    self->items[self->n++] = (zs_pat_item_t) {0, 0, (uint16_t) self->lit_used, (uint16_t) len};
+    self->items[self->n++] = (zs_pat_item_t){0, 0, (uint16_t) self->lit_used, (uint16_t) len};
     self->lit_used += len;
     return 0;
 too_long:
@@ -312,7 +312,7 @@ zs_pattern_compile (zs_pattern_t *self, const char *text, char *err, size_t errl
             snprintf (err, errlen, "pattern too long (at most %d pieces)", ZS_PAT_ITEMS_MAX);
             return -1;
         }
-        self->items[self->n++] = (zs_pat_item_t) {c, (uint8_t) count, 0, 0};
+        self->items[self->n++] = (zs_pat_item_t){c, (uint8_t) count, 0, 0};
         out += (size_t) width;
         p += count;
     }

@@ -1198,8 +1198,8 @@ s_yaml_list (s_yaml_t *y, const char *key, size_t line)
         size_t len = item ? strlen (item) : 0;
         if (!item || !len || strchr (item, ';') || used + len + 2 > sizeof value) {
             s_err (y->err, y->errlen, "%s:%zu: %s: %s", y->path, line, key,
-                   !item || !len ? (names ? "a list of names is expected"
-                                          : "a list of name=expression items is expected")
+                   !item || !len                   ? (names ? "a list of names is expected"
+                                                            : "a list of name=expression items is expected")
                    : used + len + 2 > sizeof value ? "the list is too long"
                    : names                         ? "a name holds ';'"
                                                    : "an item holds ';'");
@@ -1261,7 +1261,8 @@ s_yaml_mapping (s_yaml_t *y, const char *prefix, int depth)
         } else if (vev.type == YAML_MAPPING_START_EVENT)
             rc = s_yaml_mapping (y, key, depth + 1);
         else if (vev.type == YAML_SEQUENCE_START_EVENT
-                 && (s_streq (key, "source.kafka.topic") || s_streq (key, "table.computed-columns")))
+                 && (s_streq (key, "source.kafka.topic")
+                     || s_streq (key, "table.computed-columns")))
             rc = s_yaml_list (y, key, line);
         else {
             s_err (y->err, y->errlen, "%s:%zu: %s: %s", y->path, line, key,

@@ -69,13 +69,6 @@ typedef struct {
                                           //  zs_schema_default)
     bool schema_set;                      //  table.schema was given (else an existing
                                           //  table's own schema is the job's)
-    //  table.computed-columns (computed.h), canonical text: columns of the
-    //  table computed from the row, after the source's. table.schema may
-    //  list them at its end (the table's own schema does): they are the
-    //  computed ones there, not the source's.
-    char computed_text[ZS_COMPUTED_TEXT_MAX];
-    zs_schema_t source_schema; //  the columns the source reads: table.schema
-                               //  without the computed columns
     char file_format[ZS_ENUM_MAX];        //  file.format: parquet
     char file_compression[ZS_ENUM_MAX];   //  file.compression: zstd (default) or none
     int zstd_level;                       //  file.compression.zstd-level (1)
@@ -108,6 +101,13 @@ typedef struct {
     //  s3.connection.request.timeout (30s): one attempt of one request
     //  (Paimon's s3.* keys are Hadoop S3A's fs.s3a.*, this one's name)
     int64_t s3_request_timeout_ms;
+    //  table.computed-columns (computed.h), canonical text: columns of the
+    //  table computed from the row, after the source's. table.schema may
+    //  list them at its end (the table's own schema does): they are the
+    //  computed ones there, not the source's.
+    char computed_text[ZS_COMPUTED_TEXT_MAX];
+    //  The columns the source reads: table.schema without the computed ones.
+    zs_schema_t source_schema;
 } zs_config_t;
 
 //  What identifies a bounded job's input (its rows): the source kind and

@@ -19,7 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define S_SOURCE "id BIGINT NOT NULL, name STRING, ts TIMESTAMP(3), n INT, big BIGINT, d DATE, us TIMESTAMP(6), ok BOOLEAN"
+#define S_SOURCE                                                                                   \
+    "id BIGINT NOT NULL, name STRING, ts TIMESTAMP(3), n INT, big BIGINT, d DATE, us "             \
+    "TIMESTAMP(6), ok BOOLEAN"
 enum { C_ID, C_NAME, C_TS, C_N, C_BIG, C_D, C_US, C_OK, C_FIRST };
 
 static zs_schema_t s_source;
@@ -139,12 +141,12 @@ test_types (void **state)
         zs_type_t type;
         bool nullable;
     } want[] = {
-        {"dt", ZS_TYPE_STRING, true},   {"hr", ZS_TYPE_INT, true},
-        {"y", ZS_TYPE_INT, true},       {"s", ZS_TYPE_STRING, true},
+        {"dt", ZS_TYPE_STRING, true},      {"hr", ZS_TYPE_INT, true},
+        {"y", ZS_TYPE_INT, true},          {"s", ZS_TYPE_STRING, true},
         {"t", ZS_TYPE_BIGINT, false}, //  truncate keeps its input's type, NOT NULL too
-        {"tn", ZS_TYPE_INT, true},      {"u", ZS_TYPE_STRING, true},
-        {"l", ZS_TYPE_STRING, true},    {"tr", ZS_TYPE_STRING, true},
-        {"k", ZS_TYPE_INT, true},       {"k2", ZS_TYPE_STRING, true},
+        {"tn", ZS_TYPE_INT, true},         {"u", ZS_TYPE_STRING, true},
+        {"l", ZS_TYPE_STRING, true},       {"tr", ZS_TYPE_STRING, true},
+        {"k", ZS_TYPE_INT, true},          {"k2", ZS_TYPE_STRING, true},
         {"now", ZS_TYPE_TIMESTAMP3, true}, {"ts2", ZS_TYPE_TIMESTAMP6, true},
     };
     for (int i = 0; i < 13; i++) {
@@ -216,7 +218,7 @@ test_timestamp_text (void **state)
         s_set_string (C_NAME, ok[i][0]);
         s_assert_str ("x=date_format(name, yyyy-MM-dd HH:mm:ss.SSS)", ok[i][1]);
     }
-    const char *bad[] = {"2026-12-04 07:08", "2026-13-01", "2026-02-30", "x", "",
+    const char *bad[] = {"2026-12-04 07:08",    "2026-13-01",           "2026-02-30", "x", "",
                          "2026-12-04 24:00:00", "2026-12-04T07:08:09 ", "26-12-04"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         s_set_string (C_NAME, bad[i]);
@@ -292,8 +294,9 @@ test_cast_now_null (void **state)
     //  a NULL input gives NULL; cast and now are never NULL
     s_row[C_TS].null = true;
     s_row[C_NAME].null = true;
-    const char *nulls[] = {"x=hour(ts)", "x=date_format(ts, yyyy)", "x=substring(name, 1)",
-                           "x=upper(name)", "x=trim(name)", "x=truncate(name, 1)"};
+    const char *nulls[] = {"x=hour(ts)",           "x=date_format(ts, yyyy)",
+                           "x=substring(name, 1)", "x=upper(name)",
+                           "x=trim(name)",         "x=truncate(name, 1)"};
     for (size_t i = 0; i < sizeof nulls / sizeof nulls[0]; i++)
         assert_true (s_eval1 (nulls[i]).null);
     assert_false (s_eval1 ("x=cast(1, INT)").null);
@@ -352,7 +355,8 @@ test_text (void **state)
                       0);
     assert_string_equal (canon, "dt=date_format(ts, yyyy-MM-dd); hr=hour(ts)");
     //  the canonical text compiles to the same columns
-    zs_computed_t *a = s_new (canon), *b = s_new (" dt = DATE_FORMAT( ts ,yyyy-MM-dd ) ; hr=hour(ts)");
+    zs_computed_t *a = s_new (canon),
+                  *b = s_new (" dt = DATE_FORMAT( ts ,yyyy-MM-dd ) ; hr=hour(ts)");
     assert_int_equal (zs_computed_schema (a)->fingerprint, zs_computed_schema (b)->fingerprint);
     zs_computed_destroy (&a);
     zs_computed_destroy (&b);
@@ -361,9 +365,8 @@ test_text (void **state)
     assert_string_equal (names[1], "hr");
     assert_int_equal (zs_computed_check_text ("", canon, sizeof canon, err, sizeof err), 0);
     assert_string_equal (canon, "");
-    assert_int_equal (zs_computed_check_text ("a=hour(ts); a=day(ts)", canon, sizeof canon, err,
-                                              sizeof err),
-                      -1);
+    assert_int_equal (
+        zs_computed_check_text ("a=hour(ts); a=day(ts)", canon, sizeof canon, err, sizeof err), -1);
     assert_non_null (strstr (err, "declared twice"));
     assert_int_equal (zs_computed_check_text ("a=nope(ts)", canon, sizeof canon, err, sizeof err),
                       -1);
@@ -422,19 +425,22 @@ test_config (void **state)
     //  either order: the computed columns may name a column table.schema
     //  sets after them
     s_cfg_base (&a);
-    s_cfg_set (&a, "table.computed-columns", "dt=date_format(event_time, yyyy-MM-dd);hr=hour(event_time)");
+    s_cfg_set (&a, "table.computed-columns",
+               "dt=date_format(event_time, yyyy-MM-dd);hr=hour(event_time)");
     assert_int_equal (zs_config_validate (&a, err, sizeof err), -1);
     assert_non_null (strstr (err, "unknown column 'event_time'"));
     s_cfg_set (&a, "table.schema", "k BIGINT, event_time TIMESTAMP(6)");
     assert_int_equal (zs_config_validate (&a, err, sizeof err), 0);
     s_cfg_base (&b);
     s_cfg_set (&b, "table.schema", "k BIGINT, event_time TIMESTAMP(6)");
-    s_cfg_set (&b, "table.computed-columns", "dt=date_format(event_time, yyyy-MM-dd); hr=hour(event_time)");
+    s_cfg_set (&b, "table.computed-columns",
+               "dt=date_format(event_time, yyyy-MM-dd); hr=hour(event_time)");
     assert_int_equal (a.schema.n, 4);
     assert_int_equal (a.source_schema.n, 2);
     assert_int_equal (a.schema.fingerprint, b.schema.fingerprint);
     assert_int_equal (a.source_schema.fingerprint, b.source_schema.fingerprint);
-    assert_string_equal (a.computed_text, "dt=date_format(event_time, yyyy-MM-dd); hr=hour(event_time)");
+    assert_string_equal (a.computed_text,
+                         "dt=date_format(event_time, yyyy-MM-dd); hr=hour(event_time)");
     //  round trip through the keys a Welcome carries
     zs_config_t c;
     zs_config_defaults (&c);
@@ -443,7 +449,8 @@ test_config (void **state)
     assert_int_equal (c.source_schema.fingerprint, a.source_schema.fingerprint);
     //  a syntax error is refused at once, and changes nothing
     zs_config_t before = a;
-    assert_int_equal (zs_config_set (&a, "table.computed-columns", "dt=nope(x)", err, sizeof err), -1);
+    assert_int_equal (zs_config_set (&a, "table.computed-columns", "dt=nope(x)", err, sizeof err),
+                      -1);
     assert_non_null (strstr (err, "unknown function 'nope'"));
     assert_memory_equal (&a, &before, sizeof a);
     //  table.schema listing the computed columns at its end (the table's
@@ -457,18 +464,20 @@ test_config (void **state)
     assert_non_null (strstr (err, "column 4 'hr': job has 'hr INT', table has 'hr BIGINT'"));
     //  an existing table's schema adopted
     zs_schema_t table;
-    assert_int_equal (zs_schema_parse (&table, "k BIGINT, event_time TIMESTAMP(6), dt STRING, hr INT",
-                                       err, sizeof err),
+    assert_int_equal (zs_schema_parse (&table,
+                                       "k BIGINT, event_time TIMESTAMP(6), dt STRING, hr INT", err,
+                                       sizeof err),
                       0);
     s_cfg_base (&c);
-    s_cfg_set (&c, "table.computed-columns", "dt=date_format(event_time, yyyy-MM-dd); hr=hour(event_time)");
+    s_cfg_set (&c, "table.computed-columns",
+               "dt=date_format(event_time, yyyy-MM-dd); hr=hour(event_time)");
     assert_int_equal (zs_config_adopt_schema (&c, &table, err, sizeof err), 0);
     assert_int_equal (c.source_schema.n, 2);
     assert_int_equal (c.schema.fingerprint, a.schema.fingerprint);
     //  a table without the computed columns: the job's row type has them,
     //  and differs from the table's (zs_table_prepare_job says how)
-    assert_int_equal (zs_schema_parse (&table, "k BIGINT, event_time TIMESTAMP(6)", err, sizeof err),
-                      0);
+    assert_int_equal (
+        zs_schema_parse (&table, "k BIGINT, event_time TIMESTAMP(6)", err, sizeof err), 0);
     assert_int_equal (zs_config_adopt_schema (&c, &table, err, sizeof err), 0);
     assert_int_equal (c.schema.n, 4);
     assert_int_equal (zs_schema_parse (&table, "k BIGINT, ts TIMESTAMP(6)", err, sizeof err), 0);
