@@ -115,12 +115,19 @@ s_delete (const zs_config_t *cfg, const char *job_id, int64_t r, int *failed, ch
     zs_table_t *table = zs_table_open (cfg->table_path, NULL, err, errlen);
     if (!table)
         return -1;
-    char **paths = NULL;
-    size_t n = 0;
+    char **paths = NULL, **dirs = NULL;
+    size_t n = 0, nd = 0;
     s_rule_t rule = {job_id, cfg->parallelism, r};
     int rc = zs_table_pin_trim (table, job_id, s_pin_drop, &rule, err, errlen) < 0
                  ? -1
                  : zs_table_orphans (table, 0, &paths, &n, err, errlen);
+    //  every bucket directory, each partition's in a partitioned table
+    if (rc == 0 && zs_table_bucket_dirs (table, &dirs, &nd, err, errlen) != 0) {
+        for (size_t i = 0; i < n; i++)
+            free (paths[i]);
+        free (paths);
+        rc = -1;
+    }
     zs_table_destroy (&table);
     if (rc != 0)
         return -1;
@@ -140,13 +147,16 @@ s_delete (const zs_config_t *cfg, const char *job_id, int64_t r, int *failed, ch
     }
     free (paths);
     //  On S3, a writer killed while uploading a file left an open
-    //  multipart upload: no object, but stored parts. Its files are all
-    //  in bucket-0 (zsink writes unpartitioned tables).
-    char dir[2 * ZS_PATH_MAX];
-    int aborted = 0;
-    snprintf (dir, sizeof dir, "%s/bucket-0", cfg->table_path);
-    if (zs_io_abort_uploads (dir, s_upload_after, &rule, &aborted, err, errlen) != 0)
-        (*failed)++;
+    //  multipart upload: no object, but stored parts, in the bucket
+    //  directory of the file's partition.
+    for (size_t i = 0; i < nd; i++) {
+        char dir[2 * ZS_PATH_MAX];
+        int aborted = 0;
+        snprintf (dir, sizeof dir, "%s/%s", cfg->table_path, dirs[i]);
+        if (zs_io_abort_uploads (dir, s_upload_after, &rule, &aborted, err, errlen) != 0)
+            (*failed)++;
+    }
+    zs_table_free_rels (&dirs, nd);
     return deleted;
 }
 

@@ -435,7 +435,8 @@ s_on_welcome (s_committer_t *self)
         }
         errno = 0;
         zs_fs_clear_failure ();
-        self->table = zs_table_open (cfg->table_path, &cfg->schema, err, sizeof err);
+        self->table = zs_table_open_job (cfg->table_path, &cfg->schema, cfg->partition_default_name,
+                                         err, sizeof err);
         if (!self->table) {
             //  no permission, a read-only disk: no restart helps (exit 2)
             bool permanent = zs_fs_failed_for_good ();
@@ -684,9 +685,9 @@ s_complete (s_committer_t *self, int64_t n)
         zs_commit_prepare (self->table, self->pending, self->user, n);
 }
 
-//  Invariant 8, for each file: a data file inside the table (bucket-N/NAME,
-//  no "..", not absolute), not listed twice, not pending already, not live
-//  in the table, a regular file of the recorded size. The table checks
+//  Invariant 8, for each file: a data file inside the table ([k=v/…]
+//  bucket-N/NAME, no "..", not absolute, the directories its partition's), not listed twice, not
+//  pending already, not live in the table, a regular file of the recorded size. The table checks
 //  again when it commits; this is so that no checkpoint ever holds a file
 //  that its restore would refuse. 0, or -1 with why filled.
 static int
@@ -695,8 +696,9 @@ s_check_committable (s_committer_t *self, const Zsink__Committable *c, char *why
     for (size_t i = 0; i < c->n_files; i++) {
         zs_file_meta_t meta;
         if (strlen (c->files[i]->path) >= sizeof meta.path
-            || (c->files[i]->has_value_stats && c->files[i]->value_stats.len > ZS_STATS_MAX)) {
-            snprintf (why, len, "file %zu: path or statistics too long", i);
+            || (c->files[i]->has_value_stats && c->files[i]->value_stats.len > ZS_STATS_MAX)
+            || (c->files[i]->has_partition && c->files[i]->partition.len > sizeof meta.partition)) {
+            snprintf (why, len, "file %zu: path, statistics or partition too long", i);
             return -1;
         }
         zs_file_meta_from_proto (c->files[i], &meta);

@@ -52,6 +52,7 @@
 #include "datafile.h"
 #include "datagen.h"
 #include "dataname.h"
+#include "openfiles.h"
 #include "events.h"
 #include "source.h"
 #include "failpoint.h"
@@ -129,7 +130,14 @@ typedef struct {
     int64_t last_barrier;   //  K of new file names: last barrier seen, R after Reset
     int64_t end_checkpoint; //  Shutdown's last_checkpoint: files after it go; -1: none said
     bool ended_unchecked;   //  EndOfInput sent with checkpointing off (this epoch)
-    zs_datafile_writer_t *file;
+    //  The open data files, one per partition (openfiles.h), at most
+    //  cfg.write_max_writers; the table's partitioning names their
+    //  directories (part.n 0: one file, in bucket-0).
+    zs_openfiles_t *open;
+    zs_partition_t ppart;
+    zs_value_t pvalues[ZS_PARTITION_MAX]; //  the row's partition values
+    uint8_t pkey[ZS_PARTITION_ROW_MAX];   //  … as a BinaryRow
+    size_t pkey_len;
     zs_file_meta_t *closed; //  closed since the last barrier, not yet sent
     size_t n_closed, cap_closed;
     int64_t rows_since_barrier;
@@ -249,16 +257,16 @@ s_drop_closed (s_writer_t *self)
 static void
 s_abort_file (s_writer_t *self)
 {
-    if (self->file)
-        zs_datafile_writer_abort (&self->file);
+    if (self->open)
+        zs_openfiles_abort_all (self->open);
 }
 
-//  Close the open file durably and keep its meta for the next committable.
+//  Close one open file durably (the map's least recently used one, or its
+//  most recent) and keep its meta, partition and all, for the next
+//  committable.
 static int
-s_close_file (s_writer_t *self, char *err, size_t errlen)
+s_close_one (s_writer_t *self, bool lru, char *err, size_t errlen)
 {
-    if (!self->file)
-        return 0;
     if (self->n_closed == self->cap_closed) {
         size_t cap = self->cap_closed ? self->cap_closed * 2 : 8;
         zs_file_meta_t *closed = realloc (self->closed, cap * sizeof *closed);
@@ -270,26 +278,99 @@ s_close_file (s_writer_t *self, char *err, size_t errlen)
         self->cap_closed = cap;
     }
     zs_file_meta_t *meta = &self->closed[self->n_closed];
-    if (zs_datafile_writer_close (&self->file, meta, err, errlen) != 0)
+    uint8_t key[ZS_PARTITION_ROW_MAX];
+    size_t len = 0;
+    zs_datafile_writer_t *file = zs_openfiles_take (self->open, lru, key, &len);
+    if (!file)
+        return 0;
+    if (zs_datafile_writer_close (&file, meta, err, errlen) != 0)
         return -1;
+    memcpy (meta->partition, key, len);
+    meta->partition_len = (uint16_t) len;
     self->n_closed++;
     return 0;
 }
 
-//  <table>/bucket-0, the one bucket of this issue. 0 or -1 (too long).
+//  Close every open file (a barrier, the end of input).
 static int
-s_bucket_dir (s_writer_t *self, char *buf, size_t len)
+s_close_file (s_writer_t *self, char *err, size_t errlen)
 {
-    int n = snprintf (buf, len, "%s/bucket-0", self->cfg.table_path);
-    return n < 0 || (size_t) n >= len ? -1 : 0;
+    while (self->open && zs_openfiles_count (self->open) > 0)
+        if (s_close_one (self, true, err, errlen) != 0)
+            return -1;
+    return 0;
 }
 
+//  A partition's bucket directory relative to the table: "bucket-0", or
+//  "<k1=v1/…>/bucket-0". 0 or -1 + err.
+static int
+s_bucket_rel (s_writer_t *self, const zs_value_t *values, char *buf, size_t len, char *err,
+              size_t errlen)
+{
+    char dir[ZS_PARTITION_DIR_MAX] = "";
+    if (self->ppart.n > 0
+        && zs_partition_dir (&self->ppart, values, dir, sizeof dir, err, errlen) < 0)
+        return -1;
+    int n = snprintf (buf, len, "%s%sbucket-0", dir, *dir ? "/" : "");
+    if (n < 0 || (size_t) n >= len) {
+        snprintf (err, errlen, "partition directory too long");
+        return -1;
+    }
+    return 0;
+}
+
+//  Delete this writer's files with K >= r (dataname.h) in the bucket
+//  directories under dir, depth partition levels down. How many, or -1.
+static int
+s_clean_level (s_writer_t *self, const char *dir, int depth, int64_t r, char *err, size_t errlen)
+{
+    char sub[ZS_PATH_MAX];
+    if (depth == 0) {
+        if (snprintf (sub, sizeof sub, "%s/bucket-0", dir) >= (int) sizeof sub)
+            return 0; //  cannot be one we wrote: we could not have opened it
+        return zs_dataname_clean (sub, self->from.job_id, self->index, r, err, errlen);
+    }
+    zs_io_entry_t *e;
+    size_t ne;
+    int rc = zs_io_listing (dir, &e, &ne, err, errlen);
+    if (rc != 0)
+        return rc == ZS_ENOENT ? 0 : -1;
+    int deleted = 0;
+    for (size_t i = 0; i < ne && deleted >= 0; i++) {
+        //  a partition directory is "k=v"; nothing else is one of ours
+        if (!e[i].is_dir || e[i].name[0] == '.' || !strchr (e[i].name, '=')
+            || snprintf (sub, sizeof sub, "%s/%s", dir, e[i].name) >= (int) sizeof sub)
+            continue;
+        int n = s_clean_level (self, sub, depth - 1, r, err, errlen);
+        deleted = n < 0 ? -1 : deleted + n;
+    }
+    zs_io_listing_free (&e, ne);
+    return deleted;
+}
+
+//  Reset's rule (invariant 5) in every bucket directory of the table: the
+//  one of an unpartitioned table, each partition's of a partitioned one.
+static int
+s_clean (s_writer_t *self, int64_t r, char *err, size_t errlen)
+{
+    return s_clean_level (self, self->cfg.table_path, self->ppart.n, r, err, errlen);
+}
+
+//  Open a new data file for the current row's partition (pvalues, pkey):
+//  in its bucket directory, made when missing.
 static int
 s_open_file (s_writer_t *self, char *err, size_t errlen)
 {
-    char table_bucket[ZS_PATH_MAX];
-    if (s_bucket_dir (self, table_bucket, sizeof table_bucket) != 0) {
+    char bucket[ZS_PARTITION_DIR_MAX + 16], table_bucket[ZS_PATH_MAX];
+    if (s_bucket_rel (self, self->pvalues, bucket, sizeof bucket, err, errlen) != 0)
+        return -1;
+    if (snprintf (table_bucket, sizeof table_bucket, "%s/%s", self->cfg.table_path, bucket)
+        >= (int) sizeof table_bucket) {
         snprintf (err, errlen, "table path too long");
+        return -1;
+    }
+    if (self->ppart.n > 0 && zs_io_mkdirs (table_bucket) != 0) {
+        snprintf (err, errlen, "%s: cannot create directory: %s", table_bucket, strerror (errno));
         return -1;
     }
     //  A name is never reused: O_EXCL would refuse it, and a clash means a
@@ -304,7 +385,7 @@ s_open_file (s_writer_t *self, char *err, size_t errlen)
             snprintf (err, errlen, "data file name too long");
             return -1;
         }
-        if (snprintf (rel, sizeof rel, "bucket-0/%s", name) >= (int) sizeof rel
+        if (snprintf (rel, sizeof rel, "%s/%s", bucket, name) >= (int) sizeof rel
             || snprintf (path, sizeof path, "%s/%s", table_bucket, name) >= (int) sizeof path) {
             snprintf (err, errlen, "data file path too long");
             return -1;
@@ -312,12 +393,45 @@ s_open_file (s_writer_t *self, char *err, size_t errlen)
         zs_io_stat_t st;
         if (zs_io_stat (path, &st) == 0)
             continue;
-        self->file = zs_datafile_writer_new (self->cfg.table_path, rel, &self->cfg.schema,
-                                             &self->parquet, err, errlen);
-        return self->file ? 0 : -1;
+        zs_datafile_writer_t *file = zs_datafile_writer_new (
+            self->cfg.table_path, rel, &self->cfg.schema, &self->parquet, err, errlen);
+        if (file && zs_openfiles_put (self->open, self->pkey, self->pkey_len, file) != 0) {
+            zs_datafile_writer_abort (&file);
+            snprintf (err, errlen, "out of memory");
+        }
+        return file ? 0 : -1;
     }
     snprintf (err, errlen, "no free data file name in %s", table_bucket);
     return -1;
+}
+
+//  The open file of the current row's partition: its values and BinaryRow
+//  into pvalues/pkey, and a file opened for it when it has none, the least
+//  recently written one closed first when write-max-writers are open.
+//  The file, or NULL + err (s_open_failed's kind when *opening).
+static zs_datafile_writer_t *
+s_row_file (s_writer_t *self, bool *opening, char *err, size_t errlen)
+{
+    *opening = false;
+    self->pkey_len = 0;
+    if (self->ppart.n > 0) {
+        zs_partition_values (&self->ppart, self->row, self->pvalues);
+        int len = zs_partition_row (&self->ppart, self->pvalues, self->pkey, sizeof self->pkey, err,
+                                    errlen);
+        if (len < 0)
+            return NULL;
+        self->pkey_len = (size_t) len;
+    }
+    zs_datafile_writer_t *file = zs_openfiles_get (self->open, self->pkey, self->pkey_len);
+    if (file)
+        return file;
+    if ((int) zs_openfiles_count (self->open) >= self->cfg.write_max_writers
+        && s_close_one (self, true, err, errlen) != 0)
+        return NULL;
+    *opening = true;
+    if (s_open_file (self, err, errlen) != 0)
+        return NULL;
+    return zs_openfiles_get (self->open, self->pkey, self->pkey_len);
 }
 
 //  --------------------------------------------------------------------------
@@ -504,8 +618,14 @@ s_forge (s_writer_t *self, Zsink__FileMeta *metas, size_t n, zs_file_meta_t *ext
     }
     if (zs_failpoint ("writer.forge-missing") == -1) {
         memset (extra, 0, sizeof *extra);
-        snprintf (extra->path, sizeof extra->path, "bucket-0/data-forged-w%d-%" PRId64 ".parquet",
+        //  in the partition of the last row, so only its absence is wrong
+        char bucket[ZS_PARTITION_DIR_MAX + 16], err[ZS_ERRLEN];
+        if (s_bucket_rel (self, self->pvalues, bucket, sizeof bucket, err, sizeof err) != 0)
+            snprintf (bucket, sizeof bucket, "bucket-0");
+        snprintf (extra->path, sizeof extra->path, "%s/data-forged-w%d-%" PRId64 ".parquet", bucket,
                   self->index, self->last_barrier);
+        memcpy (extra->partition, self->pkey, self->pkey_len);
+        extra->partition_len = (uint16_t) self->pkey_len;
         extra->rows = 1;
         extra->size = 1;
         zs_warn ("failpoint writer.forge-missing: naming %s, which does not exist", extra->path);
@@ -810,12 +930,8 @@ s_reset (s_writer_t *self, const zs_env_t *env)
     self->finished = s_source_bounded (self) && nfinished == nsplits;
     zs_participant_set_progress (self->part, self->rows_read, 0);
 
-    char dir[ZS_PATH_MAX], err[ZS_ERRLEN];
-    if (s_bucket_dir (self, dir, sizeof dir) != 0) {
-        zs_participant_fail (self->part, "table path too long", false);
-        return;
-    }
-    int deleted = zs_dataname_clean (dir, self->from.job_id, self->index, r, err, sizeof err);
+    char err[ZS_ERRLEN];
+    int deleted = s_clean (self, r, err, sizeof err);
     if (deleted < 0) {
         zs_error ("reset to checkpoint %" PRId64 ": %s", r, err);
         zs_participant_fail (self->part, err, false);
@@ -933,11 +1049,18 @@ s_produce (s_writer_t *self)
             break;
         }
         zs_fs_clear_failure ();
-        if (!self->file && s_open_file (self, err, sizeof err) != 0) {
+        bool opening;
+        zs_datafile_writer_t *file = s_row_file (self, &opening, err, sizeof err);
+        if (!file && opening) {
             s_open_failed (self, err);
             break;
         }
-        if (zs_datafile_writer_append (self->file, self->row, err, sizeof err) != 0) {
+        if (!file) {
+            zs_error ("cannot write a row: %s", err);
+            s_fail (self, err, false);
+            break;
+        }
+        if (zs_datafile_writer_append (file, self->row, err, sizeof err) != 0) {
             zs_error ("cannot write a data file: %s", err);
             s_fail (self, err, false);
             break;
@@ -949,8 +1072,8 @@ s_produce (s_writer_t *self)
         //  next barrier's committable with the others.
         //  (the size is an estimate; asking every 256 rows is close enough)
         if ((self->rows_since_barrier & 255) == 0
-            && zs_datafile_writer_bytes (self->file) >= self->cfg.target_file_size
-            && s_close_file (self, err, sizeof err) != 0) {
+            && zs_datafile_writer_bytes (file) >= self->cfg.target_file_size
+            && s_close_one (self, false, err, sizeof err) != 0) {
             zs_error ("cannot close a data file: %s", err);
             s_fail (self, err, false);
             break;
@@ -1005,13 +1128,21 @@ s_welcome (s_writer_t *self)
         self->exit_code = 2;
         return false;
     }
-    zs_table_t *table = zs_table_open (self->cfg.table_path, &self->cfg.schema, err, sizeof err);
+    zs_table_t *table = zs_table_open_job (self->cfg.table_path, &self->cfg.schema,
+                                           self->cfg.partition_default_name, err, sizeof err);
     if (!table) {
         zs_error ("cannot open table '%s': %s", self->cfg.table_path, err);
         self->exit_code = 1;
         return false;
     }
+    //  the table's partitioning (its default name too) names the directories
+    self->ppart = *zs_table_partition (table);
     zs_table_destroy (&table);
+    if (!self->open && !(self->open = zs_openfiles_new ())) {
+        zs_error ("out of memory");
+        self->exit_code = 1;
+        return false;
+    }
     //  One data socket for the life of the process: its routing id is the
     //  control one, which the committer checks against the writer index.
     if (!self->data) {
@@ -1223,11 +1354,9 @@ s_writer_close (s_writer_t *self)
     //  as the end of input with checkpointing off: the committer may be
     //  committing them this instant, so it is the one to delete them when
     //  it has not (committer.c, s_on_shutdown).
-    char dir[ZS_PATH_MAX], err[ZS_ERRLEN];
-    if (self->end_checkpoint >= 0 && !self->ended_unchecked && self->from.job_id[0]
-        && s_bucket_dir (self, dir, sizeof dir) == 0) {
-        int deleted = zs_dataname_clean (dir, self->from.job_id, self->index, self->end_checkpoint,
-                                         err, sizeof err);
+    char err[ZS_ERRLEN];
+    if (self->end_checkpoint >= 0 && !self->ended_unchecked && self->from.job_id[0]) {
+        int deleted = s_clean (self, self->end_checkpoint, err, sizeof err);
         if (deleted < 0)
             zs_warn ("deleting files after checkpoint %" PRId64 ": %s", self->end_checkpoint, err);
         else if (deleted > 0)
@@ -1249,6 +1378,7 @@ s_writer_destroy (s_writer_t **self_p)
 {
     s_writer_t *self = *self_p;
     s_outbox_clear (self);
+    zs_openfiles_destroy (&self->open);
     free (self->closed);
     zs_source_destroy (&self->src);
     zs_computed_destroy (&self->computed);

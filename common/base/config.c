@@ -163,6 +163,9 @@ static const s_key_t s_keys[] = {
     {"s3.secret-key", S_STR, S_OFF (s3_secret_key), 0, 128, false, NULL},
     {"s3.connection.request.timeout", S_DURATION, S_OFF (s3_request_timeout_ms), 100, S_NOMAX,
      false, NULL},
+    {"table.partition-keys", S_STR, S_OFF (partition_keys), 0, 512, false, NULL},
+    {"partition.default-name", S_STR, S_OFF (partition_default_name), 0, 128, false, NULL},
+    {"write-max-writers", S_INT, S_OFF (write_max_writers), 1, 100000, false, NULL},
 };
 #define S_NKEYS (sizeof s_keys / sizeof s_keys[0])
 
@@ -416,6 +419,7 @@ zs_config_defaults (zs_config_t *cfg)
     cfg->snapshot_time_retained_ms = -1;
     cfg->snapshot_expire_limit = cfg->manifest_merge_min_count = -1;
     cfg->manifest_target_file_size = cfg->manifest_full_compaction_threshold_size = -1;
+    cfg->write_max_writers = 100;
 }
 
 //  A number, duration or size (empty = unset where the key allows it).
@@ -858,8 +862,46 @@ s_set_kafka_property (zs_config_t *cfg, const char *key, const char *value, char
     return 0;
 }
 
+//  The partition keys' text on the schema, as far as it resolves now: a
+//  key may come before table.schema, or the table's schema may become the
+//  job's later (zs_table_prepare_job); zs_config_validate and
+//  zs_config_apply_partition refuse what does not resolve in the end.
+static void
+s_partition_keys (zs_config_t *cfg)
+{
+    char why[ZS_ERRLEN];
+    if (zs_schema_partition_parse (&cfg->schema, cfg->partition_keys, why, sizeof why) != 0)
+        cfg->schema.n_partition = 0;
+}
+
+int
+zs_config_apply_partition (zs_config_t *cfg, char *err, size_t errlen)
+{
+    char why[ZS_ERRLEN];
+    if (zs_schema_partition_parse (&cfg->schema, cfg->partition_keys, why, sizeof why) != 0) {
+        cfg->schema.n_partition = 0;
+        s_err (err, errlen, "%s", why);
+        return -1;
+    }
+    return 0;
+}
+
+static int s_config_set (zs_config_t *cfg, const char *key, const char *value, char *err,
+                         size_t errlen);
+
 int
 zs_config_set (zs_config_t *cfg, const char *key, const char *value, char *err, size_t errlen)
+{
+    int rc = s_config_set (cfg, key, value, err, errlen);
+    if (rc == 0
+        && (s_streq (key, "table.schema") || s_streq (key, "table.partition-keys")
+            || s_streq (key, "table.computed-columns")))
+        s_partition_keys (cfg);
+    return rc;
+}
+
+static int
+s_config_set (zs_config_t *cfg, const char *key, const char *value, char *err, size_t errlen)
 {
     if (!key || !value) {
         s_err (err, errlen, "missing key or value");
@@ -1013,6 +1055,16 @@ zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen)
     zs_schema_t source, schema;
     if (s_derive (cfg->schema_text, cfg->computed_text, &source, &schema, err, errlen) != 0)
         return -1;
+    //  the keys must name the job's columns; a job without table.schema
+    //  may take an existing table's, whose columns zs_table_prepare_job
+    //  checks them against
+    zs_schema_t keyed = cfg->schema;
+    char why[ZS_ERRLEN];
+    if (cfg->schema_set
+        && zs_schema_partition_parse (&keyed, cfg->partition_keys, why, sizeof why) != 0) {
+        s_err (err, errlen, "%s", why);
+        return -1;
+    }
     for (size_t i = 0; i < S_NKEYS; i++) {
         const s_key_t *k = &s_keys[i];
         const char *field = (const char *) cfg + k->offset;

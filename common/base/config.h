@@ -108,6 +108,15 @@ typedef struct {
     char computed_text[ZS_COMPUTED_TEXT_MAX];
     //  The columns the source reads: table.schema without the computed ones.
     zs_schema_t source_schema;
+    //  Partitioned tables (table/partition.h). table.partition-keys, Paimon's
+    //  key: column names "k1,k2" of a new table ("" unset: an existing
+    //  table's keys; a job naming other keys is refused). Applied to
+    //  schema.partition whenever table.schema or this key is set.
+    char partition_keys[512];
+    char partition_default_name[128]; //  partition.default-name ("": the table's, else Paimon's)
+    //  write-max-writers (100): partitions a writer keeps a data file open
+    //  for; one more closes the least recently written one (docs/decisions.md)
+    int write_max_writers;
 } zs_config_t;
 
 //  What identifies a bounded job's input (its rows): the source kind and
@@ -139,6 +148,11 @@ int zs_config_port_range (const char *spec, int *lo, int *hi);
 
 //  Defaults (table.path and state.checkpoints.dir left empty).
 void zs_config_defaults (zs_config_t *cfg);
+
+//  table.partition-keys onto schema.partition (after the schema changed
+//  under it: an existing table's became the job's). 0, or -1 with err
+//  naming a key that names no column, comes twice or one too many.
+int zs_config_apply_partition (zs_config_t *cfg, char *err, size_t errlen);
 
 //  Set one key from its text value. 0, or -1 with err naming the key and
 //  what is wrong ("unknown key 'foo'", "execution.checkpointing.interval:

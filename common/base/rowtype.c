@@ -265,3 +265,73 @@ zs_schema_diff (const zs_schema_t *job, const zs_schema_t *table, char *why, siz
     }
     return 0;
 }
+
+//  --------------------------------------------------------------------------
+//  Partition keys (appended for table.partition-keys; table/partition.h
+//  is the rest)
+
+static int
+s_partition_column (const zs_schema_t *schema, const char *name, size_t len)
+{
+    for (int i = 0; i < schema->n; i++)
+        if (strlen (schema->cols[i].name) == len && strncmp (schema->cols[i].name, name, len) == 0)
+            return i;
+    return -1;
+}
+
+int
+zs_schema_partition_parse (zs_schema_t *schema, const char *keys, char *err, size_t errlen)
+{
+    schema->n_partition = 0;
+    const char *p = keys ? keys : "";
+    while (isspace ((unsigned char) *p))
+        p++;
+    if (!*p)
+        return 0;
+    while (true) {
+        const char *comma = strchr (p, ',');
+        const char *end = comma ? comma : p + strlen (p);
+        const char *a = p, *b = end;
+        while (a < b && isspace ((unsigned char) *a))
+            a++;
+        while (b > a && isspace ((unsigned char) b[-1]))
+            b--;
+        int col = s_partition_column (schema, a, (size_t) (b - a));
+        if (col < 0) {
+            snprintf (err, errlen, "table.partition-keys: '%.*s' names no column of the table",
+                      (int) (b - a), a);
+            return -1;
+        }
+        for (int i = 0; i < schema->n_partition; i++)
+            if (schema->partition[i] == col) {
+                snprintf (err, errlen, "table.partition-keys: '%s' is named twice",
+                          schema->cols[col].name);
+                return -1;
+            }
+        if (schema->n_partition == ZS_PARTITION_MAX) {
+            snprintf (err, errlen, "table.partition-keys: more than %d keys", ZS_PARTITION_MAX);
+            return -1;
+        }
+        schema->partition[schema->n_partition++] = col;
+        if (!comma)
+            return 0;
+        p = comma + 1;
+    }
+}
+
+int
+zs_schema_partition_format (const zs_schema_t *schema, char *buf, size_t len)
+{
+    size_t at = 0;
+    if (len == 0)
+        return -1;
+    buf[0] = 0;
+    for (int i = 0; i < schema->n_partition; i++) {
+        int n = snprintf (buf + at, len - at, "%s%s", i ? "," : "",
+                          schema->cols[schema->partition[i]].name);
+        if (n < 0 || (size_t) n >= len - at)
+            return -1;
+        at += (size_t) n;
+    }
+    return 0;
+}

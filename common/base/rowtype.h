@@ -40,6 +40,7 @@ typedef enum {
 
 #define ZS_MAX_COLUMNS 64
 #define ZS_COLUMN_NAME_MAX 64 //  bytes including the NUL
+#define ZS_PARTITION_MAX 8    //  partition keys a table may have
 
 typedef struct {
     char name[ZS_COLUMN_NAME_MAX];
@@ -56,6 +57,11 @@ typedef struct {
     //  FNV-1a of the canonical text, set by zs_schema_parse: equal schemas
     //  have equal fingerprints (caches key on it).
     uint64_t fingerprint;
+    //  The table's partition keys (table/partition.h): column indexes in
+    //  key order; 0 keys: unpartitioned. zs_schema_parse leaves none; the
+    //  job config's table.partition-keys and a table's schema file set them.
+    int n_partition;
+    int partition[ZS_PARTITION_MAX];
 } zs_schema_t;
 
 typedef struct {
@@ -98,5 +104,13 @@ bool zs_type_is_binary (zs_type_t type);
 //  the first differing column ("column 3 'qty': job has INT, table has
 //  BIGINT", "column 5 'ok': job has it, table has no such column").
 int zs_schema_diff (const zs_schema_t *job, const zs_schema_t *table, char *why, size_t len);
+
+//  Set schema's partition keys from "k1,k2" (column names, spaces around
+//  them allowed; "" or NULL: none). 0, or -1 with err naming a key that
+//  names no column, comes twice, or one too many.
+int zs_schema_partition_parse (zs_schema_t *schema, const char *keys, char *err, size_t errlen);
+
+//  The keys as "k1,k2" (the config's spelling). 0, or -1 if buf is small.
+int zs_schema_partition_format (const zs_schema_t *schema, char *buf, size_t len);
 
 #endif

@@ -20,12 +20,18 @@ typedef struct {
     uint8_t blob[ZS_STATS_MAX];
 } zs_stats_t;
 
+//  Bytes of a partition's BinaryRow a file meta keeps (partition.h's
+//  ZS_PARTITION_ROW_MAX).
+#define ZS_FILE_PARTITION_MAX 192
+
 //  Paimon's FileSource: how the file came to be.
 enum { ZS_FILE_SOURCE_APPEND = 0, ZS_FILE_SOURCE_COMPACT = 1 };
 
 //  What the manifest records of a data file.
 typedef struct {
-    char path[256]; //  relative to the table directory, e.g. "bucket-0/data-….parquet"
+    //  relative to the table directory: "bucket-0/data-….parquet", in a
+    //  partitioned table "dt=20426/hr=7/bucket-0/data-….parquet"
+    char path[256];
     int64_t rows;
     int64_t size; //  bytes on disk after close
     bool has_id;  //  the id range below is known (an id column, rows > 0)
@@ -39,6 +45,11 @@ typedef struct {
     int file_source;     //  _FILE_SOURCE, -1 when unknown
     int64_t delete_rows; //  _DELETE_ROW_COUNT, -1 when unknown
     zs_stats_t stats;
+    //  _PARTITION: the partition's BinaryRow as SerializationUtils writes
+    //  it (partition.h); partition_len 0 stands for the empty row (an
+    //  unpartitioned table). The path's directories are its name.
+    uint16_t partition_len;
+    uint8_t partition[ZS_FILE_PARTITION_MAX];
 } zs_file_meta_t;
 
 #endif

@@ -11,42 +11,58 @@ zs_plain_name (const char *name)
     return name[0] && !strchr (name, '/') && strcmp (name, ".") != 0 && strcmp (name, "..") != 0;
 }
 
+//  A partition directory component "k=v": not empty, '=' after a key, no
+//  NUL or '/' (the caller split on it). Such a component is never "." or
+//  "..", so a ".." inside a value ("p=a..b") is harmless.
+static bool
+s_partition_component (const char *c, size_t len)
+{
+    const char *eq = memchr (c, '=', len);
+    return len > 0 && eq && eq > c;
+}
+
 int
-zs_data_path_check (const char *path, char *err, size_t errlen)
+zs_data_path_split (const char *path, size_t *dir_len, int *bucket, const char **name, char *err,
+                    size_t errlen)
 {
     const char *why = NULL;
+    const char *c = path;
+    int depth = 0;
     if (path[0] == '/')
         why = "absolute path";
-    else if (strncmp (path, "bucket-", 7) != 0)
-        why = "not under bucket-N/";
-    else {
-        const char *p = path + 7;
-        const char *digits = p;
-        while (*p >= '0' && *p <= '9')
-            p++;
-        if (p == digits || *p != '/')
-            why = "not under bucket-N/";
-        else {
-            //  Every remaining component must be a plain name: this also
-            //  refuses "..", "." and empty components ("a//b", trailing /).
-            for (const char *c = p + 1; !why; c = strchr (c, '/') + 1) {
-                const char *end = strchr (c, '/');
-                size_t len = end ? (size_t) (end - c) : strlen (c);
-                if (len == 0 || (len == 1 && c[0] == '.')
-                    || (len == 2 && c[0] == '.' && c[1] == '.'))
-                    why = "empty, '.' or '..' path component";
-                if (!end)
-                    break;
-            }
-        }
+    //  the partition directories, up to "bucket-"
+    while (!why && strncmp (c, "bucket-", 7) != 0) {
+        const char *end = strchr (c, '/');
+        if (!end || !s_partition_component (c, (size_t) (end - c)) || ++depth > 8)
+            why = "not under [k=v/…]bucket-N/";
+        else
+            c = end + 1;
     }
-    //  Belt and braces: no ".." anywhere, even inside a name, so no later
-    //  change to the component check can open a way out of the table.
-    if (!why && strstr (path, ".."))
-        why = "contains '..'";
+    const char *p = c + 7, *digits = p;
+    while (!why && *p >= '0' && *p <= '9')
+        p++;
+    if (!why && (p == digits || p - digits > 7 || *p != '/'))
+        why = "not under [k=v/…]bucket-N/";
+    //  the file name: a plain name, and (belt and braces) no ".." anywhere
+    //  in it, so no later change to the check can open a way out of the
+    //  table
+    if (!why && (!zs_plain_name (p + 1) || strstr (p + 1, "..")))
+        why = strchr (p + 1, '/') ? "a directory below the bucket" : "not a plain file name";
     if (why) {
         snprintf (err, errlen, "data file path '%s': %s", path, why);
         return -1;
     }
+    *dir_len = c > path ? (size_t) (c - path - 1) : 0;
+    *bucket = atoi (digits);
+    *name = p + 1;
     return 0;
+}
+
+int
+zs_data_path_check (const char *path, char *err, size_t errlen)
+{
+    size_t dir_len;
+    int bucket;
+    const char *name;
+    return zs_data_path_split (path, &dir_len, &bucket, &name, err, errlen);
 }

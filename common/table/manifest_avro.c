@@ -7,6 +7,7 @@
 */
 #include "manifest.h"
 #include "binrow.h"
+#include "parquet_priv.h"
 #include "stats.h"
 #include <stddef.h>
 #include <stdio.h>
@@ -68,19 +69,6 @@ static const uint8_t s_empty_row[12] = {0};
 
 //  --------------------------------------------------------------------------
 //  Writing
-
-//  "bucket-<N>/<name>" into its bucket and name. 0 or -1.
-static int
-s_split_path (const char *path, int *bucket, const char **name)
-{
-    char err[ZS_ERRLEN];
-    if (zs_data_path_check (path, err, sizeof err) != 0)
-        return -1;
-    const char *slash = strchr (path, '/');
-    *name = slash + 1;
-    *bucket = atoi (path + 7);
-    return strchr (*name, '/') ? -1 : 0;
-}
 
 //  Empty SimpleStats: the key stats of an append table, partition stats.
 static void
@@ -164,13 +152,22 @@ s_fill_entry (zs_avro_enc_t *e, const void *items, size_t i, char *err, size_t e
     const zs_manifest_entry_t *m = (const zs_manifest_entry_t *) items + i;
     int bucket;
     const char *name;
-    if (s_split_path (m->file.path, &bucket, &name) != 0) {
-        snprintf (err, errlen, "data file path '%s' is not bucket-<N>/<name>", m->file.path);
+    size_t dir_len;
+    if (zs_data_path_split (m->file.path, &dir_len, &bucket, &name, err, errlen) != 0)
+        return -1;
+    if ((dir_len > 0) != (m->file.partition_len > 0)
+        || m->file.partition_len > ZS_FILE_PARTITION_MAX) {
+        snprintf (err, errlen, "data file '%s': %s", m->file.path,
+                  dir_len ? "in a partition directory without a partition row"
+                          : "has a partition row but no partition directory");
         return -1;
     }
     zs_avro_enc_int (e, S_VERSION);
     zs_avro_enc_int (e, m->add ? 0 : 1);
-    zs_avro_enc_bytes (e, s_empty_row, sizeof s_empty_row); //  _PARTITION
+    if (m->file.partition_len) //  _PARTITION
+        zs_avro_enc_bytes (e, m->file.partition, m->file.partition_len);
+    else
+        zs_avro_enc_bytes (e, s_empty_row, sizeof s_empty_row);
     zs_avro_enc_int (e, bucket);
     zs_avro_enc_int (e, m->total_buckets);
     s_enc_file (e, &m->file, name);
@@ -193,7 +190,11 @@ s_fill_meta (zs_avro_enc_t *e, const void *items, size_t i, char *err, size_t er
     zs_avro_enc_long (e, m->file_size);
     zs_avro_enc_long (e, m->added_files);
     zs_avro_enc_long (e, m->deleted_files);
-    s_enc_empty_stats (e); //  _PARTITION_STATS
+    const zs_stats_t *ps = &m->partition_stats; //  _PARTITION_STATS
+    if (ps->len)
+        zs_avro_enc_fixed (e, ps->blob, ps->len);
+    else
+        s_enc_empty_stats (e);
     zs_avro_enc_long (e, m->schema_id);
     for (int k = 0; k < 4; k++) { //  bucket and level ranges: 0 … 0
         zs_avro_enc_union (e, 1);
@@ -218,7 +219,8 @@ typedef struct {
     zs_avro_dec_t *d;
     char *err;
     size_t errlen;
-    char where[48]; //  "entry 3", for messages
+    char where[48];             //  "entry 3", for messages
+    const zs_partition_t *part; //  the table's partitioning (entries), or NULL
 } s_rd_t;
 
 static int
@@ -503,10 +505,35 @@ s_file_field (s_rd_t *r, const char *name, const zs_avro_node_t *t, void *arg)
 
 typedef struct {
     zs_manifest_entry_t *e;
+    const zs_partition_t *part; //  NULL: unpartitioned
     int64_t bucket;
     s_file_t file;
     bool have_file;
 } s_entry_t;
+
+//  _PARTITION: the empty row in an unpartitioned table, a row of the
+//  partition's fields in a partitioned one (kept, to name the directory).
+static int
+s_entry_partition (s_rd_t *r, s_entry_t *x, const uint8_t *p, size_t len)
+{
+    int arity = p ? zs_binrow_arity (p, len) : -1;
+    if (!x->part || x->part->n == 0)
+        return arity == 0 ? 1 : s_bad (r, "_PARTITION", "is not empty: a partitioned table");
+    zs_value_t values[ZS_PARTITION_MAX];
+    char why[ZS_ERRLEN];
+    if (len > ZS_FILE_PARTITION_MAX)
+        return s_bad (r, "_PARTITION", "is a row longer than zsink keeps");
+    if (zs_partition_decode (x->part, p, len, values, why, sizeof why) != 0) {
+        snprintf (r->err, r->errlen,
+                  "%s: _PARTITION is not a row of the table's %d partition "
+                  "keys: %s",
+                  r->where, x->part->n, why);
+        return -1;
+    }
+    memcpy (x->e->file.partition, p, len);
+    x->e->file.partition_len = (uint16_t) len;
+    return 1;
+}
 
 static int
 s_entry_field (s_rd_t *r, const char *name, const zs_avro_node_t *t, void *arg)
@@ -526,10 +553,7 @@ s_entry_field (s_rd_t *r, const char *name, const zs_avro_node_t *t, void *arg)
     if (strcmp (name, "_PARTITION") == 0) {
         if (s_dec_text (r, name, t, &p, &len) != 0)
             return -1;
-        //  an append table of zsink's kind has no partition columns
-        if (!p || zs_binrow_arity (p, len) != 0)
-            return s_bad (r, name, "is not empty: a partitioned table");
-        return 1;
+        return s_entry_partition (r, x, p, len);
     }
     if (strcmp (name, "_BUCKET") == 0 || strcmp (name, "_TOTAL_BUCKETS") == 0) {
         if (s_dec_num (r, name, t, 0, &v) != 0)
@@ -559,7 +583,21 @@ s_entry_finish (s_rd_t *r, s_entry_t *x)
         return s_bad (r, "_FILE", "lacks its name, size or row count");
     if (x->bucket < 0 || !zs_plain_name (x->file.name))
         return s_bad (r, "_FILE_NAME", "is not a plain name in a bucket");
-    snprintf (m->path, sizeof m->path, "bucket-%lld/%s", (long long) x->bucket, x->file.name);
+    char dir[ZS_PARTITION_DIR_MAX + 1] = "";
+    if (x->part && x->part->n > 0) {
+        zs_value_t values[ZS_PARTITION_MAX];
+        if (m->partition_len == 0)
+            return s_bad (r, "_PARTITION", "is missing in a partitioned table");
+        if (zs_partition_decode (x->part, m->partition, m->partition_len, values, r->err, r->errlen)
+                != 0
+            || zs_partition_dir (x->part, values, dir, sizeof dir - 1, r->err, r->errlen) < 0)
+            return -1;
+        strcat (dir, "/");
+    }
+    if (snprintf (m->path, sizeof m->path, "%sbucket-%lld/%s", dir, (long long) x->bucket,
+                  x->file.name)
+        >= (int) sizeof m->path)
+        return s_bad (r, "_FILE_NAME", "with its partition directory is too long a path");
     if (zs_data_path_check (m->path, r->err, r->errlen) != 0)
         return -1;
     if (m->size < 0 || m->rows < 0)
@@ -580,17 +618,52 @@ s_obj_entry (s_rd_t *r, const zs_avro_node_t *root, void *items, size_t i)
     e->add = true;
     e->total_buckets = -1;
     e->file.file_source = e->file.delete_rows = -1;
-    s_entry_t x = {.e = e};
+    s_entry_t x = {.e = e, .part = r->part};
     x.file.stats.n_nulls = x.file.stats.n_cols = -1;
     if (s_dec_record (r, "entry", root, s_entry_field, &x) != 0)
         return -1;
     return s_entry_finish (r, &x);
 }
 
+//  _PARTITION_STATS, decoded and encoded again as our blob (the record
+//  alone); the empty stats as none.
+static int
+s_meta_partition_stats (s_rd_t *r, const zs_avro_node_t *t, zs_manifest_meta_t *m)
+{
+    s_stats_t st = {.n_nulls = -1, .n_cols = -1};
+    if (s_dec_record (r, "_PARTITION_STATS", t, s_stats_field, &st) != 0)
+        return -1;
+    m->partition_stats.len = 0;
+    if (!st.min || !st.max || zs_binrow_arity (st.min, st.lmin) <= 0)
+        return 1;
+    zs_avro_enc_t e;
+    zs_avro_enc_init (&e);
+    zs_avro_enc_bytes (&e, st.min, st.lmin);
+    zs_avro_enc_bytes (&e, st.max, st.lmax);
+    zs_avro_enc_union (&e, st.n_nulls >= 0);
+    if (st.n_nulls >= 0) {
+        zs_avro_enc_array_start (&e, (size_t) st.n_nulls);
+        for (int64_t i = 0; i < st.n_nulls; i++) {
+            zs_avro_enc_union (&e, st.nulls[i] >= 0);
+            if (st.nulls[i] >= 0)
+                zs_avro_enc_long (&e, st.nulls[i]);
+        }
+        zs_avro_enc_array_end (&e);
+    }
+    if (e.ok && e.len <= ZS_STATS_MAX) { //  too large: dropped (no manifest skipped on it)
+        memcpy (m->partition_stats.blob, e.data, e.len);
+        m->partition_stats.len = m->partition_stats.cols_at = (uint16_t) e.len;
+    }
+    zs_avro_enc_fini (&e);
+    return 1;
+}
+
 static int
 s_meta_field (s_rd_t *r, const char *name, const zs_avro_node_t *t, void *arg)
 {
     zs_manifest_meta_t *m = arg;
+    if (strcmp (name, "_PARTITION_STATS") == 0)
+        return s_meta_partition_stats (r, t, m);
     if (strcmp (name, "_FILE_NAME") == 0) {
         const uint8_t *p;
         size_t len;
@@ -631,8 +704,8 @@ s_obj_meta (s_rd_t *r, const zs_avro_node_t *root, void *items, size_t i)
 //  Every object of an OCF through obj into a malloc'd array of item_size
 //  items. 0 or ZS_ECORRUPT + err.
 static int
-s_decode (const uint8_t *data, size_t len, const char *what, size_t item_size, s_obj_fn *obj,
-          void **items_p, size_t *n_p, char *err, size_t errlen)
+s_decode (const uint8_t *data, size_t len, const char *what, const zs_partition_t *part,
+          size_t item_size, s_obj_fn *obj, void **items_p, size_t *n_p, char *err, size_t errlen)
 {
     *items_p = NULL;
     *n_p = 0;
@@ -657,7 +730,7 @@ s_decode (const uint8_t *data, size_t len, const char *what, size_t item_size, s
     int rc = root ? 0 : ZS_ECORRUPT;
     int64_t count = 0;
     zs_avro_dec_t d;
-    s_rd_t r = {.d = &d, .err = err, .errlen = errlen};
+    s_rd_t r = {.d = &d, .err = err, .errlen = errlen, .part = part};
     while (rc == 0 && (rc = zs_avro_reader_next (rd, &count, &d, err, errlen)) == 1) {
         rc = 0;
         for (int64_t k = 0; rc == 0 && k < count; k++) {
@@ -693,8 +766,15 @@ int
 zs_manifest_decode (const uint8_t *data, size_t len, zs_manifest_entry_t **entries_p, size_t *n_p,
                     char *err, size_t errlen)
 {
+    return zs_manifest_decode_in (data, len, NULL, entries_p, n_p, err, errlen);
+}
+
+int
+zs_manifest_decode_in (const uint8_t *data, size_t len, const zs_partition_t *part,
+                       zs_manifest_entry_t **entries_p, size_t *n_p, char *err, size_t errlen)
+{
     void *items;
-    int rc = s_decode (data, len, "manifest entry", sizeof (zs_manifest_entry_t), s_obj_entry,
+    int rc = s_decode (data, len, "manifest entry", part, sizeof (zs_manifest_entry_t), s_obj_entry,
                        &items, n_p, err, errlen);
     *entries_p = rc == 0 ? items : NULL;
     return rc;
@@ -705,8 +785,80 @@ zs_manifest_list_decode (const uint8_t *data, size_t len, zs_manifest_meta_t **m
                          char *err, size_t errlen)
 {
     void *items;
-    int rc = s_decode (data, len, "manifest list entry", sizeof (zs_manifest_meta_t), s_obj_meta,
-                       &items, n_p, err, errlen);
+    int rc = s_decode (data, len, "manifest list entry", NULL, sizeof (zs_manifest_meta_t),
+                       s_obj_meta, &items, n_p, err, errlen);
     *metas_p = rc == 0 ? items : NULL;
+    return rc;
+}
+
+//  --------------------------------------------------------------------------
+//  Partition statistics of a manifest (SimpleStatsCollector over the
+//  entries' partition rows)
+
+typedef struct {
+    zs_value_t min[ZS_PARTITION_MAX], max[ZS_PARTITION_MAX];
+    int64_t nulls[ZS_PARTITION_MAX];
+} s_part_acc_t;
+
+static void
+s_part_widen (const zs_partition_t *part, s_part_acc_t *acc, const zs_value_t *v)
+{
+    for (int k = 0; k < part->n; k++) {
+        if (v[k].null) {
+            acc->nulls[k]++;
+            continue;
+        }
+        if (acc->min[k].null || zs_pq_value_cmp (part->type[k], &v[k], &acc->min[k]) < 0)
+            acc->min[k] = v[k];
+        if (acc->max[k].null || zs_pq_value_cmp (part->type[k], &v[k], &acc->max[k]) > 0)
+            acc->max[k] = v[k];
+    }
+}
+
+int
+zs_partition_stats (const zs_partition_t *part, const zs_manifest_entry_t *entries, size_t n,
+                    zs_stats_t *out, char *err, size_t errlen)
+{
+    memset (out, 0, offsetof (zs_stats_t, blob));
+    if (!part || part->n == 0)
+        return 0;
+    s_part_acc_t acc;
+    for (int k = 0; k < part->n; k++) {
+        acc.min[k] = acc.max[k] = (zs_value_t){.null = true};
+        acc.nulls[k] = 0;
+    }
+    //  values point into the entries' rows, which outlive this call
+    for (size_t i = 0; i < n; i++) {
+        zs_value_t v[ZS_PARTITION_MAX];
+        const zs_file_meta_t *f = &entries[i].file;
+        if (zs_partition_decode (part, f->partition, f->partition_len, v, err, errlen) != 0)
+            return -1;
+        s_part_widen (part, &acc, v);
+    }
+    uint8_t min[ZS_PARTITION_ROW_MAX], max[ZS_PARTITION_ROW_MAX];
+    int lmin = zs_partition_row (part, acc.min, min, sizeof min, err, errlen);
+    int lmax = lmin < 0 ? -1 : zs_partition_row (part, acc.max, max, sizeof max, err, errlen);
+    if (lmax < 0)
+        return -1;
+    zs_avro_enc_t e;
+    zs_avro_enc_init (&e);
+    zs_avro_enc_bytes (&e, min, (size_t) lmin);
+    zs_avro_enc_bytes (&e, max, (size_t) lmax);
+    zs_avro_enc_union (&e, 1);
+    zs_avro_enc_array_start (&e, (size_t) part->n);
+    for (int k = 0; k < part->n; k++) {
+        zs_avro_enc_union (&e, 1);
+        zs_avro_enc_long (&e, acc.nulls[k]);
+    }
+    zs_avro_enc_array_end (&e);
+    int rc = 0;
+    if (!e.ok || e.len > ZS_STATS_MAX) {
+        snprintf (err, errlen, "partition statistics of a manifest: out of memory");
+        rc = -1;
+    } else {
+        memcpy (out->blob, e.data, e.len);
+        out->len = out->cols_at = (uint16_t) e.len;
+    }
+    zs_avro_enc_fini (&e);
     return rc;
 }

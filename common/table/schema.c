@@ -7,6 +7,7 @@
     long forms are mapped to their short ones.
 */
 #include "schema.h"
+#include "partition.h"
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,12 @@ static const char *const s_options[][2] = {
 char *
 zs_schema_to_json (const zs_schema_t *row, int64_t time_millis)
 {
+    return zs_schema_to_json_with (row, time_millis, NULL);
+}
+
+char *
+zs_schema_to_json_with (const zs_schema_t *row, int64_t time_millis, const char *default_name)
+{
     json_t *fields = json_array ();
     for (int i = 0; i < row->n; i++) {
         char type[64];
@@ -38,10 +45,15 @@ zs_schema_to_json (const zs_schema_t *row, int64_t time_millis)
     json_t *options = json_object ();
     for (size_t i = 0; i < sizeof s_options / sizeof s_options[0]; i++)
         json_object_set_new (options, s_options[i][0], json_string (s_options[i][1]));
+    if (default_name && *default_name)
+        json_object_set_new (options, "partition.default-name", json_string (default_name));
+    json_t *keys = json_array ();
+    for (int i = 0; i < row->n_partition; i++)
+        json_array_append_new (keys, json_string (row->cols[row->partition[i]].name));
     json_t *root =
-        json_pack ("{s:i, s:i, s:o, s:i, s:[], s:[], s:o, s:I}", "version", 3, "id", 0, "fields",
-                   fields, "highestFieldId", row->n - 1, "partitionKeys", "primaryKeys", "options",
-                   options, "timeMillis", (json_int_t) time_millis);
+        json_pack ("{s:i, s:i, s:o, s:i, s:o, s:[], s:o, s:I}", "version", 3, "id", 0, "fields",
+                   fields, "highestFieldId", row->n - 1, "partitionKeys", keys, "primaryKeys",
+                   "options", options, "timeMillis", (json_int_t) time_millis);
     if (!root)
         return NULL;
     char *text = json_dumps (root, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
@@ -155,6 +167,33 @@ s_keys (zs_table_schema_t *self, json_t *keys, int *n)
     return 0;
 }
 
+//  partitionKeys onto the row type (row.partition, column indexes).
+static int
+s_partition_keys (zs_table_schema_t *self, json_t *keys, char *err, size_t errlen)
+{
+    zs_schema_t *row = &self->row;
+    row->n_partition = 0;
+    for (size_t i = 0; i < json_array_size (keys); i++) {
+        const char *name = json_string_value (json_array_get (keys, i));
+        int col = -1;
+        for (int c = 0; name && c < row->n && col < 0; c++)
+            if (strcmp (row->cols[c].name, name) == 0)
+                col = c;
+        if (col < 0 || row->n_partition == ZS_PARTITION_MAX) {
+            snprintf (err, errlen, "partition key %zu '%s': %s", i + 1, name ? name : "(not text)",
+                      col < 0 ? "names no column" : "more keys than zsink takes");
+            return ZS_ECORRUPT;
+        }
+        for (int k = 0; k < row->n_partition; k++)
+            if (row->partition[k] == col) {
+                snprintf (err, errlen, "partition key '%s' is named twice", name);
+                return ZS_ECORRUPT;
+            }
+        row->partition[row->n_partition++] = col;
+    }
+    return 0;
+}
+
 static int
 s_options_read (zs_table_schema_t *self, json_t *options, char *err, size_t errlen)
 {
@@ -210,6 +249,8 @@ zs_schema_from_json (zs_table_schema_t *self, const char *text, char *err, size_
         rc = ZS_ECORRUPT;
     }
     if (rc == 0)
+        rc = s_partition_keys (self, json_object_get (root, "partitionKeys"), err, errlen);
+    if (rc == 0)
         rc = s_options_read (self, json_object_get (root, "options"), err, errlen);
     self->id = rc == 0 ? (int64_t) json_integer_value (id) : 0;
     json_t *high = json_object_get (root, "highestFieldId");
@@ -243,6 +284,8 @@ static const struct {
     {"data-evolution.enabled", "false", "false", "data evolution is not supported"},
     {"row-tracking.enabled", "false", "false", "row tracking is not supported"},
     {"data-file.external-paths", "", "", "external data paths are not supported"},
+    {"partition.legacy-name", "true", "true",
+     "zsink names partition directories as Paimon's legacy names only"},
 };
 
 int
@@ -254,8 +297,13 @@ zs_schema_writable (const zs_table_schema_t *self, char *why, size_t len)
                   self->first_key);
         return -1;
     }
-    if (self->n_partition_keys > 0) {
-        snprintf (why, len, "it is partitioned (partition key %s): not supported", self->first_key);
+    zs_partition_t part;
+    char perr[ZS_ERRLEN];
+    if (zs_partition_init (&part, &self->row,
+                           zs_schema_option (self, "partition.default-name", NULL), perr,
+                           sizeof perr)
+        != 0) {
+        snprintf (why, len, "%s", perr);
         return -1;
     }
     for (size_t i = 0; i < sizeof s_needs / sizeof s_needs[0]; i++) {

@@ -36,6 +36,10 @@ typedef struct {
 //  The schema file zsink writes for a new table of this row type.
 //  malloc'd JSON, NULL when out of memory.
 char *zs_schema_to_json (const zs_schema_t *row, int64_t time_millis);
+//  The same, with the row's partition keys as partitionKeys and, when
+//  default_name is set, the option partition.default-name.
+char *zs_schema_to_json_with (const zs_schema_t *row, int64_t time_millis,
+                              const char *default_name);
 
 //  Decode a schema file (any Paimon version's, by field name). A column of
 //  a type zsink does not read is an error naming it, and so is a field id
@@ -47,8 +51,9 @@ int zs_schema_from_json (zs_table_schema_t *self, const char *text, char *err, s
 const char *zs_schema_option (const zs_table_schema_t *self, const char *key, const char *dflt);
 
 //  Can zsink write this table exactly once? 0, or -1 with why naming the
-//  key or option that prevents it (primary keys, partitions, a fixed bucket
-//  count, another file or manifest format, deletion vectors, …).
+//  key or option that prevents it (primary keys, a partition key zsink
+//  cannot name directories by, a fixed bucket count, another file or
+//  manifest format, deletion vectors, …).
 int zs_schema_writable (const zs_table_schema_t *self, char *why, size_t len);
 
 #endif

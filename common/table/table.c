@@ -183,6 +183,13 @@ s_read_schema (zs_table_t *self, char *err, size_t errlen)
     self->tschema = *zs_schemas_latest (&self->schemas);
     self->schema = self->tschema.row;
     self->write_schema_id = self->tschema.id;
+    //  Paimon keeps a table's partition keys across schema changes: the
+    //  latest schema's name every manifest's partitions
+    const char *dflt = zs_schema_option (&self->tschema, "partition.default-name", NULL);
+    if (zs_partition_init (&self->part, &self->schema, dflt, why, sizeof why) != 0) {
+        snprintf (err, errlen, "table %s: %s", self->path, why);
+        return -1;
+    }
     if (s_read_options (self, err, errlen) != 0)
         return -1;
     const char *codec = zs_schema_option (&self->tschema, "manifest.compression", "zstd");
@@ -219,11 +226,13 @@ s_job_schema (zs_table_t *self, const zs_schema_t *job, char *err, size_t errlen
 //  The directories a writer needs (a table another writer created may lack
 //  some until its first commit). 0 or -1 + err.
 static int
-s_make_dirs (zs_table_t *self, char *err, size_t errlen)
+s_make_dirs (zs_table_t *self, bool partitioned, char *err, size_t errlen)
 {
     char p[ZS_PATH_MAX];
+    //  a partitioned table's buckets are in its partitions' directories,
+    //  made by the writers as they meet each partition
     static const char *dirs[] = {"schema", "snapshot", "manifest", "bucket-0"};
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] - partitioned; i++) {
         zs_table_file_path (self, p, sizeof p, dirs[i]);
         if (zs_io_mkdirs (p) != 0) {
             snprintf (err, errlen, "%s: cannot create directory: %s", p, strerror (errno));
@@ -238,17 +247,18 @@ s_make_dirs (zs_table_t *self, char *err, size_t errlen)
 //  winner's identical schema. An existing table is not written to at all
 //  (its disk may be full: t_disk_full).
 static int
-s_create (zs_table_t *self, const zs_schema_t *create, char *err, size_t errlen)
+s_create (zs_table_t *self, const zs_schema_t *create, const char *default_name, char *err,
+          size_t errlen)
 {
     char p[ZS_PATH_MAX];
     zs_table_file_path (self, p, sizeof p, "schema");
     int64_t id;
     if (s_latest_schema (p, &id, err, errlen) == 0)
         return 0;
-    if (s_make_dirs (self, err, errlen) != 0)
+    if (s_make_dirs (self, create->n_partition > 0, err, errlen) != 0)
         return -1;
     zs_table_file_path (self, p, sizeof p, "schema/schema-0");
-    char *json = zs_schema_to_json (create, zs_clock_wall_ms ());
+    char *json = zs_schema_to_json_with (create, zs_clock_wall_ms (), default_name);
     int rc = json ? zs_io_create_exclusive (p, json, strlen (json), err, errlen) : -1;
     if (!json)
         snprintf (err, errlen, "out of memory");
@@ -256,8 +266,47 @@ s_create (zs_table_t *self, const zs_schema_t *create, char *err, size_t errlen)
     return rc == ZS_ECONFLICT ? 0 : rc;
 }
 
+//  A job's partitioning against the table's: the same keys in the same
+//  order, and the same default name when the job names one. 0 or -1 + err.
+static int
+s_job_partition (zs_table_t *self, const zs_schema_t *job, const char *default_name, char *err,
+                 size_t errlen)
+{
+    char a[512] = "", b[512] = "";
+    zs_schema_partition_format (job, a, sizeof a);
+    zs_schema_partition_format (&self->schema, b, sizeof b);
+    if (strcmp (a, b) != 0) {
+        snprintf (err, errlen,
+                  "table %s is partitioned by '%s', the job by '%s' (table.partition-keys): "
+                  "a table's partition keys never change",
+                  self->path, b, a);
+        return -1;
+    }
+    if (default_name && *default_name && strcmp (default_name, self->part.default_name) != 0) {
+        snprintf (err, errlen,
+                  "table %s has partition.default-name '%s', the job '%s': a table's default "
+                  "partition name never changes",
+                  self->path, self->part.default_name, default_name);
+        return -1;
+    }
+    return 0;
+}
+
 zs_table_t *
 zs_table_open (const char *path, const zs_schema_t *create, char *err, size_t errlen)
+{
+    return zs_table_open_job (path, create, NULL, err, errlen);
+}
+
+const zs_partition_t *
+zs_table_partition (zs_table_t *self)
+{
+    return &self->part;
+}
+
+zs_table_t *
+zs_table_open_job (const char *path, const zs_schema_t *create, const char *default_name, char *err,
+                   size_t errlen)
 {
     zs_table_t *self = calloc (1, sizeof *self);
     if (!self) {
@@ -276,7 +325,7 @@ zs_table_open (const char *path, const zs_schema_t *create, char *err, size_t er
     size_t len = strlen (self->path);
     while (len > 1 && self->path[len - 1] == '/')
         self->path[--len] = '\0';
-    if ((create && s_create (self, create, err, errlen) != 0)
+    if ((create && s_create (self, create, default_name, err, errlen) != 0)
         || s_read_schema (self, err, errlen) != 0)
         goto fail;
     //  A job writes rows of its own schema, exactly once: into a table of
@@ -289,13 +338,32 @@ zs_table_open (const char *path, const zs_schema_t *create, char *err, size_t er
     }
     if (create && s_job_schema (self, create, err, errlen) != 0)
         goto fail;
-    if (create && s_make_dirs (self, err, errlen) != 0)
+    if (create && s_job_partition (self, create, default_name, err, errlen) != 0)
+        goto fail;
+    if (create && s_make_dirs (self, self->part.n > 0, err, errlen) != 0)
         goto fail;
     return self;
 fail:
     zs_schemas_free (&self->schemas);
     free (self);
     return NULL;
+}
+
+//  A new table's partitioning from the job: keys naming its columns, of
+//  types zsink names directories by, a default name it can use.
+static int
+s_new_partition (zs_config_t *cfg, char *err, size_t errlen)
+{
+    zs_partition_t part;
+    char why[ZS_ERRLEN];
+    if (zs_config_apply_partition (cfg, err, errlen) != 0)
+        return -1;
+    const char *dflt = *cfg->partition_default_name ? cfg->partition_default_name : NULL;
+    if (zs_partition_init (&part, &cfg->schema, dflt, why, sizeof why) != 0) {
+        snprintf (err, errlen, "zsink cannot write table %s: %s", cfg->table_path, why);
+        return -1;
+    }
+    return 0;
 }
 
 int
@@ -305,8 +373,8 @@ zs_table_prepare_job (zs_config_t *cfg, char *err, size_t errlen)
     int64_t id;
     snprintf (dir, sizeof dir, "%s/schema", cfg->table_path);
     int found = s_latest_schema (dir, &id, err, errlen);
-    if (found == ZS_ENOENT)
-        return 0; //  a new table: the committer creates it with the job's schema
+    if (found == ZS_ENOENT) //  a new table: the committer creates it with the job's schema
+        return s_new_partition (cfg, err, errlen);
     //  a listing that failed (S3 did not answer) is no new table, and must
     //  not read as "not a table" when the next listing answers
     if (found != 0)
@@ -318,11 +386,23 @@ zs_table_prepare_job (zs_config_t *cfg, char *err, size_t errlen)
         zs_table_destroy (&table);
         return -1;
     }
+    //  The table's partition keys are the job's unless it names its own
+    //  (then they must be the table's: zs_table_open_job below)
+    int rc = 0;
+    if (!*cfg->partition_keys)
+        rc = zs_schema_partition_format (&table->schema, cfg->partition_keys,
+                                         sizeof cfg->partition_keys);
+    if (rc != 0 || zs_config_apply_partition (cfg, err, errlen) != 0) {
+        if (rc != 0)
+            snprintf (err, errlen, "table %s: partition keys too long", cfg->table_path);
+        zs_table_destroy (&table);
+        return -1;
+    }
     //  A new job writes the latest schema, and every older schema's files
     //  must read as it (its compaction rewrites them), before anything is
     //  written.
     char why[ZS_ERRLEN];
-    int rc = zs_schemas_check (&table->schemas, why, sizeof why);
+    rc = zs_schemas_check (&table->schemas, why, sizeof why);
     if (rc != 0)
         snprintf (err, errlen, "zsink cannot write table %s: %s", cfg->table_path, why);
     else if ((rc = zs_schema_diff (&cfg->schema, &table->schema, why, sizeof why)) != 0)
@@ -331,8 +411,9 @@ zs_table_prepare_job (zs_config_t *cfg, char *err, size_t errlen)
     zs_table_destroy (&table);
     if (rc != 0)
         return -1;
-    //  again, as a writer: writable, and of the job's row type
-    table = zs_table_open (cfg->table_path, &cfg->schema, err, errlen);
+    //  again, as a writer: writable, and of the job's row type and keys
+    table =
+        zs_table_open_job (cfg->table_path, &cfg->schema, cfg->partition_default_name, err, errlen);
     if (!table)
         return -1;
     zs_table_destroy (&table);
@@ -794,7 +875,7 @@ s_read_manifest_file (zs_table_t *self, const char *name, bool list, void **item
     zs_manifest_meta_t *metas = NULL;
     zs_manifest_entry_t *entries = NULL;
     int rc = list ? zs_manifest_list_decode (data, len, &metas, n_p, why, sizeof why)
-                  : zs_manifest_decode (data, len, &entries, n_p, why, sizeof why);
+                  : zs_manifest_decode_in (data, len, &self->part, &entries, n_p, why, sizeof why);
     free (data);
     if (rc != 0)
         snprintf (err, errlen, "%s: corrupt manifest%s: %s", path, list ? " list" : "", why);
@@ -1097,10 +1178,41 @@ s_check_not_live (zs_table_t *self, const zs_file_meta_t *f, char *err, size_t e
     return 0;
 }
 
+//  A new file's path: inside the table, in its partition's directory (the
+//  one the table names the partition by: a reader finds it there), none
+//  in an unpartitioned table. 0 or -1 + err.
+static int
+s_check_path (zs_table_t *self, const zs_file_meta_t *f, char *err, size_t errlen)
+{
+    size_t dir_len;
+    int bucket;
+    const char *name;
+    if (zs_data_path_split (f->path, &dir_len, &bucket, &name, err, errlen) != 0)
+        return -1;
+    char dir[ZS_PARTITION_DIR_MAX] = "", why[ZS_ERRLEN] = "";
+    zs_value_t values[ZS_PARTITION_MAX];
+    if (self->part.n > 0
+        && (zs_partition_decode (&self->part, f->partition, f->partition_len, values, why,
+                                 sizeof why)
+                != 0
+            || zs_partition_dir (&self->part, values, dir, sizeof dir, why, sizeof why) < 0)) {
+        snprintf (err, errlen, "data file %s: its partition is not one of table %s: %s", f->path,
+                  self->path, why);
+        return -1;
+    }
+    if (strlen (dir) != dir_len || strncmp (f->path, dir, dir_len) != 0
+        || (self->part.n == 0 && f->partition_len > 0)) {
+        snprintf (err, errlen, "data file %s: not in its partition's directory '%s' of table %s",
+                  f->path, dir, self->path);
+        return -1;
+    }
+    return 0;
+}
+
 int
 zs_table_check_new_file (zs_table_t *self, const zs_file_meta_t *f, char *err, size_t errlen)
 {
-    if (zs_data_path_check (f->path, err, errlen) != 0)
+    if (s_check_path (self, f, err, errlen) != 0)
         return -1;
     if (!self->live) {
         int64_t earliest = 0, latest = 0;
@@ -1129,7 +1241,7 @@ s_check_new_files (zs_table_t *self, const zs_file_meta_t *files, size_t n, int6
     }
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
-        if ((rc = zs_data_path_check (files[i].path, err, errlen)) != 0)
+        if ((rc = s_check_path (self, &files[i], err, errlen)) != 0)
             break;
         if ((rc = s_check_not_live (self, &files[i], err, errlen)) != 0)
             break;
@@ -1311,6 +1423,11 @@ zs_table_write_entries (zs_table_t *self, const char *name, const zs_manifest_en
         else
             meta->deleted_files++;
     meta->schema_id = self->tschema.id;
+    if (data
+        && zs_partition_stats (&self->part, entries, n, &meta->partition_stats, err, errlen) != 0) {
+        free (data);
+        return -1;
+    }
     return s_write_manifest (self, name, data, len, &meta->file_size, err, errlen);
 }
 
@@ -2033,4 +2150,83 @@ zs_table_commit (zs_table_t *self, const zs_commit_t *req, zs_committed_t *out, 
                                 .files_deleted = (int64_t) req->n_deletes,
                                 .delta_rows = c.snap.delta_record_count};
     return rc;
+}
+
+//  --------------------------------------------------------------------------
+//  Bucket directories
+
+typedef struct {
+    char **v;
+    size_t n, cap;
+} s_rels_t;
+
+static int
+s_rels_add (s_rels_t *r, const char *rel)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 16;
+        char **v = realloc (r->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        r->v = v;
+        r->cap = cap;
+    }
+    if (!(r->v[r->n] = strdup (rel)))
+        return -1;
+    r->n++;
+    return 0;
+}
+
+//  The bucket directories under rel ("" the table), depth partition levels
+//  down. 0 or -1 + err.
+static int
+s_bucket_dirs_in (zs_table_t *self, const char *rel, int depth, s_rels_t *out, char *err,
+                  size_t errlen)
+{
+    char path[ZS_PATH_MAX], sub[ZS_PATH_MAX];
+    if (zs_table_file_path (self, path, sizeof path, *rel ? rel : ".") != 0)
+        return 0; //  too deep to be one a writer made
+    zs_io_entry_t *e;
+    size_t n;
+    int rc = zs_io_listing (*rel ? path : self->path, &e, &n, err, errlen);
+    if (rc != 0)
+        return rc == ZS_ENOENT ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const char *name = e[i].name;
+        bool want = depth == 0 ? strncmp (name, "bucket-", 7) == 0
+                               : name[0] != '.' && strchr (name, '=') != NULL;
+        if (!e[i].is_dir || !want
+            || snprintf (sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", name) >= (int) sizeof sub)
+            continue;
+        rc = depth == 0 ? s_rels_add (out, sub)
+                        : s_bucket_dirs_in (self, sub, depth - 1, out, err, errlen);
+        if (rc != 0 && !err[0])
+            snprintf (err, errlen, "out of memory");
+    }
+    zs_io_listing_free (&e, n);
+    return rc;
+}
+
+int
+zs_table_bucket_dirs (zs_table_t *self, char ***rels_p, size_t *n_p, char *err, size_t errlen)
+{
+    s_rels_t out = {0};
+    err[0] = '\0';
+    int rc = s_bucket_dirs_in (self, "", self->part.n, &out, err, errlen);
+    if (rc != 0) {
+        zs_table_free_rels (&out.v, out.n);
+        return -1;
+    }
+    *rels_p = out.v;
+    *n_p = out.n;
+    return 0;
+}
+
+void
+zs_table_free_rels (char ***rels_p, size_t n)
+{
+    for (size_t i = 0; *rels_p && i < n; i++)
+        free ((*rels_p)[i]);
+    free (*rels_p);
+    *rels_p = NULL;
 }

@@ -30,6 +30,7 @@
 #include "evolve.h"
 #include "filemeta.h"
 #include "parquet.h"
+#include "partition.h"
 #include "schema.h"
 #include "snapshot.h"
 #include "io_lock.h"
@@ -42,6 +43,23 @@ typedef struct _zs_table_t zs_table_t;
 //  names the first differing column). NULL + err on failure (not a table,
 //  unreadable schema…).
 zs_table_t *zs_table_open (const char *path, const zs_schema_t *create, char *err, size_t errlen);
+//  The same for a job: a new table gets create's partition keys and, when
+//  set, the option partition.default-name; an existing table whose keys or
+//  default name differ from the job's is refused, naming both.
+zs_table_t *zs_table_open_job (const char *path, const zs_schema_t *create,
+                               const char *default_name, char *err, size_t errlen);
+
+//  The table's partitioning (n 0: unpartitioned).
+const zs_partition_t *zs_table_partition (zs_table_t *self);
+
+//  Every bucket directory of the table, table-relative ("bucket-0", or in
+//  a partitioned table "dt=20426/hr=7/bucket-0": a "k=v" directory per
+//  partition key, then bucket-*), whether a snapshot names files in it or
+//  not. *rels_p malloc'd strings in a malloc'd array (zs_table_free_rels).
+//  0 or -1 + err (a listing failed; a missing directory is none).
+int zs_table_bucket_dirs (zs_table_t *self, char ***rels_p, size_t *n_p, char *err,
+                          size_t errlen);
+void zs_table_free_rels (char ***rels_p, size_t n);
 void zs_table_destroy (zs_table_t **self_p);
 const char *zs_table_path (zs_table_t *self);
 //  The table's row type (of its latest schema file).

@@ -11,12 +11,17 @@
     it counts compaction.min.file-num files. Then (zsink's rule, not
     Paimon's) a file more than twice the size of the rest of its task is
     left out. One task per call: the work a commit adds stays bounded.
+    A partitioned table is compacted within a partition only, as Paimon's
+    coordinator plans per partition: the first partition (in the order of
+    their BinaryRows) with a task gives it, and its outputs go into that
+    partition's bucket directory with its partition row.
     zs_table_compact does all three steps; the committer runs the rewrite
     on a thread of its own (committer/compactor.c).
 
     The rewrite reads each input (oldest sequence first) and writes its rows
     into new files rolled at target-file-size, named
-    bucket-0/data-<user tag>-compact-<uuid>-<k>.parquet: a crash before the
+    [<partition>/]bucket-0/data-<user tag>-compact-<uuid>-<k>.parquet (the
+    inputs' directory): a crash before the
     COMPACT snapshot leaves files no snapshot names, which the user's next
     committer removes (zs_table_clean_uncommitted_manifests), like any
     uncommitted file. Same rows, so nothing about exactly-once changes: the
@@ -103,6 +108,41 @@ s_plan (const zs_compact_t *req, zs_file_meta_t *files, size_t *n)
     return k > 1 && (full || (int) k >= req->min_file_num);
 }
 
+//  Files by partition (BinaryRow bytes), then as they were.
+static int
+s_by_partition (const void *a, const void *b)
+{
+    const zs_file_meta_t *x = a, *y = b;
+    size_t n = x->partition_len < y->partition_len ? x->partition_len : y->partition_len;
+    int c = n ? memcmp (x->partition, y->partition, n) : 0;
+    if (c)
+        return c;
+    if (x->partition_len != y->partition_len)
+        return x->partition_len < y->partition_len ? -1 : 1;
+    return strcmp (x->path, y->path);
+}
+
+//  s_plan within each partition in turn: the first task into
+//  files[0..*n). false when no partition has one.
+static bool
+s_plan_partitions (const zs_compact_t *req, zs_file_meta_t *files, size_t *n)
+{
+    qsort (files, *n, sizeof *files, s_by_partition);
+    for (size_t a = 0, b; a < *n; a = b) {
+        for (b = a + 1; b < *n && files[b].partition_len == files[a].partition_len
+                        && !memcmp (files[b].partition, files[a].partition, files[a].partition_len);
+             b++)
+            ;
+        size_t k = b - a;
+        if (s_plan (req, files + a, &k)) {
+            memmove (files, files + a, k * sizeof *files);
+            *n = k;
+            return true;
+        }
+    }
+    return false;
+}
+
 void
 zs_table_compact_discard (const char *table_path, const zs_file_meta_t *files, size_t n)
 {
@@ -119,8 +159,12 @@ zs_table_compact_rewrite (const char *table_path, const zs_schemas_t *schemas,
                           const int *stop, zs_file_meta_t **out_p, size_t *n_out, char *err,
                           size_t errlen)
 {
-    char tag[9], uuid[40], rel[256], path[ZS_PATH_MAX];
+    char tag[9], uuid[40], rel[256], path[ZS_PATH_MAX], dir[256] = "bucket-0";
     zs_table_user_tag (req->user, tag);
+    //  the inputs' bucket directory (of their partition): the outputs' too
+    const char *slash = n ? strrchr (in[0].path, '/') : NULL;
+    if (slash && (size_t) (slash - in[0].path) < sizeof dir)
+        snprintf (dir, sizeof dir, "%.*s", (int) (slash - in[0].path), in[0].path);
     zs_uuid (uuid);
     zs_file_meta_t *out = calloc (n, sizeof *out); //  never more outputs than inputs + 1
     zs_file_meta_t *grown = out ? realloc (out, (n + 1) * sizeof *out) : NULL;
@@ -164,8 +208,13 @@ zs_table_compact_rewrite (const char *table_path, const zs_schemas_t *schemas,
                 break;
             }
             if (!w) {
-                snprintf (rel, sizeof rel, "bucket-0/data-%s-compact-%s-%zu.%s", tag, uuid, k,
-                          zs_datafile_extension ());
+                if (snprintf (rel, sizeof rel, "%s/data-%s-compact-%s-%zu.%s", dir, tag, uuid, k,
+                              zs_datafile_extension ())
+                    >= (int) sizeof rel) {
+                    snprintf (err, errlen, "%s: compaction output path too long", dir);
+                    rc = -1;
+                    break;
+                }
                 w = zs_datafile_writer_new (table_path, rel, schema, &req->parquet, err, errlen);
                 if (!w) {
                     rc = -1;
@@ -194,6 +243,8 @@ zs_table_compact_rewrite (const char *table_path, const zs_schemas_t *schemas,
     if (w)
         zs_datafile_writer_abort (&w);
     for (size_t i = 0; i < k; i++) {
+        memcpy (out[i].partition, in[0].partition, in[0].partition_len);
+        out[i].partition_len = in[0].partition_len;
         out[i].file_source = ZS_FILE_SOURCE_COMPACT;
         out[i].schema_id = latest->id;
         out[i].min_seq = min_seq;
@@ -241,7 +292,7 @@ zs_table_compact_plan (zs_table_t *self, const zs_compact_t *req, zs_file_meta_t
         rc = zs_table_live_files (self, 0, &files, &n, err, errlen);
     if (rc != 0)
         return rc;
-    if (!s_plan (req, files, &n)) {
+    if (!s_plan_partitions (req, files, &n)) {
         free (files);
         return 0;
     }

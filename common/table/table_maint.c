@@ -263,15 +263,15 @@ s_orphans (zs_table_t *self, int64_t min_age_ms, char ***paths_p, size_t *n_p, s
     if (rc == 0)
         rc = s_scan_dir (self, "snapshot", &refs, min_age_ms, true, &out, err, errlen);
     if (rc == 0) {
-        zs_io_entry_t *e;
-        size_t n;
-        rc = zs_io_listing (zs_table_path (self), &e, &n, err, errlen);
-        //  Every bucket directory, not only those live files mention: a
-        //  bucket whose files were never committed is all orphans.
+        //  Every bucket directory, of every partition, not only those live
+        //  files mention: a bucket whose files were never committed is all
+        //  orphans.
+        char **dirs = NULL;
+        size_t n = 0;
+        rc = zs_table_bucket_dirs (self, &dirs, &n, err, errlen);
         for (size_t i = 0; rc == 0 && i < n; i++)
-            if (e[i].is_dir && strncmp (e[i].name, "bucket-", 7) == 0)
-                rc = s_scan_dir (self, e[i].name, &refs, min_age_ms, false, &out, err, errlen);
-        zs_io_listing_free (&e, n);
+            rc = s_scan_dir (self, dirs[i], &refs, min_age_ms, false, &out, err, errlen);
+        zs_table_free_rels (&dirs, n);
     }
     s_strset_free (&refs);
     //  what a running or restorable job may still commit (table_pins.c)
@@ -421,17 +421,30 @@ zs_table_clean_uncommitted_manifests (zs_table_t *self, const char *commit_user,
         s_delete_users (self, "snapshot", s_users_snapshot_temp, commit_user, NULL, err, errlen);
     if (temps < 0)
         return -1;
-    //  compaction outputs no snapshot took (data files: read every manifest
-    //  only when there are some)
+    //  compaction outputs no snapshot took, in every bucket directory of
+    //  every partition (data files: read every manifest only when there
+    //  are some)
+    char **dirs = NULL;
+    size_t nd = 0;
+    if (zs_table_bucket_dirs (self, &dirs, &nd, err, errlen) != 0)
+        return -1;
     int outputs = 0;
-    if (s_has_users (self, "bucket-0", s_users_compact_output, commit_user)) {
-        s_strset_t data = {0};
-        outputs = s_referenced (self, true, &data, err, errlen) != 0
-                      ? -1
-                      : s_delete_users (self, "bucket-0", s_users_compact_output, commit_user,
-                                        &data, err, errlen);
-        s_strset_free (&data);
+    s_strset_t data = {0};
+    bool loaded = false;
+    for (size_t i = 0; i < nd && outputs >= 0; i++) {
+        if (!s_has_users (self, dirs[i], s_users_compact_output, commit_user))
+            continue;
+        if (!loaded && s_referenced (self, true, &data, err, errlen) != 0) {
+            outputs = -1;
+            break;
+        }
+        loaded = true;
+        int k =
+            s_delete_users (self, dirs[i], s_users_compact_output, commit_user, &data, err, errlen);
+        outputs = k < 0 ? -1 : outputs + k;
     }
+    s_strset_free (&data);
+    zs_table_free_rels (&dirs, nd);
     return outputs < 0 ? -1 : manifests + temps + outputs;
 }
 
@@ -579,7 +592,7 @@ s_verify_orphans (zs_table_t *self, int64_t min_age_ms, s_report_t *r, char *err
         return; //  an undecodable snapshot or manifest, reported already
     int64_t now = zs_clock_wall_ms ();
     for (size_t i = 0; i < n; i++) {
-        if (strncmp (paths[i], "bucket-", 7) == 0) {
+        if (zs_data_path_check (paths[i], why, sizeof why) == 0) {
             char path[ZS_PATH_MAX];
             zs_io_stat_t st;
             zs_table_file_path (self, path, sizeof path, paths[i]);

@@ -380,8 +380,10 @@ s_spares (const s_pin_t *p, const char *rel)
     char prefix[32], tag[9];
     snprintf (prefix, sizeof prefix, "data-%s-w", p->pub.job8);
     zs_table_user_tag (p->pub.user, tag);
-    return (strncmp (rel, "bucket-", 7) == 0 && strncmp (name, prefix, strlen (prefix)) == 0)
-           || s_users_own (name, tag);
+    //  a data file, in a partition's bucket directory or the table's
+    char why[ZS_ERRLEN];
+    bool data = zs_data_path_check (rel, why, sizeof why) == 0;
+    return (data && strncmp (name, prefix, strlen (prefix)) == 0) || s_users_own (name, tag);
 }
 
 int

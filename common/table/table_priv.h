@@ -50,6 +50,7 @@ typedef struct {
 struct _zs_table_t {
     zs_table_schema_t tschema;      //  the latest schema file, options and all
     zs_schema_t schema;             //  its row type
+    zs_partition_t part;            //  its partitioning (partition keys, default name)
     zs_schemas_t schemas;           //  every schema file, as last read (evolve.h)
     int64_t write_schema_id;        //  the schema of the rows the job appends
     zs_avro_codec_t manifest_codec; //  manifest.compression
@@ -133,5 +134,6 @@ void zs_table_user_tag (const char *user, char tag[9]);
 //  "manifest/<manifest>", and with data "bucket-N/<data>"), into set.
 //  0, or ZS_ECORRUPT/-1 + err when a tag, list or manifest does not decode.
 int zs_table_tag_files (zs_table_t *self, bool with_data, zhash_t *set, char *err, size_t errlen);
+
 
 #endif

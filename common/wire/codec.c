@@ -618,6 +618,12 @@ zs_file_meta_from_proto (const Zsink__FileMeta *f, zs_file_meta_t *meta)
         || zs_stats_set (&meta->stats, f->value_stats.data, f->value_stats.len, err, sizeof err)
                != 0)
         zs_stats_none (&meta->stats);
+    //  longer than a file meta keeps: left out, and the table refuses the
+    //  file as one in a partition directory without a partition
+    if (f->has_partition && f->partition.len <= sizeof meta->partition) {
+        memcpy (meta->partition, f->partition.data, f->partition.len);
+        meta->partition_len = (uint16_t) f->partition.len;
+    }
 }
 
 void
@@ -637,4 +643,7 @@ zs_file_meta_to_proto (const zs_file_meta_t *meta, Zsink__FileMeta *f)
     f->value_stats.len = meta->stats.len;
     f->has_creation_ms = true;
     f->creation_ms = meta->creation_ms;
+    f->has_partition = meta->partition_len > 0;
+    f->partition.data = (uint8_t *) meta->partition;
+    f->partition.len = meta->partition_len;
 }

@@ -210,7 +210,8 @@ test_paimon_tables (void **state)
         const char *keys, *options, *want;
     } refuse[] = {
         {"\"primaryKeys\":[\"id\"]", "{}", "primary keys (id"},
-        {"\"partitionKeys\":[\"id\"]", "{}", "partitioned (partition key id"},
+        {"\"partitionKeys\":[\"id\"]", "{\"partition.legacy-name\":\"false\"}",
+         "option 'partition.legacy-name' is 'false'"},
         {"\"primaryKeys\":[]", "{\"bucket\":\"4\"}", "option 'bucket' is '4'"},
         {"\"primaryKeys\":[]", "{\"file.format\":\"orc\"}", "option 'file.format' is 'orc'"},
         {"\"primaryKeys\":[]", "{\"deletion-vectors.enabled\":\"true\"}",
@@ -227,6 +228,25 @@ test_paimon_tables (void **state)
         if (!strstr (err, refuse[i].want))
             fail_msg ("case %zu: '%s' does not say '%s'", i, err, refuse[i].want);
     }
+    //  a partitioned table: its keys as column indexes, written back the
+    //  same, with the default name when one is given
+    zs_schema_t row;
+    assert_int_equal (zs_schema_parse (&row, "id BIGINT, dt DATE, s STRING", err, sizeof err), 0);
+    assert_int_equal (zs_schema_partition_parse (&row, "s, dt", err, sizeof err), 0);
+    char *json = zs_schema_to_json_with (&row, 1, "none");
+    assert_non_null (strstr (json, "\"partition.default-name\": \"none\""));
+    assert_int_equal (zs_schema_from_json (&t, json, err, sizeof err), 0);
+    free (json);
+    assert_int_equal (t.row.n_partition, 2);
+    assert_int_equal (t.row.partition[0], 2);
+    assert_int_equal (t.row.partition[1], 1);
+    assert_int_equal (zs_schema_writable (&t, err, sizeof err), 0);
+    assert_int_equal (zs_schema_from_json (&t,
+                                           "{\"id\":0,\"fields\":[{\"id\":0,\"name\":\"d\","
+                                           "\"type\":\"INT\"}],\"partitionKeys\":[\"x\"]}",
+                                           err, sizeof err),
+                      ZS_ECORRUPT);
+    assert_non_null (strstr (err, "'x': names no column"));
     //  a type zsink does not read is named
     assert_int_equal (zs_schema_from_json (&t,
                                            "{\"id\":0,\"fields\":[{\"name\":\"d\",\"type\":"

@@ -399,13 +399,40 @@ test_manifest_codecs (void **state)
         zs_manifest_decode ((const uint8_t *) old, strlen (old), &entries, &n, err, sizeof err),
         ZS_ECORRUPT);
     assert_non_null (strstr (err, "zsink's own JSON format"));
-    static const char *bad_paths[] = {"/etc/passwd", "bucket-0/../../x", "data/x",
-                                      "bucket-x/y",  "bucket-0/",        "bucket-0//x",
-                                      "bucket-/x",   "bucket-0/./x"};
+    static const char *bad_paths[] = {"/etc/passwd",
+                                      "bucket-0/../../x",
+                                      "data/x",
+                                      "bucket-x/y",
+                                      "bucket-0/",
+                                      "bucket-0//x",
+                                      "bucket-/x",
+                                      "bucket-0/./x",
+                                      "bucket-12/sub/data.parquet",
+                                      "=x/bucket-0/d",
+                                      "p/bucket-0/d",
+                                      "p=1//bucket-0/d",
+                                      "p=1/bucket-0/..",
+                                      "../p=1/bucket-0/d",
+                                      "p=1/../bucket-0/d",
+                                      "a=1/b=2/c=3/d=4/e=5/f=6/g=7/h=8/i=9/bucket-0/d"};
     for (size_t i = 0; i < sizeof bad_paths / sizeof bad_paths[0]; i++)
         if (zs_data_path_check (bad_paths[i], err, sizeof err) == 0)
             fail_msg ("path '%s' accepted", bad_paths[i]);
-    assert_int_equal (zs_data_path_check ("bucket-12/sub/data.parquet", err, sizeof err), 0);
+    assert_int_equal (zs_data_path_check ("bucket-12/data.parquet", err, sizeof err), 0);
+    //  partition directories: "k=v" components before the bucket, a ".."
+    //  inside a value harmless ("p=a..b" is no way up)
+    assert_int_equal (zs_data_path_check ("dt=20426/hr=7/bucket-0/d.parquet", err, sizeof err), 0);
+    assert_int_equal (zs_data_path_check ("p=a..b/bucket-0/d.parquet", err, sizeof err), 0);
+    assert_int_equal (zs_data_path_check ("p=/bucket-0/d.parquet", err, sizeof err), 0);
+    size_t dir_len;
+    int bucket;
+    const char *name;
+    assert_int_equal (zs_data_path_split ("dt=1/hr=%3A/bucket-3/d.parquet", &dir_len, &bucket,
+                                          &name, err, sizeof err),
+                      0);
+    assert_int_equal (dir_len, 11);
+    assert_int_equal (bucket, 3);
+    assert_string_equal (name, "d.parquet");
 
     zs_manifest_meta_t m = {.file = "manifest-aa-1", .file_size = 1234, .added_files = 2};
     data = zs_manifest_list_encode (&m, 1, ZS_AVRO_CODEC_ZSTANDARD, &len, err, sizeof err);
@@ -423,6 +450,108 @@ test_manifest_codecs (void **state)
     assert_int_equal (zs_manifest_list_decode (data, len, &metas, &n, err, sizeof err),
                       ZS_ECORRUPT);
     free (data);
+}
+
+//  A partitioned table's manifests: _PARTITION from the file meta, the
+//  path from the partition's directory, _PARTITION_STATS over the entries;
+//  an unpartitioned reader refuses them.
+static void
+test_manifest_partitions (void **state)
+{
+    (void) state;
+    zs_schema_t schema;
+    zs_partition_t part;
+    char err[ZS_ERRLEN];
+    assert_int_equal (zs_schema_parse (&schema, "id BIGINT, dt DATE, s STRING", err, sizeof err),
+                      0);
+    assert_int_equal (zs_schema_partition_parse (&schema, "dt,s", err, sizeof err), 0);
+    assert_int_equal (zs_partition_init (&part, &schema, NULL, err, sizeof err), 0);
+    zs_manifest_entry_t in[3];
+    memset (in, 0, sizeof in);
+    zs_value_t v[3][2] = {{{.v.i32 = 20426}, {.v.bin = {(const uint8_t *) "a/b:c", 5}}},
+                          {{.v.i32 = 20400}, {.null = true}},
+                          {{.v.i32 = 20500}, {.v.bin = {(const uint8_t *) "zz", 2}}}};
+    for (int i = 0; i < 3; i++) {
+        zs_file_meta_t *f = &in[i].file;
+        in[i].add = i != 1;
+        in[i].total_buckets = -1;
+        f->rows = 1;
+        f->size = 10;
+        f->file_source = 0;
+        f->delete_rows = 0;
+        zs_stats_none (&f->stats);
+        char dir[ZS_PARTITION_DIR_MAX];
+        assert_true (zs_partition_dir (&part, v[i], dir, sizeof dir, err, sizeof err) > 0);
+        snprintf (f->path, sizeof f->path, "%s/bucket-0/data-%d.parquet", dir, i);
+        int len =
+            zs_partition_row (&part, v[i], f->partition, sizeof f->partition, err, sizeof err);
+        assert_true (len > 0);
+        f->partition_len = (uint16_t) len;
+    }
+    assert_string_equal (in[0].file.path, "dt=20426/s=a%2Fb%3Ac/bucket-0/data-0.parquet");
+    assert_string_equal (in[1].file.path,
+                         "dt=20400/s=__DEFAULT_PARTITION__/bucket-0/data-1.parquet");
+    size_t len, n;
+    uint8_t *data = zs_manifest_encode (in, 3, ZS_AVRO_CODEC_NULL, &len, err, sizeof err);
+    assert_non_null (data);
+    zs_manifest_entry_t *out;
+    assert_int_equal (zs_manifest_decode_in (data, len, &part, &out, &n, err, sizeof err), 0);
+    assert_int_equal (n, 3);
+    for (int i = 0; i < 3; i++) {
+        assert_string_equal (out[i].file.path, in[i].file.path);
+        assert_int_equal (out[i].file.partition_len, in[i].file.partition_len);
+        assert_memory_equal (out[i].file.partition, in[i].file.partition, in[i].file.partition_len);
+    }
+    free (out);
+    assert_int_equal (zs_manifest_decode (data, len, &out, &n, err, sizeof err), ZS_ECORRUPT);
+    assert_non_null (strstr (err, "a partitioned table"));
+    //  a reader whose keys are other types refuses the rows
+    zs_schema_t other = schema;
+    assert_int_equal (zs_schema_partition_parse (&other, "s,dt", err, sizeof err), 0);
+    zs_partition_t wrong;
+    assert_int_equal (zs_partition_init (&wrong, &other, NULL, err, sizeof err), 0);
+    assert_int_equal (zs_manifest_decode_in (data, len, &wrong, &out, &n, err, sizeof err),
+                      ZS_ECORRUPT);
+    free (data);
+    //  a file with a partition row but no directory, or the other way round
+    zs_manifest_entry_t bad = in[0];
+    snprintf (bad.file.path, sizeof bad.file.path, "bucket-0/x.parquet");
+    assert_null (zs_manifest_encode (&bad, 1, ZS_AVRO_CODEC_NULL, &len, err, sizeof err));
+
+    //  partition stats: min/max per key over all entries, nulls counted
+    zs_manifest_meta_t m = {.file = "manifest-p-1", .file_size = 1, .added_files = 2};
+    assert_int_equal (zs_partition_stats (&part, in, 3, &m.partition_stats, err, sizeof err), 0);
+    zs_avro_dec_t d;
+    zs_avro_dec_init (&d, m.partition_stats.blob, m.partition_stats.len);
+    const uint8_t *min, *max;
+    size_t lmin, lmax;
+    assert_int_equal (zs_avro_dec_bytes (&d, &min, &lmin), 0);
+    assert_int_equal (zs_avro_dec_bytes (&d, &max, &lmax), 0);
+    zs_value_t lo[2], hi[2];
+    assert_int_equal (zs_partition_decode (&part, min, lmin, lo, err, sizeof err), 0);
+    assert_int_equal (zs_partition_decode (&part, max, lmax, hi, err, sizeof err), 0);
+    assert_int_equal (lo[0].v.i32, 20400);
+    assert_int_equal (hi[0].v.i32, 20500);
+    assert_memory_equal (lo[1].v.bin.ptr, "a/b:c", 5);
+    assert_memory_equal (hi[1].v.bin.ptr, "zz", 2);
+    data = zs_manifest_list_encode (&m, 1, ZS_AVRO_CODEC_NULL, &len, err, sizeof err);
+    zs_manifest_meta_t *metas;
+    assert_int_equal (zs_manifest_list_decode (data, len, &metas, &n, err, sizeof err), 0);
+    assert_int_equal (metas[0].partition_stats.len, m.partition_stats.len);
+    assert_memory_equal (metas[0].partition_stats.blob, m.partition_stats.blob,
+                         m.partition_stats.len);
+    free (metas);
+    free (data);
+    //  all keys null in one partition: null bounds, the count
+    zs_value_t nulls[2] = {{.null = true}, {.null = true}};
+    zs_manifest_entry_t one = in[0];
+    one.file.partition_len = (uint16_t) zs_partition_row (
+        &part, nulls, one.file.partition, sizeof one.file.partition, err, sizeof err);
+    assert_int_equal (zs_partition_stats (&part, &one, 1, &m.partition_stats, err, sizeof err), 0);
+    zs_avro_dec_init (&d, m.partition_stats.blob, m.partition_stats.len);
+    assert_int_equal (zs_avro_dec_bytes (&d, &min, &lmin), 0);
+    assert_int_equal (zs_partition_decode (&part, min, lmin, lo, err, sizeof err), 0);
+    assert_true (lo[0].null && lo[1].null);
 }
 
 //  filterCommitted: the same or a lower identifier is filtered; after
@@ -1777,6 +1906,7 @@ main (void)
         cmocka_unit_test (test_snapshot_json_round_trip),
         cmocka_unit_test (test_user_ids_keep_most_recent),
         cmocka_unit_test (test_manifest_codecs),
+        cmocka_unit_test (test_manifest_partitions),
         T (test_commit_and_filter),
         T (test_missing_file_and_bad_paths),
         T (test_two_users_interleaved),

@@ -17,7 +17,7 @@
       count-where TABLE PREDICATE... [--snapshot ID]
                                              a read with the predicate pushed down
                                              (several: a JSON array, one JVM)
-      create TABLE SCHEMA_SPEC [--option K=V]...
+      create TABLE SCHEMA_SPEC [--option K=V]... [--partition-keys K1,K2]
       append TABLE --ids A..B [--commit-user U] [--identifier N] [--files K]
                                              (rows of the table's latest schema)
       alter TABLE [--add NAME:TYPE] [--rename OLD:NEW] [--retype NAME:TYPE] [--drop NAME]...
@@ -1127,6 +1127,10 @@ public class ZsinkInterop {
             options.put(kv.substring(0, eq), kv.substring(eq + 1));
         }
         b.options(options);
+        // --partition-keys K1,K2: a partitioned table (Paimon's partitionKeys)
+        String pkeys = a.opt("--partition-keys");
+        if (pkeys != null && !pkeys.isEmpty())
+            b.partitionKeys(Arrays.asList(pkeys.split(",")));
         Schema schema = b.build();
         // check every column has a canonical spelling before creating anything
         spellers(new RowType(schema.fields()));
