@@ -1,5 +1,7 @@
-/*  computed_priv.h - what computed.c and computed_time.c share: a local
-    date-time (Java's LocalDateTime) and the compiled date_format pattern.
+/*  computed_priv.h - what computed.c and computed_time.c share, and the
+    table layer's partition expiry (table_partitions.c) uses too: a local
+    date-time (Java's LocalDateTime) and a compiled DateTimeFormatter
+    pattern.
 */
 #ifndef ZS_COMPUTED_PRIV_H_INCLUDED
 #define ZS_COMPUTED_PRIV_H_INCLUDED
@@ -57,5 +59,13 @@ int zs_pattern_compile (zs_pattern_t *self, const char *text, char *err, size_t 
 
 //  Format a date-time; the length written into out (ZS_PAT_OUT_MAX bytes).
 size_t zs_pattern_format (const zs_pattern_t *self, const zs_ldt_t *t, char *out);
+
+//  Parse text[0..len) with the pattern, as Java's LocalDateTime.parse does
+//  (falling back to LocalDate.parse at midnight): the whole text, "yyyy"
+//  its digits (exactly that many when a number follows at once: yyyyMMdd),
+//  "yy" 2000 + two digits, "MM"… exactly two, "M"… one or two, "S…"
+//  exactly that many; year, month and day required, time fields 0 when
+//  absent. 0, or -1 when it does not read.
+int zs_pattern_parse (const zs_pattern_t *self, const char *text, size_t len, zs_ldt_t *out);
 
 #endif

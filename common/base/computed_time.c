@@ -393,3 +393,81 @@ zs_pattern_format (const zs_pattern_t *self, const zs_ldt_t *t, char *out)
     }
     return n;
 }
+
+//  ---------------------------------------------------------------------
+//  Parsing with a pattern (partition.timestamp-formatter)
+
+static bool
+s_item_numeric (const zs_pattern_t *self, int i)
+{
+    return i < self->n && self->items[i].letter != 0;
+}
+
+//  One field of the pattern at *p: its value into t. 0 or -1.
+static int
+s_parse_field (const zs_pattern_t *self, int i, const char **p, const char *end, zs_ldt_t *t,
+               unsigned *seen)
+{
+    const zs_pat_item_t *it = &self->items[i];
+    int count = it->count;
+    int64_t v;
+    int min = count, max = count;
+    if (it->letter == 'y' && count >= 4 && !s_item_numeric (self, i + 1))
+        max = 9;
+    else if (it->letter != 'y' && it->letter != 'S' && count == 1)
+        max = 2;
+    if (s_digits (p, end, min, max, &v) < 0)
+        return -1;
+    switch (it->letter) {
+    case 'y':
+        t->year = count == 2 ? 2000 + v : v;
+        *seen |= 1;
+        break;
+    case 'M':
+        t->month = (int) v;
+        *seen |= 2;
+        break;
+    case 'd':
+        t->day = (int) v;
+        *seen |= 4;
+        break;
+    case 'H':
+        t->hour = (int) v;
+        break;
+    case 'm':
+        t->minute = (int) v;
+        break;
+    case 's':
+        t->second = (int) v;
+        break;
+    case 'S':
+        for (int k = count; k < 9; k++)
+            v *= 10;
+        t->nano = (int32_t) v;
+        break;
+    }
+    return 0;
+}
+
+int
+zs_pattern_parse (const zs_pattern_t *self, const char *text, size_t len, zs_ldt_t *out)
+{
+    const char *p = text, *end = text + len;
+    zs_ldt_t t = {.year = 0};
+    unsigned seen = 0;
+    for (int i = 0; i < self->n; i++) {
+        const zs_pat_item_t *it = &self->items[i];
+        if (it->letter == 0) {
+            if ((size_t) (end - p) < it->len || memcmp (p, self->lit + it->off, it->len) != 0)
+                return -1;
+            p += it->len;
+        } else if (s_parse_field (self, i, &p, end, &t, &seen) != 0)
+            return -1;
+    }
+    if (p != end || seen != 7 || t.month < 1 || t.month > 12 || t.day < 1
+        || t.day > s_days_in_month (t.year, t.month) || t.hour > 23 || t.minute > 59
+        || t.second > 59)
+        return -1;
+    *out = t;
+    return 0;
+}

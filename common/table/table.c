@@ -1960,7 +1960,8 @@ s_commit_build_snapshot (s_commit_t *c)
     //  a compaction carries the user's last identifier: it adds no input
     int64_t last = zs_snapshot_last_identifier (&c->ids, r->user);
     snap->commit_identifier = r->compact && c->have && last >= 0 ? last : r->identifier;
-    snprintf (snap->commit_kind, sizeof snap->commit_kind, r->compact ? "COMPACT" : "APPEND");
+    snprintf (snap->commit_kind, sizeof snap->commit_kind,
+              r->compact ? "COMPACT" : r->overwrite ? "OVERWRITE" : "APPEND");
     snprintf (snap->source_id, sizeof snap->source_id, "%s",
               r->source_id && r->identifier == ZS_END_INPUT_ID && !r->compact ? r->source_id : "");
     snap->time_millis = zs_clock_wall_ms ();

@@ -1,0 +1,906 @@
+/*  table_partitions.c - a partitioned table's partitions (table.h): Paimon's
+    $partitions system table, drop_partition, expire_partitions, and the
+    partition filter of a pruned scan.
+
+    Invariants:
+    1. A drop is one OVERWRITE snapshot, as Paimon's FileStoreCommitImpl.
+       dropPartitions records it (tryOverwritePartition with no new file):
+       a DELETE entry for every live file of the partitions as of the
+       snapshot it builds on, nothing added, by a commit user of its own
+       with identifier Long.MAX_VALUE (BatchWriteBuilder.COMMIT_IDENTIFIER).
+       No data file is removed here: the expiry of the snapshots before it
+       does that, as for a compaction's inputs.
+    2. It carries every commit user's last identifier forward like any
+       commit (table.h, invariant 2), so a running job's filterCommitted is
+       what it was: the job's next commit builds on the drop's snapshot,
+       its files of other partitions stay live, and a restore re-commits
+       only the identifiers the table has not got.
+    3. A drop deletes only live files: one a compaction or another drop
+       replaced meanwhile makes the commit fail with ZS_ECONFLICT, and the
+       drop starts over on the new latest snapshot.
+    4. Partition values are compared as values of their key's type (a spec
+       "hr=07" is the INT 7), never as text.
+*/
+#include "computed_priv.h"
+#include "log.h"
+#include "rowfmt.h"
+#include "table.h"
+#include "table_priv.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+//  How often a drop starts over when compactions keep replacing its files.
+#define S_DROP_ATTEMPTS 5
+
+//  ---------------------------------------------------------------------
+//  Values
+
+//  -1, 0, 1 as a < b, a == b, a > b for two non-null values of type.
+static int
+s_value_cmp (zs_type_t type, const zs_value_t *a, const zs_value_t *b)
+{
+    switch (type) {
+    case ZS_TYPE_BOOLEAN:
+        return (int) a->v.b - (int) b->v.b;
+    case ZS_TYPE_INT:
+    case ZS_TYPE_DATE:
+        return a->v.i32 < b->v.i32 ? -1 : a->v.i32 > b->v.i32;
+    case ZS_TYPE_STRING:
+    case ZS_TYPE_BYTES: {
+        uint32_t n = a->v.bin.len < b->v.bin.len ? a->v.bin.len : b->v.bin.len;
+        int c = n ? memcmp (a->v.bin.ptr, b->v.bin.ptr, n) : 0;
+        if (c)
+            return c < 0 ? -1 : 1;
+        return a->v.bin.len < b->v.bin.len ? -1 : a->v.bin.len > b->v.bin.len;
+    }
+    case ZS_TYPE_FLOAT:
+        return a->v.f32 < b->v.f32 ? -1 : a->v.f32 > b->v.f32;
+    case ZS_TYPE_DOUBLE:
+        return a->v.f64 < b->v.f64 ? -1 : a->v.f64 > b->v.f64;
+    default:
+        return a->v.i64 < b->v.i64 ? -1 : a->v.i64 > b->v.i64;
+    }
+}
+
+//  The partitioning of key k alone, to read one key's value from text.
+static void
+s_one_key (const zs_partition_t *part, int k, zs_partition_t *one)
+{
+    *one = *part;
+    one->n = 1;
+    one->col[0] = part->col[k];
+    one->type[0] = part->type[k];
+    memcpy (one->name[0], part->name[k], sizeof one->name[0]);
+}
+
+//  The key named name (case-insensitively, as column names compare), -1.
+static int
+s_key_index (const zs_partition_t *part, const char *name, size_t len)
+{
+    for (int k = 0; k < part->n; k++)
+        if (strlen (part->name[k]) == len && strncasecmp (part->name[k], name, len) == 0)
+            return k;
+    return -1;
+}
+
+//  "k=v" text of key k's value v into a value, STRINGs into scratch.
+static int
+s_key_value (const zs_partition_t *part, int k, const char *v, size_t vlen, zs_value_t *out,
+             char *scratch, size_t scratchlen, char *err, size_t errlen)
+{
+    zs_partition_t one;
+    s_one_key (part, k, &one);
+    char spec[ZS_PARTITION_DIR_MAX + ZS_COLUMN_NAME_MAX + 2];
+    if (snprintf (spec, sizeof spec, "%s=%.*s", part->name[k], (int) vlen, v)
+        >= (int) sizeof spec) {
+        snprintf (err, errlen, "partition key '%s': value too long", part->name[k]);
+        return -1;
+    }
+    return zs_partition_parse (&one, spec, ',', out, scratch, scratchlen, err, errlen);
+}
+
+//  A file's partition values (STRINGs point into f).
+static int
+s_file_values (const zs_partition_t *part, const zs_file_meta_t *f, zs_value_t *values, char *err,
+               size_t errlen)
+{
+    return zs_partition_decode (part, f->partition, f->partition_len, values, err, errlen);
+}
+
+//  Paimon's $partitions spelling: "k1=v1/k2=v2", each value cast to a
+//  string (a DATE as yyyy-MM-dd, a TIMESTAMP with its precision's
+//  fraction), null as the default name; into buf.
+static void
+s_partition_text (const zs_partition_t *part, const zs_value_t *values, char *buf, size_t cap)
+{
+    zs_strbuf_t text = {0};
+    for (int k = 0; k < part->n; k++) {
+        zs_strbuf_appends (&text, k ? "/" : "");
+        zs_strbuf_appends (&text, part->name[k]);
+        zs_strbuf_appends (&text, "=");
+        if (values[k].null)
+            zs_strbuf_appends (&text, part->default_name);
+        else
+            zs_value_text (&text, part->type[k], &values[k]);
+    }
+    snprintf (buf, cap, "%.*s", text.data ? (int) text.len : 0, text.data ? text.data : "");
+    zs_strbuf_free (&text);
+}
+
+static int
+s_not_partitioned (zs_table_t *self, char *err, size_t errlen)
+{
+    snprintf (err, errlen, "table %s is not partitioned", zs_table_path (self));
+    return ZS_EREFUSED;
+}
+
+//  ---------------------------------------------------------------------
+//  $partitions
+
+//  Files in partition order (by their BinaryRow, length first).
+static int
+s_cmp_partition (const void *a, const void *b)
+{
+    const zs_file_meta_t *x = a, *y = b;
+    if (x->partition_len != y->partition_len)
+        return x->partition_len < y->partition_len ? -1 : 1;
+    return memcmp (x->partition, y->partition, x->partition_len);
+}
+
+static int
+s_cmp_info (const void *a, const void *b)
+{
+    return strcmp (((const zs_partition_info_t *) a)->partition,
+                   ((const zs_partition_info_t *) b)->partition);
+}
+
+//  One partition's figures from its files [f, f + n).
+static int
+s_part_info (const zs_partition_t *part, const zs_file_meta_t *f, size_t n,
+             zs_partition_info_t *info, char *err, size_t errlen)
+{
+    memset (info, 0, sizeof *info);
+    zs_value_t values[ZS_PARTITION_MAX];
+    if (s_file_values (part, f, values, err, errlen) != 0)
+        return -1;
+    s_partition_text (part, values, info->partition, sizeof info->partition);
+    info->row_len = f->partition_len;
+    memcpy (info->row, f->partition, f->partition_len);
+    info->last_update_ms = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        info->record_count += f[i].rows;
+        info->file_size_in_bytes += f[i].size;
+        info->file_count++;
+        if (f[i].creation_ms > info->last_update_ms)
+            info->last_update_ms = f[i].creation_ms;
+    }
+    return 0;
+}
+
+int
+zs_table_partitions (zs_table_t *self, int64_t snapshot_id, zs_partition_info_t **out_p,
+                     size_t *n_p, char *err, size_t errlen)
+{
+    const zs_partition_t *part = zs_table_partition (self);
+    *out_p = NULL;
+    *n_p = 0;
+    if (part->n == 0)
+        return s_not_partitioned (self, err, errlen);
+    zs_file_meta_t *files;
+    size_t nf;
+    int rc = zs_table_live_files (self, snapshot_id, &files, &nf, err, errlen);
+    if (rc != 0)
+        return rc;
+    qsort (files, nf, sizeof *files, s_cmp_partition);
+    zs_partition_info_t *out = nf ? calloc (nf, sizeof *out) : NULL;
+    size_t n = 0;
+    if (nf && !out) {
+        snprintf (err, errlen, "out of memory");
+        rc = -1;
+    }
+    for (size_t i = 0, j; rc == 0 && i < nf; i = j) {
+        for (j = i + 1; j < nf && s_cmp_partition (&files[i], &files[j]) == 0; j++)
+            ;
+        rc = s_part_info (part, &files[i], j - i, &out[n++], err, errlen);
+    }
+    free (files);
+    if (rc != 0) {
+        free (out);
+        return rc;
+    }
+    qsort (out, n, sizeof *out, s_cmp_info);
+    *out_p = out;
+    *n_p = n;
+    return 0;
+}
+
+//  ---------------------------------------------------------------------
+//  Dropping (invariants 1 to 3)
+
+//  Which live files a drop takes.
+typedef bool (s_match_fn) (const zs_partition_t *part, const zs_file_meta_t *f, void *arg);
+
+//  The live files of the latest snapshot match() takes, into *sel_p
+//  (malloc'd), their partitions counted.
+static int
+s_select (zs_table_t *self, s_match_fn *match, void *arg, zs_file_meta_t **sel_p, size_t *n_p,
+          int64_t *partitions, char *err, size_t errlen)
+{
+    const zs_partition_t *part = zs_table_partition (self);
+    zs_file_meta_t *files;
+    size_t nf, k = 0;
+    int rc = zs_table_live_files (self, 0, &files, &nf, err, errlen);
+    if (rc != 0)
+        return rc;
+    for (size_t i = 0; i < nf; i++)
+        if (match (part, &files[i], arg))
+            files[k++] = files[i];
+    qsort (files, k, sizeof *files, s_cmp_partition);
+    *partitions = 0;
+    for (size_t i = 0; i < k; i++)
+        *partitions += i == 0 || s_cmp_partition (&files[i - 1], &files[i]) != 0;
+    *sel_p = files;
+    *n_p = k;
+    return 0;
+}
+
+//  One OVERWRITE snapshot deleting what match() takes, started over when a
+//  commit removed one of them meanwhile (invariant 3). Nothing to drop:
+//  0 with out->snapshot_id 0.
+static int
+s_drop (zs_table_t *self, s_match_fn *match, void *arg, zs_dropped_t *out, char *err, size_t errlen)
+{
+    memset (out, 0, sizeof *out);
+    for (int attempt = 1;; attempt++) {
+        zs_file_meta_t *sel;
+        size_t n;
+        int64_t partitions;
+        int rc = s_select (self, match, arg, &sel, &n, &partitions, err, errlen);
+        if (rc != 0)
+            return rc;
+        if (n == 0) {
+            free (sel);
+            return 0;
+        }
+        char user[40];
+        zs_uuid (user);
+        zs_commit_t req = {.user = user,
+                           .identifier = ZS_END_INPUT_ID,
+                           .deletes = sel,
+                           .n_deletes = n,
+                           .max_retries = 10,
+                           .overwrite = true};
+        zs_committed_t made;
+        rc = zs_table_commit (self, &req, &made, err, errlen);
+        free (sel);
+        if (rc == 0) {
+            out->snapshot_id = made.snapshot_id;
+            out->partitions = partitions;
+            out->files = (int64_t) n;
+            out->rows = -made.delta_rows;
+            return 0;
+        }
+        if (rc != ZS_ECONFLICT || attempt == S_DROP_ATTEMPTS)
+            return rc;
+        zs_info ("drop of partitions in %s: %s; starting over", zs_table_path (self), err);
+    }
+}
+
+//  A spec "k=v[,k=v…]": some of the keys, each with its value.
+typedef struct {
+    int n;
+    int key[ZS_PARTITION_MAX];
+    zs_value_t value[ZS_PARTITION_MAX];
+    char scratch[ZS_PARTITION_MAX][ZS_PARTITION_DIR_MAX + 8];
+    const char *text;
+    bool matched;
+} s_spec_t;
+
+static int
+s_spec_parse (const zs_partition_t *part, const char *text, s_spec_t *spec, char *err,
+              size_t errlen)
+{
+    memset (spec, 0, sizeof *spec);
+    spec->text = text;
+    for (const char *p = text; *p;) {
+        const char *comma = strchr (p, ',');
+        const char *end = comma ? comma : p + strlen (p);
+        const char *eq = memchr (p, '=', (size_t) (end - p));
+        int k = eq ? s_key_index (part, p, (size_t) (eq - p)) : -1;
+        if (k < 0) {
+            snprintf (err, errlen, "partition '%s': '%.*s' names no partition key of the table",
+                      text, (int) (eq ? eq - p : end - p), p);
+            return -1;
+        }
+        for (int i = 0; i < spec->n; i++)
+            if (spec->key[i] == k) {
+                snprintf (err, errlen, "partition '%s': key '%s' given twice", text, part->name[k]);
+                return -1;
+            }
+        char why[ZS_ERRLEN];
+        if (s_key_value (part, k, eq + 1, (size_t) (end - eq - 1), &spec->value[spec->n],
+                         spec->scratch[spec->n], sizeof spec->scratch[0], why, sizeof why)
+            != 0) {
+            snprintf (err, errlen, "partition '%s': %s", text, why);
+            return -1;
+        }
+        spec->key[spec->n++] = k;
+        p = comma ? comma + 1 : end;
+    }
+    if (spec->n == 0) {
+        snprintf (err, errlen, "empty partition spec");
+        return -1;
+    }
+    return 0;
+}
+
+static bool
+s_spec_match (const zs_partition_t *part, const zs_value_t *values, const s_spec_t *spec)
+{
+    for (int i = 0; i < spec->n; i++) {
+        const zs_value_t *a = &values[spec->key[i]], *b = &spec->value[i];
+        if (a->null != b->null || (!a->null && s_value_cmp (part->type[spec->key[i]], a, b) != 0))
+            return false;
+    }
+    return true;
+}
+
+typedef struct {
+    s_spec_t *specs;
+    size_t n;
+} s_specs_t;
+
+static bool
+s_match_specs (const zs_partition_t *part, const zs_file_meta_t *f, void *arg)
+{
+    s_specs_t *s = arg;
+    zs_value_t values[ZS_PARTITION_MAX];
+    char why[ZS_ERRLEN];
+    if (s_file_values (part, f, values, why, sizeof why) != 0)
+        return false;
+    bool any = false;
+    for (size_t i = 0; i < s->n; i++)
+        if (s_spec_match (part, values, &s->specs[i]))
+            any = s->specs[i].matched = true;
+    return any;
+}
+
+int
+zs_table_drop_partitions (zs_table_t *self, const char *const *specs, size_t n, zs_dropped_t *out,
+                          char *err, size_t errlen)
+{
+    const zs_partition_t *part = zs_table_partition (self);
+    memset (out, 0, sizeof *out);
+    if (part->n == 0)
+        return s_not_partitioned (self, err, errlen);
+    s_specs_t s = {calloc (n ? n : 1, sizeof *s.specs), n};
+    if (!s.specs) {
+        snprintf (err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = s_spec_parse (part, specs[i], &s.specs[i], err, errlen);
+    //  a spec that names no live partition is a mistake, not a no-op: said
+    //  before anything is dropped
+    zs_file_meta_t *sel = NULL;
+    size_t nsel;
+    int64_t partitions;
+    if (rc == 0)
+        rc = s_select (self, s_match_specs, &s, &sel, &nsel, &partitions, err, errlen);
+    free (sel);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (!s.specs[i].matched) {
+            snprintf (err, errlen, "table %s has no partition %s", zs_table_path (self),
+                      s.specs[i].text);
+            rc = ZS_ENOENT;
+        }
+    if (rc == 0)
+        rc = s_drop (self, s_match_specs, &s, out, err, errlen);
+    free (s.specs);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------
+//  Expiring (Paimon's PartitionExpire)
+
+//  The local wall clock as epoch millis (LocalDateTime.now()).
+static int64_t
+s_local_now_ms (void)
+{
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime (CLOCK_REALTIME, &ts);
+    time_t secs = ts.tv_sec;
+    localtime_r (&secs, &tm);
+    return ((int64_t) ts.tv_sec + tm.tm_gmtoff) * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int64_t
+s_ldt_ms (const zs_ldt_t *t)
+{
+    return (zs_ldt_days (t->year, t->month, t->day) * 86400 + t->hour * 3600 + t->minute * 60
+            + t->second)
+               * 1000
+           + t->nano / 1000000;
+}
+
+int
+zs_table_partition_expire_options (zs_table_t *self, zs_partition_expire_t *req, char *err,
+                                   size_t errlen)
+{
+    const zs_table_schema_t *s = zs_table_schema_file (self);
+    memset (req, 0, sizeof *req);
+    req->max_num = 100;
+    const char *v = zs_schema_option (s, "partition.expiration-time", NULL);
+    if (v && zs_parse_duration_ms (v, &req->expiration_ms) != 0) {
+        snprintf (err, errlen, "table %s: option partition.expiration-time is '%s': not a duration",
+                  zs_table_path (self), v);
+        return -1;
+    }
+    v = zs_schema_option (s, "partition.expiration-max-num", NULL);
+    if (v && (req->max_num = atoi (v)) <= 0) {
+        snprintf (err, errlen, "table %s: option partition.expiration-max-num is '%s'",
+                  zs_table_path (self), v);
+        return -1;
+    }
+    req->formatter = zs_schema_option (s, "partition.timestamp-formatter", NULL);
+    req->pattern = zs_schema_option (s, "partition.timestamp-pattern", NULL);
+    req->strategy = zs_schema_option (s, "partition.expiration-strategy", NULL);
+    return 0;
+}
+
+//  The partition values as Java's toString of their internal objects, as
+//  PartitionExpireStrategy.convertPartition hands them on: the directory's
+//  values unescaped (a DATE as its int days, a TIMESTAMP as a
+//  LocalDateTime). false for a partition with a null value (Paimon's
+//  extraction throws on it: never expired).
+static bool
+s_value_strings (const zs_partition_t *part, const zs_value_t *values,
+                 char out[][ZS_PARTITION_DIR_MAX])
+{
+    char dir[ZS_PARTITION_DIR_MAX], why[ZS_ERRLEN];
+    for (int k = 0; k < part->n; k++)
+        if (values[k].null)
+            return false;
+    if (zs_partition_dir (part, values, dir, sizeof dir, why, sizeof why) < 0)
+        return false;
+    char *p = dir;
+    for (int k = 0; k < part->n; k++) {
+        char *slash = strchr (p, '/'), *eq = strchr (p, '=');
+        size_t len = slash ? (size_t) (slash - p) : strlen (p);
+        if (!eq || eq > p + len
+            || zs_partition_unescape (eq + 1, len - (size_t) (eq + 1 - p), out[k],
+                                      ZS_PARTITION_DIR_MAX)
+                   < 0)
+            return false;
+        p = slash ? slash + 1 : p + len;
+    }
+    return true;
+}
+
+//  partition.timestamp-pattern with "$key" replaced by the key's value,
+//  longer keys first ($dt never matches inside $dt1): PartitionTimeExtractor.
+static void
+s_pattern_fill (const zs_partition_t *part, const char *pattern, char vals[][ZS_PARTITION_DIR_MAX],
+                char *out, size_t cap)
+{
+    int order[ZS_PARTITION_MAX];
+    for (int k = 0; k < part->n; k++)
+        order[k] = k;
+    for (int i = 1; i < part->n; i++)
+        for (int j = i; j > 0 && strlen (part->name[order[j]]) > strlen (part->name[order[j - 1]]);
+             j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    size_t n = 0;
+    for (const char *p = pattern; *p && n + 1 < cap;) {
+        int hit = -1;
+        for (int i = 0; *p == '$' && hit < 0 && i < part->n; i++)
+            if (strncmp (p + 1, part->name[order[i]], strlen (part->name[order[i]])) == 0)
+                hit = order[i];
+        if (hit < 0) {
+            out[n++] = *p++;
+            continue;
+        }
+        n += (size_t) snprintf (out + n, cap - n, "%s", vals[hit]);
+        n = n < cap ? n : cap - 1;
+        p += 1 + strlen (part->name[hit]);
+    }
+    out[n] = 0;
+}
+
+//  The partition's time, as PartitionTimeExtractor reads it. 0, or -1 when
+//  it reads as none (Paimon logs it and keeps the partition).
+static int
+s_partition_time (const zs_partition_t *part, const zs_partition_expire_t *req,
+                  const zs_pattern_t *formatter, char vals[][ZS_PARTITION_DIR_MAX], int64_t *ms)
+{
+    char text[2 * ZS_PARTITION_DIR_MAX];
+    if (req->pattern)
+        s_pattern_fill (part, req->pattern, vals, text, sizeof text);
+    else
+        snprintf (text, sizeof text, "%s", vals[0]);
+    zs_ldt_t t;
+    int rc = formatter ? zs_pattern_parse (formatter, text, strlen (text), &t)
+             //  the default: yyyy-M-d[ H:m:s[.f]] (no 'T' form)
+             : strchr (text, 'T') ? -1
+                                  : zs_ldt_parse (text, strlen (text), &t);
+    if (rc == 0)
+        *ms = s_ldt_ms (&t);
+    return rc;
+}
+
+typedef struct {
+    const zs_partition_info_t *info;
+    char key[ZS_PARTITION_MAX * ZS_PARTITION_DIR_MAX]; //  the values joined by ','
+} s_expired_t;
+
+static int
+s_cmp_expired (const void *a, const void *b)
+{
+    return strcmp (((const s_expired_t *) a)->key, ((const s_expired_t *) b)->key);
+}
+
+//  Is partition info expired at req's time? Its joined values into key.
+static bool
+s_is_expired (zs_table_t *self, const zs_partition_expire_t *req, const zs_pattern_t *formatter,
+              int64_t limit_ms, const zs_partition_info_t *info, char *key, size_t keylen)
+{
+    const zs_partition_t *part = zs_table_partition (self);
+    zs_value_t values[ZS_PARTITION_MAX];
+    char vals[ZS_PARTITION_MAX][ZS_PARTITION_DIR_MAX], why[ZS_ERRLEN];
+    if (zs_partition_decode (part, info->row, info->row_len, values, why, sizeof why) != 0
+        || !s_value_strings (part, values, vals))
+        return false;
+    size_t n = 0;
+    for (int k = 0; k < part->n && n < keylen; k++)
+        n += (size_t) snprintf (key + n, keylen - n, "%s%s", k ? "," : "", vals[k]);
+    if (req->strategy && strcmp (req->strategy, "update-time") == 0)
+        return limit_ms > info->last_update_ms;
+    int64_t ms;
+    if (s_partition_time (part, req, formatter, vals, &ms) != 0) {
+        zs_warn ("cannot extract a time from partition %s of %s: not expired (drop it by hand, "
+                 "or use partition.expiration-strategy update-time)",
+                 info->partition, zs_table_path (self));
+        return false;
+    }
+    return limit_ms > ms;
+}
+
+typedef struct {
+    s_expired_t *v;
+    size_t n;
+} s_rows_t;
+
+static bool
+s_match_rows (const zs_partition_t *part, const zs_file_meta_t *f, void *arg)
+{
+    s_rows_t *r = arg;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->v[i].info->row_len == f->partition_len
+            && memcmp (r->v[i].info->row, f->partition, f->partition_len) == 0)
+            return true;
+    return false;
+}
+
+//  The request's strategy and formatter, checked. 0, or ZS_EREFUSED + err.
+static int
+s_expire_check (zs_table_t *self, const zs_partition_expire_t *req, zs_pattern_t *formatter,
+                bool *have_formatter, char *err, size_t errlen)
+{
+    char why[ZS_ERRLEN];
+    *have_formatter = false;
+    if (zs_table_partition (self)->n == 0)
+        return s_not_partitioned (self, err, errlen);
+    if (req->expiration_ms <= 0) {
+        snprintf (err, errlen,
+                  "table %s: partition.expiration-time is not set (a table option, or "
+                  "--expiration-time)",
+                  zs_table_path (self));
+        return ZS_EREFUSED;
+    }
+    if (req->strategy && strcmp (req->strategy, "values-time") != 0
+        && strcmp (req->strategy, "update-time") != 0) {
+        snprintf (err, errlen,
+                  "partition.expiration-strategy '%s': values-time or update-time, Paimon's",
+                  req->strategy);
+        return ZS_EREFUSED;
+    }
+    if (req->formatter && zs_pattern_compile (formatter, req->formatter, why, sizeof why) != 0) {
+        snprintf (err, errlen, "partition.timestamp-formatter '%s': %s", req->formatter, why);
+        return ZS_EREFUSED;
+    }
+    *have_formatter = req->formatter != NULL;
+    return 0;
+}
+
+int
+zs_table_expire_partitions (zs_table_t *self, const zs_partition_expire_t *req,
+                            zs_partition_info_t **expired_p, size_t *n_p, zs_dropped_t *out,
+                            char *err, size_t errlen)
+{
+    zs_pattern_t formatter;
+    bool have_formatter;
+    *expired_p = NULL;
+    *n_p = 0;
+    memset (out, 0, sizeof *out);
+    int rc = s_expire_check (self, req, &formatter, &have_formatter, err, errlen);
+    zs_partition_info_t *parts = NULL;
+    size_t np = 0;
+    if (rc == 0)
+        rc = zs_table_partitions (self, 0, &parts, &np, err, errlen);
+    s_rows_t expired = {np ? calloc (np, sizeof *expired.v) : NULL, 0};
+    if (rc == 0 && np && !expired.v) {
+        snprintf (err, errlen, "out of memory");
+        rc = -1;
+    }
+    int64_t limit = (req->now_ms ? req->now_ms : s_local_now_ms ()) - req->expiration_ms;
+    for (size_t i = 0; rc == 0 && i < np; i++) {
+        s_expired_t *e = &expired.v[expired.n];
+        e->info = &parts[i];
+        expired.n += s_is_expired (self, req, have_formatter ? &formatter : NULL, limit, &parts[i],
+                                   e->key, sizeof e->key);
+    }
+    //  the first max_num by their values, as Paimon takes them
+    qsort (expired.v, expired.n, sizeof *expired.v, s_cmp_expired);
+    if (req->max_num > 0 && expired.n > (size_t) req->max_num)
+        expired.n = (size_t) req->max_num;
+    if (rc == 0 && expired.n && !req->dry_run)
+        rc = s_drop (self, s_match_rows, &expired, out, err, errlen);
+    zs_partition_info_t *list = rc == 0 && expired.n ? calloc (expired.n, sizeof *list) : NULL;
+    for (size_t i = 0; list && i < expired.n; i++)
+        list[i] = *expired.v[i].info;
+    if (list) {
+        *expired_p = list;
+        *n_p = expired.n;
+    }
+    free (expired.v);
+    free (parts);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------
+//  Partition filters (scan --where)
+
+typedef enum { S_EQ, S_NE, S_LT, S_LE, S_GT, S_GE, S_IS_NULL, S_NOT_NULL } s_op_t;
+
+typedef struct {
+    int key;
+    s_op_t op;
+    zs_value_t value;
+    char scratch[ZS_PARTITION_DIR_MAX + 8];
+} s_cond_t;
+
+#define S_CONDS_MAX 16
+
+struct _zs_partition_filter_t {
+    zs_partition_t part;
+    int n;
+    s_cond_t conds[S_CONDS_MAX];
+};
+
+static const char *
+s_skip_blank (const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n')
+        p++;
+    return p;
+}
+
+//  A word ([A-Za-z0-9_]+) at p: its length.
+static size_t
+s_word (const char *p)
+{
+    size_t n = 0;
+    while ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z')
+           || (p[n] >= '0' && p[n] <= '9') || p[n] == '_')
+        n++;
+    return n;
+}
+
+static bool
+s_keyword (const char **p, const char *word)
+{
+    size_t n = s_word (*p);
+    if (n != strlen (word) || strncasecmp (*p, word, n) != 0)
+        return false;
+    *p = s_skip_blank (*p + n);
+    return true;
+}
+
+static int
+s_parse_op (const char **p, s_op_t *op)
+{
+    static const struct {
+        const char *text;
+        s_op_t op;
+    } ops[] = {{"<=", S_LE}, {">=", S_GE}, {"<>", S_NE}, {"!=", S_NE},
+               {"==", S_EQ}, {"=", S_EQ},  {"<", S_LT},  {">", S_GT}};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strncmp (*p, ops[i].text, strlen (ops[i].text)) == 0) {
+            *op = ops[i].op;
+            *p = s_skip_blank (*p + strlen (ops[i].text));
+            return 0;
+        }
+    if (s_keyword (p, "IS")) {
+        bool not = s_keyword (p, "NOT");
+        if (s_keyword (p, "NULL")) {
+            *op = not ? S_NOT_NULL : S_IS_NULL;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+//  A literal: 'quoted' ('' a quote) or a bare run up to a blank. Its text
+//  into buf.
+static int
+s_parse_literal (const char **p, char *buf, size_t cap)
+{
+    size_t n = 0;
+    const char *q = *p;
+    if (*q == '\'') {
+        for (q++;; q++) {
+            if (!*q)
+                return -1;
+            if (*q == '\'' && q[1] != '\'')
+                break;
+            if (*q == '\'')
+                q++;
+            if (n + 1 >= cap)
+                return -1;
+            buf[n++] = *q;
+        }
+        q++;
+    } else
+        for (; *q && *q != ' ' && *q != '\t' && *q != '\n'; q++) {
+            if (n + 1 >= cap)
+                return -1;
+            buf[n++] = *q;
+        }
+    buf[n] = 0;
+    *p = s_skip_blank (q);
+    return 0;
+}
+
+static int
+s_cond_parse (zs_partition_filter_t *self, const char **p, s_cond_t *c, char *err, size_t errlen)
+{
+    const zs_partition_t *part = &self->part;
+    size_t n = s_word (*p);
+    c->key = n ? s_key_index (part, *p, n) : -1;
+    if (c->key < 0) {
+        char keys[ZS_PARTITION_MAX * (ZS_COLUMN_NAME_MAX + 2)] = "";
+        for (int k = 0; k < part->n; k++)
+            snprintf (keys + strlen (keys), sizeof keys - strlen (keys), "%s%s", k ? ", " : "",
+                      part->name[k]);
+        snprintf (err, errlen,
+                  "--where: '%.*s' is not a partition key (the table's: %s); --where filters "
+                  "partitions",
+                  n ? (int) n : 16, *p, keys);
+        return -1;
+    }
+    const char *key = *p;
+    *p = s_skip_blank (*p + n);
+    if (s_parse_op (p, &c->op) != 0) {
+        snprintf (err, errlen,
+                  "--where: after '%.*s': expected =, !=, <>, <, <=, >, >= or IS [NOT] NULL",
+                  (int) n, key);
+        return -1;
+    }
+    if (c->op == S_IS_NULL || c->op == S_NOT_NULL)
+        return 0;
+    char text[ZS_PARTITION_DIR_MAX], why[ZS_ERRLEN];
+    if (s_parse_literal (p, text, sizeof text) != 0 || !text[0]) {
+        snprintf (err, errlen, "--where: '%.*s': a value is missing or its quote is not closed",
+                  (int) n, key);
+        return -1;
+    }
+    if (s_key_value (part, c->key, text, strlen (text), &c->value, c->scratch, sizeof c->scratch,
+                     why, sizeof why)
+            != 0
+        || c->value.null) {
+        snprintf (err, errlen, "--where: %s", c->value.null ? "compare with IS NULL" : why);
+        return -1;
+    }
+    return 0;
+}
+
+zs_partition_filter_t *
+zs_partition_filter_new (zs_table_t *table, const char *where, char *err, size_t errlen)
+{
+    if (zs_table_partition (table)->n == 0) {
+        s_not_partitioned (table, err, errlen);
+        return NULL;
+    }
+    zs_partition_filter_t *self = calloc (1, sizeof *self);
+    if (!self) {
+        snprintf (err, errlen, "out of memory");
+        return NULL;
+    }
+    self->part = *zs_table_partition (table);
+    const char *p = s_skip_blank (where);
+    while (true) {
+        if (self->n == S_CONDS_MAX) {
+            snprintf (err, errlen, "--where: more than %d comparisons", S_CONDS_MAX);
+            break;
+        }
+        if (s_cond_parse (self, &p, &self->conds[self->n], err, errlen) != 0)
+            break;
+        self->n++;
+        if (!*p)
+            return self;
+        if (!s_keyword (&p, "AND")) {
+            snprintf (err, errlen,
+                      "--where: expected AND before '%.32s' (comparisons of partition "
+                      "keys joined by AND)",
+                      p);
+            break;
+        }
+    }
+    free (self);
+    return NULL;
+}
+
+void
+zs_partition_filter_destroy (zs_partition_filter_t **self_p)
+{
+    free (*self_p);
+    *self_p = NULL;
+}
+
+static bool
+s_cond_true (const zs_partition_t *part, const s_cond_t *c, const zs_value_t *v)
+{
+    if (c->op == S_IS_NULL || c->op == S_NOT_NULL)
+        return v->null == (c->op == S_IS_NULL);
+    if (v->null)
+        return false; //  SQL: a comparison with NULL is not true
+    int cmp = s_value_cmp (part->type[c->key], v, &c->value);
+    switch (c->op) {
+    case S_EQ:
+        return cmp == 0;
+    case S_NE:
+        return cmp != 0;
+    case S_LT:
+        return cmp < 0;
+    case S_LE:
+        return cmp <= 0;
+    case S_GT:
+        return cmp > 0;
+    default:
+        return cmp >= 0;
+    }
+}
+
+bool
+zs_partition_filter_match (const zs_partition_filter_t *self, const zs_file_meta_t *f)
+{
+    zs_value_t values[ZS_PARTITION_MAX];
+    char why[ZS_ERRLEN];
+    //  a partition that does not decode is kept: the read then says why
+    if (s_file_values (&self->part, f, values, why, sizeof why) != 0)
+        return true;
+    for (int i = 0; i < self->n; i++)
+        if (!s_cond_true (&self->part, &self->conds[i], &values[self->conds[i].key]))
+            return false;
+    return true;
+}
+
+size_t
+zs_partition_filter_files (const zs_partition_filter_t *self, zs_file_meta_t *files, size_t *n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (zs_partition_filter_match (self, &files[i]))
+            files[k++] = files[i];
+    size_t skipped = *n - k;
+    *n = k;
+    return skipped;
+}
