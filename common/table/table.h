@@ -455,15 +455,15 @@ int zs_table_pins_spare (zs_table_t *self, char **paths, size_t *n_p, size_t *he
 
 //  One partition of a snapshot, as Paimon's $partitions shows it.
 typedef struct {
-    char partition[512];          //  "dt=2026-12-04/hr=7": each value cast to a
-                                  //  string, null as partition.default-name
-    uint16_t row_len;             //  its BinaryRow (_PARTITION)
+    char partition[512]; //  "dt=2026-12-04/hr=7": each value cast to a
+                         //  string, null as partition.default-name
+    uint16_t row_len;    //  its BinaryRow (_PARTITION)
     uint8_t row[ZS_FILE_PARTITION_MAX];
-    int64_t record_count;         //  rows of its live files
-    int64_t file_size_in_bytes;   //  their bytes
-    int64_t file_count;           //  how many
-    int64_t last_update_ms;       //  the newest one's _CREATION_TIME (local wall
-                                  //  clock as epoch ms, as the manifest holds it)
+    int64_t record_count;       //  rows of its live files
+    int64_t file_size_in_bytes; //  their bytes
+    int64_t file_count;         //  how many
+    int64_t last_update_ms;     //  the newest one's _CREATION_TIME (local wall
+                                //  clock as epoch ms, as the manifest holds it)
 } zs_partition_info_t;
 
 //  The partitions of snapshot_id's live files (0: the latest), sorted by
