@@ -1622,6 +1622,141 @@ test_expire_keeps_carrier_and_consumers (void **state)
     assert_int_equal (last, 5);
 }
 
+//  A data file of rows [first, first + rows) in the partition name=<value>
+//  of a table partitioned by name (the rows' own names do not matter to
+//  the table): its meta with the partition's row.
+static zs_file_meta_t
+s_part_file (const char *dir, const zs_partition_t *part, const char *value, int64_t first,
+             int64_t rows)
+{
+    char err[ZS_ERRLEN], pdir[ZS_PARTITION_DIR_MAX], rel[256], full[512];
+    zs_value_t v = {.null = value == NULL};
+    if (value) {
+        v.v.bin.ptr = (const uint8_t *) value;
+        v.v.bin.len = (uint32_t) strlen (value);
+    }
+    assert_true (zs_partition_dir (part, &v, pdir, sizeof pdir, err, sizeof err) > 0);
+    snprintf (full, sizeof full, "%s/%s/bucket-0", dir, pdir);
+    assert_int_equal (zs_io_mkdirs (full), 0);
+    snprintf (rel, sizeof rel, "%s/bucket-0/data-test-%d.parquet", pdir, s_file_seq++);
+    zs_file_meta_t f = test_write_datafile (dir, rel, first, rows);
+    int len = zs_partition_row (part, &v, f.partition, sizeof f.partition, err, sizeof err);
+    assert_true (len > 0);
+    f.partition_len = (uint16_t) len;
+    return f;
+}
+
+//  A partitioned table through the table API: schema-0's keys, commits of
+//  files in their partitions' directories (and refusal of one elsewhere),
+//  live files keeping their partition, orphans found in a partition
+//  directory, compaction within one partition, and a job of other keys
+//  refused.
+static void
+test_partitioned_table (void **state)
+{
+    (void) state;
+    char dir[64] = "/tmp/zsink-test-ptable-XXXXXX", err[ZS_ERRLEN], p[128];
+    assert_non_null (mkdtemp (dir));
+    zs_schema_t schema;
+    zs_schema_default (&schema);
+    assert_int_equal (zs_schema_partition_parse (&schema, "name", err, sizeof err), 0);
+    zs_table_t *t = zs_table_open_job (dir, &schema, NULL, err, sizeof err);
+    if (!t)
+        fail_msg ("%s", err);
+    const zs_partition_t *part = zs_table_partition (t);
+    assert_int_equal (part->n, 1);
+    snprintf (p, sizeof p, "%s/bucket-0", dir);
+    struct stat st;
+    assert_int_not_equal (stat (p, &st), 0); //  no top-level bucket in a partitioned table
+
+    zs_file_meta_t f[4] = {
+        s_part_file (dir, part, "a", 1, 10), s_part_file (dir, part, "a", 11, 10),
+        s_part_file (dir, part, "b/c", 21, 10), s_part_file (dir, part, NULL, 31, 10)};
+    assert_non_null (strstr (f[2].path, "name=b%2Fc/bucket-0/"));
+    assert_non_null (strstr (f[3].path, "name=__DEFAULT_PARTITION__/bucket-0/"));
+    assert_int_equal (s_commit_req (t, USER_A, 1, f, 4, false, 10, NULL, NULL, err, sizeof err), 0);
+    zs_file_meta_t *live;
+    size_t n;
+    assert_int_equal (zs_table_live_files (t, 0, &live, &n, err, sizeof err), 0);
+    assert_int_equal (n, 4);
+    for (size_t i = 0; i < n; i++) {
+        bool found = false;
+        for (int k = 0; k < 4; k++)
+            if (strcmp (live[i].path, f[k].path) == 0) {
+                found = true;
+                assert_int_equal (live[i].partition_len, f[k].partition_len);
+                assert_memory_equal (live[i].partition, f[k].partition, f[k].partition_len);
+            }
+        assert_true (found);
+    }
+    free (live);
+
+    //  a file in another partition's directory, or in none: refused
+    zs_file_meta_t wrong = s_part_file (dir, part, "a", 41, 5);
+    zs_file_meta_t other = s_part_file (dir, part, "b/c", 46, 5);
+    memcpy (wrong.partition, other.partition, other.partition_len);
+    wrong.partition_len = other.partition_len;
+    assert_int_not_equal (
+        s_commit_req (t, USER_A, 2, &wrong, 1, false, 10, NULL, NULL, err, sizeof err), 0);
+    assert_non_null (strstr (err, "not in its partition's directory"));
+    zs_file_meta_t none = other;
+    none.partition_len = 0;
+    assert_int_not_equal (
+        s_commit_req (t, USER_A, 2, &none, 1, false, 10, NULL, NULL, err, sizeof err), 0);
+
+    //  the two uncommitted files are orphans, found in their partitions
+    char **paths = NULL;
+    assert_int_equal (zs_table_orphans (t, 0, &paths, &n, err, sizeof err), 0);
+    assert_int_equal (n, 2);
+    for (size_t i = 0; i < n; i++) {
+        assert_true (strcmp (paths[i], wrong.path) == 0 || strcmp (paths[i], other.path) == 0);
+        free (paths[i]);
+    }
+    free (paths);
+    assert_int_equal (
+        s_commit_req (t, USER_A, 2, &other, 1, false, 10, NULL, NULL, err, sizeof err), 0);
+
+    //  compaction: name=a's two files or name=b%2Fc's two, never a mix
+    zs_compact_t req;
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    zs_table_compact_options (&cfg, USER_A, &req);
+    req.min_file_num = 2;
+    zs_compacted_t out;
+    assert_int_equal (zs_table_compact (t, &req, &out, err, sizeof err), 0);
+    assert_int_equal (out.before, 2);
+    assert_int_equal (out.after, 1);
+    assert_int_equal (zs_table_live_files (t, 0, &live, &n, err, sizeof err), 0);
+    assert_int_equal (n, 4);
+    int outputs = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strstr (live[i].path, "-compact-")) {
+            outputs++;
+            assert_true (strncmp (live[i].path, "name=a/bucket-0/", 16) == 0
+                         || strncmp (live[i].path, "name=b%2Fc/bucket-0/", 20) == 0);
+            assert_true (live[i].partition_len > 0);
+        }
+    assert_int_equal (outputs, 1);
+    free (live);
+    snprintf (p, sizeof p, "%s/%s", dir, wrong.path);
+    assert_int_equal (unlink (p), 0);
+    char *report = NULL;
+    if (zs_table_verify (t, 0, &report, err, sizeof err) != 0)
+        fail_msg ("verify: %s", report ? report : err);
+    free (report);
+    zs_table_destroy (&t);
+
+    //  the table's keys are the job's: other keys, or none, refused
+    zs_schema_t other_keys;
+    zs_schema_default (&other_keys);
+    assert_int_equal (zs_schema_partition_parse (&other_keys, "id", err, sizeof err), 0);
+    assert_null (zs_table_open_job (dir, &other_keys, NULL, err, sizeof err));
+    assert_non_null (strstr (err, "partitioned by 'name', the job by 'id'"));
+    assert_null (zs_table_open_job (dir, &schema, "other", err, sizeof err));
+    assert_non_null (strstr (err, "partition.default-name"));
+    nftw (dir, s_rm, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 //  Compaction: Paimon's plan (min files, small files only), a COMPACT
 //  snapshot with the same rows and the user's last identifier, a dropped
 //  compaction when an input is gone, and a crashed one's outputs removed by
@@ -1907,6 +2042,7 @@ main (void)
         cmocka_unit_test (test_user_ids_keep_most_recent),
         cmocka_unit_test (test_manifest_codecs),
         cmocka_unit_test (test_manifest_partitions),
+        cmocka_unit_test (test_partitioned_table),
         T (test_commit_and_filter),
         T (test_missing_file_and_bad_paths),
         T (test_two_users_interleaved),
