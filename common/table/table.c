@@ -1902,7 +1902,8 @@ s_commit_write_manifests (s_commit_t *c, char *err, size_t errlen)
     //  of an earlier checkpoint between the prepare and its commit leaves
     //  the delta be.
     s_prepared_drop_base (self);
-    if (delta || (!c->req->compact && c->req->identifier >= p->delta.identifier))
+    if (delta
+        || (!c->req->compact && !c->req->overwrite && c->req->identifier >= p->delta.identifier))
         s_prepared_drop_delta (self);
     zs_table_user_tag (c->req->user, c->tag);
     int rc = base ? 0 : s_commit_write_base (c, err, errlen);

@@ -515,6 +515,15 @@ int zs_table_expire_partitions (zs_table_t *self, const zs_partition_expire_t *r
                                 zs_partition_info_t **expired_p, size_t *n_p, zs_dropped_t *out,
                                 char *err, size_t errlen);
 
+//  Paimon's expiry after a commit: when the table sets
+//  partition.expiration-time and partition.expiration-check-interval (1h;
+//  0: every commit) has passed since self's last check (none yet: now),
+//  expire as zs_table_expire_partitions by the table's options. What it
+//  dropped into *out (snapshot_id 0: nothing). 0, or an error + err (the
+//  caller's commit stands either way).
+int zs_table_expire_partitions_after_commit (zs_table_t *self, zs_dropped_t *out, char *err,
+                                             size_t errlen);
+
 //  A scan's partition filter: comparisons of partition keys with values
 //  (=, !=, <>, <, <=, >, >=; IS [NOT] NULL) joined by AND, values quoted
 //  'like this' or bare, read as the key's type: "dt = '2026-12-04' AND

@@ -904,3 +904,36 @@ zs_partition_filter_files (const zs_partition_filter_t *self, zs_file_meta_t *fi
     *n = k;
     return skipped;
 }
+
+int
+zs_table_expire_partitions_after_commit (zs_table_t *self, zs_dropped_t *out, char *err,
+                                         size_t errlen)
+{
+    memset (out, 0, sizeof *out);
+    const zs_table_schema_t *s = zs_table_schema_file (self);
+    if (zs_table_partition (self)->n == 0
+        || !zs_schema_option (s, "partition.expiration-time", NULL))
+        return 0;
+    int64_t interval = 3600 * 1000, now = zs_clock_mono_ms ();
+    const char *v = zs_schema_option (s, "partition.expiration-check-interval", NULL);
+    if (v && zs_parse_duration_ms (v, &interval) != 0) {
+        snprintf (err, errlen,
+                  "table %s: option partition.expiration-check-interval is '%s': not a duration",
+                  zs_table_path (self), v);
+        return -1;
+    }
+    if (self->partition_expire_checked && now - self->partition_expire_checked < interval)
+        return 0;
+    self->partition_expire_checked = now;
+    zs_partition_expire_t req;
+    int rc = zs_table_partition_expire_options (self, &req, err, errlen);
+    zs_partition_info_t *expired = NULL;
+    size_t n = 0;
+    if (rc == 0)
+        rc = zs_table_expire_partitions (self, &req, &expired, &n, out, err, errlen);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        zs_info ("Expired partition %s of %s in snapshot %" PRId64, expired[i].partition,
+                 zs_table_path (self), out->snapshot_id);
+    free (expired);
+    return rc;
+}

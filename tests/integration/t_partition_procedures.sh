@@ -157,6 +157,37 @@ cmp -s "$SCRATCH/after-expire.ids" "$SCRATCH/after-expire.want" || fail $v "afte
 grep -q "partition.expiration-time is not set" "$SCRATCH/noexp.err" || fail $v "$(cat "$SCRATCH/noexp.err")"
 duck_table $v
 
+# Paimon's expiry after commits: a table Paimon Java made with
+# partition.expiration-time (checked at every commit) takes a job whose
+# computed columns are its last columns; its committer drops the 2020
+# partitions after its commits, as Paimon's sink does.
+v=oncommit
+if interop_ready; then
+    in=$(vdir $v)/input
+    mkdir -p "$in"
+    gen_input "$in/input.jsonl"
+    t=$(table_of $v)
+    paimon_java create "$t" "id BIGINT NOT NULL, name STRING, ts TIMESTAMP(3), dt STRING, hr INT" \
+        --partition-keys dt,hr --option partition.expiration-time=1d \
+        --option partition.expiration-check-interval=0s \
+        --option 'partition.timestamp-pattern=$dt $hr:00:00' \
+        --option 'partition.timestamp-formatter=yyyy-MM-dd H:mm:ss' >/dev/null 2>&1 ||
+        fail $v "Paimon Java create"
+    write_job $v 2 "source.kind: file" "source.file.path: $in" \
+        "execution.checkpointing.interval: 300ms" "source.file.rows-per-second: 6000" \
+        "table.computed-columns: \"$COMPUTED\""
+    start_cluster $v
+    expect_exit $v 90 0
+    grep -q "Expired partition dt=2020-" "$(clog $v)" || fail $v "the committer expired nothing"
+    table_ids "$t" >"$SCRATCH/oncommit.ids"
+    input_where "$in/input.jsonl" 'dt is None or dt.startswith("2099")' >"$SCRATCH/oncommit.want"
+    cmp -s "$SCRATCH/oncommit.ids" "$SCRATCH/oncommit.want" || fail $v "not the 2099 and NULL rows"
+    echo "[$v] $(grep -c 'Expired partition' "$(clog $v)") partitions expired by the committer"
+    duck_table $v
+else
+    echo "[$v] skipped: Paimon's readers are not installed ($INTEROP_WHY)"
+fi
+
 # A drop while a job runs: its next commits go on, a committer killed right
 # after the drop restores without re-adding what was dropped, and every
 # row of the other partitions lands once. datagen's ts is 2023-11-14
