@@ -1962,7 +1962,9 @@ s_commit_build_snapshot (s_commit_t *c)
     int64_t last = zs_snapshot_last_identifier (&c->ids, r->user);
     snap->commit_identifier = r->compact && c->have && last >= 0 ? last : r->identifier;
     snprintf (snap->commit_kind, sizeof snap->commit_kind,
-              r->compact ? "COMPACT" : r->overwrite ? "OVERWRITE" : "APPEND");
+              r->compact     ? "COMPACT"
+              : r->overwrite ? "OVERWRITE"
+                             : "APPEND");
     snprintf (snap->source_id, sizeof snap->source_id, "%s",
               r->source_id && r->identifier == ZS_END_INPUT_ID && !r->compact ? r->source_id : "");
     snap->time_millis = zs_clock_wall_ms ();
