@@ -555,14 +555,21 @@ s_is_expired (zs_table_t *self, const zs_partition_expire_t *req, const zs_patte
     const zs_partition_t *part = zs_table_partition (self);
     zs_value_t values[ZS_PARTITION_MAX];
     char vals[ZS_PARTITION_MAX][ZS_PARTITION_DIR_MAX], why[ZS_ERRLEN];
-    if (zs_partition_decode (part, info->row, info->row_len, values, why, sizeof why) != 0
-        || !s_value_strings (part, values, vals))
+    if (zs_partition_decode (part, info->row, info->row_len, values, why, sizeof why) != 0)
         return false;
-    size_t n = 0;
-    for (int k = 0; k < part->n && n < keylen; k++)
-        n += (size_t) snprintf (key + n, keylen - n, "%s%s", k ? "," : "", vals[k]);
+    //  ordered by their values, a null as the default name (toPartitionValue)
+    bool have = s_value_strings (part, values, vals);
+    if (have) {
+        size_t n = 0;
+        for (int k = 0; k < part->n && n < keylen; k++)
+            n += (size_t) snprintf (key + n, keylen - n, "%s%s", k ? "," : "", vals[k]);
+    } else
+        snprintf (key, keylen, "%s", info->partition);
+    //  update-time: by the newest file, whatever the values
     if (req->strategy && strcmp (req->strategy, "update-time") == 0)
         return limit_ms > info->last_update_ms;
+    if (!have)
+        return false; //  a null value gives no time (Paimon: not expired)
     int64_t ms;
     if (s_partition_time (part, req, formatter, vals, &ms) != 0) {
         zs_warn ("cannot extract a time from partition %s of %s: not expired (drop it by hand, "
