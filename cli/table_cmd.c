@@ -16,6 +16,14 @@
       tags --json       [{"tag_name","snapshot_id","schema_id","commit_time",
                           "record_count","create_time"}] (times in epoch ms;
                         create_time null unless the tag has a retention)
+      partitions --json [{"partition","record_count","file_size_in_bytes",
+                          "file_count","last_update_time"}] (Paimon's
+                        $partitions; the time as a local wall clock in epoch ms)
+      drop-partition --json, expire-partitions --json
+                        {"snapshot_id","partitions","files","rows"} (snapshot_id
+                        0: nothing dropped; expire-partitions adds "expired":
+                        the partitions, as $partitions spells them)
+      scan|count --where  stderr: "--where: K of M files read, S skipped …"
 
     count and stats read every live data file of the latest snapshot rather
     than trusting the manifests' row counts: they are how tests check that
