@@ -327,15 +327,29 @@ zs_pattern_compile (zs_pattern_t *self, const char *text, char *err, size_t errl
     return 0;
 }
 
-//  v (≥ 0) in at least width digits into out; the length.
+//  The decimal digits of v (>= 0), least significant first; how many.
+static int
+s_digits_of (int64_t v, char *digits)
+{
+    uint64_t u = (uint64_t) v;
+    int n = 0;
+    do {
+        digits[n++] = (char) ('0' + u % 10);
+        u /= 10;
+    } while (u);
+    return n;
+}
+
+//  v (>= 0) in at least width digits into out; the length. (By hand: it
+//  runs for every field of every row, and snprintf cost most of a row.)
 static size_t
 s_put_num (char *out, int64_t v, int width)
 {
     char digits[24];
-    int n = snprintf (digits, sizeof digits, "%lld", (long long) v);
-    int pad = width > n ? width - n : 0;
+    int n = s_digits_of (v, digits), pad = width > n ? width - n : 0;
     memset (out, '0', (size_t) pad);
-    memcpy (out + pad, digits, (size_t) n);
+    for (int i = 0; i < n; i++)
+        out[pad + i] = digits[n - 1 - i];
     return (size_t) (pad + n);
 }
 
@@ -347,7 +361,7 @@ s_put_year (char *out, int64_t year, int count)
         return s_put_num (out, yoe % 100, 2);
     size_t n = 0;
     char digits[24];
-    if (count >= 4 && snprintf (digits, sizeof digits, "%lld", (long long) yoe) > count)
+    if (count >= 4 && s_digits_of (yoe, digits) > count)
         out[n++] = '+';
     return n + s_put_num (out + n, yoe, count);
 }
