@@ -306,3 +306,51 @@ zs_binrow_decode (const void *data, size_t len, const zs_type_t *types, int n, z
     }
     return 0;
 }
+
+//  zs_binrow_encode into the caller's buffer (appended for the writers'
+//  partition keys, one row per data row: no allocation). The same sizing
+//  and filling as zs_binrow_encode above (invariant 1).
+int
+zs_binrow_encode_into (const zs_type_t *types, const zs_value_t *values, int n, uint8_t *buf,
+                       size_t cap, char *err, size_t errlen)
+{
+    if (n < 0 || (n > 0 && (!types || !values))) {
+        snprintf (err, errlen, "binrow: no values");
+        return -1;
+    }
+    size_t width = s_bitset_width (n);
+    size_t fixed = width + 8 * (size_t) n;
+    size_t total = fixed;
+    for (int i = 0; i < n; i++) {
+        if (!s_known (types[i])) {
+            snprintf (err, errlen, "binrow: column %d: unknown type %d", i, (int) types[i]);
+            return -1;
+        }
+        total += s_var_size (types[i], &values[i]);
+    }
+    if (S_ARITY_SIZE + total > cap || S_ARITY_SIZE + total > S_ROW_MAX) {
+        snprintf (err, errlen, "binrow: row of %zu bytes, more than %zu", S_ARITY_SIZE + total,
+                  cap);
+        return -1;
+    }
+    memset (buf, 0, S_ARITY_SIZE + total);
+    buf[0] = (uint8_t) ((uint32_t) n >> 24);
+    buf[1] = (uint8_t) ((uint32_t) n >> 16);
+    buf[2] = (uint8_t) ((uint32_t) n >> 8);
+    buf[3] = (uint8_t) n;
+    uint8_t *row = buf + S_ARITY_SIZE;
+    size_t cursor = fixed;
+    for (int i = 0; i < n; i++) {
+        uint8_t *slot = row + width + 8 * (size_t) i;
+        if (!values[i].null)
+            s_put_value (row, slot, &cursor, types[i], &values[i]);
+        else {
+            row[(i + 8) / 8] |= (uint8_t) (1u << ((i + 8) % 8));
+            if (types[i] == ZS_TYPE_TIMESTAMP6) {
+                zs_le_put (slot, (uint64_t) cursor << 32, 8);
+                cursor += 8;
+            }
+        }
+    }
+    return (int) (S_ARITY_SIZE + total);
+}

@@ -61,4 +61,9 @@ int zs_binrow_arity (const void *data, size_t len);
 int zs_binrow_decode (const void *data, size_t len, const zs_type_t *types, int n,
                       zs_value_t *values, char *err, size_t errlen);
 
+//  zs_binrow_encode into buf (no allocation): the length, or -1 with err
+//  when a type is unknown or the row would pass cap bytes.
+int zs_binrow_encode_into (const zs_type_t *types, const zs_value_t *values, int n, uint8_t *buf,
+                           size_t cap, char *err, size_t errlen);
+
 #endif

@@ -10,8 +10,9 @@
        == v for every value of every allowed key type, the null included
        (the default name), so a directory found on disk names exactly one
        partition.
-    3. Nothing here allocates past a call: the BinaryRow is copied into the
-       caller's buffer, texts go to caller buffers.
+    3. Nothing here allocates past a call, and a row's partition BinaryRow
+       (once per data row in a writer) allocates nothing: it is encoded into
+       the caller's buffer.
 */
 #include "partition.h"
 #include "binrow.h"
@@ -83,21 +84,14 @@ int
 zs_partition_row (const zs_partition_t *self, const zs_value_t *values, uint8_t *buf, size_t cap,
                   char *err, size_t errlen)
 {
-    size_t len = 0;
-    uint8_t *row = zs_binrow_encode (self->type, values, self->n, &len, err, errlen);
-    if (!row)
-        return -1;
-    int rc = (int) len;
-    if (len > cap) {
+    char why[ZS_ERRLEN];
+    int len = zs_binrow_encode_into (self->type, values, self->n, buf, cap, why, sizeof why);
+    if (len < 0) {
         char shown[256];
         zs_partition_display (self, values, shown, sizeof shown);
-        snprintf (err, errlen, "partition %s: its row takes %zu bytes, more than %zu", shown, len,
-                  cap);
-        rc = -1;
-    } else
-        memcpy (buf, row, len);
-    free (row);
-    return rc;
+        snprintf (err, errlen, "partition %s: %s", shown, why);
+    }
+    return len;
 }
 
 int
