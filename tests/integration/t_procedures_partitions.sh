@@ -7,9 +7,11 @@
 #   files of other partitions are never opened (corrupted in a copy, the
 #   pruned scan still reads; an unpruned one fails);
 # - `drop-partition` is one OVERWRITE snapshot that Paimon Java and pypaimon
-#   read (all readers agree; the rows are the input's minus the partition);
+#   read (all readers agree; the rows are the input's minus the partition),
+#   with the figures of Paimon Java's own drop of the same partitions;
 # - `expire-partitions` drops by time, by Paimon's pattern and formatter,
 #   the old partitions only, not the NULL one;
+# - a table with partition.expiration-time is expired by the job's committer;
 # - a drop while a zsink job runs (and its committer is killed right after)
 #   loses nothing else: every row of the other partitions lands once.
 . "$(dirname "$0")/lib.sh"
@@ -116,9 +118,28 @@ cmp -s "$SCRATCH/garbled.ids" "$SCRATCH/where.want" || fail $v "pruned scan of t
 "$ZSINK" table scan "$t" --where "name = 'x'" >/dev/null 2>"$SCRATCH/bad.err" && fail $v "--where on a column that is no key"
 grep -q "'name' is not a partition key (the table's: dt, hr)" "$SCRATCH/bad.err" || fail $v "$(cat "$SCRATCH/bad.err")"
 
-# drop-partition: one OVERWRITE snapshot; every reader agrees
+# drop-partition: one OVERWRITE snapshot; every reader agrees. Paimon Java
+# drops the same partitions of a copy (truncatePartitions, as its
+# drop_partition procedure): the same snapshot figures and partitions.
+interop_ready && cp -r "$t" "$SCRATCH/java-drop"
 "$ZSINK" table drop-partition "$t" --partition 'dt=2020-01-03' --partition 'dt=2020-01-01,hr=5' --json \
     >"$SCRATCH/drop.json" || fail $v "drop-partition"
+if interop_ready; then
+    paimon_java drop-partition "$SCRATCH/java-drop" 'dt=2020-01-03' 'dt=2020-01-01,hr=5' \
+        >/dev/null 2>&1 || fail $v "Paimon Java's drop"
+    for x in "$t" "$SCRATCH/java-drop"; do
+        "$ZSINK" table snapshots "$x" --json | "$PY" -c '
+import json, sys
+s = json.load(sys.stdin)[-1]
+print(s["commit_kind"], s["commit_identifier"], s["delta_record_count"], s["total_record_count"])'
+        "$ZSINK" table partitions "$x" --json | "$PY" -c '
+import json, sys
+print([(p["partition"], p["record_count"], p["file_count"]) for p in json.load(sys.stdin)])'
+    done >"$SCRATCH/drops.txt" || fail $v "reading the drops"
+    [ "$(sed -n 1,2p "$SCRATCH/drops.txt")" = "$(sed -n 3,4p "$SCRATCH/drops.txt")" ] ||
+        fail $v "zsink's drop differs from Paimon Java's: $(cat "$SCRATCH/drops.txt")"
+    echo "[$v] drop = Paimon Java's drop: $(head -n 1 "$SCRATCH/drops.txt")"
+fi
 "$ZSINK" table drop-partition "$t" --partition 'dt=2020-01-03' 2>"$SCRATCH/drop2.err" && fail $v "a second drop of the same partition passed"
 grep -q "has no partition dt=2020-01-03" "$SCRATCH/drop2.err" || fail $v "$(cat "$SCRATCH/drop2.err")"
 kind=$("$ZSINK" table snapshots "$t" --json | "$PY" -c 'import json, sys; print(json.load(sys.stdin)[-1]["commit_kind"])')
