@@ -485,6 +485,29 @@ test_config (void **state)
     assert_non_null (strstr (err, "unknown column 'event_time'"));
 }
 
+//  table.partition-keys may name computed columns, set before or after them
+static void
+test_config_partition_keys (void **state)
+{
+    zs_config_t cfg;
+    char err[ZS_ERRLEN];
+    s_cfg_base (&cfg);
+    s_cfg_set (&cfg, "table.partition-keys", "dt,hr");
+    assert_int_equal (cfg.schema.n_partition, 0); //  no such columns yet
+    s_cfg_set (&cfg, "table.computed-columns", "dt=date_format(ts, yyyy-MM-dd); hr=hour(ts)");
+    assert_int_equal (cfg.schema.n_partition, 2);
+    assert_int_equal (cfg.schema.partition[0], 4);
+    assert_int_equal (cfg.schema.partition[1], 5);
+    assert_int_equal (zs_config_validate (&cfg, err, sizeof err), 0);
+    //  table.schema set again keeps them
+    s_cfg_set (&cfg, "table.schema", "id BIGINT NOT NULL, ts TIMESTAMP(3)");
+    assert_int_equal (cfg.schema.n_partition, 2);
+    assert_int_equal (cfg.schema.partition[0], 2);
+    //  the source reads its own columns only
+    assert_int_equal (cfg.source_schema.n, 2);
+    assert_int_equal (cfg.source_schema.n_partition, 0);
+}
+
 static void
 test_config_yaml_list (void **state)
 {
@@ -528,6 +551,7 @@ main (void)
         cmocka_unit_test (test_text),
         cmocka_unit_test (test_fill),
         cmocka_unit_test (test_config),
+        cmocka_unit_test (test_config_partition_keys),
         cmocka_unit_test (test_config_yaml_list),
     };
     return cmocka_run_group_tests (tests, s_setup, NULL);
