@@ -31,6 +31,7 @@
 #include "filemeta.h"
 #include "parquet.h"
 #include "partition.h"
+#include "partition_filter.h"
 #include "schema.h"
 #include "snapshot.h"
 #include "io_lock.h"
@@ -524,19 +525,10 @@ int zs_table_expire_partitions (zs_table_t *self, const zs_partition_expire_t *r
 int zs_table_expire_partitions_after_commit (zs_table_t *self, zs_dropped_t *out, char *err,
                                              size_t errlen);
 
-//  A scan's partition filter: comparisons of partition keys with values
-//  (=, !=, <>, <, <=, >, >=; IS [NOT] NULL) joined by AND, values quoted
-//  'like this' or bare, read as the key's type: "dt = '2026-12-04' AND
-//  hr >= 7". NULL + err naming what does not parse or is no partition key.
-typedef struct _zs_partition_filter_t zs_partition_filter_t;
+//  A scan's partition filter (partition_filter.h) for the table's
+//  partitioning: NULL + err when the table is not partitioned or where
+//  does not parse.
 zs_partition_filter_t *zs_partition_filter_new (zs_table_t *table, const char *where, char *err,
                                                 size_t errlen);
-void zs_partition_filter_destroy (zs_partition_filter_t **self_p);
-//  Does the file's partition pass? (One that does not decode does: its
-//  read says why.)
-bool zs_partition_filter_match (const zs_partition_filter_t *self, const zs_file_meta_t *f);
-//  Keep in files[0..*n) those that pass, in order; how many were left out.
-size_t zs_partition_filter_files (const zs_partition_filter_t *self, zs_file_meta_t *files,
-                                  size_t *n);
 
 #endif

@@ -19,9 +19,10 @@
        replaced meanwhile makes the commit fail with ZS_ECONFLICT, and the
        drop starts over on the new latest snapshot.
     4. Partition values are compared as values of their key's type (a spec
-       "hr=07" is the INT 7), never as text.
+       "hr=07" is the INT 7), never as text (partition_filter.c).
 */
 #include "computed_priv.h"
+#include "partition_filter.h"
 #include "log.h"
 #include "rowfmt.h"
 #include "table.h"
@@ -37,70 +38,6 @@
 
 //  ---------------------------------------------------------------------
 //  Values
-
-//  -1, 0, 1 as a < b, a == b, a > b for two non-null values of type.
-static int
-s_value_cmp (zs_type_t type, const zs_value_t *a, const zs_value_t *b)
-{
-    switch (type) {
-    case ZS_TYPE_BOOLEAN:
-        return (int) a->v.b - (int) b->v.b;
-    case ZS_TYPE_INT:
-    case ZS_TYPE_DATE:
-        return a->v.i32 < b->v.i32 ? -1 : a->v.i32 > b->v.i32;
-    case ZS_TYPE_STRING:
-    case ZS_TYPE_BYTES: {
-        uint32_t n = a->v.bin.len < b->v.bin.len ? a->v.bin.len : b->v.bin.len;
-        int c = n ? memcmp (a->v.bin.ptr, b->v.bin.ptr, n) : 0;
-        if (c)
-            return c < 0 ? -1 : 1;
-        return a->v.bin.len < b->v.bin.len ? -1 : a->v.bin.len > b->v.bin.len;
-    }
-    case ZS_TYPE_FLOAT:
-        return a->v.f32 < b->v.f32 ? -1 : a->v.f32 > b->v.f32;
-    case ZS_TYPE_DOUBLE:
-        return a->v.f64 < b->v.f64 ? -1 : a->v.f64 > b->v.f64;
-    default:
-        return a->v.i64 < b->v.i64 ? -1 : a->v.i64 > b->v.i64;
-    }
-}
-
-//  The partitioning of key k alone, to read one key's value from text.
-static void
-s_one_key (const zs_partition_t *part, int k, zs_partition_t *one)
-{
-    *one = *part;
-    one->n = 1;
-    one->col[0] = part->col[k];
-    one->type[0] = part->type[k];
-    memcpy (one->name[0], part->name[k], sizeof one->name[0]);
-}
-
-//  The key named name (case-insensitively, as column names compare), -1.
-static int
-s_key_index (const zs_partition_t *part, const char *name, size_t len)
-{
-    for (int k = 0; k < part->n; k++)
-        if (strlen (part->name[k]) == len && strncasecmp (part->name[k], name, len) == 0)
-            return k;
-    return -1;
-}
-
-//  "k=v" text of key k's value v into a value, STRINGs into scratch.
-static int
-s_key_value (const zs_partition_t *part, int k, const char *v, size_t vlen, zs_value_t *out,
-             char *scratch, size_t scratchlen, char *err, size_t errlen)
-{
-    zs_partition_t one;
-    s_one_key (part, k, &one);
-    char spec[ZS_PARTITION_DIR_MAX + ZS_COLUMN_NAME_MAX + 2];
-    if (snprintf (spec, sizeof spec, "%s=%.*s", part->name[k], (int) vlen, v)
-        >= (int) sizeof spec) {
-        snprintf (err, errlen, "partition key '%s': value too long", part->name[k]);
-        return -1;
-    }
-    return zs_partition_parse (&one, spec, ',', out, scratch, scratchlen, err, errlen);
-}
 
 //  A file's partition values (STRINGs point into f).
 static int
@@ -309,7 +246,7 @@ s_spec_parse (const zs_partition_t *part, const char *text, s_spec_t *spec, char
         const char *comma = strchr (p, ',');
         const char *end = comma ? comma : p + strlen (p);
         const char *eq = memchr (p, '=', (size_t) (end - p));
-        int k = eq ? s_key_index (part, p, (size_t) (eq - p)) : -1;
+        int k = eq ? zs_partition_key_index (part, p, (size_t) (eq - p)) : -1;
         if (k < 0) {
             snprintf (err, errlen, "partition '%s': '%.*s' names no partition key of the table",
                       text, (int) (eq ? eq - p : end - p), p);
@@ -321,8 +258,9 @@ s_spec_parse (const zs_partition_t *part, const char *text, s_spec_t *spec, char
                 return -1;
             }
         char why[ZS_ERRLEN];
-        if (s_key_value (part, k, eq + 1, (size_t) (end - eq - 1), &spec->value[spec->n],
-                         spec->scratch[spec->n], sizeof spec->scratch[0], why, sizeof why)
+        if (zs_partition_key_value (part, k, eq + 1, (size_t) (end - eq - 1), &spec->value[spec->n],
+                                    spec->scratch[spec->n], sizeof spec->scratch[0], why,
+                                    sizeof why)
             != 0) {
             snprintf (err, errlen, "partition '%s': %s", text, why);
             return -1;
@@ -342,7 +280,8 @@ s_spec_match (const zs_partition_t *part, const zs_value_t *values, const s_spec
 {
     for (int i = 0; i < spec->n; i++) {
         const zs_value_t *a = &values[spec->key[i]], *b = &spec->value[i];
-        if (a->null != b->null || (!a->null && s_value_cmp (part->type[spec->key[i]], a, b) != 0))
+        if (a->null != b->null
+            || (!a->null && zs_partition_value_cmp (part->type[spec->key[i]], a, b) != 0))
             return false;
     }
     return true;
@@ -672,246 +611,6 @@ zs_table_expire_partitions (zs_table_t *self, const zs_partition_expire_t *req,
     return rc;
 }
 
-//  ---------------------------------------------------------------------
-//  Partition filters (scan --where)
-
-typedef enum { S_EQ, S_NE, S_LT, S_LE, S_GT, S_GE, S_IS_NULL, S_NOT_NULL } s_op_t;
-
-typedef struct {
-    int key;
-    s_op_t op;
-    zs_value_t value;
-    char scratch[ZS_PARTITION_DIR_MAX + 8];
-} s_cond_t;
-
-#define S_CONDS_MAX 16
-
-struct _zs_partition_filter_t {
-    zs_partition_t part;
-    int n;
-    s_cond_t conds[S_CONDS_MAX];
-};
-
-static const char *
-s_skip_blank (const char *p)
-{
-    while (*p == ' ' || *p == '\t' || *p == '\n')
-        p++;
-    return p;
-}
-
-//  A word ([A-Za-z0-9_]+) at p: its length.
-static size_t
-s_word (const char *p)
-{
-    size_t n = 0;
-    while ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z')
-           || (p[n] >= '0' && p[n] <= '9') || p[n] == '_')
-        n++;
-    return n;
-}
-
-static bool
-s_keyword (const char **p, const char *word)
-{
-    size_t n = s_word (*p);
-    if (n != strlen (word) || strncasecmp (*p, word, n) != 0)
-        return false;
-    *p = s_skip_blank (*p + n);
-    return true;
-}
-
-static int
-s_parse_op (const char **p, s_op_t *op)
-{
-    static const struct {
-        const char *text;
-        s_op_t op;
-    } ops[] = {{"<=", S_LE}, {">=", S_GE}, {"<>", S_NE}, {"!=", S_NE},
-               {"==", S_EQ}, {"=", S_EQ},  {"<", S_LT},  {">", S_GT}};
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (strncmp (*p, ops[i].text, strlen (ops[i].text)) == 0) {
-            *op = ops[i].op;
-            *p = s_skip_blank (*p + strlen (ops[i].text));
-            return 0;
-        }
-    if (s_keyword (p, "IS")) {
-        bool not = s_keyword (p, "NOT");
-        if (s_keyword (p, "NULL")) {
-            *op = not ? S_NOT_NULL : S_IS_NULL;
-            return 0;
-        }
-    }
-    return -1;
-}
-
-//  A literal: 'quoted' ('' a quote) or a bare run up to a blank. Its text
-//  into buf.
-static int
-s_parse_literal (const char **p, char *buf, size_t cap)
-{
-    size_t n = 0;
-    const char *q = *p;
-    if (*q == '\'') {
-        for (q++;; q++) {
-            if (!*q)
-                return -1;
-            if (*q == '\'' && q[1] != '\'')
-                break;
-            if (*q == '\'')
-                q++;
-            if (n + 1 >= cap)
-                return -1;
-            buf[n++] = *q;
-        }
-        q++;
-    } else
-        for (; *q && *q != ' ' && *q != '\t' && *q != '\n'; q++) {
-            if (n + 1 >= cap)
-                return -1;
-            buf[n++] = *q;
-        }
-    buf[n] = 0;
-    *p = s_skip_blank (q);
-    return 0;
-}
-
-static int
-s_cond_parse (zs_partition_filter_t *self, const char **p, s_cond_t *c, char *err, size_t errlen)
-{
-    const zs_partition_t *part = &self->part;
-    size_t n = s_word (*p);
-    c->key = n ? s_key_index (part, *p, n) : -1;
-    if (c->key < 0) {
-        char keys[ZS_PARTITION_MAX * (ZS_COLUMN_NAME_MAX + 2)] = "";
-        for (int k = 0; k < part->n; k++)
-            snprintf (keys + strlen (keys), sizeof keys - strlen (keys), "%s%s", k ? ", " : "",
-                      part->name[k]);
-        snprintf (err, errlen,
-                  "--where: '%.*s' is not a partition key (the table's: %s); --where filters "
-                  "partitions",
-                  n ? (int) n : 16, *p, keys);
-        return -1;
-    }
-    const char *key = *p;
-    *p = s_skip_blank (*p + n);
-    if (s_parse_op (p, &c->op) != 0) {
-        snprintf (err, errlen,
-                  "--where: after '%.*s': expected =, !=, <>, <, <=, >, >= or IS [NOT] NULL",
-                  (int) n, key);
-        return -1;
-    }
-    if (c->op == S_IS_NULL || c->op == S_NOT_NULL)
-        return 0;
-    char text[ZS_PARTITION_DIR_MAX], why[ZS_ERRLEN];
-    if (s_parse_literal (p, text, sizeof text) != 0 || !text[0]) {
-        snprintf (err, errlen, "--where: '%.*s': a value is missing or its quote is not closed",
-                  (int) n, key);
-        return -1;
-    }
-    if (s_key_value (part, c->key, text, strlen (text), &c->value, c->scratch, sizeof c->scratch,
-                     why, sizeof why)
-            != 0
-        || c->value.null) {
-        snprintf (err, errlen, "--where: %s", c->value.null ? "compare with IS NULL" : why);
-        return -1;
-    }
-    return 0;
-}
-
-zs_partition_filter_t *
-zs_partition_filter_new (zs_table_t *table, const char *where, char *err, size_t errlen)
-{
-    if (zs_table_partition (table)->n == 0) {
-        s_not_partitioned (table, err, errlen);
-        return NULL;
-    }
-    zs_partition_filter_t *self = calloc (1, sizeof *self);
-    if (!self) {
-        snprintf (err, errlen, "out of memory");
-        return NULL;
-    }
-    self->part = *zs_table_partition (table);
-    const char *p = s_skip_blank (where);
-    while (true) {
-        if (self->n == S_CONDS_MAX) {
-            snprintf (err, errlen, "--where: more than %d comparisons", S_CONDS_MAX);
-            break;
-        }
-        if (s_cond_parse (self, &p, &self->conds[self->n], err, errlen) != 0)
-            break;
-        self->n++;
-        if (!*p)
-            return self;
-        if (!s_keyword (&p, "AND")) {
-            snprintf (err, errlen,
-                      "--where: expected AND before '%.32s' (comparisons of partition "
-                      "keys joined by AND)",
-                      p);
-            break;
-        }
-    }
-    free (self);
-    return NULL;
-}
-
-void
-zs_partition_filter_destroy (zs_partition_filter_t **self_p)
-{
-    free (*self_p);
-    *self_p = NULL;
-}
-
-static bool
-s_cond_true (const zs_partition_t *part, const s_cond_t *c, const zs_value_t *v)
-{
-    if (c->op == S_IS_NULL || c->op == S_NOT_NULL)
-        return v->null == (c->op == S_IS_NULL);
-    if (v->null)
-        return false; //  SQL: a comparison with NULL is not true
-    int cmp = s_value_cmp (part->type[c->key], v, &c->value);
-    switch (c->op) {
-    case S_EQ:
-        return cmp == 0;
-    case S_NE:
-        return cmp != 0;
-    case S_LT:
-        return cmp < 0;
-    case S_LE:
-        return cmp <= 0;
-    case S_GT:
-        return cmp > 0;
-    default:
-        return cmp >= 0;
-    }
-}
-
-bool
-zs_partition_filter_match (const zs_partition_filter_t *self, const zs_file_meta_t *f)
-{
-    zs_value_t values[ZS_PARTITION_MAX];
-    char why[ZS_ERRLEN];
-    //  a partition that does not decode is kept: the read then says why
-    if (s_file_values (&self->part, f, values, why, sizeof why) != 0)
-        return true;
-    for (int i = 0; i < self->n; i++)
-        if (!s_cond_true (&self->part, &self->conds[i], &values[self->conds[i].key]))
-            return false;
-    return true;
-}
-
-size_t
-zs_partition_filter_files (const zs_partition_filter_t *self, zs_file_meta_t *files, size_t *n)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < *n; i++)
-        if (zs_partition_filter_match (self, &files[i]))
-            files[k++] = files[i];
-    size_t skipped = *n - k;
-    *n = k;
-    return skipped;
-}
-
 int
 zs_table_expire_partitions_after_commit (zs_table_t *self, zs_dropped_t *out, char *err,
                                          size_t errlen)
@@ -943,4 +642,14 @@ zs_table_expire_partitions_after_commit (zs_table_t *self, zs_dropped_t *out, ch
                  zs_table_path (self), out->snapshot_id);
     free (expired);
     return rc;
+}
+
+zs_partition_filter_t *
+zs_partition_filter_new (zs_table_t *table, const char *where, char *err, size_t errlen)
+{
+    if (zs_table_partition (table)->n == 0) {
+        s_not_partitioned (table, err, errlen);
+        return NULL;
+    }
+    return zs_partition_filter_parse (zs_table_partition (table), where, err, errlen);
 }
