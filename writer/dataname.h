@@ -1,7 +1,7 @@
 /*  dataname.h - data file names of a writer, and the deletion rule on
     Reset (docs/protocol.md, "Data file names"):
 
-        bucket-0/data-<job8>-w<index>-a<K>-e<epoch>-<n>.<ext>
+        [<partition dirs>/]bucket-0/data-<job8>-w<index>-a<K>-e<epoch>-<n>.<ext>
 
     job8 is the first 8 characters of the job id, K the last barrier the
     writer had seen when it opened the file (the restore id after a Reset),

@@ -28,7 +28,9 @@
        exactly once, by whichever writer the split is dealt to.
     5. A file that no restored state can reference is deleted on Reset: the
        file names carry the last barrier seen (dataname.h), and a Reset(R)
-       deletes this writer's files with K >= R. An open file is aborted
+       deletes this writer's files with K >= R, in every bucket directory
+       (each partition's, in a partitioned table). Open files (one per
+       partition, at most write-max-writers) are aborted
        (deleted) on Reset, on losing the coordinator and at exit, like
        Paimon's writer close deletes uncommitted new files; closed files not
        yet in a committable are deleted on a failure, on losing the
@@ -44,6 +46,10 @@
        control pipe shows a newer epoch, until its Reset.
     8. Input from the wire or the disk never asserts: it is logged and, when
        it makes progress impossible, reported as a Failure.
+    9. A row goes to the open file of its partition (the BinaryRow of its
+       key columns, table/partition.h), in that partition's directory; each
+       closed file carries its partition to the committer, which refuses a
+       file outside its partition's directory.
 */
 #include "writer.h"
 #include "cmd.h"

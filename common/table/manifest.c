@@ -33,7 +33,7 @@ zs_data_path_split (const char *path, size_t *dir_len, int *bucket, const char *
     //  the partition directories, up to "bucket-"
     while (!why && strncmp (c, "bucket-", 7) != 0) {
         const char *end = strchr (c, '/');
-        if (!end || !s_partition_component (c, (size_t) (end - c)) || ++depth > 8)
+        if (!end || !s_partition_component (c, (size_t) (end - c)) || ++depth > ZS_PARTITION_MAX)
             why = "not under [k=v/…]bucket-N/";
         else
             c = end + 1;

@@ -54,9 +54,9 @@ typedef struct {
 
 //  The partitioning of schema (its n_partition keys) with default_name
 //  (NULL: Paimon's). 0, or -1 with err naming a key whose type cannot be a
-//  partition key, or a default name that is empty, too long or needs
-//  escaping... (Paimon takes any; zsink takes what it can name a
-//  directory with and read back).
+//  partition key (FLOAT, DOUBLE, BYTES), or saying the default name is
+//  empty or longer than 127 bytes. (The default name is escaped in a
+//  directory like any value, as Paimon does.)
 int zs_partition_init (zs_partition_t *self, const zs_schema_t *schema, const char *default_name,
                        char *err, size_t errlen);
 

@@ -275,11 +275,18 @@ s_job_partition (zs_table_t *self, const zs_schema_t *job, const char *default_n
     char a[512] = "", b[512] = "";
     zs_schema_partition_format (job, a, sizeof a);
     zs_schema_partition_format (&self->schema, b, sizeof b);
+    if (strcmp (a, b) != 0 && !*b) {
+        snprintf (err, errlen,
+                  "table %s is not partitioned, the job is by '%s' (table.partition-keys): a "
+                  "table's partition keys never change",
+                  self->path, a);
+        return -1;
+    }
     if (strcmp (a, b) != 0) {
         snprintf (err, errlen,
                   "table %s is partitioned by '%s', the job by '%s' (table.partition-keys): "
                   "a table's partition keys never change",
-                  self->path, b, a);
+                  self->path, b, *a ? a : "none");
         return -1;
     }
     if (default_name && *default_name && strcmp (default_name, self->part.default_name) != 0) {

@@ -58,8 +58,7 @@ const zs_partition_t *zs_table_partition (zs_table_t *self);
 //  partition key, then bucket-*), whether a snapshot names files in it or
 //  not. *rels_p malloc'd strings in a malloc'd array (zs_table_free_rels).
 //  0 or -1 + err (a listing failed; a missing directory is none).
-int zs_table_bucket_dirs (zs_table_t *self, char ***rels_p, size_t *n_p, char *err,
-                          size_t errlen);
+int zs_table_bucket_dirs (zs_table_t *self, char ***rels_p, size_t *n_p, char *err, size_t errlen);
 void zs_table_free_rels (char ***rels_p, size_t n);
 void zs_table_destroy (zs_table_t **self_p);
 const char *zs_table_path (zs_table_t *self);

@@ -138,5 +138,4 @@ void zs_table_user_tag (const char *user, char tag[9]);
 //  0, or ZS_ECORRUPT/-1 + err when a tag, list or manifest does not decode.
 int zs_table_tag_files (zs_table_t *self, bool with_data, zhash_t *set, char *err, size_t errlen);
 
-
 #endif

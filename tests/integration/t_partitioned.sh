@@ -16,9 +16,15 @@
 # Then on "several": `zsink table compact` compacts within partitions (no
 # output mixes two), zsink's expiry and orphan removal, then Paimon Java's
 # own expire and remove-orphans: nothing lost, every reader agrees.
+#  - cancel: Ctrl-C of a partitioned job with checkpoint 3's files handed
+#    over and its ack held back: the files of no restore, in 10 partition
+#    directories, are deleted (writers on Shutdown, the committer, zsink
+#    cluster's clean-up); no orphan is left and every reader agrees.
 #  - java: a table Paimon Java created partitioned by (p, hr) takes a zsink
 #    job that names no schema and no keys (the table's are adopted) and
-#    reads back exact; a job naming other keys is refused, naming both.
+#    reads back exact; a job naming other keys is refused, naming both;
+#    Paimon Java appends to it, zsink compacts it, then rolls it back to
+#    its own last snapshot: exact again, no orphan.
 . "$(dirname "$0")/lib.sh"
 interop_required
 
@@ -136,6 +142,29 @@ print(len({(r["p"], r["hr"]) for r in map(json.loads, sys.stdin)}))')
     oracle "$v" $N --hand-compactions
 }
 
+cancel_job () {
+    v=cancel
+    in=$(vdir $v)/input
+    mkdir -p "$in"
+    "$PY" "$LIB_DIR/gen_partitioned.py" "$in" 2 20000 10 || fail $v "gen_partitioned"
+    write_job $v 2 "source.kind: file" "source.file.path: $in" "source.file.format: jsonl" \
+        "source.file.rows-per-second: 400" "table.schema: $SCHEMA" "table.partition-keys: p" \
+        "execution.checkpointing.interval: 1s"
+    FAILPOINTS="writer.after-marker=delay:1000:3" SESSION=setsid
+    start_cluster $v
+    FAILPOINTS= SESSION=
+    wait_for_log $v 'Completed checkpoint 2 for job' 30
+    wait_for_log $v 'failpoint writer.after-marker: delay' 30
+    kill -INT "-$(cluster_pid $v)" || fail $v "cannot signal the cluster"
+    expect_exit $v 30 0
+    wait_for_log $v "switched from state RUNNING to CANCELED" 1
+    orph=$("$ZSINK" table orphans "$(table_of $v)" --older-than 0s --json) || fail $v "orphans failed"
+    [ "$(echo "$orph" | json_get - count)" = 0 ] || fail $v "orphans after the cancel: $orph"
+    "$ZSINK" table verify "$(table_of $v)" >/dev/null || fail $v "verify failed"
+    echo "[$v] $("$ZSINK" table count "$(table_of $v)") rows committed, no orphan; $(check_layout $v)"
+    duck_table $v
+}
+
 java_table () {
     v=java
     in=$(vdir $v)/input
@@ -156,8 +185,29 @@ java_table () {
     expect_exit $v 90 0
     oracle $v 10000 --last-max
     echo "[$v] $(check_layout $v)"
+    # Paimon Java appends to the table zsink wrote (partitions of its own
+    # naming, the default one included); zsink reads them, compacts the
+    # table within partitions, and every reader still agrees
+    out=$(paimon_java append "$t" --ids 10001..10100 --files 2 2>>"$SCRATCH/java-$v.err") ||
+        fail $v "Java append: $out"
+    out=$("$ZSINK" table compact "$t" --min-file-num 2 --json) || fail $v "zsink table compact: $out"
+    echo "[$v] after Java's append, compact: $out"
+    n=$("$ZSINK" table count "$t")
+    [ "$n" = 10100 ] || fail $v "zsink counts $n rows after Java's append, want 10100"
+    "$ZSINK" table verify "$t" >/dev/null || fail $v "verify: $("$ZSINK" table verify "$t" 2>&1)"
+    duck_table $v
+    # rolled back to zsink's end-input snapshot: Java's files and the
+    # compaction outputs, in their partition directories, removed
+    last=$("$ZSINK" table snapshots "$t" --json | "$PY" -c \
+        'import json, sys; print([s["id"] for s in json.load(sys.stdin) if s["commit_kind"] == "APPEND"][-2])')
+    out=$("$ZSINK" table rollback "$t" --to-snapshot "$last" --json) || fail $v "rollback: $out"
+    echo "[$v] rollback to snapshot $last: $out"
+    orph=$("$ZSINK" table orphans "$t" --older-than 0s --json) || fail $v "orphans failed"
+    [ "$(echo "$orph" | json_get - count)" = 0 ] || fail $v "orphans after the rollback: $orph"
+    oracle $v 10000 --last-max
 }
 
 run_variants drive one several many lru
+cancel_job
 java_table
 pass

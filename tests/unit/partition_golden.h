@@ -264,16 +264,28 @@ static const unsigned char s_java_list[1160] = {
     0xdc, 0x19, 0x57, 0xfd, 0x82, 0xa0, 0xcb, 0x1d,
 };
 static const char *const s_java_paths[] = {
-    "s=__DEFAULT_PARTITION__/n=-814/d=-9994/ts=1970-01-07T00%3A00%3A00.738/bucket-0/data-2471f803-5925-4856-8894-c80c025d0dca-0.parquet",
-    "s=s1/n=-969/d=-9999/ts=1969-12-30T23%3A59%3A59.877/bucket-0/data-4c4ebff1-5e64-472c-85a9-319da4891909-0.parquet",
-    "s=s10/n=-690/d=-9990/ts=__DEFAULT_PARTITION__/bucket-0/data-b0405511-6148-40d4-97ea-755ceb26aced-0.parquet",
-    "s=s11%09%22%5Cé中😀/n=-659/d=__DEFAULT_PARTITION__/ts=1969-12-20T23%3A59%3A58.647/bucket-0/data-3ab40a31-07f8-42a0-9d7c-93f0c60d509e-0.parquet",
-    "s=s12/n=__DEFAULT_PARTITION__/d=-9988/ts=1970-01-13T00%3A00%3A01.476/bucket-0/data-ee28923c-10c4-490d-bf29-cd711151ce40-0.parquet",
-    "s=s2/n=-938/d=-9998/ts=1970-01-03T00%3A00%3A00.246/bucket-0/data-03188737-6051-40b9-a195-b04c93d53208-0.parquet",
-    "s=s3%09%22%5Cé中😀/n=-907/d=-9997/ts=__DEFAULT_PARTITION__/bucket-0/data-52c4c822-5385-47e3-b89d-7372676cf228-0.parquet",
-    "s=s4/n=-876/d=__DEFAULT_PARTITION__/ts=1970-01-05T00%3A00%3A00.492/bucket-0/data-971f6837-d8a9-4855-b0ed-5ed519a5d6e9-0.parquet",
-    "s=s5/n=__DEFAULT_PARTITION__/d=-9995/ts=1969-12-26T23%3A59%3A59.385/bucket-0/data-9a02d61f-3772-49ff-8bde-3403524c8454-0.parquet",
-    "s=s7%09%22%5Cé中😀/n=-783/d=-9993/ts=1969-12-24T23%3A59%3A59.139/bucket-0/data-3f6ff1ab-f283-4f5c-b83f-41d4e00505d4-0.parquet",
-    "s=s8/n=-752/d=-9992/ts=1970-01-09T00%3A00%3A00.984/bucket-0/data-a6b0edff-6152-4ac9-bf81-c580b5f10192-0.parquet",
-    "s=s9/n=-721/d=-9991/ts=1969-12-22T23%3A59%3A58.893/bucket-0/data-82f23f3f-b690-444d-a121-89ab472baa0d-0.parquet",
+    "s=__DEFAULT_PARTITION__/n=-814/d=-9994/ts=1970-01-07T00%3A00%3A00.738/bucket-0/"
+    "data-2471f803-5925-4856-8894-c80c025d0dca-0.parquet",
+    "s=s1/n=-969/d=-9999/ts=1969-12-30T23%3A59%3A59.877/bucket-0/"
+    "data-4c4ebff1-5e64-472c-85a9-319da4891909-0.parquet",
+    "s=s10/n=-690/d=-9990/ts=__DEFAULT_PARTITION__/bucket-0/"
+    "data-b0405511-6148-40d4-97ea-755ceb26aced-0.parquet",
+    "s=s11%09%22%5Cé中😀/n=-659/d=__DEFAULT_PARTITION__/ts=1969-12-20T23%3A59%3A58.647/bucket-0/"
+    "data-3ab40a31-07f8-42a0-9d7c-93f0c60d509e-0.parquet",
+    "s=s12/n=__DEFAULT_PARTITION__/d=-9988/ts=1970-01-13T00%3A00%3A01.476/bucket-0/"
+    "data-ee28923c-10c4-490d-bf29-cd711151ce40-0.parquet",
+    "s=s2/n=-938/d=-9998/ts=1970-01-03T00%3A00%3A00.246/bucket-0/"
+    "data-03188737-6051-40b9-a195-b04c93d53208-0.parquet",
+    "s=s3%09%22%5Cé中😀/n=-907/d=-9997/ts=__DEFAULT_PARTITION__/bucket-0/"
+    "data-52c4c822-5385-47e3-b89d-7372676cf228-0.parquet",
+    "s=s4/n=-876/d=__DEFAULT_PARTITION__/ts=1970-01-05T00%3A00%3A00.492/bucket-0/"
+    "data-971f6837-d8a9-4855-b0ed-5ed519a5d6e9-0.parquet",
+    "s=s5/n=__DEFAULT_PARTITION__/d=-9995/ts=1969-12-26T23%3A59%3A59.385/bucket-0/"
+    "data-9a02d61f-3772-49ff-8bde-3403524c8454-0.parquet",
+    "s=s7%09%22%5Cé中😀/n=-783/d=-9993/ts=1969-12-24T23%3A59%3A59.139/bucket-0/"
+    "data-3f6ff1ab-f283-4f5c-b83f-41d4e00505d4-0.parquet",
+    "s=s8/n=-752/d=-9992/ts=1970-01-09T00%3A00%3A00.984/bucket-0/"
+    "data-a6b0edff-6152-4ac9-bf81-c580b5f10192-0.parquet",
+    "s=s9/n=-721/d=-9991/ts=1969-12-22T23%3A59%3A58.893/bucket-0/"
+    "data-82f23f3f-b690-444d-a121-89ab472baa0d-0.parquet",
 };

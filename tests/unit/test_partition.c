@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "config.h"
 #include "manifest.h"
 #include "partition.h"
 #include "partition_golden.h"
@@ -368,6 +369,49 @@ test_java_manifest (void **state)
     free (e);
 }
 
+//  The job config: table.partition-keys applied to the schema whichever
+//  comes first, names that are no column, twice or too many refused;
+//  write-max-writers' default and range.
+static void
+test_config_keys (void **state)
+{
+    (void) state;
+    zs_config_t cfg;
+    char err[ZS_ERRLEN];
+    const char *ok[] = {"table.path=/tmp/t", "state.checkpoints.dir=/tmp/c",
+                        "table.partition-keys=s, dt", "table.schema=id BIGINT, dt DATE, s STRING"};
+    if (zs_config_build (&cfg, NULL, ok, 4, err, sizeof err) != 0)
+        fail_msg ("%s", err);
+    assert_int_equal (cfg.schema.n_partition, 2);
+    assert_int_equal (cfg.schema.partition[0], 2);
+    assert_int_equal (cfg.schema.partition[1], 1);
+    assert_int_equal (cfg.write_max_writers, 100);
+    assert_string_equal (cfg.partition_default_name, "");
+    static const struct {
+        const char *kv, *want;
+    } bad[] = {
+        {"table.partition-keys=zz", "'zz' names no column"},
+        {"table.partition-keys=s,s", "'s' is named twice"},
+        {"table.partition-keys=S", "'S' names no column"},
+        {"write-max-writers=0", "write-max-writers"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *kv[] = {"table.path=/tmp/t", "state.checkpoints.dir=/tmp/c",
+                            "table.schema=id BIGINT, dt DATE, s STRING", bad[i].kv};
+        assert_int_equal (zs_config_build (&cfg, NULL, kv, 4, err, sizeof err), -1);
+        if (!strstr (err, bad[i].want))
+            fail_msg ("%s: '%s' does not say '%s'", bad[i].kv, err, bad[i].want);
+    }
+    //  without table.schema the keys wait for the table's schema
+    //  (zs_table_prepare_job): not refused here
+    const char *later[] = {"table.path=/tmp/t", "state.checkpoints.dir=/tmp/c",
+                           "table.partition-keys=dt"};
+    assert_int_equal (zs_config_build (&cfg, NULL, later, 3, err, sizeof err), 0);
+    assert_int_equal (cfg.schema.n_partition, 0);
+    assert_int_equal (zs_config_apply_partition (&cfg, err, sizeof err), -1);
+    assert_non_null (strstr (err, "'dt' names no column"));
+}
+
 int
 main (void)
 {
@@ -376,6 +420,7 @@ main (void)
         cmocka_unit_test (test_several_keys),      cmocka_unit_test (test_timestamps),
         cmocka_unit_test (test_keys_refused),      cmocka_unit_test (test_spec),
         cmocka_unit_test (test_escape_and_limits), cmocka_unit_test (test_java_manifest),
+        cmocka_unit_test (test_config_keys),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -1755,6 +1755,17 @@ test_partitioned_table (void **state)
     assert_null (zs_table_open_job (dir, &schema, "other", err, sizeof err));
     assert_non_null (strstr (err, "partition.default-name"));
     nftw (dir, s_rm, 16, FTW_DEPTH | FTW_PHYS);
+    //  an unpartitioned table and a partitioned job
+    char flat[64] = "/tmp/zsink-test-ptable-XXXXXX";
+    assert_non_null (mkdtemp (flat));
+    zs_schema_t plain;
+    zs_schema_default (&plain);
+    t = zs_table_open (flat, &plain, err, sizeof err);
+    assert_non_null (t);
+    zs_table_destroy (&t);
+    assert_null (zs_table_open_job (flat, &schema, NULL, err, sizeof err));
+    assert_non_null (strstr (err, "is not partitioned, the job is by 'name'"));
+    nftw (flat, s_rm, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 //  Compaction: Paimon's plan (min files, small files only), a COMPACT
