@@ -36,7 +36,7 @@ zs_partition_value_cmp (zs_type_t type, const zs_value_t *a, const zs_value_t *b
         return a->v.f32 < b->v.f32 ? -1 : a->v.f32 > b->v.f32;
     case ZS_TYPE_DOUBLE:
         return a->v.f64 < b->v.f64 ? -1 : a->v.f64 > b->v.f64;
-    default:
+    default: //  BIGINT, TIMESTAMP(3), TIMESTAMP(6); a type added later needs its case
         return a->v.i64 < b->v.i64 ? -1 : a->v.i64 > b->v.i64;
     }
 }
