@@ -131,7 +131,8 @@ zs_table_partitions (zs_table_t *self, int64_t snapshot_id, zs_partition_info_t 
     int rc = zs_table_live_files (self, snapshot_id, &files, &nf, err, errlen);
     if (rc != 0)
         return rc;
-    qsort (files, nf, sizeof *files, s_cmp_partition);
+    if (nf > 1)
+        qsort (files, nf, sizeof *files, s_cmp_partition);
     zs_partition_info_t *out = nf ? calloc (nf, sizeof *out) : NULL;
     size_t n = 0;
     if (nf && !out) {
@@ -148,7 +149,8 @@ zs_table_partitions (zs_table_t *self, int64_t snapshot_id, zs_partition_info_t 
         free (out);
         return rc;
     }
-    qsort (out, n, sizeof *out, s_cmp_info);
+    if (n > 1)
+        qsort (out, n, sizeof *out, s_cmp_info);
     *out_p = out;
     *n_p = n;
     return 0;
@@ -175,7 +177,8 @@ s_select (zs_table_t *self, s_match_fn *match, void *arg, zs_file_meta_t **sel_p
     for (size_t i = 0; i < nf; i++)
         if (match (part, &files[i], arg))
             files[k++] = files[i];
-    qsort (files, k, sizeof *files, s_cmp_partition);
+    if (k > 1)
+        qsort (files, k, sizeof *files, s_cmp_partition);
     *partitions = 0;
     for (size_t i = 0; i < k; i++)
         *partitions += i == 0 || s_cmp_partition (&files[i - 1], &files[i]) != 0;
@@ -594,7 +597,8 @@ zs_table_expire_partitions (zs_table_t *self, const zs_partition_expire_t *req,
                                    e->key, sizeof e->key);
     }
     //  the first max_num by their values, as Paimon takes them
-    qsort (expired.v, expired.n, sizeof *expired.v, s_cmp_expired);
+    if (expired.n > 1)
+        qsort (expired.v, expired.n, sizeof *expired.v, s_cmp_expired);
     if (req->max_num > 0 && expired.n > (size_t) req->max_num)
         expired.n = (size_t) req->max_num;
     if (rc == 0 && expired.n && !req->dry_run)
