@@ -428,9 +428,9 @@ s_check_start (const s_args_t *args)
     const zs_config_t *cfg = &args->cfg;
     char err[ZS_ERRLEN];
     if (strcmp (cfg->source_kind, "file") == 0) {
-        zs_source_file_t *src =
-            zs_source_file_new (&cfg->schema, cfg->source_file_path, cfg->source_file_format, false,
-                                cfg->source_file_allow_empty, 0, cfg->parallelism, err, sizeof err);
+        zs_source_file_t *src = zs_source_file_new (
+            &cfg->source_schema, cfg->source_file_path, cfg->source_file_format, false,
+            cfg->source_file_allow_empty, 0, cfg->parallelism, err, sizeof err);
         if (!src) {
             fprintf (stderr, "zsink cluster: source.file.path: %s\n", err);
             return 2;

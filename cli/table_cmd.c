@@ -16,6 +16,14 @@
       tags --json       [{"tag_name","snapshot_id","schema_id","commit_time",
                           "record_count","create_time"}] (times in epoch ms;
                         create_time null unless the tag has a retention)
+      partitions --json [{"partition","record_count","file_size_in_bytes",
+                          "file_count","last_update_time"}] (Paimon's
+                        $partitions; the time as a local wall clock in epoch ms)
+      drop-partition --json, expire-partitions --json
+                        {"snapshot_id","partitions","files","rows"} (snapshot_id
+                        0: nothing dropped; expire-partitions adds "expired":
+                        the partitions, as $partitions spells them)
+      scan|count --where  stderr: "--where: K of M files read, S skipped …"
 
     count and stats read every live data file of the latest snapshot rather
     than trusting the manifests' row counts: they are how tests check that
@@ -54,8 +62,15 @@ typedef struct {
     bool dry_run;
     int64_t target_file_size; //  compact (0: the default)
     int64_t min_file_num;
-    const char *user;       //  unpin --user
-    const char *tag;        //  a tag's NAME (create-tag, delete-tag; --tag, --to-tag)
+    const char *user;      //  unpin --user
+    const char *tag;       //  a tag's NAME (create-tag, delete-tag; --tag, --to-tag)
+    const char *where;     //  scan/count --where: a partition filter
+    const char *specs[64]; //  drop-partition --partition SPEC …
+    size_t n_specs;
+    //  expire-partitions: the table's options unless given (NULL/-1)
+    int64_t expiration_ms;
+    const char *formatter, *pattern, *strategy;
+    int64_t max_num;
     zs_io_s3_settings_t s3; //  -D s3.KEY=VALUE (else the environment's AWS_*)
 } s_args_t;
 
@@ -76,6 +91,13 @@ static const char s_synopsis[] =
     "       zsink table delete-tag PATH NAME [--json]\n"
     "       zsink table tags PATH [--json]\n"
     "       zsink table unpin PATH --user COMMIT_USER\n"
+    "       zsink table partitions PATH [--snapshot ID] [--json]\n"
+    "       zsink table drop-partition PATH --partition K=V[,K=V...] [...] [--json]\n"
+    "       zsink table expire-partitions PATH [--expiration-time DURATION]\n"
+    "                 [--timestamp-formatter F] [--timestamp-pattern P]\n"
+    "                 [--expiration-strategy values-time|update-time] [--max-num N]\n"
+    "                 [--dry-run] [--json]\n"
+    "       zsink table scan|count PATH --where 'K = V [AND K >= V ...]' [...]\n"
     "       zsink table ... s3://BUCKET/PATH [-D s3.KEY=VALUE ...]\n";
 
 //  Why the command line is wrong, and the synopsis. Returns the exit code, 2.
@@ -149,7 +171,27 @@ s_help (void)
            "             scan read a tag with --tag NAME\n"
            "  unpin      drop the pin of a commit user whose job is gone for good (orphans\n"
            "             lists pins): the files it kept become orphans; refused while\n"
-           "             its job runs\n",
+           "             its job runs\n"
+           "  partitions the $partitions system table of a partitioned table: partition,\n"
+           "             record count, file size in bytes, file count, last update time\n"
+           "             (its newest file's creation time)\n"
+           "  drop-partition  Paimon's drop_partition: every live file of the partitions\n"
+           "             --partition names (all keys, or some: every partition with those\n"
+           "             values) deleted in one OVERWRITE snapshot, read so by Paimon; the\n"
+           "             files go with the expiry of the snapshots before it. Safe beside a\n"
+           "             running job, which keeps committing its other partitions (and new\n"
+           "             rows of a dropped one)\n"
+           "  expire-partitions  Paimon's expire_partitions: drop, as drop-partition, the\n"
+           "             partitions older than --expiration-time (the table's\n"
+           "             partition.expiration-time): their time from their values by\n"
+           "             --timestamp-pattern ('$dt $hr:00:00'; default the first key's\n"
+           "             value) and --timestamp-formatter ('yyyyMMdd'; default\n"
+           "             yyyy-MM-dd[ HH:mm:ss]), or with --expiration-strategy\n"
+           "             update-time their newest file's; at most --max-num (100)\n"
+           "  scan|count --where  only the partitions whose keys pass the comparisons\n"
+           "             (=, !=, <>, <, <=, >, >=, IS [NOT] NULL, joined by AND): the\n"
+           "             files of other partitions are never opened; stderr says how\n"
+           "             many were skipped\n",
            stdout);
     return 0;
 }
@@ -318,10 +360,25 @@ s_scan_live_file (const char *cmd, zs_table_t *table, const zs_file_meta_t *f, i
     return rc;
 }
 
+//  --where: only the files of the partitions that pass are read; the others
+//  are never opened, and stderr says how many.
+static void
+s_prune (const char *cmd, const zs_partition_filter_t *filter, zs_file_meta_t *files, size_t *n)
+{
+    if (!filter)
+        return;
+    size_t before = *n, skipped = zs_partition_filter_files (filter, files, n);
+    fprintf (stderr,
+             "zsink table %s: --where: %zu of %zu files read, %zu skipped (other partitions, "
+             "not opened)\n",
+             cmd, *n, before, skipped);
+}
+
 //  Read every row of a snapshot's live files (0 = latest) in manifest
-//  order. 0, or -1 with the message printed.
+//  order, those filter passes. 0, or -1 with the message printed.
 static int
-s_scan_table (zs_table_t *table, const char *cmd, int64_t snapshot_id, s_row_fn *fn, void *arg)
+s_scan_table (zs_table_t *table, const char *cmd, int64_t snapshot_id,
+              const zs_partition_filter_t *filter, s_row_fn *fn, void *arg)
 {
     char err[ZS_ERRLEN];
     zs_file_meta_t *files;
@@ -330,6 +387,7 @@ s_scan_table (zs_table_t *table, const char *cmd, int64_t snapshot_id, s_row_fn 
         fprintf (stderr, "zsink table %s: %s\n", cmd, err);
         return -1;
     }
+    s_prune (cmd, filter, files, &nf);
     int64_t as;
     zs_schema_t schema;
     int rc = s_scan_schema (table, cmd, snapshot_id, &as, &schema);
@@ -342,7 +400,8 @@ s_scan_table (zs_table_t *table, const char *cmd, int64_t snapshot_id, s_row_fn 
 //  Read every row of a tag's snapshot (--tag NAME), as the schema of
 //  that snapshot (time travel, as Paimon reads a tag). 0, or -1 printed.
 static int
-s_scan_tag (zs_table_t *table, const char *cmd, const char *name, s_row_fn *fn, void *arg)
+s_scan_tag (zs_table_t *table, const char *cmd, const char *name,
+            const zs_partition_filter_t *filter, s_row_fn *fn, void *arg)
 {
     char err[ZS_ERRLEN];
     zs_tag_t tag;
@@ -356,6 +415,7 @@ s_scan_tag (zs_table_t *table, const char *cmd, const char *name, s_row_fn *fn, 
         return -1;
     }
     zs_schema_t schema = s->row;
+    s_prune (cmd, filter, files, &nf);
     int rc = 0;
     for (size_t i = 0; i < nf && rc == 0; i++)
         rc = s_scan_live_file (cmd, table, &files[i], tag.snap.schema_id, &schema, fn, arg);
@@ -387,8 +447,16 @@ s_scan_row_type (zs_table_t *table, const s_args_t *args, zs_schema_t *row)
 static int
 s_scan (zs_table_t *table, const s_args_t *args, s_row_fn *fn, void *arg)
 {
-    return args->tag ? s_scan_tag (table, args->cmd, args->tag, fn, arg)
-                     : s_scan_table (table, args->cmd, args->snapshot, fn, arg);
+    zs_partition_filter_t *filter = NULL;
+    char err[ZS_ERRLEN];
+    if (args->where && !(filter = zs_partition_filter_new (table, args->where, err, sizeof err))) {
+        fprintf (stderr, "zsink table %s: %s\n", args->cmd, err);
+        return -1;
+    }
+    int rc = args->tag ? s_scan_tag (table, args->cmd, args->tag, filter, fn, arg)
+                       : s_scan_table (table, args->cmd, args->snapshot, filter, fn, arg);
+    zs_partition_filter_destroy (&filter);
+    return rc;
 }
 
 typedef struct {
@@ -812,6 +880,8 @@ s_opt_count (s_args_t *args, const char *opt, const char *value)
         args->retain_min = v;
     else if (strcmp (opt, "--min-file-num") == 0)
         args->min_file_num = v;
+    else if (strcmp (opt, "--max-num") == 0)
+        args->max_num = v;
     else
         args->max_deletes = v;
     return ZS_CMD_GO_ON;
@@ -1232,6 +1302,175 @@ s_opt_tag (s_args_t *args, const char *opt, const char *value)
     return ZS_CMD_GO_ON;
 }
 
+//  --------------------------------------------------------------------------
+//  Partitions (table_partitions.c)
+
+//  A _CREATION_TIME (local wall clock as epoch ms) as Paimon prints it.
+static void
+s_fmt_local (int64_t ms, char *buf, size_t len)
+{
+    time_t secs = (time_t) (ms >= 0 ? ms / 1000 : (ms - 999) / 1000);
+    struct tm tm;
+    gmtime_r (&secs, &tm);
+    size_t n = strftime (buf, len, "%Y-%m-%d %H:%M:%S", &tm);
+    snprintf (buf + n, len - n, ".%03d", (int) (ms - (int64_t) secs * 1000));
+}
+
+static json_t *
+s_partitions_json (const zs_partition_info_t *p, size_t n)
+{
+    json_t *arr = json_array ();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new (arr, json_pack ("{s:s, s:I, s:I, s:I, s:I}", "partition",
+                                               p[i].partition, "record_count",
+                                               (json_int_t) p[i].record_count, "file_size_in_bytes",
+                                               (json_int_t) p[i].file_size_in_bytes, "file_count",
+                                               (json_int_t) p[i].file_count, "last_update_time",
+                                               (json_int_t) p[i].last_update_ms));
+    return arr;
+}
+
+static int
+s_cmd_partitions (zs_table_t *table, const s_args_t *args)
+{
+    char err[ZS_ERRLEN];
+    zs_partition_info_t *p;
+    size_t n;
+    if (zs_table_partitions (table, args->snapshot, &p, &n, err, sizeof err) != 0) {
+        fprintf (stderr, "zsink table partitions: %s\n", err);
+        return 1;
+    }
+    if (args->json)
+        s_print_json (s_partitions_json (p, n));
+    else {
+        printf ("%-40s %12s %18s %10s %-23s\n", "partition", "record_count", "file_size_in_bytes",
+                "file_count", "last_update_time");
+        for (size_t i = 0; i < n; i++) {
+            char when[40];
+            s_fmt_local (p[i].last_update_ms, when, sizeof when);
+            printf ("%-40s %12" PRId64 " %18" PRId64 " %10" PRId64 " %-23s\n", p[i].partition,
+                    p[i].record_count, p[i].file_size_in_bytes, p[i].file_count, when);
+        }
+        printf ("%zu partition%s\n", n, n == 1 ? "" : "s");
+    }
+    free (p);
+    return 0;
+}
+
+static void
+s_print_dropped (const s_args_t *args, const zs_dropped_t *d, json_t *expired)
+{
+    if (args->json) {
+        json_t *o = json_pack ("{s:I, s:I, s:I, s:I}", "snapshot_id", (json_int_t) d->snapshot_id,
+                               "partitions", (json_int_t) d->partitions, "files",
+                               (json_int_t) d->files, "rows", (json_int_t) d->rows);
+        if (expired)
+            json_object_set_new (o, "expired", expired);
+        s_print_json (o);
+    } else if (d->snapshot_id)
+        printf ("Dropped %" PRId64 " partition%s (%" PRId64 " files, %" PRId64
+                " rows) in OVERWRITE snapshot %" PRId64 ".\n",
+                d->partitions, d->partitions == 1 ? "" : "s", d->files, d->rows, d->snapshot_id);
+    if (!args->json)
+        json_decref (expired);
+}
+
+static int
+s_cmd_drop_partition (zs_table_t *table, const s_args_t *args)
+{
+    char err[ZS_ERRLEN];
+    zs_dropped_t d;
+    if (args->n_specs == 0)
+        return s_usage ("drop-partition needs --partition K=V[,K=V...]");
+    int rc = zs_table_drop_partitions (table, args->specs, args->n_specs, &d, err, sizeof err);
+    if (rc != 0) {
+        fprintf (stderr, "zsink table drop-partition: %s\n", err);
+        return rc == ZS_EREFUSED ? 2 : 1;
+    }
+    s_print_dropped (args, &d, NULL);
+    return 0;
+}
+
+static int
+s_cmd_expire_partitions (zs_table_t *table, const s_args_t *args)
+{
+    char err[ZS_ERRLEN];
+    zs_partition_expire_t req;
+    if (zs_table_partition_expire_options (table, &req, err, sizeof err) != 0) {
+        fprintf (stderr, "zsink table expire-partitions: %s\n", err);
+        return 1;
+    }
+    if (args->expiration_ms >= 0)
+        req.expiration_ms = args->expiration_ms;
+    req.formatter = args->formatter ? args->formatter : req.formatter;
+    req.pattern = args->pattern ? args->pattern : req.pattern;
+    req.strategy = args->strategy ? args->strategy : req.strategy;
+    req.max_num = args->max_num > 0 ? (int) args->max_num : req.max_num;
+    req.dry_run = args->dry_run;
+    zs_partition_info_t *expired;
+    size_t n;
+    zs_dropped_t d;
+    int rc = zs_table_expire_partitions (table, &req, &expired, &n, &d, err, sizeof err);
+    if (rc != 0) {
+        fprintf (stderr, "zsink table expire-partitions: %s\n", err);
+        return rc == ZS_EREFUSED ? 2 : 1;
+    }
+    json_t *list = json_array ();
+    for (size_t i = 0; i < n; i++) {
+        json_array_append_new (list, json_string (expired[i].partition));
+        if (!args->json)
+            printf ("%s %s\n", args->dry_run ? "would expire" : "expired", expired[i].partition);
+    }
+    if (!args->json && n == 0)
+        printf ("no partition expired\n");
+    s_print_dropped (args, &d, list);
+    free (expired);
+    return 0;
+}
+
+static int
+s_opt_partition (s_args_t *args, const char *opt, const char *value)
+{
+    if (!value)
+        return s_usage ("--partition needs K=V[,K=V...]");
+    if (args->n_specs == sizeof args->specs / sizeof args->specs[0])
+        return s_usage ("too many --partition");
+    args->specs[args->n_specs++] = value;
+    return ZS_CMD_GO_ON;
+}
+
+//  --where, --timestamp-formatter, --timestamp-pattern, --expiration-strategy
+static int
+s_opt_text (s_args_t *args, const char *opt, const char *value)
+{
+    if (!value || !*value) {
+        char why[160];
+        snprintf (why, sizeof why, "%s needs a value", opt);
+        return s_usage (why);
+    }
+    if (strcmp (opt, "--where") == 0)
+        args->where = value;
+    else if (strcmp (opt, "--timestamp-formatter") == 0)
+        args->formatter = value;
+    else if (strcmp (opt, "--timestamp-pattern") == 0)
+        args->pattern = value;
+    else
+        args->strategy = value;
+    return ZS_CMD_GO_ON;
+}
+
+static int
+s_opt_expiration (s_args_t *args, const char *opt, const char *value)
+{
+    if (!value || zs_parse_duration_ms (value, &args->expiration_ms) != 0
+        || args->expiration_ms <= 0) {
+        char why[160];
+        snprintf (why, sizeof why, "%s needs a duration (e.g. 7d, 12h)", opt);
+        return s_usage (why);
+    }
+    return ZS_CMD_GO_ON;
+}
+
 //  The subcommands as bits, for the options table to say who takes what.
 enum {
     S_SNAPSHOTS = 1 << 0,
@@ -1250,6 +1489,9 @@ enum {
     S_CREATE_TAG = 1 << 12,
     S_DELETE_TAG = 1 << 13,
     S_TAGS = 1 << 14,
+    S_PARTITIONS = 1 << 16,
+    S_DROP_PARTITION = 1 << 17,
+    S_EXPIRE_PARTITIONS = 1 << 18,
 };
 //  those that take a tag NAME after PATH
 #define S_NAMED (S_CREATE_TAG | S_DELETE_TAG)
@@ -1266,9 +1508,17 @@ typedef struct {
 static const s_opt_t s_opts[] = {
     {"--json",
      S_SNAPSHOTS | S_COUNT | S_STATS | S_FILES | S_ORPHANS | S_VERIFY | S_SCHEMA | S_EXPIRE
-         | S_COMPACT | S_REMOVE_ORPHANS | S_ROLLBACK | S_CREATE_TAG | S_DELETE_TAG | S_TAGS,
+         | S_COMPACT | S_REMOVE_ORPHANS | S_ROLLBACK | S_CREATE_TAG | S_DELETE_TAG | S_TAGS
+         | S_PARTITIONS | S_DROP_PARTITION | S_EXPIRE_PARTITIONS,
      false, s_opt_json},
-    {"--snapshot", S_COUNT | S_STATS | S_SCAN | S_CREATE_TAG, true, s_opt_snapshot},
+    {"--snapshot", S_COUNT | S_STATS | S_SCAN | S_CREATE_TAG | S_PARTITIONS, true, s_opt_snapshot},
+    {"--where", S_SCAN | S_COUNT, true, s_opt_text},
+    {"--partition", S_DROP_PARTITION, true, s_opt_partition},
+    {"--expiration-time", S_EXPIRE_PARTITIONS, true, s_opt_expiration},
+    {"--timestamp-formatter", S_EXPIRE_PARTITIONS, true, s_opt_text},
+    {"--timestamp-pattern", S_EXPIRE_PARTITIONS, true, s_opt_text},
+    {"--expiration-strategy", S_EXPIRE_PARTITIONS, true, s_opt_text},
+    {"--max-num", S_EXPIRE_PARTITIONS, true, s_opt_count},
     {"--tag", S_COUNT | S_STATS | S_SCAN, true, s_opt_tag},
     {"--to-tag", S_ROLLBACK, true, s_opt_tag},
     {"--to-snapshot", S_ROLLBACK, true, s_opt_snapshot},
@@ -1281,7 +1531,7 @@ static const s_opt_t s_opts[] = {
     {"--retain-max", S_EXPIRE, true, s_opt_count},
     {"--retain-min", S_EXPIRE, true, s_opt_count},
     {"--max-deletes", S_EXPIRE, true, s_opt_count},
-    {"--dry-run", S_EXPIRE | S_REMOVE_ORPHANS, false, s_opt_dry_run},
+    {"--dry-run", S_EXPIRE | S_REMOVE_ORPHANS | S_EXPIRE_PARTITIONS, false, s_opt_dry_run},
     {"--orphans-older-than", S_VERIFY, true, s_opt_age},
     {"--user", S_UNPIN, true, s_opt_user},
 };
@@ -1314,6 +1564,9 @@ static const s_cmd_t s_cmds[] = {
     {"create-tag", S_CREATE_TAG, s_cmd_create_tag, 0},
     {"delete-tag", S_DELETE_TAG, s_cmd_delete_tag, 0},
     {"tags", S_TAGS, s_cmd_tags, 0},
+    {"partitions", S_PARTITIONS, s_cmd_partitions, 0},
+    {"drop-partition", S_DROP_PARTITION, s_cmd_drop_partition, 0},
+    {"expire-partitions", S_EXPIRE_PARTITIONS, s_cmd_expire_partitions, 0},
 };
 
 static const s_cmd_t *
@@ -1441,7 +1694,8 @@ zs_table_cmd (int argc, char **argv)
         snprintf (why, sizeof why, "unknown subcommand '%.64s'", argv[0]);
         return s_usage (why);
     }
-    s_args_t args = {.cmd = argv[0], .older_than_ms = cmd->older_than_ms, .limit = -1};
+    s_args_t args = {
+        .cmd = argv[0], .older_than_ms = cmd->older_than_ms, .limit = -1, .expiration_ms = -1};
     int rc = s_parse (cmd, &args, argc, argv);
     //  Paimon's remove_orphan_files deletes unless told it is a dry run
     if (cmd->bit == S_REMOVE_ORPHANS)

@@ -43,6 +43,12 @@ s_expire_locked (zs_table_t *table, const char *commit_user)
     }
     s_expire (table, commit_user);
     zs_table_clean_unlock (&lock);
+    //  and partitions, as Paimon's sink does when the table sets
+    //  partition.expiration-time (a commit of its own: after the lock)
+    zs_dropped_t dropped;
+    if (!zs_table_opts (table)->write_only
+        && zs_table_expire_partitions_after_commit (table, &dropped, why, sizeof why) != 0)
+        zs_warn ("partition expiration failed (tried again after a later commit): %s", why);
 }
 
 void

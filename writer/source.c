@@ -233,7 +233,7 @@ s_file_share (zs_source_t *self, const Zsink__SourcePosition *legacy, char *err,
     const zs_config_t *cfg = self->cfg;
     char why[ZS_ERRLEN];
     zs_source_file_t *list = zs_source_file_new (
-        &cfg->schema, cfg->source_file_path, cfg->source_file_format,
+        &cfg->source_schema, cfg->source_file_path, cfg->source_file_format,
         strcmp (cfg->source_file_on_error, "skip") == 0, cfg->source_file_allow_empty, self->index,
         self->parallelism, why, sizeof why);
     if (!list) {
@@ -312,7 +312,7 @@ s_next_datagen (zs_source_t *self, zs_value_t *row, int64_t *id)
             continue;
         self->cur = (self->cur + k + 1) % self->n;
         *id = zs_datagen_next_id (&sp->gen);
-        zs_datagen_row (&self->cfg->schema, *id, row, &self->genbuf);
+        zs_datagen_row (&self->cfg->source_schema, *id, row, &self->genbuf);
         sp->gen.offset++;
         sp->st.offset = sp->gen.offset;
         sp->st.rows++;
@@ -341,9 +341,9 @@ s_file_open (zs_source_t *self, s_split_t *sp, char *err, size_t errlen)
 {
     const zs_config_t *cfg = self->cfg;
     const char *name = sp->st.id + 5;
-    sp->file =
-        zs_source_file_new_one (&cfg->schema, cfg->source_file_path, name, cfg->source_file_format,
-                                strcmp (cfg->source_file_on_error, "skip") == 0, err, errlen);
+    sp->file = zs_source_file_new_one (
+        &cfg->source_schema, cfg->source_file_path, name, cfg->source_file_format,
+        strcmp (cfg->source_file_on_error, "skip") == 0, err, errlen);
     if (!sp->file)
         return -1;
     if (zs_source_file_seek (sp->file, name, sp->st.offset, sp->st.line, sp->st.skipped, err,

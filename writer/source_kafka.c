@@ -238,7 +238,7 @@ zs_source_kafka_new (const zs_config_t *cfg, int index, char *err, size_t errlen
     self->csv = strcmp (cfg->kafka_value_format, "csv") == 0;
     self->skip_errors = strcmp (cfg->kafka_on_error, "skip") == 0;
     self->bounded = cfg->kafka_bounded_mode[0] && strcmp (cfg->kafka_bounded_mode, "unbounded");
-    self->rec = zs_record_new (&cfg->schema);
+    self->rec = zs_record_new (&cfg->source_schema);
     rd_kafka_conf_t *conf = self->rec ? s_conf (self, cfg, err, errlen) : NULL;
     if (!conf) {
         if (!self->rec)

@@ -124,6 +124,7 @@ typedef struct {
     zs_datagen_t throttle;
     int64_t rows_read; //  rows read from the splits held, all runs
     zs_value_t row[ZS_MAX_COLUMNS];
+    zs_computed_t *computed; //  table.computed-columns, compiled on the first row
     zs_parquet_options_t parquet;
     bool finished;           //  every split held is finished
     bool fail_armed;         //  datagen.fail-at-id may still fire in this job
@@ -1082,6 +1083,15 @@ s_produce (s_writer_t *self)
             s_fail (self, why, true);
             break;
         }
+        //  the computed columns after the source's: a value they cannot
+        //  read fails the job as a bad record does with on-error fail
+        if (zs_computed_fill (&self->computed, self->cfg.computed_text, &self->cfg.source_schema,
+                              self->row, err, sizeof err)
+            != 0) {
+            zs_error ("%s", err);
+            s_fail (self, err, false);
+            break;
+        }
         zs_fs_clear_failure ();
         bool opening;
         zs_datafile_writer_t *file = s_row_file (self, &opening, err, sizeof err);
@@ -1421,6 +1431,7 @@ s_writer_destroy (s_writer_t **self_p)
     zs_openfiles_destroy (&self->open);
     free (self->closed);
     zs_source_destroy (&self->src);
+    zs_computed_destroy (&self->computed);
     zsock_destroy (&self->data);
     zs_participant_destroy (&self->part);
     zs_curve_destroy (&self->curve);

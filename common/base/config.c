@@ -42,6 +42,7 @@ typedef enum {
     S_STORE,    //  char[ZS_PATH_MAX], a local path as S_PATH, or s3://BUCKET/KEY
     S_ENUM,     //  char[16], one of the key's choices
     S_SCHEMA,   //  char[ZS_SCHEMA_TEXT_MAX] canonical text + the parsed schema
+    S_COMPUTED, //  char[ZS_COMPUTED_TEXT_MAX] canonical text (computed.h)
 } s_type_t;
 
 typedef struct {
@@ -130,6 +131,7 @@ static const s_key_t s_keys[] = {
     {"heartbeat.timeout", S_DURATION, S_OFF (heartbeat_timeout_ms), 1, S_NOMAX, false, NULL},
     {"target-file-size", S_SIZE, S_OFF (target_file_size), 1, S_NOMAX, false, NULL},
     {"table.schema", S_SCHEMA, S_OFF (schema_text), 0, 0, false, NULL},
+    {"table.computed-columns", S_COMPUTED, S_OFF (computed_text), 0, 0, false, NULL},
     //  Paimon's table options, as a Flink job's dynamic options: set here
     //  they override the table's own; unset (-1) the table's, else Paimon's
     //  default, decide (zs_table_set_job_options)
@@ -400,6 +402,7 @@ zs_config_defaults (zs_config_t *cfg)
     cfg->parquet_row_group_rows = 128 * 1024;
     zs_schema_default (&cfg->schema);
     zs_schema_format (&cfg->schema, cfg->schema_text, sizeof cfg->schema_text);
+    cfg->source_schema = cfg->schema;
     cfg->datagen_rows_per_second = 10000;
     cfg->datagen_number_of_rows = -1;
     cfg->datagen_fail_at_id = -1;
@@ -647,6 +650,67 @@ s_set_enum (char *field, const s_key_t *k, const char *key, const char *value, c
     return -1;
 }
 
+//  The source's columns and the table's row type from table.schema's text
+//  and table.computed-columns' (config.h): computed columns listed at the
+//  end of table.schema are taken off it, and come back as computed. 0, or
+//  -1 with err (a computed column that does not compile against the
+//  source's columns, or table.schema's ones of another type); *source and
+//  *schema are then the declared columns.
+static int
+s_derive (const char *schema_text, const char *computed_text, zs_schema_t *source,
+          zs_schema_t *schema, char *err, size_t errlen)
+{
+    zs_schema_t declared;
+    char why[ZS_ERRLEN], text[ZS_SCHEMA_TEXT_MAX];
+    if (zs_schema_parse (&declared, schema_text, why, sizeof why) != 0) {
+        s_err (err, errlen, "%s", why);
+        return -1;
+    }
+    *source = *schema = declared;
+    char names[ZS_MAX_COLUMNS][ZS_COLUMN_NAME_MAX];
+    int k = zs_computed_names (computed_text, names, ZS_MAX_COLUMNS);
+    if (k == 0)
+        return 0;
+    bool listed = k < declared.n;
+    for (int i = 0; listed && i < k; i++)
+        listed = strcasecmp (declared.cols[declared.n - k + i].name, names[i]) == 0;
+    if (listed) { //  through the parser again: its fingerprint
+        source->n -= k;
+        zs_schema_format (source, text, sizeof text);
+        zs_schema_parse (source, text, why, sizeof why);
+    }
+    zs_computed_t *computed = zs_computed_new (computed_text, source, err, errlen);
+    if (!computed)
+        return -1;
+    int rc = 0;
+    if (listed && zs_schema_diff (zs_computed_schema (computed), &declared, why, sizeof why)) {
+        s_err (err, errlen,
+               "table.schema lists the computed columns (table.computed-columns) at its end, "
+               "but they differ: %s",
+               why);
+        rc = -1;
+    } else
+        *schema = *zs_computed_schema (computed);
+    zs_computed_destroy (&computed);
+    if (rc != 0)
+        *source = *schema = declared;
+    return rc;
+}
+
+//  cfg's source and table row types after table.schema or
+//  table.computed-columns changed. Either may be set before the other, so
+//  a computed column that does not fit (yet) is no error here:
+//  zs_config_validate reports it.
+static void
+s_apply_computed (zs_config_t *cfg)
+{
+    char err[ZS_ERRLEN];
+    zs_schema_t source, schema;
+    s_derive (cfg->schema_text, cfg->computed_text, &source, &schema, err, sizeof err);
+    cfg->source_schema = source;
+    cfg->schema = schema;
+}
+
 //  Kept in canonical form, so the text handed to the other roles and
 //  compared with the table is the same whatever the spelling. Formatted
 //  aside first: a text too long must leave cfg untouched (invariant 2),
@@ -668,6 +732,39 @@ s_set_schema (zs_config_t *cfg, char *field, const char *value, char *err, size_
     memcpy (field, text, strlen (text) + 1);
     cfg->schema = schema;
     cfg->schema_set = true;
+    s_apply_computed (cfg);
+    return 0;
+}
+
+static int
+s_set_computed (zs_config_t *cfg, const char *value, char *err, size_t errlen)
+{
+    char canon[ZS_COMPUTED_TEXT_MAX];
+    if (zs_computed_check_text (value, canon, sizeof canon, err, errlen) != 0)
+        return -1;
+    memcpy (cfg->computed_text, canon, strlen (canon) + 1);
+    s_apply_computed (cfg);
+    return 0;
+}
+
+int
+zs_config_adopt_schema (zs_config_t *cfg, const zs_schema_t *table, char *err, size_t errlen)
+{
+    zs_schema_t source, schema;
+    char text[ZS_SCHEMA_TEXT_MAX];
+    if (zs_schema_format (table, text, sizeof text) != 0) {
+        s_err (err, errlen, "table.schema: longer than %d bytes", ZS_SCHEMA_TEXT_MAX - 1);
+        return -1;
+    }
+    char why[ZS_ERRLEN];
+    if (s_derive (text, cfg->computed_text, &source, &schema, why, sizeof why) != 0) {
+        s_err (err, errlen, "the table's own schema (%s) with %s", text, why);
+        return -1;
+    }
+    memcpy (cfg->schema_text, text, strlen (text) + 1);
+    cfg->schema_set = true;
+    cfg->source_schema = source;
+    cfg->schema = schema;
     return 0;
 }
 
@@ -798,7 +895,9 @@ int
 zs_config_set (zs_config_t *cfg, const char *key, const char *value, char *err, size_t errlen)
 {
     int rc = s_config_set (cfg, key, value, err, errlen);
-    if (rc == 0 && (s_streq (key, "table.schema") || s_streq (key, "table.partition-keys")))
+    if (rc == 0
+        && (s_streq (key, "table.schema") || s_streq (key, "table.partition-keys")
+            || s_streq (key, "table.computed-columns")))
         s_partition_keys (cfg);
     return rc;
 }
@@ -838,6 +937,8 @@ s_config_set (zs_config_t *cfg, const char *key, const char *value, char *err, s
         return s_set_enum (field, k, key, value, err, errlen);
     case S_SCHEMA:
         return s_set_schema (cfg, field, value, err, errlen);
+    case S_COMPUTED:
+        return s_set_computed (cfg, value, err, errlen);
     }
     return -1;
 }
@@ -953,6 +1054,9 @@ zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen)
     }
     if (s_streq (cfg->source_kind, "kafka") && s_kafka_validate (cfg, err, errlen) != 0)
         return -1;
+    zs_schema_t source, schema;
+    if (s_derive (cfg->schema_text, cfg->computed_text, &source, &schema, err, errlen) != 0)
+        return -1;
     //  the keys must name the job's columns; a job without table.schema
     //  may take an existing table's, whose columns zs_table_prepare_job
     //  checks them against
@@ -1052,6 +1156,9 @@ zs_config_get (const zs_config_t *cfg, const char *key, char *buf, size_t len)
     case S_SCHEMA:
         n = snprintf (buf, len, "%.*s", ZS_SCHEMA_TEXT_MAX - 1, field);
         break;
+    case S_COMPUTED:
+        n = snprintf (buf, len, "%.*s", ZS_COMPUTED_TEXT_MAX - 1, field);
+        break;
     default:
         return -1;
     }
@@ -1125,11 +1232,13 @@ s_scalar_text (const yaml_event_t *ev)
 //  mappings recurse with their key as the prefix of the dotted key, at most
 //  S_YAML_DEPTH_MAX deep.
 //  A list of names as one value, separated by ';' (source.kafka.topic: a
-//  YAML list or Flink's "a;b" text mean the same).
+//  YAML list or Flink's "a;b" text mean the same; table.computed-columns:
+//  a list of "name=expression").
 static int
 s_yaml_list (s_yaml_t *y, const char *key, size_t line)
 {
-    char value[1024] = "";
+    char value[ZS_COMPUTED_TEXT_MAX] = "";
+    bool names = s_streq (key, "source.kafka.topic");
     size_t used = 0;
     while (true) {
         yaml_event_t ev;
@@ -1143,9 +1252,11 @@ s_yaml_list (s_yaml_t *y, const char *key, size_t line)
         size_t len = item ? strlen (item) : 0;
         if (!item || !len || strchr (item, ';') || used + len + 2 > sizeof value) {
             s_err (y->err, y->errlen, "%s:%zu: %s: %s", y->path, line, key,
-                   !item || !len                   ? "a list of names is expected"
+                   !item || !len                   ? (names ? "a list of names is expected"
+                                                            : "a list of name=expression items is expected")
                    : used + len + 2 > sizeof value ? "the list is too long"
-                                                   : "a name holds ';'");
+                   : names                         ? "a name holds ';'"
+                                                   : "an item holds ';'");
             yaml_event_delete (&ev);
             return -1;
         }
@@ -1203,7 +1314,9 @@ s_yaml_mapping (s_yaml_t *y, const char *prefix, int depth)
             rc = -1;
         } else if (vev.type == YAML_MAPPING_START_EVENT)
             rc = s_yaml_mapping (y, key, depth + 1);
-        else if (vev.type == YAML_SEQUENCE_START_EVENT && s_streq (key, "source.kafka.topic"))
+        else if (vev.type == YAML_SEQUENCE_START_EVENT
+                 && (s_streq (key, "source.kafka.topic")
+                     || s_streq (key, "table.computed-columns")))
             rc = s_yaml_list (y, key, line);
         else {
             s_err (y->err, y->errlen, "%s:%zu: %s: %s", y->path, line, key,

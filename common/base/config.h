@@ -10,6 +10,7 @@
 #ifndef ZS_CONFIG_H_INCLUDED
 #define ZS_CONFIG_H_INCLUDED
 
+#include "computed.h"
 #include "rowtype.h"
 #include "zs.h"
 
@@ -63,7 +64,9 @@ typedef struct {
     int64_t heartbeat_timeout_ms;         //  heartbeat.timeout (5s)
     int64_t target_file_size;             //  target-file-size (128mb; bytes)
     char schema_text[ZS_SCHEMA_TEXT_MAX]; //  table.schema, canonical text
-    zs_schema_t schema;                   //  … parsed (default: zs_schema_default)
+    zs_schema_t schema;                   //  the table's row type: source_schema, then
+                                          //  the computed columns (default:
+                                          //  zs_schema_default)
     bool schema_set;                      //  table.schema was given (else an existing
                                           //  table's own schema is the job's)
     char file_format[ZS_ENUM_MAX];        //  file.format: parquet
@@ -98,6 +101,13 @@ typedef struct {
     //  s3.connection.request.timeout (30s): one attempt of one request
     //  (Paimon's s3.* keys are Hadoop S3A's fs.s3a.*, this one's name)
     int64_t s3_request_timeout_ms;
+    //  table.computed-columns (computed.h), canonical text: columns of the
+    //  table computed from the row, after the source's. table.schema may
+    //  list them at its end (the table's own schema does): they are the
+    //  computed ones there, not the source's.
+    char computed_text[ZS_COMPUTED_TEXT_MAX];
+    //  The columns the source reads: table.schema without the computed ones.
+    zs_schema_t source_schema;
     //  Partitioned tables (table/partition.h). table.partition-keys, Paimon's
     //  key: column names "k1,k2" of a new table ("" unset: an existing
     //  table's keys; a job naming other keys is refused). Applied to
@@ -183,6 +193,12 @@ int zs_config_args_take (zs_config_args_t *self, int opt, const char *arg, char 
 
 //  zs_config_build from the arguments.
 int zs_config_args_build (const zs_config_args_t *self, zs_config_t *cfg, char *err, size_t errlen);
+
+//  An existing table's schema as the job's (a job without table.schema):
+//  its columns named like the computed columns at its end are those, the
+//  rest the source's. 0, or -1 with err when the computed columns do not
+//  fit it (a column they name is not the table's).
+int zs_config_adopt_schema (zs_config_t *cfg, const zs_schema_t *table, char *err, size_t errlen);
 
 //  Check cross-key rules (required keys present, ranges). 0 or -1 + err.
 int zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen);

@@ -389,10 +389,9 @@ zs_table_prepare_job (zs_config_t *cfg, char *err, size_t errlen)
     zs_table_t *table = zs_table_open (cfg->table_path, NULL, err, errlen);
     if (!table)
         return -1;
-    if (!cfg->schema_set) {
-        cfg->schema = table->schema;
-        zs_schema_format (&cfg->schema, cfg->schema_text, sizeof cfg->schema_text);
-        cfg->schema_set = true;
+    if (!cfg->schema_set && zs_config_adopt_schema (cfg, &table->schema, err, errlen) != 0) {
+        zs_table_destroy (&table);
+        return -1;
     }
     //  The table's partition keys are the job's unless it names its own
     //  (then they must be the table's: zs_table_open_job below)
@@ -1910,7 +1909,8 @@ s_commit_write_manifests (s_commit_t *c, char *err, size_t errlen)
     //  of an earlier checkpoint between the prepare and its commit leaves
     //  the delta be.
     s_prepared_drop_base (self);
-    if (delta || (!c->req->compact && c->req->identifier >= p->delta.identifier))
+    if (delta
+        || (!c->req->compact && !c->req->overwrite && c->req->identifier >= p->delta.identifier))
         s_prepared_drop_delta (self);
     zs_table_user_tag (c->req->user, c->tag);
     int rc = base ? 0 : s_commit_write_base (c, err, errlen);
@@ -1968,7 +1968,10 @@ s_commit_build_snapshot (s_commit_t *c)
     //  a compaction carries the user's last identifier: it adds no input
     int64_t last = zs_snapshot_last_identifier (&c->ids, r->user);
     snap->commit_identifier = r->compact && c->have && last >= 0 ? last : r->identifier;
-    snprintf (snap->commit_kind, sizeof snap->commit_kind, r->compact ? "COMPACT" : "APPEND");
+    snprintf (snap->commit_kind, sizeof snap->commit_kind,
+              r->compact     ? "COMPACT"
+              : r->overwrite ? "OVERWRITE"
+                             : "APPEND");
     snprintf (snap->source_id, sizeof snap->source_id, "%s",
               r->source_id && r->identifier == ZS_END_INPUT_ID && !r->compact ? r->source_id : "");
     snap->time_millis = zs_clock_wall_ms ();

@@ -31,6 +31,7 @@
 #include "filemeta.h"
 #include "parquet.h"
 #include "partition.h"
+#include "partition_filter.h"
 #include "schema.h"
 #include "snapshot.h"
 #include "io_lock.h"
@@ -170,6 +171,9 @@ typedef struct {
     bool compact;
     //  the end-input snapshot's "zsink.source-id" property (NULL: none)
     const char *source_id;
+    //  kind OVERWRITE: deletes only, a dropped partition's files
+    //  (zs_table_drop_partitions); filtered as an APPEND is
+    bool overwrite;
     //  LATEST and EARLIEST are left to zs_table_write_hints, for a caller
     //  that reports the commit first (the snapshot is durable and found
     //  by every reader without them)
@@ -443,5 +447,87 @@ int zs_table_pins (zs_table_t *self, zs_pin_t **pins_p, size_t *n_p, char *err, 
 //  not running spares (its acked checkpoints' files). 0 or an error + err.
 int zs_table_pins_spare (zs_table_t *self, char **paths, size_t *n_p, size_t *held, char *err,
                          size_t errlen);
+
+//  --------------------------------------------------------------------------
+//  Partitions (table_partitions.c): Paimon's $partitions system table,
+//  drop_partition, expire_partitions, and the partition filter of a pruned
+//  scan. On an unpartitioned table each is ZS_EREFUSED + err.
+
+//  One partition of a snapshot, as Paimon's $partitions shows it.
+typedef struct {
+    char partition[512]; //  "dt=2026-12-04/hr=7": each value cast to a
+                         //  string, null as partition.default-name
+    uint16_t row_len;    //  its BinaryRow (_PARTITION)
+    uint8_t row[ZS_FILE_PARTITION_MAX];
+    int64_t record_count;       //  rows of its live files
+    int64_t file_size_in_bytes; //  their bytes
+    int64_t file_count;         //  how many
+    int64_t last_update_ms;     //  the newest one's _CREATION_TIME (local wall
+                                //  clock as epoch ms, as the manifest holds it)
+} zs_partition_info_t;
+
+//  The partitions of snapshot_id's live files (0: the latest), sorted by
+//  partition text; *out_p malloc'd. 0 or an error + err.
+int zs_table_partitions (zs_table_t *self, int64_t snapshot_id, zs_partition_info_t **out_p,
+                         size_t *n_p, char *err, size_t errlen);
+
+//  What a drop did.
+typedef struct {
+    int64_t snapshot_id; //  its OVERWRITE snapshot (0: nothing was dropped)
+    int64_t partitions, files, rows;
+} zs_dropped_t;
+
+//  Paimon's drop_partition: every live file of the partitions the specs
+//  name ("dt=2026-12-04,hr=7"; some of the keys: every partition with
+//  those values; values read as the key's type, the default name for
+//  null) deleted in one OVERWRITE snapshot, as Paimon's
+//  FileStoreCommitImpl.dropPartitions records it (table_partitions.c
+//  says how it keeps a running job's commits whole). ZS_ENOENT + err,
+//  nothing dropped, when a spec names no live partition; ZS_EREFUSED for a
+//  spec that does not parse; else 0 or an error + err.
+int zs_table_drop_partitions (zs_table_t *self, const char *const *specs, size_t n,
+                              zs_dropped_t *out, char *err, size_t errlen);
+
+//  Paimon's partition expiry (PartitionExpire, by its options' names).
+typedef struct {
+    int64_t expiration_ms; //  partition.expiration-time (required)
+    const char *formatter; //  partition.timestamp-formatter (NULL: yyyy-MM-dd[ HH:mm:ss])
+    const char *pattern;   //  partition.timestamp-pattern (NULL: the first key's value)
+    const char *strategy;  //  partition.expiration-strategy: values-time (NULL) or update-time
+    int max_num;           //  partition.expiration-max-num (100)
+    int64_t now_ms;        //  local wall clock as epoch ms (0: now)
+    bool dry_run;          //  list, drop nothing
+} zs_partition_expire_t;
+
+//  req from the table's options (expiration_ms 0 when it sets none).
+//  Strings point into the table's schema. 0, or -1 + err for a bad value.
+int zs_table_partition_expire_options (zs_table_t *self, zs_partition_expire_t *req, char *err,
+                                       size_t errlen);
+
+//  Drop the partitions expired at req->now_ms (values-time: the time their
+//  values give, by pattern and formatter, is before now - expiration; a
+//  value that gives none, or null, never expires; update-time: their
+//  newest file is older), the first max_num by their values, in one
+//  OVERWRITE snapshot as zs_table_drop_partitions. The expired partitions
+//  into *expired_p (malloc'd). 0 or an error + err (ZS_EREFUSED: no
+//  expiration time, a bad formatter or strategy).
+int zs_table_expire_partitions (zs_table_t *self, const zs_partition_expire_t *req,
+                                zs_partition_info_t **expired_p, size_t *n_p, zs_dropped_t *out,
+                                char *err, size_t errlen);
+
+//  Paimon's expiry after a commit: when the table sets
+//  partition.expiration-time and partition.expiration-check-interval (1h;
+//  0: every commit) has passed since self's last check (none yet: now),
+//  expire as zs_table_expire_partitions by the table's options. What it
+//  dropped into *out (snapshot_id 0: nothing). 0, or an error + err (the
+//  caller's commit stands either way).
+int zs_table_expire_partitions_after_commit (zs_table_t *self, zs_dropped_t *out, char *err,
+                                             size_t errlen);
+
+//  A scan's partition filter (partition_filter.h) for the table's
+//  partitioning: NULL + err when the table is not partitioned or where
+//  does not parse.
+zs_partition_filter_t *zs_partition_filter_new (zs_table_t *table, const char *where, char *err,
+                                                size_t errlen);
 
 #endif

@@ -67,6 +67,9 @@ struct _zs_table_t {
     bool names_unsynced;    //  manifest/ has entries not fsynced yet
     int64_t hints_for;      //  a snapshot whose hints are deferred (0: none)
     char hints_tag[9];      //  its user's tag
+    //  zs_table_expire_partitions_after_commit: the last check (monotonic
+    //  ms, 0: none yet), as Paimon's PartitionExpire.lastCheck
+    int64_t partition_expire_checked;
 };
 
 //  Add a name. 0, or -1 when out of memory.

@@ -19,7 +19,8 @@ check "zsink keys generate --help" "usage: zsink keys" "$ZSINK" keys generate --
 check "zsink failpoints --help" "ZSINK_FAILPOINTS" "$ZSINK" failpoints --help
 n=0
 for s in snapshots count stats files schema orphans verify expire-snapshots compact \
-    remove-orphan-files rollback scan create-tag delete-tag tags; do
+    remove-orphan-files rollback scan create-tag delete-tag tags partitions drop-partition \
+    expire-partitions; do
     check "zsink table $s --help" "zsink table .*$s" "$ZSINK" table $s --help
     n=$((n + 1))
 done

@@ -24,4 +24,15 @@ for v in jsonl csv; do
 done
 cmp -s "$(vdir jsonl)/rows.csv" "$(vdir csv)/rows.csv" || fail csv "the CSV and JSONL tables differ"
 echo "[csv] the same 30 rows as jsonl: $(head -n 2 "$(vdir csv)/rows.csv" | tail -n 1)"
+# the orders partitioned by computed day and hour: the same 30 orders,
+# each in the partition of its time
+run_example computed
+"$ZSINK" table scan "$(table_of computed)" | "$PY" -c '
+import json, sys
+rows = [json.loads(line) for line in sys.stdin]
+assert len(rows) == 30 and len({r["id"] for r in rows}) == 30, len(rows)
+for r in rows:
+    assert r["dt"] == r["ordered_at"][:10] and r["hr"] == int(r["ordered_at"][11:13]), r
+' || fail computed "the partitioned orders"
+echo "[computed] 30 orders in $("$ZSINK" table partitions "$(table_of computed)" | tail -n 1)"
 pass

@@ -152,7 +152,7 @@ public class ZsinkInterop {
             throw new UsageError("usage: ZsinkInterop summary|rows|files|snapshots|filter-committed|"
                     + "count-where|check|create|append|append-loop|expire|remove-orphans|maintain|read-loop|read-time|"
                     + "spell-doubles|"
-                    + "create-tag|delete-tag|tags ...");
+                    + "create-tag|delete-tag|tags|partitions|drop-partition ...");
         Args a = new Args(Arrays.copyOfRange(argv, 1, argv.length));
         switch (argv[0]) {
             case "summary": return summary(a);
@@ -173,6 +173,8 @@ public class ZsinkInterop {
             case "create-tag": return createTag(a);
             case "delete-tag": return deleteTag(a);
             case "tags": return tags(a);
+            case "partitions": return partitions(a);
+            case "drop-partition": return dropPartition(a);
             case "read-time": return readTime(a);
             case "spell-doubles": return spellDoubles();
             case "serve": return serve();
@@ -1478,6 +1480,54 @@ public class ZsinkInterop {
             for (String n : e.getValue())
                 m.put(n, e.getKey().id());
         out.println(toJson(obj("ok", true, "tags", m)));
+        return 0;
+    }
+
+    // partitions TABLE [--snapshot ID]: the $partitions system table as Paimon
+    // Java reads it, with the keys of `zsink table partitions --json`
+    // (last_update_time: its LocalDateTime as epoch ms, as the manifest
+    // holds a file's creation time).
+    static int partitions(Args a) throws Exception {
+        FileStoreTable t = open(a.pos(0, "TABLE"), a.optLong("--snapshot"));
+        org.apache.paimon.table.system.PartitionsTable pt =
+                new org.apache.paimon.table.system.PartitionsTable(t);
+        ReadBuilder rb = pt.newReadBuilder();
+        List<Object> res = new ArrayList<>();
+        try (RecordReader<InternalRow> r = rb.newRead().createReader(rb.newScan().plan())) {
+            r.forEachRemaining(row -> res.add(obj("partition", row.getString(0).toString(),
+                    "record_count", row.getLong(1), "file_size_in_bytes", row.getLong(2),
+                    "file_count", row.getLong(3), "last_update_time",
+                    row.isNullAt(4) ? null : row.getTimestamp(4, 3).getMillisecond())));
+        }
+        out.println(toJson(res));
+        return 0;
+    }
+
+    // drop-partition TABLE K=V[,K=V...] ...: Paimon's own drop of the
+    // partitions (BatchTableCommit.truncatePartitions, as the drop_partition
+    // procedure), to compare with zsink's; the snapshot it made.
+    static int dropPartition(Args a) throws Exception {
+        FileStoreTable t = open(a.pos(0, "TABLE"), null);
+        a.pos(1, "PARTITION");
+        List<Map<String, String>> specs = new ArrayList<>();
+        for (int i = 1; i < a.pos.size(); i++) {
+            Map<String, String> m = new LinkedHashMap<>();
+            for (String kv : a.pos.get(i).split(",")) {
+                int eq = kv.indexOf('=');
+                if (eq <= 0)
+                    throw new UsageError("a partition is K=V[,K=V...], not '" + kv + "'");
+                m.put(kv.substring(0, eq), kv.substring(eq + 1));
+            }
+            specs.add(m);
+        }
+        try (BatchTableCommit c = t.newBatchWriteBuilder().newCommit()) {
+            c.truncatePartitions(specs);
+        }
+        org.apache.paimon.Snapshot s = t.snapshotManager().latestSnapshot();
+        out.println(toJson(obj("ok", true, "snapshot_id", s.id(), "commit_kind",
+                s.commitKind().toString(), "commit_identifier", s.commitIdentifier(),
+                "delta_record_count", s.deltaRecordCount(), "total_record_count",
+                s.totalRecordCount())));
         return 0;
     }
 
