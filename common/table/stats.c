@@ -44,6 +44,11 @@ zs_stats_none (zs_stats_t *self)
 static bool
 s_exact (const zs_column_t *col, const zs_column_stats_t *st, int64_t rows)
 {
+    //  Nested columns: Paimon's Parquet statistics extractor finds no
+    //  footer statistics under the column's name (its leaves have longer
+    //  paths), so it keeps null bounds and a null count: so do we.
+    if (zs_type_is_nested (col->type))
+        return true;
     if (st->null_count < 0)
         return false;
     if ((col->type == ZS_TYPE_FLOAT || col->type == ZS_TYPE_DOUBLE) && st->nan_count != 0)
@@ -173,6 +178,12 @@ s_encode (zs_avro_enc_t *e, const zs_schema_t *schema, const zs_column_stats_t *
         min[k] = st->min;
         max[k] = st->max;
         min[k].null = max[k].null = !st->has_minmax || types[k].type == ZS_TYPE_TIMESTAMP9;
+        if (zs_type_is_nested (types[k].type)) {
+            //  a null field of a BinaryRow is its null bit and a zero slot,
+            //  whatever the type: INT stands in for the nested one
+            types[k] = (zs_column_t) {.type = ZS_TYPE_INT, .nullable = true};
+            min[k].null = max[k].null = true;
+        }
         if (!min[k].null && zs_type_is_binary (types[k].type)) {
             s_truncate (&types[k], &min[k], false, st->min_cut, NULL);
             if (!s_truncate (&types[k], &max[k], true, st->max_cut, bufs[k]))
@@ -189,8 +200,10 @@ s_encode (zs_avro_enc_t *e, const zs_schema_t *schema, const zs_column_stats_t *
         zs_avro_enc_union (e, 1);
         zs_avro_enc_array_start (e, (size_t) n);
         for (int k = 0; k < n; k++) {
-            zs_avro_enc_union (e, 1);
-            zs_avro_enc_long (e, cols[cover[k]].null_count);
+            bool nested = zs_type_is_nested (schema->cols[cover[k]].type);
+            zs_avro_enc_union (e, nested ? 0 : 1);
+            if (!nested)
+                zs_avro_enc_long (e, cols[cover[k]].null_count);
         }
         zs_avro_enc_array_end (e);
         *cols_at = e->len;
@@ -298,6 +311,8 @@ s_dec_bounds (const uint8_t *rmin, size_t lmin, const uint8_t *rmax, size_t lmax
         if (!schema || v->col[k] < 0)
             return 0; //  a column we do not know: counts only
         types[k] = schema->cols[v->col[k]];
+        if (zs_type_is_nested (types[k].type)) //  bounds always null (s_encode)
+            types[k] = (zs_column_t) {.type = ZS_TYPE_INT, .nullable = true};
     }
     if (zs_binrow_decode (rmin, lmin, types, v->n, v->min, err, errlen) != 0
         || zs_binrow_decode (rmax, lmax, types, v->n, v->max, err, errlen) != 0)
