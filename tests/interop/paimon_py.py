@@ -181,11 +181,65 @@ def canon_more(arr, kind, param):
     return None
 
 
+# ---- nested types (ARRAY, MAP, ROW) -------------------------------------------
+#
+# The canonical spelling of a nested value (oracle.mjs spellNested, the Java
+# oracle's spellNested): null inside is `null`; ARRAY `[a,b]`; ROW
+# `{"name":v,...}` in field order; MAP `{k:v,...}` with the entries sorted by
+# the key's spelling; a scalar inside is spelt as its column would be.
+
+
+def kind_of_field(dtype):
+    """kind_of for a pypaimon DataType: ("nested", dtype) for ARRAY, MAP, ROW."""
+    if hasattr(dtype, "element") or hasattr(dtype, "key") or hasattr(dtype, "fields"):
+        return "nested", dtype
+    return kind_of(dtype.type)
+
+
+def spell_scalar(v, type_str):
+    import datetime
+
+    kind, param = kind_of(type_str)
+    if kind == "bool":
+        return "true" if v else "false"
+    if kind == "int":
+        return str(v)
+    if kind in ("double", "float"):
+        return js_number(v)
+    if kind == "string":
+        return json.dumps(v, ensure_ascii=False)
+    if kind == "bytes":
+        return v.hex()
+    if kind == "date":
+        return str((v - datetime.date(1970, 1, 1)).days)
+    if kind == "decimal":
+        ctx = decimal.Context(prec=80)
+        return format(v.quantize(decimal.Decimal(1).scaleb(-param), context=ctx), "f")
+    raise ValueError(f"type {type_str} inside a nested type has no canonical spelling")
+
+
+def spell_nested(v, t):
+    if v is None:
+        return "null"
+    if hasattr(t, "element"):
+        return "[" + ",".join(spell_nested(e, t.element) for e in v) + "]"
+    if hasattr(t, "key"):
+        items = v.items() if isinstance(v, dict) else v
+        pairs = sorted((spell_nested(k, t.key), spell_nested(x, t.value)) for k, x in items)
+        return "{" + ",".join(k + ":" + x for k, x in pairs) + "}"
+    if hasattr(t, "fields"):
+        return "{" + ",".join(json.dumps(f.name) + ":" + spell_nested(v.get(f.name), f.type)
+                              for f in t.fields) + "}"
+    return spell_scalar(v, t.type)
+
+
 def canon_column(arr, kind, param=None):
     """Canonical text of every value of one arrow column (a ChunkedArray)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    if kind == "nested":
+        return [NULL if v is None else spell_nested(v, param) for v in arr.to_pylist()]
     more = canon_more(arr, kind, param)
     if more is not None:
         return more
@@ -338,9 +392,9 @@ def canonical_lines(table):
     arrow, files, snap = read_all(table)
     read_ms = (time.monotonic() - t0) * 1000
     fields = table.fields
-    kinds = [kind_of(f.type.type) for f in fields]
+    kinds = [kind_of_field(f.type) for f in fields]
     id_idx = next((i for i, f in enumerate(fields)
-                   if f.name == "id" and f.type.type.upper() == "BIGINT"), None)
+                   if f.name == "id" and getattr(f.type, "type", "").upper() == "BIGINT"), None)
     cols = []
     ids = []
     if arrow is not None and arrow.num_rows:

@@ -440,6 +440,10 @@ public class ZsinkInterop {
     // epoch nanoseconds, WITH LOCAL TIME ZONE as TIMESTAMP (epoch micros, nanos).
     static Speller typeSpeller(String name, DataType t, int pos) {
         switch (t.getTypeRoot()) {
+            case ARRAY:
+            case MAP:
+            case ROW:
+                return r -> spellNested(t, r, pos);
             case DECIMAL: {
                 int p = DataTypeChecks.getPrecision(t), sc = DataTypeChecks.getScale(t);
                 return r -> r.getDecimal(pos, p, sc).toBigDecimal().toPlainString();
@@ -460,6 +464,66 @@ public class ZsinkInterop {
             default:
                 throw new IllegalArgumentException("column " + name + " has type " + t
                         + ", which has no canonical spelling (zsink's types only)");
+        }
+    }
+
+    // Nested values (ARRAY, MAP, ROW), as paimon_py.py spell_nested and
+    // oracle.mjs spellNested spell them: null inside is `null`; ARRAY `[a,b]`;
+    // ROW `{"name":v,...}`; MAP `{k:v,...}` sorted by the key's spelling; a
+    // scalar inside as its column would be.
+    static String spellNested(DataType t, org.apache.paimon.data.DataGetters g, int pos) {
+        if (g.isNullAt(pos))
+            return "null";
+        switch (t.getTypeRoot()) {
+            case ARRAY: {
+                DataType et = ((org.apache.paimon.types.ArrayType) t).getElementType();
+                org.apache.paimon.data.InternalArray a = g.getArray(pos);
+                StringBuilder b = new StringBuilder("[");
+                for (int i = 0; i < a.size(); i++)
+                    b.append(i > 0 ? "," : "").append(spellNested(et, a, i));
+                return b.append(']').toString();
+            }
+            case MAP: {
+                org.apache.paimon.types.MapType mt = (org.apache.paimon.types.MapType) t;
+                org.apache.paimon.data.InternalMap m = g.getMap(pos);
+                List<String[]> es = new ArrayList<>();
+                for (int i = 0; i < m.size(); i++)
+                    es.add(new String[] {spellNested(mt.getKeyType(), m.keyArray(), i),
+                            spellNested(mt.getValueType(), m.valueArray(), i)});
+                es.sort((x, y) -> x[0].compareTo(y[0]) != 0 ? x[0].compareTo(y[0]) : x[1].compareTo(y[1]));
+                StringBuilder b = new StringBuilder("{");
+                for (int i = 0; i < es.size(); i++)
+                    b.append(i > 0 ? "," : "").append(es.get(i)[0]).append(':').append(es.get(i)[1]);
+                return b.append('}').toString();
+            }
+            case ROW: {
+                RowType rt = (RowType) t;
+                InternalRow r = g.getRow(pos, rt.getFieldCount());
+                StringBuilder b = new StringBuilder("{");
+                for (int i = 0; i < rt.getFieldCount(); i++)
+                    b.append(i > 0 ? "," : "").append(jsonString(rt.getFields().get(i).name()))
+                            .append(':').append(spellNested(rt.getTypeAt(i), r, i));
+                return b.append('}').toString();
+            }
+            case BOOLEAN: return g.getBoolean(pos) ? "true" : "false";
+            case TINYINT: return Byte.toString(g.getByte(pos));
+            case SMALLINT: return Short.toString(g.getShort(pos));
+            case INTEGER:
+            case DATE: return Integer.toString(g.getInt(pos));
+            case BIGINT: return Long.toString(g.getLong(pos));
+            case FLOAT: return jsNumber((double) g.getFloat(pos));
+            case DOUBLE: return jsNumber(g.getDouble(pos));
+            case CHAR:
+            case VARCHAR: return jsonString(g.getString(pos).toString());
+            case BINARY:
+            case VARBINARY: return hex(g.getBinary(pos));
+            case DECIMAL: {
+                int p = DataTypeChecks.getPrecision(t), sc = DataTypeChecks.getScale(t);
+                return g.getDecimal(pos, p, sc).toBigDecimal().toPlainString();
+            }
+            default:
+                throw new IllegalArgumentException("type " + t
+                        + " inside a nested type has no canonical spelling");
         }
     }
 
