@@ -277,9 +277,8 @@ s_value (const zs_schema_t *schema, int c, int role, int64_t id, uint64_t h, zs_
         v->v.i32 = (int32_t) s_to_precision ((int64_t) (h % 86400000), 3, prec < 3 ? prec : 3);
         break;
     case ZS_TYPE_TIMESTAMP9:
-        v->v.i64 = s_to_precision ((int64_t) (h % INT64_C (6311390400000000000))
-                                       - INT64_C (2208988800000000000),
-                                   9, prec);
+        v->v.i64 = s_to_precision (
+            (int64_t) (h % INT64_C (6311390400000000000)) - INT64_C (2208988800000000000), 9, prec);
         break;
     case ZS_TYPE_BOOLEAN:
         v->v.b = (h >> 8) & 1;
@@ -313,15 +312,15 @@ s_value (const zs_schema_t *schema, int c, int role, int64_t id, uint64_t h, zs_
         v->v.i32 = (int32_t) (h % 73049) - 25567;
         break;
     case ZS_TYPE_TIMESTAMP3:
-        v->v.i64 = role == S_TS ? INT64_C (1700000000000) + id * 1000
-                                : s_to_precision ((int64_t) (h % INT64_C (6311390400000))
-                                                      - INT64_C (2208988800000),
-                                                  3, prec);
+        v->v.i64 =
+            role == S_TS
+                ? INT64_C (1700000000000) + id * 1000
+                : s_to_precision ((int64_t) (h % INT64_C (6311390400000)) - INT64_C (2208988800000),
+                                  3, prec);
         break;
     case ZS_TYPE_TIMESTAMP6:
-        v->v.i64 = s_to_precision ((int64_t) (h % INT64_C (6311390400000000))
-                                       - INT64_C (2208988800000000),
-                                   6, prec);
+        v->v.i64 = s_to_precision (
+            (int64_t) (h % INT64_C (6311390400000000)) - INT64_C (2208988800000000), 6, prec);
         break;
     case ZS_TYPE_ARRAY:
     case ZS_TYPE_MAP:

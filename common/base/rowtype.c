@@ -15,13 +15,26 @@ static const struct {
     const char *name; //  canonical spelling of the kind
     zs_type_t type;
 } s_types[] = {
-    {"BOOLEAN", ZS_TYPE_BOOLEAN},   {"INT", ZS_TYPE_INT},           {"BIGINT", ZS_TYPE_BIGINT},
-    {"FLOAT", ZS_TYPE_FLOAT},       {"DOUBLE", ZS_TYPE_DOUBLE},     {"STRING", ZS_TYPE_STRING},
-    {"BYTES", ZS_TYPE_BYTES},       {"DATE", ZS_TYPE_DATE},         {"TIMESTAMP(3)", ZS_TYPE_TIMESTAMP3},
-    {"TIMESTAMP(6)", ZS_TYPE_TIMESTAMP6}, {"TINYINT", ZS_TYPE_TINYINT}, {"SMALLINT", ZS_TYPE_SMALLINT},
-    {"DECIMAL", ZS_TYPE_DECIMAL},   {"CHAR", ZS_TYPE_CHAR},         {"BINARY", ZS_TYPE_BINARY},
-    {"TIME", ZS_TYPE_TIME},         {"TIMESTAMP(9)", ZS_TYPE_TIMESTAMP9},
-    {"ARRAY", ZS_TYPE_ARRAY},       {"MAP", ZS_TYPE_MAP},           {"ROW", ZS_TYPE_ROW},
+    {"BOOLEAN", ZS_TYPE_BOOLEAN},
+    {"INT", ZS_TYPE_INT},
+    {"BIGINT", ZS_TYPE_BIGINT},
+    {"FLOAT", ZS_TYPE_FLOAT},
+    {"DOUBLE", ZS_TYPE_DOUBLE},
+    {"STRING", ZS_TYPE_STRING},
+    {"BYTES", ZS_TYPE_BYTES},
+    {"DATE", ZS_TYPE_DATE},
+    {"TIMESTAMP(3)", ZS_TYPE_TIMESTAMP3},
+    {"TIMESTAMP(6)", ZS_TYPE_TIMESTAMP6},
+    {"TINYINT", ZS_TYPE_TINYINT},
+    {"SMALLINT", ZS_TYPE_SMALLINT},
+    {"DECIMAL", ZS_TYPE_DECIMAL},
+    {"CHAR", ZS_TYPE_CHAR},
+    {"BINARY", ZS_TYPE_BINARY},
+    {"TIME", ZS_TYPE_TIME},
+    {"TIMESTAMP(9)", ZS_TYPE_TIMESTAMP9},
+    {"ARRAY", ZS_TYPE_ARRAY},
+    {"MAP", ZS_TYPE_MAP},
+    {"ROW", ZS_TYPE_ROW},
 };
 
 //  What a type name (normalised: upper case, blanks dropped) stands for,
@@ -218,8 +231,7 @@ s_ends_with (char *s, size_t *n, const char *tail)
 
 //  The parameters of a family into col. 0, or -1 with why.
 static int
-s_type_params (zs_column_t *col, s_family_t family, int nargs, const long *a, char *why,
-               size_t len)
+s_type_params (zs_column_t *col, s_family_t family, int nargs, const long *a, char *why, size_t len)
 {
     int most = family == S_FIXED ? 0 : family == S_DECIMAL ? 2 : 1;
     if (nargs > most) {

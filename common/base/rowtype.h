@@ -210,8 +210,7 @@ const char *zs_column_type (const zs_column_t *col, char *buf, size_t len);
 //  Parse one SQL type (no NOT NULL) into col's type and parameters. The
 //  spellings of zs_schema_parse. 0, or -1 with why ("precision 40 out of
 //  range 1..38").
-int zs_column_type_parse (zs_column_t *col, const char *text, size_t len, char *why,
-                          size_t whylen);
+int zs_column_type_parse (zs_column_t *col, const char *text, size_t len, char *why, size_t whylen);
 
 //  Nested types ------------------------------------------------------------
 

@@ -80,8 +80,7 @@ s_split_ts (int64_t t, int64_t per_ms, int64_t *millis, uint32_t *nanos)
 
 //  A non-compact timestamp or decimal into the variable part at *cursor.
 static void
-s_put_var (uint8_t *row, uint8_t *slot, size_t *cursor, const zs_column_t *col,
-           const zs_value_t *v)
+s_put_var (uint8_t *row, uint8_t *slot, size_t *cursor, const zs_column_t *col, const zs_value_t *v)
 {
     if (col->type == ZS_TYPE_DECIMAL) {
         __int128 x = zs_dec_get (v);
@@ -262,8 +261,7 @@ s_get_timestamp (const uint8_t *row, size_t rowlen, size_t fixed, uint64_t u, in
                           "part [%zu, %zu)",
                           col, (unsigned long long) off, fixed, rowlen);
     if (nanos > S_NANOS_MAX)
-        return s_corrupt (err, errlen, "column %d: nano-of-millisecond %u over 999999", col,
-                          nanos);
+        return s_corrupt (err, errlen, "column %d: nano-of-millisecond %u over 999999", col, nanos);
     //  millis * unit + rest, the rest borrowed from the next millisecond
     //  up when millis is negative, so that every value the encoder takes
     //  (INT64_MIN too) comes back without overflowing.
@@ -378,8 +376,8 @@ s_get_value (const uint8_t *row, size_t rowlen, size_t fixed, const uint8_t *slo
 }
 
 int
-zs_binrow_decode (const void *data, size_t len, const zs_column_t *cols, int n,
-                  zs_value_t *values, char *err, size_t errlen)
+zs_binrow_decode (const void *data, size_t len, const zs_column_t *cols, int n, zs_value_t *values,
+                  char *err, size_t errlen)
 {
     for (int i = 0; i < n; i++)
         if (!s_known (cols[i].type)) {

@@ -431,7 +431,7 @@ zs_pq_stats_encode (const zs_column_t *col, const zs_value_t *value, uint8_t *ou
         return width;
     }
     if (ptype == ZS_PQ_INT96)
-        return 0; //  no statistics are kept for INT96
+        return 0;                   //  no statistics are kept for INT96
     memcpy (out, &value->v, width); //  a decimal's lo comes first: its low bytes
     return width;
 }

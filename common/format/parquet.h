@@ -2,24 +2,30 @@
     zsink needs (Debian has no Parquet library for C; this one is ours).
 
     Subset, written and read:
-    - flat schemas of zsink's types (schema.h), REQUIRED or OPTIONAL
+    - flat schemas of zsink's types (rowtype.h), REQUIRED or OPTIONAL,
+      mapped as Paimon's ParquetSchemaConverter maps them (docs/formats.md,
+      "Types"): DECIMAL as INT32, INT64 or FIXED_LEN_BYTE_ARRAY by
+      precision, TIMESTAMP(7..9) as INT96, TIME as INT32 TIME(MILLIS)
     - data page v1; PLAIN encoding; definition levels RLE/bit-packed
       hybrid; dictionary encoding (dictionary page + RLE_DICTIONARY) for
       byte-array columns when the dictionary is small enough to pay
     - compression UNCOMPRESSED or ZSTD (libzstd)
     - column statistics min_value / max_value / null_count per chunk
-      (nan_count too for FLOAT/DOUBLE), column orders TypeDefinedOrder
-    - logical types STRING, DATE, TIMESTAMP(MILLIS|MICROS, not adjusted
-      to UTC) with their converted types where the spec has one (UTF8,
-      DATE, TIMESTAMP_MILLIS|MICROS, as LogicalTypes.md asks of writers)
+      (nan_count too for FLOAT/DOUBLE; none for INT96), column orders
+      TypeDefinedOrder
+    - logical types STRING, DATE, TIME, TIMESTAMP(MILLIS|MICROS, adjusted
+      to UTC for WITH LOCAL TIME ZONE), INTEGER(8|16), DECIMAL, with
+      their converted types where the spec has one (as LogicalTypes.md
+      asks of writers)
     - the page CRC-32 (PageHeader.crc), checked when read
     Read in addition (files other writers make): PLAIN_DICTIONARY and
     dictionary pages for any type, data page v2, SNAPPY (our own
-    decoder), timestamps adjusted to UTC, the legacy converted types
-    (TIMESTAMP_MILLIS|MICROS, INT_8/16/32/64, ENUM/JSON as STRING, BSON
-    as BYTES). Refused at open with an error naming the column: nested or
-    repeated fields, INT96, FIXED_LEN_BYTE_ARRAY, unsigned, DECIMAL,
-    TIME, TIMESTAMP(NANOS), encodings other than the above (DELTA_*,
+    decoder), TIMESTAMP(NANOS), TIME(MICROS), DECIMAL as BYTE_ARRAY or a
+    FIXED_LEN_BYTE_ARRAY of any length up to 16, the legacy converted
+    types (TIMESTAMP_MILLIS|MICROS, TIME_MILLIS, INT_8/16/32/64, DECIMAL,
+    ENUM/JSON as STRING, BSON as BYTES). Refused at open with an error
+    naming the column: nested or repeated fields, other FIXED_LEN_BYTE_ARRAY
+    columns, unsigned, encodings other than the above (DELTA_*,
     BYTE_STREAM_SPLIT) and codecs other than the above ("compression GZIP
     not supported").
 

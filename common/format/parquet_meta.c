@@ -372,7 +372,8 @@ static int
 s_refine_integer (const s_elem_t *el, zs_column_t *col, char *why, size_t len)
 {
     int bits = (int) el->lt_bits; //  read as int, as the reader always has
-    bool width_ok = col->type == ZS_TYPE_BIGINT ? bits == 64 : bits == 8 || bits == 16 || bits == 32;
+    bool width_ok =
+        col->type == ZS_TYPE_BIGINT ? bits == 64 : bits == 8 || bits == 16 || bits == 32;
     if (el->lt_signed && width_ok) {
         if (col->type != ZS_TYPE_BIGINT)
             col->type = bits == 8 ? ZS_TYPE_TINYINT : bits == 16 ? ZS_TYPE_SMALLINT : ZS_TYPE_INT;
@@ -409,7 +410,9 @@ s_refine_time (const s_elem_t *el, zs_column_t *col, char *why, size_t len)
     bool ok = el->type == ZS_PQ_INT32 ? el->lt_unit == 1 : el->lt_unit == 2;
     if (!ok) {
         snprintf (why, len, "%s TIME(%s) not supported", zs_pq_type_name (el->type),
-                  el->lt_unit == 1 ? "MILLIS" : el->lt_unit == 2 ? "MICROS" : "NANOS");
+                  el->lt_unit == 1   ? "MILLIS"
+                  : el->lt_unit == 2 ? "MICROS"
+                                     : "NANOS");
         return -1;
     }
     col->params = true;
@@ -477,8 +480,7 @@ static const s_type_rule_t s_type_rules[] = {
     {ZS_PQ_INT64, S_BY_LOGICAL, ZS_PQ_LT_DECIMAL, ZS_TYPE_DECIMAL, s_refine_decimal},
     {ZS_PQ_INT64, S_BY_CONVERTED, ZS_PQ_CT_DECIMAL, ZS_TYPE_DECIMAL, s_refine_decimal},
     {ZS_PQ_INT64, S_BY_LOGICAL, ZS_PQ_LT_TIME, ZS_TYPE_TIME, s_refine_time},
-    {ZS_PQ_FIXED_LEN_BYTE_ARRAY, S_BY_LOGICAL, ZS_PQ_LT_DECIMAL, ZS_TYPE_DECIMAL,
-     s_refine_decimal},
+    {ZS_PQ_FIXED_LEN_BYTE_ARRAY, S_BY_LOGICAL, ZS_PQ_LT_DECIMAL, ZS_TYPE_DECIMAL, s_refine_decimal},
     {ZS_PQ_FIXED_LEN_BYTE_ARRAY, S_BY_CONVERTED, ZS_PQ_CT_DECIMAL, ZS_TYPE_DECIMAL,
      s_refine_decimal},
     {ZS_PQ_BYTE_ARRAY, S_BY_LOGICAL, ZS_PQ_LT_DECIMAL, ZS_TYPE_DECIMAL, s_refine_decimal},
@@ -622,8 +624,7 @@ s_derive_column (s_ctx_t *x, int i, const s_elem_t *el)
                            : el->type == ZS_PQ_INT96              ? 12
                                                                   : zs_pq_value_width (el->type);
     if (el->type == ZS_PQ_FIXED_LEN_BYTE_ARRAY && (!el->has_len || el->type_length < 1))
-        return zs_pq_err (x->err, x->errlen, "%s: column '%s': no fixed length", x->path,
-                          c->name);
+        return zs_pq_err (x->err, x->errlen, "%s: column '%s': no fixed length", x->path, c->name);
     return 0;
 }
 

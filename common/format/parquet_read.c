@@ -734,6 +734,10 @@ s_int96 (const uint8_t *p, int64_t *out)
     int64_t nod = (int64_t) zs_le_get (p, 8);
     int64_t day = (int32_t) (uint32_t) zs_le_get (p + 8, 4) - INT64_C (2440588);
     int64_t t;
+    if (day < 0 && nod > 0) { //  so that the earliest value (INT64_MIN) fits too
+        day += 1;
+        nod -= INT64_C (86400000000000);
+    }
     if (__builtin_mul_overflow (day, INT64_C (86400000000000), &t)
         || __builtin_add_overflow (t, nod, &t))
         return -1;
@@ -762,8 +766,7 @@ s_convert (const s_col_t *c, zs_value_t *v, char *why, size_t why_len)
             return zs_pq_err (why, why_len, "decimal of %u bytes", v->v.bin.len);
         __int128 lim = zs_pow10 (zs_column_precision (c->col));
         if (x >= lim || x <= -lim)
-            return zs_pq_err (why, why_len, "decimal over %d digits",
-                              zs_column_precision (c->col));
+            return zs_pq_err (why, why_len, "decimal over %d digits", zs_column_precision (c->col));
         zs_dec_set (v, x);
     } else if (type == ZS_TYPE_TIMESTAMP9 && c->ptype == ZS_PQ_INT96) {
         if (s_int96 (v->v.bin.ptr, &v->v.i64) != 0)

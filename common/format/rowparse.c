@@ -71,8 +71,8 @@ zs_value_refused (const zs_column_t *col, int kind, const char *shown, const cha
     char type[ZS_TYPE_TEXT_MAX];
     s_type (col, type, sizeof type);
     if (kind == ZS_PARSE_RANGE)
-        snprintf (why, whylen, "column '%s': %s is out of range for %s%s%s", col->name, shown,
-                  type, reason ? ": " : "", reason ? reason : "");
+        snprintf (why, whylen, "column '%s': %s is out of range for %s%s%s", col->name, shown, type,
+                  reason ? ": " : "", reason ? reason : "");
     else if (kind == ZS_PARSE_UTF8)
         snprintf (why, whylen, "column '%s': %s is not valid UTF-8", col->name, shown);
     else
@@ -235,9 +235,12 @@ s_parse_timestamp (const uint8_t *p, size_t len, int keep, int64_t per_second, b
             return ZS_PARSE_TYPE;
         }
     }
-    int64_t t, sub = nanos / (1000000000 / per_second);
-    if (__builtin_mul_overflow (days * 86400 + secs - east, per_second, &t)
-        || __builtin_add_overflow (t, sub, &t))
+    int64_t t, sub = nanos / (1000000000 / per_second), whole = days * 86400 + secs - east;
+    if (whole < 0 && sub > 0) { //  so that the earliest value (INT64_MIN) fits too
+        whole += 1;
+        sub -= per_second;
+    }
+    if (__builtin_mul_overflow (whole, per_second, &t) || __builtin_add_overflow (t, sub, &t))
         return ZS_PARSE_RANGE;
     *out = t;
     return 0;
@@ -388,7 +391,7 @@ s_parse_decimal (const uint8_t *p, size_t len, int precision, int scale, zs_valu
     if (last > scale)
         last = scale;
     for (int k = last; k < scale; k++) {
-        if (x > zs_pow10 (38))
+        if (x > zs_pow10 (37)) //  x * 10 would pass 10^38 (and 2^127 soon after)
             return ZS_PARSE_RANGE;
         x *= 10;
     }

@@ -137,7 +137,10 @@ s_int_rank (zs_type_t t)
 static int
 s_ts_rank (zs_type_t t)
 {
-    return t == ZS_TYPE_TIMESTAMP3 ? 0 : t == ZS_TYPE_TIMESTAMP6 ? 1 : t == ZS_TYPE_TIMESTAMP9 ? 2 : -1;
+    return t == ZS_TYPE_TIMESTAMP3   ? 0
+           : t == ZS_TYPE_TIMESTAMP6 ? 1
+           : t == ZS_TYPE_TIMESTAMP9 ? 2
+                                     : -1;
 }
 
 bool
@@ -243,8 +246,7 @@ zs_evolve_plan (const zs_table_schema_t *from, const zs_table_schema_t *to, zs_e
         self->from[i] = a->type;
         if (a->type == ZS_TYPE_DECIMAL)
             self->rescale[i] = (int8_t) (zs_column_scale (b) - zs_column_scale (a));
-        self->identity =
-            self->identity && j == i && a->type == b->type && self->rescale[i] == 0;
+        self->identity = self->identity && j == i && a->type == b->type && self->rescale[i] == 0;
     }
     return 0;
 }

@@ -4,12 +4,14 @@
 
     Engines skip files by these (Paimon's LeafPredicate; Spark answers
     MIN/MAX/COUNT from them), so a wrong bound loses rows silently. A
-    column is covered only when its minimum, maximum and null count are
-    exact: every column of the Parquet writer's statistics but FLOAT and
-    DOUBLE columns holding a NaN (Java orders NaN above every number, the
-    Parquet statistics leave it out), strings whose bound was too long to
-    keep, and columns whose null count is unknown. An all-null column is
-    covered with null bounds and null count = row count.
+    column is covered only when its bounds and null count are right: every
+    column of the Parquet writer's statistics but FLOAT and DOUBLE columns
+    holding a NaN (Java orders NaN above every number, the Parquet
+    statistics leave it out) and columns whose null count is unknown. An
+    all-null column is covered with null bounds and null count = row
+    count; so is a TIMESTAMP(7..9) (INT96: Paimon keeps no bounds). Strings
+    and byte arrays are bounded as Paimon's default metadata.stats-mode,
+    truncate(16), bounds them (docs/formats.md, "Types").
 
     zs_stats_t (filemeta.h) holds the Avro encoding of the two manifest
     fields back to back:

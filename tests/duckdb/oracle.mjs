@@ -312,6 +312,8 @@ function canonDuck(type, v, col) {
     case 'FLOAT': return num(v, true);
     case 'DOUBLE': return num(v, false);
     case 'STRING': return JSON.stringify(v);
+    // DuckDB spells DECIMAL(1, 1) 0.9 as ".9"
+    case 'DECIMAL': return String(v).replace(/^(-?)\./, '$10.');
     default: return String(v); // BigInt, hex string
   }
 }

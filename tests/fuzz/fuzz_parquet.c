@@ -25,7 +25,7 @@ s_touch (const zs_column_t *col, const zs_value_t *v)
 {
     if (v->null)
         return;
-    if (col->type == ZS_TYPE_STRING || col->type == ZS_TYPE_BYTES) {
+    if (zs_type_is_binary (col->type)) {
         uint8_t x = 0;
         for (uint32_t i = 0; i < v->v.bin.len; i++)
             x ^= v->v.bin.ptr[i];
@@ -51,7 +51,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     ZS_FUZZ_CHECK (rows >= 0 && zs_parquet_reader_num_row_groups (r) >= 0);
     for (int i = 0; i < schema->n; i++) {
         const zs_column_t *col = &schema->cols[i];
-        ZS_FUZZ_CHECK (col->type >= ZS_TYPE_BOOLEAN && col->type <= ZS_TYPE_TIMESTAMP6);
+        ZS_FUZZ_CHECK (col->type >= ZS_TYPE_BOOLEAN && col->type <= ZS_TYPE_LAST);
+        if (col->type == ZS_TYPE_DECIMAL)
+            ZS_FUZZ_CHECK (zs_column_precision (col) >= 1 && zs_column_precision (col) <= 38
+                           && zs_column_scale (col) <= zs_column_precision (col));
         const zs_column_stats_t *st = zs_parquet_reader_stats (r, i);
         ZS_FUZZ_CHECK (st != NULL);
         ZS_FUZZ_CHECK (st->null_count >= -1);
@@ -73,6 +76,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         for (int i = 0; i < schema->n; i++) {
             ZS_FUZZ_CHECK (!row[i].null || schema->cols[i].nullable);
             s_touch (&schema->cols[i], &row[i]);
+            if (!row[i].null && schema->cols[i].type == ZS_TYPE_DECIMAL) {
+                //  the reader refuses a value over the precision
+                __int128 x = zs_dec_get (&row[i]);
+                __int128 lim = zs_pow10 (zs_column_precision (&schema->cols[i]));
+                ZS_FUZZ_CHECK (x < lim && x > -lim);
+            }
         }
         n++;
     }

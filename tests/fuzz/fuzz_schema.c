@@ -29,7 +29,11 @@ s_check_sane (const zs_schema_t *s)
         ZS_FUZZ_CHECK (isalpha ((unsigned char) c->name[0]) || c->name[0] == '_');
         for (size_t j = 0; j < len; j++)
             ZS_FUZZ_CHECK (isalnum ((unsigned char) c->name[j]) || c->name[j] == '_');
-        ZS_FUZZ_CHECK (c->type >= ZS_TYPE_BOOLEAN && c->type <= ZS_TYPE_TIMESTAMP6);
+        ZS_FUZZ_CHECK (c->type >= ZS_TYPE_BOOLEAN && c->type <= ZS_TYPE_LAST);
+        if (c->type == ZS_TYPE_DECIMAL)
+            ZS_FUZZ_CHECK (zs_column_precision (c) >= 1 && zs_column_precision (c) <= 38
+                           && zs_column_scale (c) <= zs_column_precision (c));
+        ZS_FUZZ_CHECK (zs_column_length (c) >= 1);
         ZS_FUZZ_CHECK (strcmp (zs_type_name (c->type), "?") != 0);
         for (int k = 0; k < i; k++)
             ZS_FUZZ_CHECK (strcasecmp (s->cols[k].name, c->name) != 0);
@@ -48,6 +52,10 @@ s_check_same (const zs_schema_t *a, const zs_schema_t *b)
         ZS_FUZZ_CHECK (strcmp (a->cols[i].name, b->cols[i].name) == 0);
         ZS_FUZZ_CHECK (a->cols[i].type == b->cols[i].type);
         ZS_FUZZ_CHECK (a->cols[i].nullable == b->cols[i].nullable);
+        ZS_FUZZ_CHECK (zs_column_precision (&a->cols[i]) == zs_column_precision (&b->cols[i]));
+        ZS_FUZZ_CHECK (zs_column_scale (&a->cols[i]) == zs_column_scale (&b->cols[i]));
+        ZS_FUZZ_CHECK (zs_column_length (&a->cols[i]) == zs_column_length (&b->cols[i]));
+        ZS_FUZZ_CHECK (a->cols[i].ltz == b->cols[i].ltz);
     }
     ZS_FUZZ_CHECK (a->id_col == b->id_col);
     ZS_FUZZ_CHECK (a->fingerprint == b->fingerprint);
@@ -59,7 +67,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
     char *text = zs_fuzz_text (data, size);
     static zs_schema_t s, again;
-    static char form[ZS_MAX_COLUMNS * (ZS_COLUMN_NAME_MAX + 32)];
+    static char form[ZS_MAX_COLUMNS * (ZS_COLUMN_NAME_MAX + ZS_TYPE_TEXT_MAX + 12)];
     char err[ZS_ERRLEN] = "";
 
     //  The text form.

@@ -570,8 +570,7 @@ s_avro (void)
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         char err[ZS_ERRLEN];
         size_t len;
-        uint8_t *row =
-            s_encode (rows[r].types, rows[r].values, rows[r].n, &len, err, sizeof err);
+        uint8_t *row = s_encode (rows[r].types, rows[r].values, rows[r].n, &len, err, sizeof err);
         uint8_t seed[512];
         seed[0] = (uint8_t) rows[r].n;
         for (int i = 0; i < rows[r].n; i++)

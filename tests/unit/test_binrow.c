@@ -433,8 +433,7 @@ test_corrupt (void **state)
     for (size_t cut = 0; cut < len; cut++) {
         uint8_t *copy = malloc (cut ? cut : 1);
         memcpy (copy, row, cut);
-        assert_int_equal (s_decode (copy, cut, types, 4, got, err, sizeof err),
-                          ZS_ECORRUPT);
+        assert_int_equal (s_decode (copy, cut, types, 4, got, err, sizeof err), ZS_ECORRUPT);
         free (copy);
     }
     srand (11);
@@ -469,6 +468,95 @@ test_bad_input (void **state)
     assert_non_null (strstr (err, "unknown type"));
 }
 
+//  The types of issue 25 as Paimon Java 1.4.2 serializes them
+//  (InternalRowSerializer.toBinaryRow, SerializationUtils.serializeBinaryRow;
+//  the bytes printed by a one-off Java program against paimon-bundle):
+//  TINYINT -5, SMALLINT 1234, DECIMAL(10, 2) -123.45 (compact), DECIMAL(38,
+//  10) -1234567890123456789.0123456789 (16 reserved bytes, BigInteger bytes
+//  first), a null DECIMAL(20, 0) (its 16 bytes reserved all the same), TIME
+//  23:59:59.999, TIMESTAMP(0) one second before 1970 (compact), TIMESTAMP(9)
+//  one nanosecond before 1970, a null TIMESTAMP(9), TIMESTAMP(6) WITH LOCAL
+//  TIME ZONE, CHAR(3) "abc", BINARY(4) 00010203, DECIMAL(19, 0) 10^19 - 1.
+static void
+test_paimon_types (void **state)
+{
+    static const char *want =
+        "0000000d0010010000000000fb00000000000000d204000000000000c7cfffffffffffff0c00000070"
+        "0000000000000080000000ff5b26050000000018fcffffffffffff3f420f0090000000000000009800"
+        "000040f50600a00000006162630000000083000102030000008409000000a8000000d81be4cdb94136"
+        "4e91c67eeb0000000000000000000000000000000000000000ffffffffffffffff00000000000000007b"
+        "68e5cf8b010000008ac7230489e7ffff00000000000000";
+    zs_schema_t schema;
+    char err[ZS_ERRLEN];
+    assert_int_equal (
+        zs_schema_parse (
+            &schema,
+            "a TINYINT, b SMALLINT, c DECIMAL(10, 2), d DECIMAL(38, 10), e DECIMAL(20, "
+            "0), f TIME(3), g TIMESTAMP(0), h TIMESTAMP(9), i TIMESTAMP(9), j "
+            "TIMESTAMP_LTZ(6), k CHAR(3), l BINARY(4), m DECIMAL(19, 0)",
+            err, sizeof err),
+        0);
+    zs_value_t v[13];
+    memset (v, 0, sizeof v);
+    v[0].v.i32 = -5;
+    v[1].v.i32 = 1234;
+    zs_dec_set (&v[2], -12345);
+    __int128 big = (__int128) 1234567890123456789LL * 10000000000LL + 123456789;
+    zs_dec_set (&v[3], -big);
+    v[4].null = true;
+    v[5].v.i32 = 86399999;
+    v[6].v.i64 = -1000;
+    v[7].v.i64 = -1;
+    v[8].null = true;
+    v[9].v.i64 = INT64_C (1700000000123456);
+    v[10] = s_str ("abc");
+    static const uint8_t raw[] = {0, 1, 2, 3};
+    v[11].v.bin.ptr = raw;
+    v[11].v.bin.len = 4;
+    zs_dec_set (&v[12], (__int128) 9999999999999999999ULL);
+    size_t len;
+    uint8_t *row = zs_binrow_encode (schema.cols, v, 13, &len, err, sizeof err);
+    assert_non_null (row);
+    char *hex = s_hex (row, len);
+    assert_string_equal (hex, want);
+    free (hex);
+    zs_value_t got[13];
+    assert_int_equal (zs_binrow_decode (row, len, schema.cols, 13, got, err, sizeof err), 0);
+    assert_int_equal (got[0].v.i32, -5);
+    assert_int_equal (got[1].v.i32, 1234);
+    assert_true (zs_dec_get (&got[2]) == -12345);
+    assert_true (zs_dec_get (&got[3]) == -big);
+    assert_true (got[4].null && got[8].null);
+    assert_int_equal (got[5].v.i32, 86399999);
+    assert_int_equal (got[6].v.i64, -1000);
+    assert_int_equal (got[7].v.i64, -1);
+    assert_int_equal (got[9].v.i64, INT64_C (1700000000123456));
+    assert_int_equal (got[10].v.bin.len, 3);
+    assert_memory_equal (got[11].v.bin.ptr, raw, 4);
+    assert_true (zs_dec_get (&got[12]) == (__int128) 9999999999999999999ULL);
+    free (row);
+
+    //  the extremes of TIMESTAMP(9) and DECIMAL(38) come back
+    zs_value_t x[2] = {{.v.i64 = INT64_MIN}, {.v.i64 = INT64_MAX}};
+    zs_column_t c2[2] = {schema.cols[7], schema.cols[7]};
+    row = zs_binrow_encode (c2, x, 2, &len, err, sizeof err);
+    assert_int_equal (zs_binrow_decode (row, len, c2, 2, got, err, sizeof err), 0);
+    assert_true (got[0].v.i64 == INT64_MIN && got[1].v.i64 == INT64_MAX);
+    free (row);
+    __int128 max38 = zs_pow10 (38) - 1;
+    zs_dec_set (&x[0], -max38);
+    zs_dec_set (&x[1], max38);
+    c2[0] = c2[1] = schema.cols[3];
+    row = zs_binrow_encode (c2, x, 2, &len, err, sizeof err);
+    assert_int_equal (zs_binrow_decode (row, len, c2, 2, got, err, sizeof err), 0);
+    assert_true (zs_dec_get (&got[0]) == -max38 && zs_dec_get (&got[1]) == max38);
+    //  a decimal over its precision, or of 17 bytes, is corrupt
+    c2[0] = c2[1] = schema.cols[12]; //  DECIMAL(19, 0): max38 has 38 digits
+    assert_int_equal (zs_binrow_decode (row, len, c2, 2, got, err, sizeof err), ZS_ECORRUPT);
+    assert_non_null (strstr (err, "over 19 digits"));
+    free (row);
+}
+
 int
 main (void)
 {
@@ -477,7 +565,7 @@ main (void)
         cmocka_unit_test (test_every_type), cmocka_unit_test (test_strings),
         cmocka_unit_test (test_nulls),      cmocka_unit_test (test_timestamp6),
         cmocka_unit_test (test_wide),       cmocka_unit_test (test_corrupt),
-        cmocka_unit_test (test_bad_input),
+        cmocka_unit_test (test_bad_input),  cmocka_unit_test (test_paimon_types),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -220,6 +220,64 @@ test_unthrottled (void **state)
     assert_true (zs_datagen_allowed (&g, INT64_C (1) << 40) > 0);
 }
 
+//  The types of issue 25 get values their types hold: a DECIMAL within its
+//  precision (both signs, p > 18 too), CHAR/VARCHAR/BINARY within their
+//  lengths (characters, whole UTF-8), TINYINT/SMALLINT in range, TIME in
+//  the day, TIMESTAMP(p) with no digits beyond p; the existing types' values
+//  are unchanged by the new code (the same schema gives the same bytes).
+static void
+test_paimon_types (void **state)
+{
+    zs_schema_t schema;
+    char err[ZS_ERRLEN];
+    assert_int_equal (
+        zs_schema_parse (&schema,
+                         "id BIGINT NOT NULL, ti TINYINT, si SMALLINT, d DECIMAL(5, 2), "
+                         "d38 DECIMAL(38, 10), c CHAR(2), v VARCHAR(3), b BINARY(2), "
+                         "t TIME(0), ts0 TIMESTAMP(0), ts9 TIMESTAMP(7), "
+                         "l TIMESTAMP_LTZ(4)",
+                         err, sizeof err),
+        0);
+    static zs_datagen_buf_t buf;
+    zs_value_t r[ZS_MAX_COLUMNS];
+    bool neg38 = false, wide38 = false;
+    for (int64_t id = 1; id <= 5000; id++) {
+        zs_datagen_row (&schema, id, r, &buf);
+        if (!r[1].null)
+            assert_true (r[1].v.i32 >= -128 && r[1].v.i32 <= 127);
+        if (!r[2].null)
+            assert_true (r[2].v.i32 >= -32768 && r[2].v.i32 <= 32767);
+        if (!r[3].null)
+            assert_true (zs_dec_get (&r[3]) < 100000 && zs_dec_get (&r[3]) > -100000);
+        if (!r[4].null) {
+            __int128 x = zs_dec_get (&r[4]);
+            assert_true (x < zs_pow10 (38) && x > -zs_pow10 (38));
+            neg38 |= x < 0;
+            wide38 |= x > zs_pow10 (30) || x < -zs_pow10 (30);
+        }
+        for (int c = 5; c <= 6; c++)
+            if (!r[c].null) {
+                size_t chars = 0;
+                for (uint32_t k = 0; k < r[c].v.bin.len; k++)
+                    chars += (r[c].v.bin.ptr[k] & 0xC0) != 0x80;
+                assert_true ((int) chars <= (c == 5 ? 2 : 3));
+                assert_true (r[c].v.bin.len == 0
+                             || (r[c].v.bin.ptr[r[c].v.bin.len - 1] & 0xC0) != 0xC0);
+            }
+        if (!r[7].null)
+            assert_true (r[7].v.bin.len <= 2);
+        if (!r[8].null)
+            assert_true (r[8].v.i32 >= 0 && r[8].v.i32 < 86400000 && r[8].v.i32 % 1000 == 0);
+        if (!r[9].null)
+            assert_true (r[9].v.i64 % 1000 == 0); //  whole seconds
+        if (!r[10].null)
+            assert_true (r[10].v.i64 % 100 == 0); //  TIMESTAMP(7): 100 ns
+        if (!r[11].null)
+            assert_true (r[11].v.i64 % 100 == 0); //  TIMESTAMP(4) in microseconds
+    }
+    assert_true (neg38 && wide38);
+}
+
 int
 main (void)
 {
@@ -228,6 +286,7 @@ main (void)
         cmocka_unit_test (test_replay_from_position_is_identical),
         cmocka_unit_test (test_unbounded_never_exhausts),
         cmocka_unit_test (test_rows_deterministic_all_types),
+        cmocka_unit_test (test_paimon_types),
         cmocka_unit_test (test_bounded_fewer_rows_than_writers),
         cmocka_unit_test (test_rate_share),
         cmocka_unit_test (test_throttle_schedule),

@@ -245,6 +245,75 @@ test_paimon_tables (void **state)
     assert_non_null (strstr (err, "precision 40"));
 }
 
+//  The types of issue 25: Flink SQL's spellings in, Paimon's out (the
+//  canonical text and the schema file's JSON), and back.
+static void
+test_paimon_type_spellings (void **state)
+{
+    struct {
+        const char *in, *canonical;
+        zs_type_t kind;
+    } cases[] = {
+        {"TINYINT", "TINYINT", ZS_TYPE_TINYINT},
+        {"smallint", "SMALLINT", ZS_TYPE_SMALLINT},
+        {"DECIMAL", "DECIMAL(10, 0)", ZS_TYPE_DECIMAL},
+        {"DECIMAL(7)", "DECIMAL(7, 0)", ZS_TYPE_DECIMAL},
+        {"decimal( 10 ,2 )", "DECIMAL(10, 2)", ZS_TYPE_DECIMAL},
+        {"NUMERIC(38, 38)", "DECIMAL(38, 38)", ZS_TYPE_DECIMAL},
+        {"DEC(1,0)", "DECIMAL(1, 0)", ZS_TYPE_DECIMAL},
+        {"CHAR(3)", "CHAR(3)", ZS_TYPE_CHAR},
+        {"CHAR", "CHAR(1)", ZS_TYPE_CHAR},
+        {"VARCHAR(20)", "VARCHAR(20)", ZS_TYPE_STRING},
+        {"VARCHAR(2147483647)", "STRING", ZS_TYPE_STRING},
+        {"VARCHAR", "STRING", ZS_TYPE_STRING},
+        {"BINARY(4)", "BINARY(4)", ZS_TYPE_BINARY},
+        {"BINARY", "BYTES", ZS_TYPE_BYTES},
+        {"VARBINARY(8)", "VARBINARY(8)", ZS_TYPE_BYTES},
+        {"VARBINARY(2147483647)", "BYTES", ZS_TYPE_BYTES},
+        {"TIME", "TIME(0)", ZS_TYPE_TIME},
+        {"TIME(3)", "TIME(3)", ZS_TYPE_TIME},
+        {"TIMESTAMP(0)", "TIMESTAMP(0)", ZS_TYPE_TIMESTAMP3},
+        {"TIMESTAMP(3)", "TIMESTAMP(3)", ZS_TYPE_TIMESTAMP3},
+        {"TIMESTAMP(4)", "TIMESTAMP(4)", ZS_TYPE_TIMESTAMP6},
+        {"TIMESTAMP", "TIMESTAMP(6)", ZS_TYPE_TIMESTAMP6},
+        {"TIMESTAMP(7)", "TIMESTAMP(7)", ZS_TYPE_TIMESTAMP9},
+        {"TIMESTAMP(9) WITHOUT TIME ZONE", "TIMESTAMP(9)", ZS_TYPE_TIMESTAMP9},
+        {"TIMESTAMP(3) WITH LOCAL TIME ZONE", "TIMESTAMP(3) WITH LOCAL TIME ZONE",
+         ZS_TYPE_TIMESTAMP3},
+        {"timestamp_ltz(9)", "TIMESTAMP(9) WITH LOCAL TIME ZONE", ZS_TYPE_TIMESTAMP9},
+        {"TIMESTAMP_LTZ", "TIMESTAMP(6) WITH LOCAL TIME ZONE", ZS_TYPE_TIMESTAMP6},
+        {"TIMESTAMP WITH LOCAL TIME ZONE", "TIMESTAMP(6) WITH LOCAL TIME ZONE", ZS_TYPE_TIMESTAMP6},
+    };
+    char err[ZS_ERRLEN], text[256], buf[ZS_TYPE_TEXT_MAX];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        zs_schema_t s;
+        snprintf (text, sizeof text, "a %s NOT NULL, b INT", cases[i].in);
+        if (zs_schema_parse (&s, text, err, sizeof err) != 0)
+            fail_msg ("'%s': %s", text, err);
+        assert_int_equal (s.n, 2);
+        assert_int_equal (s.cols[0].type, cases[i].kind);
+        assert_false (s.cols[0].nullable);
+        assert_string_equal (zs_column_type (&s.cols[0], buf, sizeof buf), cases[i].canonical);
+        //  through the schema file's JSON, as Paimon spells it
+        char *json = zs_schema_to_json (&s, 1);
+        char want[128];
+        snprintf (want, sizeof want, "\"type\": \"%s NOT NULL\"", cases[i].canonical);
+        if (!strstr (json, want))
+            fail_msg ("%s lacks %s", json, want);
+        zs_table_schema_t back;
+        assert_int_equal (zs_schema_from_json (&back, json, err, sizeof err), 0);
+        assert_int_equal (zs_schema_diff (&back.row, &s, err, sizeof err), 0);
+        assert_int_equal (back.row.fingerprint, s.fingerprint);
+        free (json);
+    }
+    //  the existing types keep their text, so their fingerprints too
+    zs_schema_t s;
+    assert_int_equal (
+        zs_schema_parse (&s, "ts TIMESTAMP(3), t6 TIMESTAMP, v VARCHAR", err, sizeof err), 0);
+    assert_int_equal (zs_schema_format (&s, text, sizeof text), 0);
+    assert_string_equal (text, "ts TIMESTAMP(3), t6 TIMESTAMP(6), v STRING");
+}
+
 int
 main (void)
 {
@@ -256,6 +325,7 @@ main (void)
         cmocka_unit_test (test_diff_names_first_difference),
         cmocka_unit_test (test_rowfmt_values),
         cmocka_unit_test (test_rowfmt_rows),
+        cmocka_unit_test (test_paimon_type_spellings),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -503,6 +503,78 @@ test_verify_own_schema (void **state)
     zs_table_destroy (&job);
 }
 
+//  The widenings of the types of issue 25, and the rescaling of a DECIMAL.
+static void
+test_paimon_type_casts (void **state)
+{
+    static const struct {
+        const char *a, *b;
+        bool ok;
+    } casts[] = {
+        {"TINYINT", "SMALLINT", true},
+        {"TINYINT", "BIGINT", true},
+        {"SMALLINT", "DOUBLE", true},
+        {"SMALLINT", "TINYINT", false},
+        {"INT", "SMALLINT", false},
+        {"DECIMAL(10, 2)", "DECIMAL(12, 2)", true},
+        {"DECIMAL(10, 2)", "DECIMAL(12, 4)", true},
+        {"DECIMAL(10, 2)", "DECIMAL(11, 3)", true},
+        {"DECIMAL(10, 2)", "DECIMAL(10, 3)", false}, //  one integer digit fewer
+        {"DECIMAL(10, 2)", "DECIMAL(12, 1)", false}, //  a digit of the scale lost
+        {"VARCHAR(5)", "VARCHAR(10)", true},
+        {"CHAR(5)", "STRING", true},
+        {"VARCHAR(10)", "VARCHAR(5)", false},
+        {"CHAR(5)", "CHAR(6)", false},
+        {"VARBINARY(4)", "BYTES", true},
+        {"BINARY(4)", "VARBINARY(3)", false},
+        {"STRING", "BYTES", false},
+        {"TIMESTAMP(0)", "TIMESTAMP(3)", true},
+        {"TIMESTAMP(3)", "TIMESTAMP(9)", true},
+        {"TIMESTAMP(6)", "TIMESTAMP(9)", true},
+        {"TIMESTAMP(9)", "TIMESTAMP(6)", false},
+        {"TIMESTAMP(3)", "TIMESTAMP_LTZ(3)", false},
+        {"TIMESTAMP_LTZ(3)", "TIMESTAMP_LTZ(6)", true},
+        {"TIME(0)", "TIME(3)", true},
+    };
+    char err[ZS_ERRLEN], text[128];
+    for (size_t i = 0; i < sizeof casts / sizeof casts[0]; i++) {
+        zs_schema_t s;
+        snprintf (text, sizeof text, "a %s, b %s", casts[i].a, casts[i].b);
+        assert_int_equal (zs_schema_parse (&s, text, err, sizeof err), 0);
+        if (zs_evolve_casts_col (&s.cols[0], &s.cols[1]) != casts[i].ok)
+            fail_msg ("%s -> %s: want %s", casts[i].a, casts[i].b, casts[i].ok ? "yes" : "no");
+    }
+    //  a row through a plan: DECIMAL(10, 2) -> DECIMAL(12, 4), TINYINT ->
+    //  BIGINT, TIMESTAMP(3) -> TIMESTAMP(9)
+    zs_table_schema_t from, to;
+    memset (&from, 0, sizeof from);
+    memset (&to, 0, sizeof to);
+    assert_int_equal (zs_schema_parse (&from.row, "d DECIMAL(10, 2), t TINYINT, ts TIMESTAMP(3)",
+                                       err, sizeof err),
+                      0);
+    assert_int_equal (
+        zs_schema_parse (&to.row, "d DECIMAL(12, 4), t BIGINT, ts TIMESTAMP(9)", err, sizeof err),
+        0);
+    for (int i = 0; i < 3; i++)
+        from.field_id[i] = to.field_id[i] = i;
+    to.id = 1;
+    zs_evolve_t plan;
+    assert_int_equal (zs_evolve_plan (&from, &to, &plan, err, sizeof err), 0);
+    assert_false (plan.identity);
+    zs_value_t in[3], out[3];
+    memset (in, 0, sizeof in);
+    zs_dec_set (&in[0], -12345); //  -123.45
+    in[1].v.i32 = -7;
+    in[2].v.i64 = -1;
+    zs_evolve_row (&plan, in, out);
+    assert_true (zs_dec_get (&out[0]) == -1234500);
+    assert_int_equal (out[1].v.i64, -7);
+    assert_int_equal (out[2].v.i64, -1000000);
+    //  a narrowing names both types in Paimon's spelling
+    assert_int_equal (zs_evolve_plan (&to, &from, &plan, err, sizeof err), -1);
+    assert_non_null (strstr (err, "schema 1 has DECIMAL(12, 4), schema 0 has DECIMAL(10, 2)"));
+}
+
 int
 main (void)
 {
@@ -512,6 +584,7 @@ main (void)
         cmocka_unit_test_setup_teardown (test_table_altered, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_read_mixed, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_verify_own_schema, s_setup, s_teardown),
+        cmocka_unit_test (test_paimon_type_casts),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }

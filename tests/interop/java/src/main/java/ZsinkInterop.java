@@ -177,6 +177,8 @@ public class ZsinkInterop {
             case "spell-doubles": return spellDoubles();
             case "serve": return serve();
             case "train": return train(a);
+            case "append-json": return appendJson(a);
+            case "value-stats": return valueStats(a);
             default: throw new UsageError("unknown command " + argv[0]);
         }
     }
@@ -1793,5 +1795,107 @@ public class ZsinkInterop {
             b.append(']');
         } else
             b.append(jsonString(v.toString()));
+    }
+
+    // ---- types (issue 25): rows from a JSON file, and the value statistics ----------
+
+    // append-json TABLE FILE: the rows of a JSON-lines file (one object a line, the
+    // table's column names; null or absent for NULL) in one batch commit, each value
+    // taken as Flink's JSON format takes it: DECIMAL a number or a string, TIME
+    // 'HH:mm:ss[.fff]', TIMESTAMP 'yyyy-MM-dd HH:mm:ss[.f]' or with 'T', WITH LOCAL
+    // TIME ZONE with 'Z' or an offset, BINARY/VARBINARY the string's UTF-8 bytes.
+    static int appendJson(Args a) throws Exception {
+        FileStoreTable t = open(a.pos(0, "TABLE"), null);
+        List<String> lines = java.nio.file.Files.readAllLines(java.nio.file.Paths.get(a.pos(1, "FILE")),
+                StandardCharsets.UTF_8);
+        org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.ObjectMapper om =
+                new org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.ObjectMapper();
+        om.enable(org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.DeserializationFeature
+                .USE_BIG_DECIMAL_FOR_FLOATS);
+        om.enable(org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.DeserializationFeature
+                .USE_BIG_INTEGER_FOR_INTS);
+        List<DataField> fs = t.rowType().getFields();
+        BatchWriteBuilder wb = t.newBatchWriteBuilder();
+        long n = 0;
+        try (BatchTableWrite w = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
+            for (String l : lines) {
+                if (l.trim().isEmpty())
+                    continue;
+                org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode o = om.readTree(l);
+                GenericRow row = new GenericRow(fs.size());
+                for (int k = 0; k < fs.size(); k++) {
+                    org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode v = o.get(fs.get(k).name());
+                    row.setField(k, v == null || v.isNull() ? null : jsonValue(fs.get(k).type(), v));
+                }
+                w.write(row);
+                n++;
+            }
+            c.commit(w.prepareCommit());
+        }
+        out.println(toJson(obj("ok", true, "rows", n)));
+        return 0;
+    }
+
+    static Object jsonValue(DataType t, org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode v) {
+        String s = v.asText();
+        switch (t.getTypeRoot()) {
+            case BOOLEAN: return v.asBoolean();
+            case TINYINT: return (byte) v.asInt();
+            case SMALLINT: return (short) v.asInt();
+            case INTEGER: return v.asInt();
+            case BIGINT: return v.asLong();
+            case FLOAT: return (float) v.asDouble();
+            case DOUBLE: return v.asDouble();
+            case DECIMAL: {
+                int p = DataTypeChecks.getPrecision(t), sc = DataTypeChecks.getScale(t);
+                BigDecimal d = v.isNumber() ? v.decimalValue() : new BigDecimal(s);
+                return org.apache.paimon.data.Decimal.fromBigDecimal(d.setScale(sc), p, sc);
+            }
+            case CHAR:
+            case VARCHAR: return BinaryString.fromString(s);
+            case BINARY:
+            case VARBINARY: return s.getBytes(StandardCharsets.UTF_8);
+            case DATE: return (int) LocalDate.parse(s).toEpochDay();
+            case TIME_WITHOUT_TIME_ZONE:
+                return (int) (java.time.LocalTime.parse(s).toNanoOfDay() / 1_000_000);
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+                return Timestamp.fromLocalDateTime(LocalDateTime.parse(s.replace(' ', 'T')));
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return Timestamp.fromInstant(java.time.OffsetDateTime.parse(s.replace(' ', 'T')).toInstant());
+            default:
+                throw new IllegalArgumentException("no JSON value for " + t);
+        }
+    }
+
+    // value-stats TABLE: each live file's value statistics as Paimon reads them
+    // (DataFileMeta.valueStats, valueStatsCols), spelt canonically: the file's
+    // path, then per column "name: nulls min max" ("\N" for a null bound)
+    static int valueStats(Args a) throws Exception {
+        String root = absPath(a.pos(0, "TABLE"));
+        FileStoreTable t = open(root, null);
+        ReadBuilder rb = t.newReadBuilder();
+        Planned p = plan(t, rb);
+        List<Object> list = new ArrayList<>();
+        for (DataSplit d : p.dataSplits)
+            for (DataFileMeta f : d.dataFiles()) {
+                List<String> names = f.valueStatsCols();
+                List<DataField> fields = new ArrayList<>();
+                for (DataField df : t.schemaManager().schema(f.schemaId()).fields())
+                    if (names == null || names.contains(df.name()))
+                        fields.add(df);
+                RowType rt = new RowType(fields);
+                org.apache.paimon.stats.SimpleStats st = f.valueStats();
+                String[] min = line(spellers(rt), st.minValues()).split("\t", -1);
+                String[] max = line(spellers(rt), st.maxValues()).split("\t", -1);
+                List<Object> cols = new ArrayList<>();
+                for (int i = 0; i < fields.size(); i++) {
+                    boolean nullCount = st.nullCounts().isNullAt(i);
+                    cols.add(fields.get(i).name() + ": " + (nullCount ? "\\N" : st.nullCounts().getLong(i))
+                            + " " + (fields.isEmpty() ? "" : min[i]) + " " + max[i]);
+                }
+                list.add(obj("path", relPath(root, d, f), "columns", cols));
+            }
+        out.println(toJson(obj("ok", true, "files", list)));
+        return 0;
     }
 }
