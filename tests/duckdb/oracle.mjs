@@ -289,7 +289,23 @@ function spellLeaf(tstr, text) {
   return canonText(f.type, text);
 }
 
+// without a Paimon type (a file DuckDB wrote, `file` mode): objects'
+// members sorted, integers exact, other numbers as num() spells them
+function spellGeneric(v) {
+  if (v === null || v === undefined) return 'null';
+  if (v.arr) return `[${v.arr.map(spellGeneric).join(',')}]`;
+  if (v.obj) {
+    const es = v.obj.map(([k, x]) => [JSON.stringify(k), spellGeneric(x)]).sort();
+    return `{${es.map(([k, x]) => `${k}:${x}`).join(',')}}`;
+  }
+  if (v.str !== undefined) return JSON.stringify(v.str);
+  if (/^-?\d+$/.test(v.lit)) return BigInt(v.lit).toString();
+  if (v.lit === 'true' || v.lit === 'false') return v.lit;
+  return num(v.lit, false);
+}
+
 function spellNested(t, v) {
+  if (t === undefined) return spellGeneric(v);
   if (v === null || v === undefined) return 'null';
   if (typeof t === 'string') return spellLeaf(t, v.str !== undefined ? v.str : v.lit);
   const kind = t.type.replace(/ NOT NULL$/, '');

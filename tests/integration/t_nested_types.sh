@@ -50,5 +50,31 @@ assert sorted(ids) == list(range(len(ids))) and s["highestFieldId"] == len(ids) 
 print("schema-0 ok:", len(ids), "field ids")
 PYEOF
 }
+# The other direction: files DuckDB wrote with nested columns (lists of
+# structs, maps, structs of lists, nulls and empties at each level;
+# snappy, zstd, small row groups) read by `zsink table scan FILE` exactly
+# as DuckDB reads them.
+SQL="SELECT i::BIGINT AS id,
+  CASE WHEN i % 7 = 0 THEN NULL WHEN i % 5 = 0 THEN []::INTEGER[]
+       ELSE [i, NULL, -i][1:(i % 3) + 1] END AS xs,
+  CASE WHEN i % 11 = 0 THEN NULL ELSE {'a': CASE WHEN i % 4 = 0 THEN NULL ELSE 'v' || i END,
+       'b': [(i * 0.5)::DOUBLE, NULL]} END AS st,
+  CASE WHEN i % 13 = 0 THEN NULL WHEN i % 3 = 0 THEN MAP {}::MAP(VARCHAR, BIGINT)
+       ELSE MAP {'k' || (i % 10): i, 'z': NULL} END AS m,
+  [{'p': i % 2 = 0, 'q': ['x', NULL]}, NULL][1:(i % 2) + 1] AS ls
+FROM range(1, 20001) t(i)"
+files () {
+    v=$1
+    mkdir -p "$(vdir "$v")"
+    k=0
+    for opts in "" "COMPRESSION zstd, ROW_GROUP_SIZE 3000" "COMPRESSION uncompressed"; do
+        k=$((k + 1))
+        f="$(vdir "$v")/duck-$k.parquet"
+        out=$(duck copy --out "$f" --sql "$SQL" ${opts:+--options "$opts"}) || fail "$v" "DuckDB COPY: $out"
+        out=$(duck file --zsink "$ZSINK" --file "$f") || fail "$v" "$(basename "$f"): $out"
+        echo "[$v] $(basename "$f") (${opts:-snappy}): $out"
+    done
+}
 run_variants drive jsonl
+run_variants files duckdb
 pass
