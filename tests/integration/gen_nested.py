@@ -17,6 +17,32 @@ SCHEMA = ("id BIGINT NOT NULL, tags ARRAY<STRING>, scores ARRAY<INT NOT NULL>, "
           "b ROW<c MAP<STRING, ROW<d BOOLEAN>>>>")
 
 
+def paimon_fields():
+    """SCHEMA as a schema file's "fields" (Paimon's JSON), for Paimon Java's
+    create-fields: a table Paimon makes, with the same columns."""
+    def f(i, name, t):
+        return {"id": i, "name": name, "type": t}
+
+    def row_t(*fields, nn=False):
+        return {"type": "ROW NOT NULL" if nn else "ROW",
+                "fields": [f(100 + k, n, t) for k, (n, t) in enumerate(fields)]}
+    return [
+        f(0, "id", "BIGINT NOT NULL"),
+        f(1, "tags", {"type": "ARRAY", "element": "STRING"}),
+        f(2, "scores", {"type": "ARRAY", "element": "INT NOT NULL"}),
+        f(3, "attrs", {"type": "MAP", "key": "STRING NOT NULL", "value": "BIGINT"}),
+        f(4, "addr", row_t(("city", "STRING"), ("zip", "INT NOT NULL"))),
+        f(5, "items", {"type": "ARRAY", "element": row_t(
+            ("sku", "STRING NOT NULL"), ("qty", "INT"), ("price", "DECIMAL(10, 2)"))}),
+        f(6, "m2", {"type": "MAP", "key": "INT NOT NULL",
+                    "value": {"type": "ARRAY", "element": "DOUBLE"}}),
+        f(7, "deep", row_t(
+            ("a", {"type": "ARRAY", "element": {"type": "ARRAY", "element": "BIGINT"}}),
+            ("b", row_t(("c", {"type": "MAP", "key": "STRING NOT NULL",
+                               "value": row_t(("d", "BOOLEAN"))}))))),
+    ]
+
+
 def row(i):
     h = (i * 2654435761) % 1000003
     r = {"id": i}
@@ -77,6 +103,8 @@ def check(d, scan):
 if __name__ == "__main__":
     if sys.argv[1] == "schema":
         print(SCHEMA)
+    elif sys.argv[1] == "fields":
+        print(json.dumps(paimon_fields()))
     elif sys.argv[1] == "check":
         check(sys.argv[2], sys.argv[3])
     else:

@@ -179,6 +179,7 @@ public class ZsinkInterop {
             case "train": return train(a);
             case "append-json": return appendJson(a);
             case "value-stats": return valueStats(a);
+            case "create-fields": return createFields(a);
             default: throw new UsageError("unknown command " + argv[0]);
         }
     }
@@ -1862,6 +1863,77 @@ public class ZsinkInterop {
                 return Timestamp.fromLocalDateTime(LocalDateTime.parse(s.replace(' ', 'T')));
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 return Timestamp.fromInstant(java.time.OffsetDateTime.parse(s.replace(' ', 'T')).toInstant());
+            default:
+                return nestedJsonValue(t, v);
+        }
+    }
+
+    // ---- nested types (issue 25 part 5) ---------------------------------------------
+
+    // create-fields TABLE FILE: a table whose columns are the "fields" array of a
+    // schema file (FILE: that JSON array, as Paimon writes it), nested types too;
+    // Paimon gives the field ids as its Schema builder does.
+    static int createFields(Args a) throws Exception {
+        String path = absPath(a.pos(0, "TABLE"));
+        org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode fields =
+                new org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(new String(java.nio.file.Files.readAllBytes(
+                                java.nio.file.Paths.get(a.pos(1, "FILE"))), StandardCharsets.UTF_8));
+        Schema.Builder b = Schema.newBuilder();
+        for (org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode f : fields) {
+            DataField df = DataTypeJsonParser.parseDataField(f);
+            b.column(df.name(), df.type());
+        }
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("bucket", "-1");
+        options.put("file.format", "parquet");
+        b.options(options);
+        Schema schema = b.build();
+        spellers(new RowType(schema.fields()));
+        new SchemaManager(fileIO(path), new Path(path)).createTable(schema);
+        out.println(toJson(obj("ok", true, "table", path, "columns", schema.fields().size())));
+        return 0;
+    }
+
+    // A nested value from JSON: ARRAY an array, ROW an object by field name, MAP an
+    // object (keys as the key type's text) or an array of [key, value] pairs.
+    static Object nestedJsonValue(DataType t, org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode v) {
+        switch (t.getTypeRoot()) {
+            case ARRAY: {
+                DataType et = ((org.apache.paimon.types.ArrayType) t).getElementType();
+                Object[] es = new Object[v.size()];
+                for (int i = 0; i < es.length; i++)
+                    es[i] = v.get(i).isNull() ? null : jsonValue(et, v.get(i));
+                return new org.apache.paimon.data.GenericArray(es);
+            }
+            case MAP: {
+                org.apache.paimon.types.MapType mt = (org.apache.paimon.types.MapType) t;
+                Map<Object, Object> m = new LinkedHashMap<>();
+                org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.JsonNodeFactory nf =
+                        org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+                if (v.isArray())
+                    for (org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode p : v)
+                        m.put(jsonValue(mt.getKeyType(), p.get(0)),
+                                p.get(1).isNull() ? null : jsonValue(mt.getValueType(), p.get(1)));
+                else
+                    for (Iterator<Map.Entry<String, org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode>> it =
+                            v.fields(); it.hasNext();) {
+                        Map.Entry<String, org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode> e = it.next();
+                        m.put(jsonValue(mt.getKeyType(), nf.textNode(e.getKey())),
+                                e.getValue().isNull() ? null : jsonValue(mt.getValueType(), e.getValue()));
+                    }
+                return new org.apache.paimon.data.GenericMap(m);
+            }
+            case ROW: {
+                RowType rt = (RowType) t;
+                GenericRow r = new GenericRow(rt.getFieldCount());
+                for (int i = 0; i < rt.getFieldCount(); i++) {
+                    org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode f =
+                            v.get(rt.getFields().get(i).name());
+                    r.setField(i, f == null || f.isNull() ? null : jsonValue(rt.getTypeAt(i), f));
+                }
+                return r;
+            }
             default:
                 throw new IllegalArgumentException("no JSON value for " + t);
         }
