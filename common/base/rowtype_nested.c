@@ -62,8 +62,13 @@ s_type_text (const zs_schema_t *self, const zs_column_t *col, char *buf, size_t 
         if (i > 0)
             s_put (buf, len, used, ", ");
         if (col->type == ZS_TYPE_ROW) {
+            //  a name the parser reads bare stays bare; others in backticks
+            bool bare = isalpha ((unsigned char) c->name[0]) || c->name[0] == '_';
+            for (const char *p = c->name; *p; p++)
+                bare &= isalnum ((unsigned char) *p) || *p == '_';
+            s_put (buf, len, used, bare ? "" : "`");
             s_put (buf, len, used, c->name);
-            s_put (buf, len, used, " ");
+            s_put (buf, len, used, bare ? " " : "` ");
         }
         s_type_text (self, c, buf, len, used, depth + 1);
         if (!c->nullable)
