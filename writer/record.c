@@ -24,7 +24,7 @@ struct _zs_record_t {
     int fields_cap;
     uint8_t *scratch; //  unescaped quoted fields
     size_t scratch_cap;
-    json_t *json; //  the last row's object (its strings are the row's)
+    json_t *json;      //  the last row's object (its strings are the row's)
     zs_varena_t arena; //  the last row's nested values
 };
 
@@ -208,8 +208,7 @@ s_from_json (const zs_column_t *col, json_t *v, zs_value_t *out, char *why, size
 }
 
 int
-zs_record_json_scalar (const zs_column_t *col, json_t *v, zs_value_t *out, char *why,
-                       size_t whylen)
+zs_record_json_scalar (const zs_column_t *col, json_t *v, zs_value_t *out, char *why, size_t whylen)
 {
     return s_from_json (col, v, out, why, whylen);
 }
@@ -391,11 +390,11 @@ zs_record_json (zs_record_t *self, const uint8_t *text, size_t len, zs_value_t *
     for (int c = 0; c < self->schema.n; c++) {
         const zs_column_t *col = &self->schema.cols[c];
         json_t *v = json_object_get (obj, col->name);
-        int rc = (!v || json_is_null (v)) ? zs_value_null (col, &row[c], why, whylen)
-                 : zs_type_is_nested (col->type)
-                     ? zs_record_json_nested (&self->schema, col, v, &row[c], &self->arena, why,
-                                              whylen)
-                     : s_from_json (col, v, &row[c], why, whylen);
+        int rc =
+            (!v || json_is_null (v)) ? zs_value_null (col, &row[c], why, whylen)
+            : zs_type_is_nested (col->type)
+                ? zs_record_json_nested (&self->schema, col, v, &row[c], &self->arena, why, whylen)
+                : s_from_json (col, v, &row[c], why, whylen);
         if (rc != 0) {
             json_decref (obj);
             return -1;

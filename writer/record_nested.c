@@ -142,7 +142,8 @@ s_map (const zs_schema_t *schema, const zs_column_t *col, const char *path, json
     } else {
         const char *name;
         json_t *m;
-        json_object_foreach (v, name, m) {
+        json_object_foreach (v, name, m)
+        {
             char sub[512];
             s_path (sub, sizeof sub, path, "{\"%s\"}", name, 0);
             if (s_key (kc, sub, name, &k[i], why, whylen) != 0

@@ -384,13 +384,7 @@ s_parse_field (zs_schema_t *schema, zs_column_t *col, const char *text, size_t l
 {
     const char *p = text, *end = text + len;
     const char *name = p;
-    if (p < end && *p == '`') { //  Flink quotes names so: `name`
-        const char *q = memchr (p + 1, '`', (size_t) (end - p - 1));
-        if (q) {
-            name = p + 1;
-            p = q;
-        }
-    }
+    //  (a column's name is plain: backticks are for ROW fields only)
     if (name == text && (p == end || !(isalpha ((unsigned char) *p) || *p == '_'))) {
         snprintf (why, whylen, ": '%.*s' does not start with a name", (int) len, text);
         return -1;
@@ -493,11 +487,11 @@ zs_schema_parse (zs_schema_t *self, const char *text, char *err, size_t errlen)
         p = comma + 1;
     }
     s_find_id (self);
-    size_t cap = (size_t) (ZS_MAX_COLUMNS + ZS_MAX_NODES) * (ZS_COLUMN_NAME_MAX + ZS_TYPE_TEXT_MAX + 16);
+    size_t cap =
+        (size_t) (ZS_MAX_COLUMNS + ZS_MAX_NODES) * (ZS_COLUMN_NAME_MAX + ZS_TYPE_TEXT_MAX + 16);
     char *text_form = malloc (cap);
-    self->fingerprint = zs_fnv1a (text_form && zs_schema_format (self, text_form, cap) == 0
-                                      ? text_form
-                                      : "");
+    self->fingerprint =
+        zs_fnv1a (text_form && zs_schema_format (self, text_form, cap) == 0 ? text_form : "");
     free (text_form);
     return 0;
 }

@@ -48,15 +48,18 @@ s_put (char *buf, size_t len, size_t *used, const char *text)
 }
 
 static void
-s_type_text (const zs_schema_t *self, const zs_column_t *col, char *buf, size_t len,
-             size_t *used, int depth)
+s_type_text (const zs_schema_t *self, const zs_column_t *col, char *buf, size_t len, size_t *used,
+             int depth)
 {
     char scalar[ZS_TYPE_TEXT_MAX];
     if (!zs_type_is_nested (col->type) || depth > ZS_MAX_DEPTH) {
         s_put (buf, len, used, zs_column_type (col, scalar, sizeof scalar));
         return;
     }
-    s_put (buf, len, used, col->type == ZS_TYPE_ARRAY ? "ARRAY<" : col->type == ZS_TYPE_MAP ? "MAP<" : "ROW<");
+    s_put (buf, len, used,
+           col->type == ZS_TYPE_ARRAY ? "ARRAY<"
+           : col->type == ZS_TYPE_MAP ? "MAP<"
+                                      : "ROW<");
     for (int i = 0; i < col->nchild; i++) {
         const zs_column_t *c = zs_schema_child (self, col, i);
         if (i > 0)
@@ -138,8 +141,8 @@ static int s_parse (zs_schema_t *self, zs_column_t *col, const char *p, size_t l
 
 //  A ROW field "name TYPE [NOT NULL]" into the node at index.
 static int
-s_parse_row_field (zs_schema_t *self, int index, const char *a, const char *b, int depth,
-                   char *why, size_t whylen)
+s_parse_row_field (zs_schema_t *self, int index, const char *a, const char *b, int depth, char *why,
+                   size_t whylen)
 {
     zs_column_t *f = &self->nodes[index];
     const char *name = a, *p = a;
@@ -153,14 +156,22 @@ s_parse_row_field (zs_schema_t *self, int index, const char *a, const char *b, i
         p = q;
     } else {
         if (p == b || !(isalpha ((unsigned char) *p) || *p == '_')) {
-            snprintf (why, whylen, "ROW field '%.*s' does not start with a name", (int) (b - a),
-                      a);
+            snprintf (why, whylen, "ROW field '%.*s' does not start with a name", (int) (b - a), a);
             return -1;
         }
         while (p < b && (isalnum ((unsigned char) *p) || *p == '_'))
             p++;
     }
     size_t nlen = (size_t) (p - name);
+    for (size_t i = 0; i < nlen; i++)
+        if ((unsigned char) name[i] < 0x20) {
+            snprintf (why, whylen, "ROW field name with a control character");
+            return -1;
+        }
+    if (nlen == 0) {
+        snprintf (why, whylen, "ROW field with an empty name");
+        return -1;
+    }
     if (nlen >= sizeof f->name) {
         snprintf (why, whylen, "ROW field name longer than %d bytes", ZS_COLUMN_NAME_MAX - 1);
         return -1;
@@ -201,8 +212,9 @@ s_parse_children (zs_schema_t *self, zs_column_t *col, const char *a, const char
     int want = col->type == ZS_TYPE_ARRAY ? 1 : col->type == ZS_TYPE_MAP ? 2 : -1;
     if ((want > 0 && n != want) || n == 0) {
         snprintf (why, whylen, "%s takes %s", zs_type_name (col->type),
-                  want == 1 ? "one element type" : want == 2 ? "a key and a value type"
-                                                             : "one field at least");
+                  want == 1   ? "one element type"
+                  : want == 2 ? "a key and a value type"
+                              : "one field at least");
         return -1;
     }
     if (self->nnodes + n > ZS_MAX_NODES) {
@@ -237,8 +249,7 @@ s_parse_children (zs_schema_t *self, zs_column_t *col, const char *a, const char
             if (s_parse (self, e, x, (size_t) (y - x), depth + 1, why, whylen) != 0)
                 return -1;
             static const char *const names[] = {"element", "key", "value"};
-            snprintf (e->name, sizeof e->name, "%s",
-                      names[col->type == ZS_TYPE_ARRAY ? 0 : 1 + i]);
+            snprintf (e->name, sizeof e->name, "%s", names[col->type == ZS_TYPE_ARRAY ? 0 : 1 + i]);
             //  Parquet keys are required (Paimon's ParquetSchemaConverter).
             e->nullable = nullable && !(col->type == ZS_TYPE_MAP && i == 0);
         }
@@ -256,7 +267,7 @@ s_parse (zs_schema_t *self, zs_column_t *col, const char *text, size_t len, int 
     size_t k = 0;
     while (a + k < b && isalpha ((unsigned char) a[k]))
         k++;
-    zs_type_t kind = k == 5 && strncasecmp (a, "ARRAY", 5) == 0   ? ZS_TYPE_ARRAY
+    zs_type_t kind = k == 5 && strncasecmp (a, "ARRAY", 5) == 0 ? ZS_TYPE_ARRAY
                      : k == 3 && strncasecmp (a, "MAP", 3) == 0 ? ZS_TYPE_MAP
                      : k == 3 && strncasecmp (a, "ROW", 3) == 0 ? ZS_TYPE_ROW
                                                                 : 0;

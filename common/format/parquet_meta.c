@@ -664,7 +664,8 @@ s_tree_children (s_tree_t *t, zs_column_t *col, int n, int depth)
 {
     zs_schema_t *s = &t->x->footer->schema;
     if (n < 1 || s->nnodes + n > ZS_MAX_NODES)
-        return zs_pq_err (t->x->err, t->x->errlen, "%s: column '%s': %d children (nested types at most %d in all)",
+        return zs_pq_err (t->x->err, t->x->errlen,
+                          "%s: column '%s': %d children (nested types at most %d in all)",
                           t->x->path, col->name, n, ZS_MAX_NODES);
     col->child = (int16_t) s->nnodes;
     col->nchild = (uint16_t) n;
@@ -684,8 +685,7 @@ s_tree_repeated (s_tree_t *t, zs_column_t *col, const s_elem_t *el, bool list, i
                           t->x->path, col->name, list ? "LIST" : "MAP", el->num_children);
     const s_elem_t *rg = &t->elems[t->pos++];
     int want = list ? 1 : 2;
-    if (!rg->has_rep || rg->rep != ZS_PQ_REPEATED || !rg->has_children
-        || rg->num_children != want)
+    if (!rg->has_rep || rg->rep != ZS_PQ_REPEATED || !rg->has_children || rg->num_children != want)
         return zs_pq_err (t->x->err, t->x->errlen,
                           "%s: column '%s': %s without its repeated group of %d "
                           "(two-level lists not supported)",
@@ -719,12 +719,12 @@ s_tree_node (s_tree_t *t, zs_column_t *col, int depth)
             return zs_pq_err (t->x->err, t->x->errlen, "%s: column '%s': no type", t->x->path,
                               col->name);
         if (t->nleaves == ZS_MAX_COLUMNS)
-            return zs_pq_err (t->x->err, t->x->errlen, "%s: more than %d leaf columns",
-                              t->x->path, ZS_MAX_COLUMNS);
+            return zs_pq_err (t->x->err, t->x->errlen, "%s: more than %d leaf columns", t->x->path,
+                              ZS_MAX_COLUMNS);
         char why[128];
         if (s_map_type (el, col, why, sizeof why) != 0)
-            return zs_pq_err (t->x->err, t->x->errlen, "%s: column '%s': %s", t->x->path,
-                              col->name, why);
+            return zs_pq_err (t->x->err, t->x->errlen, "%s: column '%s': %s", t->x->path, col->name,
+                              why);
         t->leaves[t->nleaves++] = el;
         return 0;
     }
@@ -760,7 +760,7 @@ s_derive_nested (s_ctx_t *x, const s_elem_t *elems, uint32_t nelems)
     s_tree_t *t = calloc (1, sizeof *t);
     if (!t)
         return zs_pq_err (x->err, x->errlen, "%s: out of memory", x->path);
-    *t = (s_tree_t) {x, elems, nelems, 1, {0}, 0};
+    *t = (s_tree_t){x, elems, nelems, 1, {0}, 0};
     int rc = 0, n = elems[0].num_children;
     if (n < 1 || n > ZS_MAX_COLUMNS)
         rc = zs_pq_err (x->err, x->errlen, "%s: %d columns (1 to %d)", x->path, n, ZS_MAX_COLUMNS);
@@ -850,9 +850,9 @@ s_check_chunk (s_ctx_t *x, uint32_t g, int i, zs_pq_chunk_meta_t *ch)
 {
     const zs_pq_group_meta_t *gr = &x->footer->groups[g];
     char leaf_name[ZS_PQ_PATH_MAX];
-    const char *name = x->footer->layout ? zs_pq_leaf_name (x->footer->layout, i, leaf_name,
-                                                            sizeof leaf_name)
-                                         : x->footer->schema.cols[i].name;
+    const char *name = x->footer->layout
+                           ? zs_pq_leaf_name (x->footer->layout, i, leaf_name, sizeof leaf_name)
+                           : x->footer->schema.cols[i].name;
     int32_t ptype = x->footer->ptypes[i];
     if (!ch->has_meta || ch->has_file_path)
         return zs_pq_err (x->err, x->errlen, "%s: row group %u, column '%s': %s", x->path, g, name,

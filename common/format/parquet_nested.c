@@ -39,7 +39,8 @@ s_walk (s_walk_t *w, const zs_column_t *col, zs_pq_nest_t *n, int def, int rep, 
     char path[ZS_PQ_PATH_MAX];
     int plen = snprintf (path, sizeof path, "%s%s", prefix, col->name);
     if (plen < 0 || (size_t) plen + 16 >= sizeof path) {
-        snprintf (w->why, w->len, "column '%s': nested path too long", w->schema->cols[w->top].name);
+        snprintf (w->why, w->len, "column '%s': nested path too long",
+                  w->schema->cols[w->top].name);
         return -1;
     }
     memset (n, 0, sizeof *n);
@@ -47,7 +48,8 @@ s_walk (s_walk_t *w, const zs_column_t *col, zs_pq_nest_t *n, int def, int rep, 
     n->first_leaf = (int16_t) L->nleaves;
     if (!zs_type_is_nested (col->type)) {
         if (L->nleaves == ZS_MAX_COLUMNS) {
-            snprintf (w->why, w->len, "more than %d leaf columns (scalars inside nested types count)",
+            snprintf (w->why, w->len,
+                      "more than %d leaf columns (scalars inside nested types count)",
                       ZS_MAX_COLUMNS);
             return -1;
         }
@@ -218,7 +220,7 @@ s_shred (s_shred_t *s, const zs_column_t *col, const zs_pq_nest_t *n, const zs_v
 
 int
 zs_pq_shred (const zs_schema_t *schema, const zs_pq_layout_t *layout, zs_pq_leafbuf_t *bufs,
-              const zs_value_t *row, int64_t *added, char *why, size_t len)
+             const zs_value_t *row, int64_t *added, char *why, size_t len)
 {
     struct {
         size_t reps, defs, vals;

@@ -79,7 +79,7 @@ struct _zs_parquet_reader_t {
     zs_pq_footer_t meta; //  schema, row groups, statistics
     uint32_t next_group;
     int cur_group;
-    int64_t group_left; //  rows left in the current row group
+    int64_t group_left;           //  rows left in the current row group
     s_col_t cols[ZS_MAX_COLUMNS]; //  by chunk (a nested file's: by leaf)
     ZSTD_DCtx *dctx;
     zs_pq_assembler_t assembler; //  nested columns' rows
@@ -651,8 +651,8 @@ s_next_page (zs_parquet_reader_t *self, s_col_t *c, char *why, size_t why_len)
 //  a definition level (unless every level is required), then, when
 //  defined to the leaf, the value or its dictionary entry.
 static int
-s_col_levels (zs_parquet_reader_t *self, s_col_t *c, uint32_t *rep, uint32_t *def,
-              zs_value_t *out, char *why, size_t why_len)
+s_col_levels (zs_parquet_reader_t *self, s_col_t *c, uint32_t *rep, uint32_t *def, zs_value_t *out,
+              char *why, size_t why_len)
 {
     if (c->page_left == 0 && s_next_page (self, c, why, why_len) != 0)
         return -1;
@@ -806,9 +806,8 @@ zs_parquet_reader_next (zs_parquet_reader_t *self, zs_value_t *row, char *err, s
     for (int i = 0; i < self->meta.schema.n; i++) {
         char why[ZS_ERRLEN];
         int k = L ? L->col[i].first_leaf : i;
-        int rc = L && zs_type_is_nested (self->meta.schema.cols[i].type)
-                     ? zs_pq_assemble (&self->assembler, &self->meta.schema, L, i, &row[i], why,
-                                       sizeof why)
+        int rc = L && zs_type_is_nested (self->meta.schema.cols[i].type) ? zs_pq_assemble (
+                     &self->assembler, &self->meta.schema, L, i, &row[i], why, sizeof why)
                  : s_col_next (self, &self->cols[k], &row[i], why, sizeof why) != 0
                      ? -1
                      : s_convert (&self->cols[k], &row[i], why, sizeof why);

@@ -874,8 +874,7 @@ typedef struct {
 } s_leaf_page_t;
 
 static void
-s_leaf_span (const zs_parquet_writer_t *self, const zs_pq_leafbuf_t *b, int leaf,
-             s_leaf_page_t *pg)
+s_leaf_span (const zs_parquet_writer_t *self, const zs_pq_leafbuf_t *b, int leaf, s_leaf_page_t *pg)
 {
     const zs_pq_layout_t *L = self->layout;
     int64_t l = pg->l;
@@ -934,7 +933,9 @@ s_write_leaf (zs_parquet_writer_t *self, int leaf, s_chunk_t *chunk, char *err, 
             s_put_levels (page, b->reps.data + pg.l, pg.n, L->max_rep[leaf]);
         if (L->max_def[leaf])
             s_put_levels (page, b->defs.data + pg.l, pg.n, L->max_def[leaf]);
-        if (b->ptype == ZS_PQ_BOOLEAN)
+        if (pg.nv == 0)
+            ; //  all null or empty here: no values (and maybe no buffer)
+        else if (b->ptype == ZS_PQ_BOOLEAN)
             s_put_bools (page, b->vals.data + pg.v, pg.nv);
         else
             zs_bytes_put (page, b->vals.data + pg.vpos, pg.vend - pg.vpos);

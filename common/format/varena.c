@@ -9,7 +9,7 @@ struct _zs_varena_block_t {
     zs_varena_block_t *next;
     size_t cap;
     size_t used;
-    _Alignas (16) unsigned char data[];
+    _Alignas(16) unsigned char data[];
 };
 
 void *

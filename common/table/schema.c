@@ -55,8 +55,8 @@ s_type_json (const zs_schema_t *row, const zs_column_t *col, int *next)
             const zs_column_t *f = zs_schema_child (row, col, i);
             json_t *t = s_type_json (row, f, next);
             int id = ++*next;
-            json_array_append_new (fields,
-                                   json_pack ("{s:i, s:s, s:o}", "id", id, "name", f->name, "type", t));
+            json_array_append_new (
+                fields, json_pack ("{s:i, s:s, s:o}", "id", id, "name", f->name, "type", t));
         }
         json_object_set_new (o, "fields", fields);
     }

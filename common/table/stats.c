@@ -181,7 +181,7 @@ s_encode (zs_avro_enc_t *e, const zs_schema_t *schema, const zs_column_stats_t *
         if (zs_type_is_nested (types[k].type)) {
             //  a null field of a BinaryRow is its null bit and a zero slot,
             //  whatever the type: INT stands in for the nested one
-            types[k] = (zs_column_t) {.type = ZS_TYPE_INT, .nullable = true};
+            types[k] = (zs_column_t){.type = ZS_TYPE_INT, .nullable = true};
             min[k].null = max[k].null = true;
         }
         if (!min[k].null && zs_type_is_binary (types[k].type)) {
@@ -312,7 +312,7 @@ s_dec_bounds (const uint8_t *rmin, size_t lmin, const uint8_t *rmax, size_t lmax
             return 0; //  a column we do not know: counts only
         types[k] = schema->cols[v->col[k]];
         if (zs_type_is_nested (types[k].type)) //  bounds always null (s_encode)
-            types[k] = (zs_column_t) {.type = ZS_TYPE_INT, .nullable = true};
+            types[k] = (zs_column_t){.type = ZS_TYPE_INT, .nullable = true};
     }
     if (zs_binrow_decode (rmin, lmin, types, v->n, v->min, err, errlen) != 0
         || zs_binrow_decode (rmax, lmax, types, v->n, v->max, err, errlen) != 0)

@@ -48,8 +48,8 @@ s_teardown (void **state)
 //  Write lines (JSON objects) with schema text into s_path, read them
 //  back and compare each row's JSON with want[i] (the line when NULL).
 static void
-s_round_trip (const char *schema_text, const char *const *lines, int n,
-              const char *const *want, const zs_parquet_options_t *opts)
+s_round_trip (const char *schema_text, const char *const *lines, int n, const char *const *want,
+              const zs_parquet_options_t *opts)
 {
     zs_schema_t schema;
     char err[ZS_ERRLEN];
@@ -103,13 +103,14 @@ static void
 test_array_round_trip (void **state)
 {
     const char *lines[] = {
-        "{\"id\":1,\"xs\":[1,2,3]}",
-        "{\"id\":2,\"xs\":[]}",
-        "{\"id\":3,\"xs\":null}",
-        "{\"id\":4,\"xs\":[null,5,null]}",
-        "{\"id\":5,\"xs\":[7]}",
+        "{\"id\":1,\"xs\":[1,2,3]}",       "{\"id\":2,\"xs\":[]}",  "{\"id\":3,\"xs\":null}",
+        "{\"id\":4,\"xs\":[null,5,null]}", "{\"id\":5,\"xs\":[7]}",
     };
     s_round_trip ("id BIGINT NOT NULL, xs ARRAY<INT>", lines, 5, NULL, NULL);
+    //  a leaf without a single value in the row group (fuzz_nested found
+    //  the writer offsetting its empty buffer's NULL)
+    const char *none[] = {"{\"xs\":null}", "{\"xs\":[]}", "{\"xs\":[null]}"};
+    s_round_trip ("xs ARRAY<INT>", none, 3, NULL, NULL);
 }
 
 static void
@@ -172,8 +173,8 @@ test_many_rows_pages_and_groups (void **state)
         else {
             n += snprintf (bufs[i] + n, sizeof bufs[i] - (size_t) n, "[");
             for (int k = 0; k < i % 11; k++)
-                n += snprintf (bufs[i] + n, sizeof bufs[i] - (size_t) n, "%s\"v%d\"",
-                               k ? "," : "", i * k);
+                n += snprintf (bufs[i] + n, sizeof bufs[i] - (size_t) n, "%s\"v%d\"", k ? "," : "",
+                               i * k);
             n += snprintf (bufs[i] + n, sizeof bufs[i] - (size_t) n, "]");
         }
         snprintf (bufs[i] + n, sizeof bufs[i] - (size_t) n, "}");
@@ -228,11 +229,12 @@ test_layout_levels (void **state)
 {
     zs_schema_t schema;
     char err[ZS_ERRLEN];
-    assert_int_equal (zs_schema_parse (&schema,
-                                       "a INT NOT NULL, xs ARRAY<INT NOT NULL> NOT NULL, "
-                                       "m MAP<STRING, ARRAY<INT>>, r ROW<b INT, c ROW<d INT NOT NULL>>",
-                                       err, sizeof err),
-                      0);
+    assert_int_equal (
+        zs_schema_parse (&schema,
+                         "a INT NOT NULL, xs ARRAY<INT NOT NULL> NOT NULL, "
+                         "m MAP<STRING, ARRAY<INT>>, r ROW<b INT, c ROW<d INT NOT NULL>>",
+                         err, sizeof err),
+        0);
     static zs_pq_layout_t L;
     assert_int_equal (zs_pq_layout (&schema, &L, err, sizeof err), 0);
     assert_int_equal (L.nleaves, 6);
