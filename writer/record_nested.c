@@ -105,8 +105,9 @@ s_key (const zs_column_t *kc, const char *path, const char *name, zs_value_t *ou
     int kind = zs_value_parse_col (&named, (const uint8_t *) name, strlen (name), out, &reason);
     if (kind == 0)
         return 0;
-    char shown[ZS_SHOW_MAX * 4 + 8];
-    zs_value_show (shown, sizeof shown, (const uint8_t *) name, strlen (name));
+    char text[ZS_SHOW_MAX * 4 + 8], shown[sizeof text + 2];
+    zs_value_show (text, sizeof text, (const uint8_t *) name, strlen (name));
+    snprintf (shown, sizeof shown, "\"%s\"", text); //  a member name: a JSON string
     return zs_value_refused (&named, kind, shown, reason, why, whylen);
 }
 

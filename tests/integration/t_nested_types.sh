@@ -126,7 +126,39 @@ datagen () {
     expect_exit "$v" 90 0
     oracle "$v" 4000 --last-max
 }
+# Bad nested values: the job fails for good with the file and line, the
+# column path and the value (and CSV input refuses nested columns at once).
+errors () {
+    v=$1
+    in=$(vdir "$v")/input
+    mkdir -p "$in"
+    printf '%s\n' '{"id":1,"items":[{"price":1.5}],"m":{"7":true}}' \
+        '{"id":2,"items":[{"price":1},{"price":2},{"price":3},{"price":"x"}]}' >"$in/a.jsonl"
+    write_job "$v" 1 "source.kind: file" "source.file.path: $in" "source.file.format: jsonl" \
+        "restart-strategy.fixed-delay.attempts: 0" \
+        "table.schema: id BIGINT NOT NULL, items ARRAY<ROW<price DECIMAL(10, 2)>>, m MAP<INT, BOOLEAN>"
+    start_cluster "$v"
+    expect_exit "$v" 60 1
+    grep -q "a.jsonl:2: column 'items\[3\].price': \"x\" is not a DECIMAL(10, 2)" "$(clog "$v")" ||
+        fail "$v" "no error naming the file, line, path and value"
+    echo "[$v] $(grep -m1 -o "a.jsonl:2: column .*" "$(clog "$v")")"
+    printf '%s\n' '{"id":3,"m":{"seven":true}}' >"$in/a.jsonl"
+    rm -rf "$(table_of "$v")" "$(chk_of "$v")"
+    start_cluster "$v"
+    expect_exit "$v" 60 1
+    grep -q "a.jsonl:1: column 'm{\"seven\"}': \"seven\" is not an INT" "$(clog "$v")" ||
+        fail "$v" "no error naming the map key"
+    echo "[$v] $(grep -m1 -o "a.jsonl:1: column .*" "$(clog "$v")")"
+    sed -i 's/source.file.format: jsonl/source.file.format: csv/' "$(vdir "$v")/job.yaml"
+    if out=$("$ZSINK" cluster -c "$(vdir "$v")/job.yaml" 2>&1); then
+        fail "$v" "a CSV job with nested columns started"
+    fi
+    echo "$out" | grep -q "column 'items' is ARRAY: nested columns need JSON input" ||
+        fail "$v" "CSV refusal: $out"
+    echo "[$v] csv: $out"
+}
 run_variants drive jsonl
+run_variants errors errors
 run_variants datagen datagen
 run_variants files duckdb
 run_variants java_made java
