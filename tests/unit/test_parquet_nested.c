@@ -223,6 +223,44 @@ test_not_null_inside_refused (void **state)
     zs_parquet_reader_destroy (&r);
 }
 
+//  The page of a small file, byte for byte: xs ARRAY<INT> holding [1, 2],
+//  null, [] and [null] has repetition levels 0 1 0 0 0 (bit width 1) and
+//  definition levels 3 3 0 1 2 (width 2: the list optional 1, the repeated
+//  group 2, the element 3), each RLE/bit-packed hybrid as one bit-packed
+//  group of 8 (header 0x03), as parquet-mr's hybrid encoder writes fewer
+//  than 8 repeats, then the PLAIN values 1 and 2.
+static void
+test_levels_byte_exact (void **state)
+{
+    zs_schema_t schema;
+    char err[ZS_ERRLEN];
+    assert_int_equal (zs_schema_parse (&schema, "xs ARRAY<INT>", err, sizeof err), 0);
+    zs_parquet_options_t opts;
+    zs_parquet_options_defaults (&opts);
+    opts.compression = ZS_COMPRESSION_NONE;
+    zs_parquet_writer_t *w = zs_parquet_writer_new (s_path, &schema, &opts, err, sizeof err);
+    assert_non_null (w);
+    zs_value_t e[2] = {{.v.i32 = 1}, {.v.i32 = 2}}, n1 = {.null = true};
+    zs_value_t rows[4] = {{.v.nest = {e, NULL, 2}},
+                          {.null = true},
+                          {.v.nest = {NULL, NULL, 0}},
+                          {.v.nest = {&n1, NULL, 1}}};
+    for (int i = 0; i < 4; i++)
+        assert_int_equal (zs_parquet_writer_append (w, &rows[i], err, sizeof err), 0);
+    assert_int_equal (zs_parquet_writer_close (&w, NULL, NULL, err, sizeof err), 0);
+    static const uint8_t page[] = {
+        2, 0, 0, 0, 0x03, 0x02,          //  repetition levels
+        3, 0, 0, 0, 0x03, 0x4F, 0x02,    //  definition levels
+        1, 0, 0, 0, 2,    0,    0,    0, //  values
+    };
+    FILE *f = fopen (s_path, "rb");
+    assert_non_null (f);
+    uint8_t buf[4096];
+    size_t n = fread (buf, 1, sizeof buf, f);
+    fclose (f);
+    assert_non_null (memmem (buf, n, page, sizeof page));
+}
+
 //  The layout's levels: Dremel's rules for each leaf.
 static void
 test_layout_levels (void **state)
@@ -269,6 +307,7 @@ main (void)
         cmocka_unit_test_setup_teardown (test_many_rows_pages_and_groups, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_not_null_inside_refused, s_setup, s_teardown),
         cmocka_unit_test (test_layout_levels),
+        cmocka_unit_test_setup_teardown (test_levels_byte_exact, s_setup, s_teardown),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
