@@ -683,7 +683,10 @@ async function main() {
     out = { ...out, files: files.length, count: duck.count, distinct_ids: duck.distinct_ids, digest: duck.digest };
   } else if (mode === 'file') {
     const d = await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${opt.file}')`);
-    const cols = d.getRows().map((r) => ({ name: r[0], type: fromDuck(r[1]) }));
+    const cols = d.getRows().map((r) => {
+      const t = fromDuck(r[1]); // 'TIMESTAMP(6) LTZ': a TIMESTAMPTZ, zsink prints its 'Z'
+      return t.endsWith(' LTZ') ? { name: r[0], type: t.slice(0, -4), ltz: true } : { name: r[0], type: t };
+    });
     const from = `read_parquet('${opt.file}')`;
     const duck = summary(await duckTally(conn, from, cols), cols);
     errs.push(...checkSql(await duckSql(conn, from, cols), duck, cols));
