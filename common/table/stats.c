@@ -46,9 +46,11 @@ s_exact (const zs_column_t *col, const zs_column_stats_t *st, int64_t rows)
 {
     //  Nested columns: Paimon's Parquet statistics extractor finds no
     //  footer statistics under the column's name (its leaves have longer
-    //  paths), so it keeps null bounds and a null count: so do we.
+    //  paths), so min, max and null count are all null, and its dense
+    //  store (metadata.stats-dense-store, on by default) then leaves the
+    //  column out of _VALUE_STATS_COLS: so do we.
     if (zs_type_is_nested (col->type))
-        return true;
+        return false;
     if (st->null_count < 0)
         return false;
     if ((col->type == ZS_TYPE_FLOAT || col->type == ZS_TYPE_DOUBLE) && st->nan_count != 0)
@@ -178,12 +180,6 @@ s_encode (zs_avro_enc_t *e, const zs_schema_t *schema, const zs_column_stats_t *
         min[k] = st->min;
         max[k] = st->max;
         min[k].null = max[k].null = !st->has_minmax || types[k].type == ZS_TYPE_TIMESTAMP9;
-        if (zs_type_is_nested (types[k].type)) {
-            //  a null field of a BinaryRow is its null bit and a zero slot,
-            //  whatever the type: INT stands in for the nested one
-            types[k] = (zs_column_t){.type = ZS_TYPE_INT, .nullable = true};
-            min[k].null = max[k].null = true;
-        }
         if (!min[k].null && zs_type_is_binary (types[k].type)) {
             s_truncate (&types[k], &min[k], false, st->min_cut, NULL);
             if (!s_truncate (&types[k], &max[k], true, st->max_cut, bufs[k]))
@@ -200,10 +196,8 @@ s_encode (zs_avro_enc_t *e, const zs_schema_t *schema, const zs_column_stats_t *
         zs_avro_enc_union (e, 1);
         zs_avro_enc_array_start (e, (size_t) n);
         for (int k = 0; k < n; k++) {
-            bool nested = zs_type_is_nested (schema->cols[cover[k]].type);
-            zs_avro_enc_union (e, nested ? 0 : 1);
-            if (!nested)
-                zs_avro_enc_long (e, cols[cover[k]].null_count);
+            zs_avro_enc_union (e, 1);
+            zs_avro_enc_long (e, cols[cover[k]].null_count);
         }
         zs_avro_enc_array_end (e);
         *cols_at = e->len;
@@ -311,7 +305,9 @@ s_dec_bounds (const uint8_t *rmin, size_t lmin, const uint8_t *rmax, size_t lmax
         if (!schema || v->col[k] < 0)
             return 0; //  a column we do not know: counts only
         types[k] = schema->cols[v->col[k]];
-        if (zs_type_is_nested (types[k].type)) //  bounds always null (s_encode)
+        //  another writer's nested column listed: its bounds can only be
+        //  null (a null field is its bit and a zero slot, whatever the type)
+        if (zs_type_is_nested (types[k].type))
             types[k] = (zs_column_t){.type = ZS_TYPE_INT, .nullable = true};
     }
     if (zs_binrow_decode (rmin, lmin, types, v->n, v->min, err, errlen) != 0
