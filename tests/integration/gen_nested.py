@@ -19,27 +19,40 @@ SCHEMA = ("id BIGINT NOT NULL, tags ARRAY<STRING>, scores ARRAY<INT NOT NULL>, "
 
 def paimon_fields():
     """SCHEMA as a schema file's "fields" (Paimon's JSON), for Paimon Java's
-    create-fields: a table Paimon makes, with the same columns."""
-    def f(i, name, t):
-        return {"id": i, "name": name, "type": t}
+    and pypaimon's create-fields: a table Paimon makes, with the same
+    columns. Ids as Paimon gives them: a column's, then its nested fields'
+    (each after its own type's)."""
+    nxt = [-1]
 
-    def row_t(*fields, nn=False):
-        return {"type": "ROW NOT NULL" if nn else "ROW",
-                "fields": [f(100 + k, n, t) for k, (n, t) in enumerate(fields)]}
+    def new_id():
+        nxt[0] += 1
+        return nxt[0]
+
+    def row_t(*fields):
+        out = []
+        for n, t in fields:
+            t = t() if callable(t) else t
+            out.append({"id": new_id(), "name": n, "type": t})
+        return {"type": "ROW", "fields": out}
+
+    def col(name, t):
+        i = new_id()
+        return {"id": i, "name": name, "type": t() if callable(t) else t}
+
     return [
-        f(0, "id", "BIGINT NOT NULL"),
-        f(1, "tags", {"type": "ARRAY", "element": "STRING"}),
-        f(2, "scores", {"type": "ARRAY", "element": "INT NOT NULL"}),
-        f(3, "attrs", {"type": "MAP", "key": "STRING NOT NULL", "value": "BIGINT"}),
-        f(4, "addr", row_t(("city", "STRING"), ("zip", "INT NOT NULL"))),
-        f(5, "items", {"type": "ARRAY", "element": row_t(
+        col("id", "BIGINT NOT NULL"),
+        col("tags", {"type": "ARRAY", "element": "STRING"}),
+        col("scores", {"type": "ARRAY", "element": "INT NOT NULL"}),
+        col("attrs", {"type": "MAP", "key": "STRING NOT NULL", "value": "BIGINT"}),
+        col("addr", lambda: row_t(("city", "STRING"), ("zip", "INT NOT NULL"))),
+        col("items", lambda: {"type": "ARRAY", "element": row_t(
             ("sku", "STRING NOT NULL"), ("qty", "INT"), ("price", "DECIMAL(10, 2)"))}),
-        f(6, "m2", {"type": "MAP", "key": "INT NOT NULL",
-                    "value": {"type": "ARRAY", "element": "DOUBLE"}}),
-        f(7, "deep", row_t(
+        col("m2", {"type": "MAP", "key": "INT NOT NULL",
+                   "value": {"type": "ARRAY", "element": "DOUBLE"}}),
+        col("deep", lambda: row_t(
             ("a", {"type": "ARRAY", "element": {"type": "ARRAY", "element": "BIGINT"}}),
-            ("b", row_t(("c", {"type": "MAP", "key": "STRING NOT NULL",
-                               "value": row_t(("d", "BOOLEAN"))}))))),
+            ("b", lambda: row_t(("c", lambda: {"type": "MAP", "key": "STRING NOT NULL",
+                                               "value": row_t(("d", "BOOLEAN"))}))))),
     ]
 
 

@@ -562,6 +562,69 @@ def cmd_create(a):
     print(json.dumps({"ok": True, "table": path, "columns": len(fields), "options": options}))
 
 
+def cmd_create_fields(a):
+    """create-fields TABLE FILE: a table whose columns are a schema file's
+    "fields" (FILE: that JSON array), nested types too (t_nested_types)."""
+    from pypaimon.common.file_io import FileIO
+    from pypaimon.common.options.options import Options
+    from pypaimon.schema.data_types import DataTypeParser
+    from pypaimon.schema.schema import Schema
+    from pypaimon.schema.schema_manager import SchemaManager
+
+    path = table_path(a.table)
+    fields = [DataTypeParser.parse_data_field(f) for f in json.load(open(a.file))]
+    options = {"bucket": "-1", "file.format": "parquet"}
+    if not is_s3(path):
+        os.makedirs(path, exist_ok=True)
+    file_io = FileIO.get(path, Options(file_io_options(path)))
+    SchemaManager(file_io, path).create_table(Schema(fields=fields, options=options))
+    print(json.dumps({"ok": True, "table": path, "columns": len(fields)}))
+
+
+def arrow_value(v, t):
+    """A JSON value (t's type) as pyarrow takes it: DECIMAL from its text,
+    a MAP as (key, value) pairs, keys from their text."""
+    if v is None:
+        return None
+    if hasattr(t, "element"):
+        return [arrow_value(e, t.element) for e in v]
+    if hasattr(t, "key"):
+        return [(arrow_value(key_of(k, t.key), t.key), arrow_value(x, t.value))
+                for k, x in v.items()]
+    if hasattr(t, "fields"):
+        return {f.name: arrow_value(v.get(f.name), f.type) for f in t.fields}
+    if t.type.upper().startswith("DECIMAL"):
+        return decimal.Decimal(v)
+    return v
+
+
+def key_of(text, t):
+    kind, _ = kind_of(t.type)
+    return int(text) if kind == "int" else text
+
+
+def cmd_append_json(a):
+    """append-json TABLE FILE: a JSON-lines file's rows in one batch commit."""
+    import pyarrow as pa
+    from pypaimon.schema.data_types import PyarrowFieldParser
+
+    table = open_table(a.table)
+    fields = table.fields
+    rows = [json.loads(line) for line in open(a.file, encoding="utf-8") if line.strip()]
+    schema = pa.schema([pa.field(f.name, PyarrowFieldParser.from_paimon_type(f.type),
+                                 nullable=f.type.nullable) for f in fields])
+    cols = {f.name: [arrow_value(r.get(f.name), f.type) for r in rows] for f in fields}
+    batch = pa.Table.from_pydict(cols, schema=schema)
+    wb = table.new_batch_write_builder()
+    w = wb.new_write()
+    w.write_arrow(batch)
+    c = wb.new_commit()
+    c.commit(w.prepare_commit())
+    w.close()
+    c.close()
+    print(json.dumps({"ok": True, "rows": len(rows)}))
+
+
 # ---- row derivation (the same in ZsinkInterop.java; README "Row derivation") --
 
 GOLDEN = 0x9E3779B97F4A7C15
@@ -759,11 +822,16 @@ def main():
     s.add_argument("--until", required=True)
     s.add_argument("--pause-ms", type=int, default=0)
     sub.add_parser("spell-doubles")
+    for name in ("create-fields", "append-json"):
+        s = sub.add_parser(name)
+        s.add_argument("table")
+        s.add_argument("file")
     a = p.parse_args()
     try:
         {"summary": cmd_summary, "rows": cmd_rows, "snapshots": cmd_snapshots, "check": cmd_check,
          "create": cmd_create, "append": cmd_append, "read-time": cmd_read_time,
-         "read-loop": cmd_read_loop, "spell-doubles": cmd_spell_doubles}[a.cmd](a)
+         "read-loop": cmd_read_loop, "spell-doubles": cmd_spell_doubles,
+         "create-fields": cmd_create_fields, "append-json": cmd_append_json}[a.cmd](a)
     except SystemExit:
         raise
     except Exception as e:  # noqa: BLE001 - one JSON error line for the tests
