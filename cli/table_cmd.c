@@ -1168,12 +1168,12 @@ s_cmd_schema (zs_table_t *table, const s_args_t *args)
     if (args->json) {
         json_t *cols = json_array (), *opts = json_object (), *history = json_array ();
         for (int i = 0; i < t->row.n; i++) {
-            char type[ZS_TYPE_TEXT_MAX];
-            json_array_append_new (cols,
-                                   json_pack ("{s:i, s:s, s:s, s:b}", "id", t->field_id[i], "name",
-                                              t->row.cols[i].name, "type",
-                                              zs_column_type (&t->row.cols[i], type, sizeof type),
-                                              "nullable", t->row.cols[i].nullable));
+            char type[ZS_SCHEMA_TYPE_TEXT_MAX];
+            json_array_append_new (
+                cols, json_pack ("{s:i, s:s, s:s, s:b}", "id", t->field_id[i], "name",
+                                 t->row.cols[i].name, "type",
+                                 zs_schema_type_text (&t->row, &t->row.cols[i], type, sizeof type),
+                                 "nullable", t->row.cols[i].nullable));
         }
         for (int i = 0; i < t->n_options; i++)
             json_object_set_new (opts, t->option_key[i], json_string (t->option_value[i]));
@@ -1187,9 +1187,9 @@ s_cmd_schema (zs_table_t *table, const s_args_t *args)
     }
     printf ("schema %lld of %s\n", (long long) t->id, zs_table_path (table));
     for (int i = 0; i < t->row.n; i++) {
-        char type[ZS_TYPE_TEXT_MAX];
+        char type[ZS_SCHEMA_TYPE_TEXT_MAX];
         printf ("  %-24s %s%s\n", t->row.cols[i].name,
-                zs_column_type (&t->row.cols[i], type, sizeof type),
+                zs_schema_type_text (&t->row, &t->row.cols[i], type, sizeof type),
                 t->row.cols[i].nullable ? "" : " NOT NULL");
     }
     printf ("options:\n");

@@ -223,6 +223,31 @@ s_fit_length (const zs_column_t *col, zs_value_t *v)
     v->v.bin.len = i;
 }
 
+//  A nested column's value: ARRAY and MAP empty, a ROW's fields null, or
+//  their kind's zero when NOT NULL (a NOT NULL nested field likewise). The
+//  same for every row: datagen is about throughput, and the nested
+//  columns' encoding is tested with real values elsewhere. The values
+//  live in a per-thread table, one slot per schema node.
+static void
+s_nested (const zs_schema_t *schema, const zs_column_t *col, zs_value_t *v)
+{
+    static __thread zs_value_t nodes[ZS_MAX_NODES];
+    for (int j = 0; j < schema->nnodes; j++) {
+        const zs_column_t *nc = &schema->nodes[j];
+        memset (&nodes[j], 0, sizeof nodes[j]);
+        nodes[j].null = nc->nullable;
+        if (nc->type == ZS_TYPE_ROW) {
+            nodes[j].v.nest.elems = &nodes[nc->child];
+            nodes[j].v.nest.n = nc->nchild;
+        }
+    }
+    memset (v, 0, sizeof *v);
+    if (col->type == ZS_TYPE_ROW) {
+        v->v.nest.elems = &nodes[col->child];
+        v->v.nest.n = col->nchild;
+    }
+}
+
 //  The non-null value of column c for id (h = s_mix (id, c)).
 static inline void
 s_value (const zs_schema_t *schema, int c, int role, int64_t id, uint64_t h, zs_value_t *v,
@@ -296,6 +321,11 @@ s_value (const zs_schema_t *schema, int c, int role, int64_t id, uint64_t h, zs_
     case ZS_TYPE_TIMESTAMP6:
         v->v.i64 = s_to_precision (
             (int64_t) (h % INT64_C (6311390400000000)) - INT64_C (2208988800000000), 6, prec);
+        break;
+    case ZS_TYPE_ARRAY:
+    case ZS_TYPE_MAP:
+    case ZS_TYPE_ROW:
+        s_nested (schema, col, v);
         break;
     }
 }

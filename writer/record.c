@@ -8,6 +8,7 @@
     (the last JSON object, held until the next call).
 */
 #include "record.h"
+#include "record_nested.h"
 #include "rowfmt.h"
 
 #include <float.h>
@@ -23,7 +24,8 @@ struct _zs_record_t {
     int fields_cap;
     uint8_t *scratch; //  unescaped quoted fields
     size_t scratch_cap;
-    json_t *json; //  the last row's object (its strings are the row's)
+    json_t *json;      //  the last row's object (its strings are the row's)
+    zs_varena_t arena; //  the last row's nested values
 };
 
 zs_record_t *
@@ -49,6 +51,7 @@ zs_record_destroy (zs_record_t **self_p)
         return;
     zs_record_t *self = *self_p;
     json_decref (self->json);
+    zs_varena_fini (&self->arena);
     free (self->fields);
     free (self->scratch);
     free (self);
@@ -178,6 +181,10 @@ s_json_value (const zs_column_t *col, json_t *v, zs_value_t *out, const char **r
             return ZS_PARSE_TYPE;
         return zs_value_parse_col (col, (const uint8_t *) json_string_value (v),
                                    json_string_length (v), out, reason);
+    case ZS_TYPE_ARRAY:
+    case ZS_TYPE_MAP:
+    case ZS_TYPE_ROW: //  record_nested.c
+        return ZS_PARSE_TYPE;
     }
     return ZS_PARSE_TYPE;
 }
@@ -198,6 +205,12 @@ s_from_json (const zs_column_t *col, json_t *v, zs_value_t *out, char *why, size
                    dump ? strlen (dump) : 1);
     free (dump);
     return zs_value_refused (col, kind, shown, reason, why, whylen);
+}
+
+int
+zs_record_json_scalar (const zs_column_t *col, json_t *v, zs_value_t *out, char *why, size_t whylen)
+{
+    return s_from_json (col, v, out, why, whylen);
 }
 
 // --------------------------------------------------------------------------
@@ -368,6 +381,7 @@ zs_record_json (zs_record_t *self, const uint8_t *text, size_t len, zs_value_t *
         snprintf (why, whylen, "invalid JSON at byte %d: %s", jerr.position, jerr.text);
         return -1;
     }
+    zs_varena_reset (&self->arena);
     if (!json_is_object (obj)) {
         snprintf (why, whylen, "not a JSON object");
         json_decref (obj);
@@ -376,8 +390,11 @@ zs_record_json (zs_record_t *self, const uint8_t *text, size_t len, zs_value_t *
     for (int c = 0; c < self->schema.n; c++) {
         const zs_column_t *col = &self->schema.cols[c];
         json_t *v = json_object_get (obj, col->name);
-        int rc = (!v || json_is_null (v)) ? zs_value_null (col, &row[c], why, whylen)
-                                          : s_from_json (col, v, &row[c], why, whylen);
+        int rc =
+            (!v || json_is_null (v)) ? zs_value_null (col, &row[c], why, whylen)
+            : zs_type_is_nested (col->type)
+                ? zs_record_json_nested (&self->schema, col, v, &row[c], &self->arena, why, whylen)
+                : s_from_json (col, v, &row[c], why, whylen);
         if (rc != 0) {
             json_decref (obj);
             return -1;

@@ -526,7 +526,10 @@ s_cast_value (s_col_t *c, zs_type_t type, const char *text, char *err, size_t er
     case ZS_TYPE_BINARY:
     case ZS_TYPE_DECIMAL:
     case ZS_TYPE_TIME:
-    case ZS_TYPE_TIMESTAMP9: {
+    case ZS_TYPE_TIMESTAMP9:
+    case ZS_TYPE_ARRAY:
+    case ZS_TYPE_MAP:
+    case ZS_TYPE_ROW: {
         //  (their text parsers live in the format layer, above this one)
         char why[ZS_ERRLEN];
         snprintf (why, sizeof why,

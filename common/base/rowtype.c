@@ -32,6 +32,9 @@ static const struct {
     {"BINARY", ZS_TYPE_BINARY},
     {"TIME", ZS_TYPE_TIME},
     {"TIMESTAMP(9)", ZS_TYPE_TIMESTAMP9},
+    {"ARRAY", ZS_TYPE_ARRAY},
+    {"MAP", ZS_TYPE_MAP},
+    {"ROW", ZS_TYPE_ROW},
 };
 
 //  What a type name (normalised: upper case, blanks dropped) stands for,
@@ -346,77 +349,100 @@ zs_schema_default (zs_schema_t *self)
     (void) rc; //  a constant: cannot fail
 }
 
-//  One column definition "name TYPE [NOT NULL]" (trimmed, non-empty).
+//  A trailing NOT NULL (any case and spacing) of [p, *tend): false, and
+//  *tend moved before it, when there is one.
+static bool
+s_strip_not_null (const char *p, const char **tend)
+{
+    const char *end = *tend;
+    if (end - p < 8)
+        return true;
+    const char *q = end;
+    while (q > p && isalpha ((unsigned char) q[-1]))
+        q--;
+    if (end - q != 4 || strncasecmp (q, "NULL", 4) != 0)
+        return true;
+    const char *r = q;
+    while (r > p && isspace ((unsigned char) r[-1]))
+        r--;
+    const char *s = r;
+    while (s > p && isalpha ((unsigned char) s[-1]))
+        s--;
+    if (r - s != 3 || strncasecmp (s, "NOT", 3) != 0)
+        return true;
+    while (s > p && isspace ((unsigned char) s[-1]))
+        s--;
+    *tend = s;
+    return false;
+}
+
+//  One column (or ROW field) definition "name TYPE [NOT NULL]" (trimmed,
+//  non-empty), what is wrong into why.
 static int
-s_parse_column (zs_column_t *col, int index, const char *text, size_t len, char *err, size_t errlen)
+s_parse_field (zs_schema_t *schema, zs_column_t *col, const char *text, size_t len, char *why,
+               size_t whylen)
 {
     const char *p = text, *end = text + len;
     const char *name = p;
-    if (p == end || !(isalpha ((unsigned char) *p) || *p == '_')) {
-        snprintf (err, errlen, "table.schema: column %d: '%.*s' does not start with a name",
-                  index + 1, (int) len, text);
+    //  (a column's name is plain: backticks are for ROW fields only)
+    if (name == text && (p == end || !(isalpha ((unsigned char) *p) || *p == '_'))) {
+        snprintf (why, whylen, ": '%.*s' does not start with a name", (int) len, text);
         return -1;
     }
-    while (p < end && (isalnum ((unsigned char) *p) || *p == '_'))
-        p++;
+    if (name == text)
+        while (p < end && (isalnum ((unsigned char) *p) || *p == '_'))
+            p++;
     size_t name_len = (size_t) (p - name);
+    p += name == text ? 0 : 1;
+    memset (col, 0, sizeof *col);
     if (name_len >= sizeof col->name) {
-        snprintf (err, errlen, "table.schema: column %d: name longer than %d bytes", index + 1,
-                  ZS_COLUMN_NAME_MAX - 1);
+        snprintf (why, whylen, ": name longer than %d bytes", ZS_COLUMN_NAME_MAX - 1);
         return -1;
     }
     memcpy (col->name, name, name_len);
     col->name[name_len] = '\0';
     if (p < end && !isspace ((unsigned char) *p)) {
-        snprintf (err, errlen, "table.schema: column %d '%s': unexpected '%c' in the name",
-                  index + 1, col->name, *p);
+        snprintf (why, whylen, " '%s': unexpected '%c' in the name", col->name, *p);
         return -1;
     }
     while (p < end && isspace ((unsigned char) *p))
         p++;
-    //  NOT NULL at the end, in any case and spacing.
-    col->nullable = true;
     const char *tend = end;
-    if (tend - p >= 8) {
-        const char *q = tend;
-        while (q > p && isalpha ((unsigned char) q[-1]))
-            q--;
-        if (tend - q == 4 && strncasecmp (q, "NULL", 4) == 0) {
-            const char *r = q;
-            while (r > p && isspace ((unsigned char) r[-1]))
-                r--;
-            const char *s = r;
-            while (s > p && isalpha ((unsigned char) s[-1]))
-                s--;
-            if (r - s == 3 && strncasecmp (s, "NOT", 3) == 0) {
-                col->nullable = false;
-                tend = s;
-                while (tend > p && isspace ((unsigned char) tend[-1]))
-                    tend--;
-            }
-        }
-    }
+    col->nullable = s_strip_not_null (p, &tend);
     if (tend == p) {
-        snprintf (err, errlen, "table.schema: column %d '%s': no type", index + 1, col->name);
+        snprintf (why, whylen, " '%s': no type", col->name);
         return -1;
     }
-    char why[ZS_ERRLEN];
-    if (zs_column_type_parse (col, p, (size_t) (tend - p), why, sizeof why) != 0) {
-        snprintf (err, errlen, "table.schema: column %d '%s': %s", index + 1, col->name, why);
+    char sub[ZS_ERRLEN];
+    if (zs_schema_type_parse (schema, col, p, (size_t) (tend - p), sub, sizeof sub) != 0) {
+        snprintf (why, whylen, " '%s': %s", col->name, sub);
         return -1;
     }
     return 0;
 }
 
-//  The next comma outside parentheses ("DECIMAL(10, 2)"), or NULL.
+//  One column definition: s_parse_field, the error naming the column.
+static int
+s_parse_column (zs_schema_t *schema, zs_column_t *col, int index, const char *text, size_t len,
+                char *err, size_t errlen)
+{
+    char why[ZS_ERRLEN];
+    if (s_parse_field (schema, col, text, len, why, sizeof why) == 0)
+        return 0;
+    snprintf (err, errlen, "table.schema: column %d%s", index + 1, why);
+    return -1;
+}
+
+//  The next comma outside parentheses and angle brackets ("DECIMAL(10,
+//  2)", "MAP<STRING, INT>"), or NULL.
 static const char *
 s_next_comma (const char *p)
 {
     int depth = 0;
     for (; *p; p++) {
-        if (*p == '(')
+        if (*p == '(' || *p == '<')
             depth++;
-        else if (*p == ')' && depth > 0)
+        else if ((*p == ')' || *p == '>') && depth > 0)
             depth--;
         else if (*p == ',' && depth == 0)
             return p;
@@ -447,7 +473,7 @@ zs_schema_parse (zs_schema_t *self, const char *text, char *err, size_t errlen)
             return -1;
         }
         zs_column_t *col = &self->cols[self->n];
-        if (s_parse_column (col, self->n, a, (size_t) (b - a), err, errlen) != 0)
+        if (s_parse_column (self, col, self->n, a, (size_t) (b - a), err, errlen) != 0)
             return -1;
         for (int i = 0; i < self->n; i++)
             if (strcasecmp (self->cols[i].name, col->name) == 0) {
@@ -461,18 +487,22 @@ zs_schema_parse (zs_schema_t *self, const char *text, char *err, size_t errlen)
         p = comma + 1;
     }
     s_find_id (self);
-    char text_form[ZS_MAX_COLUMNS * (ZS_COLUMN_NAME_MAX + ZS_TYPE_TEXT_MAX + 12)];
+    size_t cap =
+        (size_t) (ZS_MAX_COLUMNS + ZS_MAX_NODES) * (ZS_COLUMN_NAME_MAX + ZS_TYPE_TEXT_MAX + 16);
+    char *text_form = malloc (cap);
     self->fingerprint =
-        zs_fnv1a (zs_schema_format (self, text_form, sizeof text_form) == 0 ? text_form : "");
+        zs_fnv1a (text_form && zs_schema_format (self, text_form, cap) == 0 ? text_form : "");
+    free (text_form);
     return 0;
 }
 
 //  "name TYPE[ NOT NULL]" of one column.
 static int
-s_column_text (const zs_column_t *col, char *buf, size_t len)
+s_column_text (const zs_schema_t *schema, const zs_column_t *col, char *buf, size_t len)
 {
-    char type[ZS_TYPE_TEXT_MAX];
-    int n = snprintf (buf, len, "%s %s%s", col->name, zs_column_type (col, type, sizeof type),
+    char type[ZS_SCHEMA_TYPE_TEXT_MAX];
+    int n = snprintf (buf, len, "%s %s%s", col->name,
+                      zs_schema_type_text (schema, col, type, sizeof type),
                       col->nullable ? "" : " NOT NULL");
     return n < 0 || (size_t) n >= len ? -1 : 0;
 }
@@ -491,7 +521,7 @@ zs_schema_format (const zs_schema_t *self, char *buf, size_t len)
             memcpy (buf + used, ", ", 3);
             used += 2;
         }
-        if (s_column_text (&self->cols[i], buf + used, len - used) != 0)
+        if (s_column_text (self, &self->cols[i], buf + used, len - used) != 0)
             return -1;
         used += strlen (buf + used);
     }
@@ -503,21 +533,21 @@ zs_schema_diff (const zs_schema_t *job, const zs_schema_t *table, char *why, siz
 {
     int n = job->n > table->n ? job->n : table->n;
     for (int i = 0; i < n; i++) {
-        char a[ZS_COLUMN_NAME_MAX + ZS_TYPE_TEXT_MAX + 12], b[sizeof a];
+        char a[ZS_COLUMN_NAME_MAX + ZS_SCHEMA_TYPE_TEXT_MAX + 12], b[sizeof a];
         if (i >= table->n) {
-            s_column_text (&job->cols[i], a, sizeof a);
+            s_column_text (job, &job->cols[i], a, sizeof a);
             snprintf (why, len, "column %d '%s': job has '%s', the table has no such column", i + 1,
                       job->cols[i].name, a);
             return -1;
         }
         if (i >= job->n) {
-            s_column_text (&table->cols[i], b, sizeof b);
+            s_column_text (table, &table->cols[i], b, sizeof b);
             snprintf (why, len, "column %d '%s': the table has '%s', the job has no such column",
                       i + 1, table->cols[i].name, b);
             return -1;
         }
-        s_column_text (&job->cols[i], a, sizeof a);
-        s_column_text (&table->cols[i], b, sizeof b);
+        s_column_text (job, &job->cols[i], a, sizeof a);
+        s_column_text (table, &table->cols[i], b, sizeof b);
         if (strcmp (a, b) != 0) {
             snprintf (why, len, "column %d '%s': job has '%s', table has '%s'", i + 1,
                       job->cols[i].name, a, b);

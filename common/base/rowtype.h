@@ -40,9 +40,20 @@
     -> 6, TIMESTAMP9 -> 9, TIME -> 0, DECIMAL -> (10, 0), STRING/BYTES ->
     2147483647, CHAR/BINARY -> 1).
 
-    Nested types (later): a column would gain a child index into a
-    schema-wide node table (ARRAY: one child, MAP: two, ROW: n), the
-    scalar parameters staying where they are.
+    Nested types: ARRAY<T>, MAP<K, V>, ROW<name T, ...> (also ROW(...)),
+    to any depth, each element, key, value or field nullable or NOT NULL.
+    zs_schema_t stays a plain value (it is memcpy'd about): the types
+    inside a nested column are nodes in the schema's own pool,
+    schema->nodes[], and a nested column (or node) names its children by
+    index: nodes[col->child .. col->child + col->nchild), contiguous.
+    ARRAY has one child (named "element"), MAP two ("key", "value"; the
+    key is NOT NULL as Paimon's Parquet files have it), ROW one per field
+    (the field's name). Read them with zs_schema_child. Values:
+        ARRAY    nest  elems[0..n)
+        MAP      nest  elems[0..n) the keys, vals[0..n) their values
+        ROW      nest  elems[0..n) the fields, n = the field count
+    The values a nested value points at belong, like STRING bytes, to
+    whoever made the row until its next row.
 
     A row is an array of schema->n values in column order. The bytes a
     STRING/BYTES value points at belong to whoever made the row and stay
@@ -71,6 +82,11 @@ typedef enum {
     ZS_TYPE_BINARY,
     ZS_TYPE_TIME,
     ZS_TYPE_TIMESTAMP9,
+    //  Nested kinds, numbered apart from the scalars (ZS_TYPE_LAST is the
+    //  last scalar: BinaryRow and statistics take scalars only).
+    ZS_TYPE_ARRAY = 32,
+    ZS_TYPE_MAP,
+    ZS_TYPE_ROW,
 } zs_type_t;
 
 #define ZS_TYPE_LAST ZS_TYPE_TIMESTAMP9
@@ -80,6 +96,8 @@ typedef enum {
 #define ZS_MAX_COLUMNS 64
 #define ZS_COLUMN_NAME_MAX 64 //  bytes including the NUL
 #define ZS_PARTITION_MAX 8    //  partition keys a table may have
+#define ZS_MAX_NODES 128      //  types inside nested columns, all columns together
+#define ZS_MAX_DEPTH 16       //  nesting levels of one column
 
 typedef struct {
     char name[ZS_COLUMN_NAME_MAX];
@@ -90,6 +108,8 @@ typedef struct {
     uint8_t precision; //  DECIMAL 1..38; TIME, TIMESTAMP 0..9
     uint8_t scale;     //  DECIMAL 0..precision
     int32_t length;    //  CHAR, VARCHAR, BINARY, VARBINARY 1..2147483647
+    int16_t child;     //  ARRAY, MAP, ROW: first child in schema->nodes
+    uint16_t nchild;   //  and how many (ARRAY 1, MAP 2, ROW its fields)
 } zs_column_t;
 
 typedef struct {
@@ -106,9 +126,12 @@ typedef struct {
     //  job config's table.partition-keys and a table's schema file set them.
     int n_partition;
     int partition[ZS_PARTITION_MAX];
+    //  The types inside nested columns (see above); nnodes in use.
+    int nnodes;
+    zs_column_t nodes[ZS_MAX_NODES];
 } zs_schema_t;
 
-typedef struct {
+typedef struct zs_value_s {
     bool null;
     union {
         bool b;
@@ -124,6 +147,11 @@ typedef struct {
             uint64_t lo;
             int64_t hi;
         } dec;
+        struct {
+            const struct zs_value_s *elems; //  elements, keys, fields
+            const struct zs_value_s *vals;  //  MAP values
+            uint32_t n;
+        } nest;
     } v;
 } zs_value_t;
 
@@ -189,6 +217,35 @@ const char *zs_column_type (const zs_column_t *col, char *buf, size_t len);
 //  spellings of zs_schema_parse. 0, or -1 with why ("precision 40 out of
 //  range 1..38").
 int zs_column_type_parse (zs_column_t *col, const char *text, size_t len, char *why, size_t whylen);
+
+//  Nested types ------------------------------------------------------------
+
+//  Is the kind ARRAY, MAP or ROW?
+bool zs_type_is_nested (zs_type_t type);
+
+//  Child i of a nested column or node (see above).
+static inline const zs_column_t *
+zs_schema_child (const zs_schema_t *schema, const zs_column_t *col, int i)
+{
+    return &schema->nodes[col->child + i];
+}
+
+//  Does the schema have a nested column?
+bool zs_schema_has_nested (const zs_schema_t *self);
+
+//  The whole SQL type of a column or node, nested ones spelt out
+//  ("ARRAY<ROW<a INT NOT NULL, b STRING>>", "MAP<STRING NOT NULL, INT>");
+//  scalars as zs_column_type. Into buf (cut when too small), returned.
+const char *zs_schema_type_text (const zs_schema_t *self, const zs_column_t *col, char *buf,
+                                 size_t len);
+
+#define ZS_SCHEMA_TYPE_TEXT_MAX 2048
+
+//  Parse one SQL type, nested ones too (children into self->nodes), into
+//  col; nullable from a trailing NOT NULL is the caller's. 0, or -1 with
+//  why.
+int zs_schema_type_parse (zs_schema_t *self, zs_column_t *col, const char *text, size_t len,
+                          char *why, size_t whylen);
 
 //  Compare a job's schema with a table's. 0 when equal; -1 with why naming
 //  the first differing column ("column 3 'qty': job has INT, table has

@@ -110,6 +110,10 @@ s_put_value (uint8_t *row, uint8_t *slot, size_t *cursor, const zs_column_t *col
         return;
     }
     switch (col->type) {
+    case ZS_TYPE_ARRAY:
+    case ZS_TYPE_MAP:
+    case ZS_TYPE_ROW: //  nested: never in a BinaryRow (partition keys, bounds)
+        break;
     case ZS_TYPE_BOOLEAN:
         slot[0] = v->v.b ? 1 : 0;
         break;
@@ -361,6 +365,10 @@ s_get_value (const uint8_t *row, size_t rowlen, size_t fixed, const uint8_t *slo
     uint64_t u = zs_le_get (slot, 8);
     uint32_t bits32 = (uint32_t) u;
     switch (c->type) {
+    case ZS_TYPE_ARRAY:
+    case ZS_TYPE_MAP:
+    case ZS_TYPE_ROW: //  nested: never in a BinaryRow (partition keys, bounds)
+        return ZS_ECORRUPT;
     case ZS_TYPE_BOOLEAN:
         v->v.b = slot[0] != 0; //  Java's Unsafe.getBoolean: any non-zero byte
         return 0;

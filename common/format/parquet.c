@@ -65,6 +65,10 @@ int
 zs_pq_physical_type (const zs_column_t *col)
 {
     switch (col->type) {
+    case ZS_TYPE_ARRAY:
+    case ZS_TYPE_MAP:
+    case ZS_TYPE_ROW: //  groups, not leaves: their leaves have types (parquet_nested.c)
+        return -1;
     case ZS_TYPE_BOOLEAN:
         return ZS_PQ_BOOLEAN;
     case ZS_TYPE_TINYINT:
@@ -307,6 +311,10 @@ int
 zs_pq_value_cmp (zs_type_t type, const zs_value_t *a, const zs_value_t *b)
 {
     switch (type) {
+    case ZS_TYPE_ARRAY:
+    case ZS_TYPE_MAP:
+    case ZS_TYPE_ROW: //  no order: nested columns have no statistics bounds
+        return 0;
     case ZS_TYPE_BOOLEAN:
         return (int) a->v.b - (int) b->v.b;
     case ZS_TYPE_TINYINT:

@@ -2,7 +2,9 @@
     zsink needs (Debian has no Parquet library for C; this one is ours).
 
     Subset, written and read:
-    - flat schemas of zsink's types (rowtype.h), REQUIRED or OPTIONAL,
+    - schemas of zsink's types (rowtype.h), REQUIRED or OPTIONAL, nested
+      ARRAY/MAP/ROW too (parquet_nested.h: three-level LIST and MAP groups,
+      repetition and definition levels; at most 64 leaf columns),
       mapped as Paimon's ParquetSchemaConverter maps them (docs/formats.md,
       "Types"): DECIMAL as INT32, INT64 or FIXED_LEN_BYTE_ARRAY by
       precision, TIMESTAMP(7..9) as INT96, TIME as INT32 TIME(MILLIS)
@@ -24,7 +26,8 @@
     FIXED_LEN_BYTE_ARRAY of any length up to 16, the legacy converted
     types (TIMESTAMP_MILLIS|MICROS, TIME_MILLIS, INT_8/16/32/64, DECIMAL,
     ENUM/JSON as STRING, BSON as BYTES). Refused at open with an error
-    naming the column: nested or repeated fields, other FIXED_LEN_BYTE_ARRAY
+    naming the column: two-level lists and repeated fields outside a LIST
+    or MAP, other FIXED_LEN_BYTE_ARRAY
     columns, unsigned, encodings other than the above (DELTA_*,
     BYTE_STREAM_SPLIT) and codecs other than the above ("compression GZIP
     not supported").

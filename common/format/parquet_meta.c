@@ -22,6 +22,7 @@
        file's (copied), and the schema's names are copied.
 */
 #include "parquet_priv.h"
+#include "parquet_nested.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -627,17 +628,194 @@ s_derive_column (s_ctx_t *x, int i, const s_elem_t *el)
     return 0;
 }
 
+//  --------------------------------------------------------------------------
+//  Nested schemas (parquet_nested.h): LIST and MAP in their three-level
+//  form, other groups as ROW. Leaves are collected in depth-first order,
+//  the order of the file's column chunks and of zs_pq_layout's leaves.
+
+typedef struct {
+    s_ctx_t *x;
+    const s_elem_t *elems;
+    uint32_t nelems;
+    uint32_t pos;                           //  next element
+    const s_elem_t *leaves[ZS_MAX_COLUMNS]; //  in order
+    int nleaves;
+} s_tree_t;
+
+//  An element's name into col->name. 0 or -1.
+static int
+s_elem_name (s_tree_t *t, const s_elem_t *el, zs_column_t *col)
+{
+    if (!el->name.data || el->name.len == 0 || el->name.len >= ZS_COLUMN_NAME_MAX
+        || memchr (el->name.data, 0, el->name.len))
+        return zs_pq_err (t->x->err, t->x->errlen,
+                          "%s: schema element %u: name empty, too long or not text", t->x->path,
+                          t->pos);
+    memcpy (col->name, el->name.data, el->name.len);
+    col->name[el->name.len] = 0;
+    return 0;
+}
+
+static int s_tree_node (s_tree_t *t, zs_column_t *col, int depth);
+
+//  The children of a group into nodes reserved together (rowtype.h).
+static int
+s_tree_children (s_tree_t *t, zs_column_t *col, int n, int depth)
+{
+    zs_schema_t *s = &t->x->footer->schema;
+    if (n < 1 || s->nnodes + n > ZS_MAX_NODES)
+        return zs_pq_err (t->x->err, t->x->errlen,
+                          "%s: column '%s': %d children (nested types at most %d in all)",
+                          t->x->path, col->name, n, ZS_MAX_NODES);
+    col->child = (int16_t) s->nnodes;
+    col->nchild = (uint16_t) n;
+    s->nnodes += n;
+    for (int i = 0; i < n; i++)
+        if (s_tree_node (t, &s->nodes[col->child + i], depth + 1) != 0)
+            return -1;
+    return 0;
+}
+
+//  A LIST or MAP group: its one repeated group, then what that holds.
+static int
+s_tree_repeated (s_tree_t *t, zs_column_t *col, const s_elem_t *el, bool list, int depth)
+{
+    if (el->num_children != 1 || t->pos >= t->nelems)
+        return zs_pq_err (t->x->err, t->x->errlen, "%s: column '%s': %s group of %d children",
+                          t->x->path, col->name, list ? "LIST" : "MAP", el->num_children);
+    const s_elem_t *rg = &t->elems[t->pos++];
+    int want = list ? 1 : 2;
+    if (!rg->has_rep || rg->rep != ZS_PQ_REPEATED || !rg->has_children || rg->num_children != want)
+        return zs_pq_err (t->x->err, t->x->errlen,
+                          "%s: column '%s': %s without its repeated group of %d "
+                          "(two-level lists not supported)",
+                          t->x->path, col->name, list ? "LIST" : "MAP", want);
+    col->type = list ? ZS_TYPE_ARRAY : ZS_TYPE_MAP;
+    if (s_tree_children (t, col, want, depth) != 0)
+        return -1;
+    zs_schema_t *s = &t->x->footer->schema;
+    static const char *const names[] = {"element", "key", "value"};
+    for (int i = 0; i < want; i++)
+        snprintf (s->nodes[col->child + i].name, ZS_COLUMN_NAME_MAX, "%s", names[list ? 0 : 1 + i]);
+    return 0;
+}
+
+static int
+s_tree_node (s_tree_t *t, zs_column_t *col, int depth)
+{
+    if (t->pos >= t->nelems)
+        return zs_pq_err (t->x->err, t->x->errlen, "%s: schema ends inside a group", t->x->path);
+    const s_elem_t *el = &t->elems[t->pos++];
+    memset (col, 0, sizeof *col);
+    if (s_elem_name (t, el, col) != 0)
+        return -1;
+    if (el->has_rep && el->rep == ZS_PQ_REPEATED)
+        return zs_pq_err (t->x->err, t->x->errlen,
+                          "%s: column '%s': repeated field outside a LIST or MAP not supported",
+                          t->x->path, col->name);
+    col->nullable = el->has_rep && el->rep == ZS_PQ_OPTIONAL;
+    if (!el->has_children || el->num_children == 0) {
+        if (!el->has_type)
+            return zs_pq_err (t->x->err, t->x->errlen, "%s: column '%s': no type", t->x->path,
+                              col->name);
+        if (t->nleaves == ZS_MAX_COLUMNS)
+            return zs_pq_err (t->x->err, t->x->errlen, "%s: more than %d leaf columns", t->x->path,
+                              ZS_MAX_COLUMNS);
+        char why[128];
+        if (s_map_type (el, col, why, sizeof why) != 0)
+            return zs_pq_err (t->x->err, t->x->errlen, "%s: column '%s': %s", t->x->path, col->name,
+                              why);
+        t->leaves[t->nleaves++] = el;
+        return 0;
+    }
+    if (depth >= ZS_MAX_DEPTH)
+        return zs_pq_err (t->x->err, t->x->errlen, "%s: column '%s': nested deeper than %d",
+                          t->x->path, col->name, ZS_MAX_DEPTH);
+    bool list = (el->has_ct && el->ct == 3) || el->lt == 3;
+    bool map = (el->has_ct && (el->ct == 1 || el->ct == 2)) || el->lt == 2;
+    if (list || map)
+        return s_tree_repeated (t, col, el, list, depth);
+    col->type = ZS_TYPE_ROW;
+    return s_tree_children (t, col, el->num_children, depth);
+}
+
+//  Physical type and width of leaf k (the footer's arrays by chunk).
+static int
+s_leaf_phys (s_ctx_t *x, int k, const s_elem_t *el, const char *name)
+{
+    x->footer->ptypes[k] = el->type;
+    x->footer->widths[k] = el->type == ZS_PQ_FIXED_LEN_BYTE_ARRAY ? el->type_length
+                           : el->type == ZS_PQ_INT96              ? 12
+                                                                  : zs_pq_value_width (el->type);
+    if (el->type == ZS_PQ_FIXED_LEN_BYTE_ARRAY && (!el->has_len || el->type_length < 1))
+        return zs_pq_err (x->err, x->errlen, "%s: column '%s': no fixed length", x->path, name);
+    return 0;
+}
+
+static int
+s_derive_nested (s_ctx_t *x, const s_elem_t *elems, uint32_t nelems)
+{
+    zs_pq_footer_t *f = x->footer;
+    zs_schema_t *s = &f->schema;
+    s_tree_t *t = calloc (1, sizeof *t);
+    if (!t)
+        return zs_pq_err (x->err, x->errlen, "%s: out of memory", x->path);
+    *t = (s_tree_t){x, elems, nelems, 1, {0}, 0};
+    int rc = 0, n = elems[0].num_children;
+    if (n < 1 || n > ZS_MAX_COLUMNS)
+        rc = zs_pq_err (x->err, x->errlen, "%s: %d columns (1 to %d)", x->path, n, ZS_MAX_COLUMNS);
+    for (int i = 0; rc == 0 && i < n; i++)
+        rc = s_tree_node (t, &s->cols[i], 0);
+    if (rc == 0 && t->pos != nelems)
+        rc = zs_pq_err (x->err, x->errlen, "%s: schema root has %d children, %u elements follow",
+                        x->path, n, nelems - 1);
+    s->n = rc == 0 ? n : 0;
+    s->id_col = -1;
+    char why[ZS_ERRLEN];
+    if (rc == 0 && !(f->layout = malloc (sizeof *f->layout)))
+        rc = zs_pq_err (x->err, x->errlen, "%s: out of memory", x->path);
+    if (rc == 0 && zs_pq_layout (s, f->layout, why, sizeof why) != 0)
+        rc = zs_pq_err (x->err, x->errlen, "%s: %s", x->path, why);
+    for (int k = 0; rc == 0 && k < t->nleaves; k++) {
+        f->chunk_cols[k] = f->layout->leaf[k];
+        rc = s_leaf_phys (x, k, t->leaves[k], f->layout->leaf[k].name);
+    }
+    f->nchunks = rc == 0 ? t->nleaves : 0;
+    free (t);
+    return rc;
+}
+
+static bool
+s_has_groups (const s_elem_t *elems, uint32_t nelems)
+{
+    for (uint32_t i = 1; i < nelems; i++)
+        if (elems[i].has_children && elems[i].num_children > 0)
+            return true;
+    return false;
+}
+
 static int
 s_derive_schema (s_ctx_t *x, const s_elem_t *elems, uint32_t nelems)
 {
     zs_schema_t *s = &x->footer->schema;
+    if (nelems >= 2 && elems[0].has_children && s_has_groups (elems, nelems)) {
+        if (s_derive_nested (x, elems, nelems) != 0)
+            return -1;
+        for (int i = 0; i < s->n; i++)
+            if (s->id_col < 0 && strcmp (s->cols[i].name, "id") == 0
+                && s->cols[i].type == ZS_TYPE_BIGINT)
+                s->id_col = i;
+        return 0;
+    }
     if (s_check_flat (x, elems, nelems) != 0)
         return -1;
     s->n = (int) nelems - 1;
     s->id_col = -1;
+    x->footer->nchunks = s->n;
     for (int i = 0; i < s->n; i++) {
         if (s_derive_column (x, i, &elems[i + 1]) != 0)
             return -1;
+        x->footer->chunk_cols[i] = s->cols[i];
         if (s->id_col < 0 && strcmp (s->cols[i].name, "id") == 0
             && s->cols[i].type == ZS_TYPE_BIGINT)
             s->id_col = i;
@@ -671,7 +849,10 @@ static int
 s_check_chunk (s_ctx_t *x, uint32_t g, int i, zs_pq_chunk_meta_t *ch)
 {
     const zs_pq_group_meta_t *gr = &x->footer->groups[g];
-    const char *name = x->footer->schema.cols[i].name;
+    char leaf_name[ZS_PQ_PATH_MAX];
+    const char *name = x->footer->layout
+                           ? zs_pq_leaf_name (x->footer->layout, i, leaf_name, sizeof leaf_name)
+                           : x->footer->schema.cols[i].name;
     int32_t ptype = x->footer->ptypes[i];
     if (!ch->has_meta || ch->has_file_path)
         return zs_pq_err (x->err, x->errlen, "%s: row group %u, column '%s': %s", x->path, g, name,
@@ -688,7 +869,8 @@ s_check_chunk (s_ctx_t *x, uint32_t g, int i, zs_pq_chunk_meta_t *ch)
     if (e >= 0)
         return zs_pq_err (x->err, x->errlen, "%s: column '%s': encoding %s not supported", x->path,
                           name, zs_pq_encoding_name (e));
-    if (ch->num_values != gr->num_rows)
+    bool repeated = x->footer->layout && x->footer->layout->max_rep[i];
+    if (repeated ? ch->num_values < gr->num_rows : ch->num_values != gr->num_rows)
         return zs_pq_err (x->err, x->errlen,
                           "%s: row group %u, column '%s': %lld values for %lld rows", x->path, g,
                           name, (long long) ch->num_values, (long long) gr->num_rows);
@@ -715,14 +897,14 @@ s_check_groups (s_ctx_t *x)
     for (uint32_t g = 0; g < f->ngroups; g++) {
         zs_pq_group_meta_t *gr = &f->groups[g];
         int64_t bytes = 0; //  chunks of a row group are read at once
-        if (gr->ncols != (uint32_t) f->schema.n || gr->num_rows < 0)
+        if (gr->ncols != (uint32_t) f->nchunks || gr->num_rows < 0)
             return zs_pq_err (x->err, x->errlen,
                               "%s: row group %u: %u columns, %lld rows (schema has %d)", x->path, g,
-                              gr->ncols, (long long) gr->num_rows, f->schema.n);
+                              gr->ncols, (long long) gr->num_rows, f->nchunks);
         if (gr->num_rows > INT64_MAX - rows)
             return zs_pq_err (x->err, x->errlen, "%s: row counts overflow", x->path);
         rows += gr->num_rows;
-        for (int i = 0; i < f->schema.n; i++) {
+        for (int i = 0; i < f->nchunks; i++) {
             if (s_check_chunk (x, g, i, &gr->cols[i]) != 0)
                 return -1;
             bytes += gr->cols[i].len;
@@ -816,13 +998,13 @@ s_merge_chunk (zs_column_stats_t *st, const zs_column_t *col, int32_t ptype,
 static void
 s_merge_stats (zs_pq_footer_t *f)
 {
-    for (int i = 0; i < f->schema.n; i++) {
-        zs_type_t type = f->schema.cols[i].type;
+    for (int i = 0; i < f->nchunks; i++) {
+        zs_type_t type = f->chunk_cols[i].type;
         zs_column_stats_t *st = &f->stats[i];
         bool unknown = false, nulls_unknown = false;
         memset (st, 0, sizeof *st);
         for (uint32_t g = 0; g < f->ngroups; g++)
-            if (!s_merge_chunk (st, &f->schema.cols[i], f->ptypes[i], &f->groups[g].cols[i],
+            if (!s_merge_chunk (st, &f->chunk_cols[i], f->ptypes[i], &f->groups[g].cols[i],
                                 &nulls_unknown))
                 unknown = true;
         if (unknown) {
@@ -863,4 +1045,6 @@ zs_pq_footer_fini (zs_pq_footer_t *self)
     free (self->groups);
     self->groups = NULL;
     self->ngroups = 0;
+    free (self->layout);
+    self->layout = NULL;
 }

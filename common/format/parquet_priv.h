@@ -247,6 +247,9 @@ typedef struct {
     zs_pq_chunk_meta_t *cols;
 } zs_pq_group_meta_t;
 
+//  The leaves and levels of nested columns (parquet_nested.h).
+typedef struct zs_pq_layout_s zs_pq_layout_t;
+
 //  What the reader knows of a file from its footer, all checked: every
 //  row group has a chunk per column, of the column's type, a supported
 //  codec, and a byte range inside the data region.
@@ -259,6 +262,12 @@ typedef struct {
     zs_pq_group_meta_t *groups;
     uint32_t ngroups;
     zs_column_stats_t stats[ZS_MAX_COLUMNS]; //  over all row groups
+    //  Chunks per row group: schema.n for a flat file. A file with nested
+    //  columns has one chunk per leaf (layout), and ptypes, widths and
+    //  stats above are then by leaf, chunk_cols the leaves' types.
+    int nchunks;
+    zs_column_t chunk_cols[ZS_MAX_COLUMNS];
+    zs_pq_layout_t *layout; //  NULL for a flat file
 } zs_pq_footer_t;
 
 //  Decode the FileMetaData footer[0..len) of the file at path, whose data

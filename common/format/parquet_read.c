@@ -22,6 +22,7 @@
        its chunk: a short page or chunk is an error, not a shorter file.
 */
 #include "parquet_priv.h"
+#include "parquet_nested.h"
 #include "snappy.h"
 #include "thrift.h"
 #include "io.h"
@@ -41,7 +42,9 @@ typedef struct {
     int ptype;
     int width; //  PLAIN bytes of a FIXED_LEN_BYTE_ARRAY or INT96 value
     const zs_column_t *col;
-    bool optional;
+    bool optional;   //  has definition levels (max_def > 0)
+    uint8_t max_def; //  1 for a flat column's, more inside nested types
+    uint8_t max_rep; //  0 outside lists and maps
     int codec;
     uint8_t *chunk; //  the chunk's bytes, read whole
     size_t chunk_cap;
@@ -60,6 +63,7 @@ typedef struct {
     size_t page_cap;
     int64_t page_left; //  values (nulls included) left in the page
     zs_pq_rle_dec_t defs;
+    zs_pq_rle_dec_t reps;
     bool dict_page; //  values are dictionary indices
     zs_pq_rle_dec_t idx;
     const uint8_t *vp; //  PLAIN values
@@ -75,10 +79,14 @@ struct _zs_parquet_reader_t {
     zs_pq_footer_t meta; //  schema, row groups, statistics
     uint32_t next_group;
     int cur_group;
-    int64_t group_left; //  rows left in the current row group
-    s_col_t cols[ZS_MAX_COLUMNS];
+    int64_t group_left;           //  rows left in the current row group
+    s_col_t cols[ZS_MAX_COLUMNS]; //  by chunk (a nested file's: by leaf)
     ZSTD_DCtx *dctx;
+    zs_pq_assembler_t assembler; //  nested columns' rows
 };
+
+static int s_triple (void *ctx, int leaf, uint32_t *rep, uint32_t *def, zs_value_t *v, char *why,
+                     size_t len);
 
 //  Read exactly len bytes at offset.
 static int
@@ -115,6 +123,7 @@ s_free (zs_parquet_reader_t *self)
         free (self->cols[i].page_buf);
     }
     zs_pq_footer_fini (&self->meta);
+    zs_pq_assembler_fini (&self->assembler);
     ZSTD_freeDCtx (self->dctx);
     zs_io_reader_close (&self->in);
     free (self);
@@ -185,12 +194,17 @@ zs_parquet_reader_open (const char *path, char *err, size_t errlen)
         s_free (self);
         return NULL;
     }
-    for (int i = 0; i < self->meta.schema.n; i++) {
+    const zs_pq_layout_t *L = self->meta.layout;
+    for (int i = 0; i < self->meta.nchunks; i++) {
         self->cols[i].ptype = self->meta.ptypes[i];
         self->cols[i].width = self->meta.widths[i];
-        self->cols[i].col = &self->meta.schema.cols[i];
-        self->cols[i].optional = self->meta.schema.cols[i].nullable;
+        self->cols[i].col = &self->meta.chunk_cols[i];
+        self->cols[i].max_def = L ? L->max_def[i] : self->meta.chunk_cols[i].nullable;
+        self->cols[i].max_rep = L ? L->max_rep[i] : 0;
+        self->cols[i].optional = self->cols[i].max_def > 0;
     }
+    self->assembler.next = s_triple;
+    self->assembler.ctx = self;
     self->cur_group = -1;
     return self;
 }
@@ -216,9 +230,15 @@ zs_parquet_reader_num_row_groups (zs_parquet_reader_t *self)
 const zs_column_stats_t *
 zs_parquet_reader_stats (zs_parquet_reader_t *self, int col)
 {
+    //  Nested columns have none (Paimon keeps none for them).
+    static const zs_column_stats_t none = {.null_count = -1};
     if (col < 0 || col >= self->meta.schema.n)
         return NULL;
-    return &self->meta.stats[col];
+    if (!self->meta.layout)
+        return &self->meta.stats[col];
+    if (zs_type_is_nested (self->meta.schema.cols[col].type))
+        return &none;
+    return &self->meta.stats[self->meta.layout->col[col].first_leaf];
 }
 
 void
@@ -513,6 +533,16 @@ s_start_values (s_col_t *c, int encoding, const uint8_t *p, const uint8_t *end, 
     return 0;
 }
 
+//  Bits of the levels up to max (RLE hybrid width).
+static int
+s_level_bits (uint32_t max)
+{
+    int bits = 0;
+    while (max >> bits)
+        bits++;
+    return bits;
+}
+
 //  A v1 data page: all of it compressed; [4-byte length + RLE definition
 //  levels] for a nullable column, then the values in [*p, *end).
 static int
@@ -525,15 +555,21 @@ s_page_v1 (zs_parquet_reader_t *self, s_col_t *c, const s_page_header_t *h, cons
         return -1;
     *p = body;
     *end = body + h->unc_size;
+    uint32_t len;
+    if (c->max_rep) {
+        if (*end - *p < 4 || (memcpy (&len, *p, 4), len > (size_t) (*end - *p) - 4))
+            return zs_pq_err (why, why_len, "repetition levels truncated");
+        zs_pq_rle_dec_init (&c->reps, *p + 4, len, s_level_bits (c->max_rep));
+        *p += 4 + (size_t) len;
+    }
     if (!c->optional)
         return 0;
-    uint32_t len;
     if (h->def_encoding != ZS_PQ_RLE)
         return zs_pq_err (why, why_len, "definition levels %s not supported",
                           zs_pq_encoding_name (h->def_encoding));
     if (*end - *p < 4 || (memcpy (&len, *p, 4), len > (size_t) (*end - *p) - 4))
         return zs_pq_err (why, why_len, "definition levels truncated");
-    zs_pq_rle_dec_init (&c->defs, *p + 4, len, 1);
+    zs_pq_rle_dec_init (&c->defs, *p + 4, len, s_level_bits (c->max_def));
     *p += 4 + (size_t) len;
     return 0;
 }
@@ -548,8 +584,11 @@ s_page_v2 (zs_parquet_reader_t *self, s_col_t *c, const s_page_header_t *h, cons
     if (h->def_len < 0 || h->rep_len < 0 || levels > (size_t) h->comp_size
         || levels > (size_t) h->unc_size)
         return zs_pq_err (why, why_len, "level lengths beyond the page");
+    if (c->max_rep)
+        zs_pq_rle_dec_init (&c->reps, body, (size_t) h->rep_len, s_level_bits (c->max_rep));
     if (c->optional)
-        zs_pq_rle_dec_init (&c->defs, body + h->rep_len, (size_t) h->def_len, 1);
+        zs_pq_rle_dec_init (&c->defs, body + h->rep_len, (size_t) h->def_len,
+                            s_level_bits (c->max_def));
     const uint8_t *vals = body + levels;
     size_t vlen = (size_t) h->comp_size - levels;
     size_t ulen = (size_t) h->unc_size - levels;
@@ -608,26 +647,33 @@ s_next_page (zs_parquet_reader_t *self, s_col_t *c, char *why, size_t why_len)
     }
 }
 
-//  The column's value for the next row: a definition level first (nullable
-//  columns), then, for a non-null, the value or its dictionary entry.
+//  The column's next entry: a repetition level (inside lists and maps),
+//  a definition level (unless every level is required), then, when
+//  defined to the leaf, the value or its dictionary entry.
 static int
-s_col_next (zs_parquet_reader_t *self, s_col_t *c, zs_value_t *out, char *why, size_t why_len)
+s_col_levels (zs_parquet_reader_t *self, s_col_t *c, uint32_t *rep, uint32_t *def, zs_value_t *out,
+              char *why, size_t why_len)
 {
     if (c->page_left == 0 && s_next_page (self, c, why, why_len) != 0)
         return -1;
     c->page_left--;
+    *rep = *def = 0;
+    if (c->max_rep && zs_pq_rle_dec_next (&c->reps, rep) != 0)
+        return zs_pq_err (why, why_len, "repetition levels truncated or corrupt");
+    if (*rep > c->max_rep)
+        return zs_pq_err (why, why_len, "repetition level %u out of range", *rep);
     if (c->optional) {
-        uint32_t level;
-        if (zs_pq_rle_dec_next (&c->defs, &level) != 0)
+        if (zs_pq_rle_dec_next (&c->defs, def) != 0)
             return zs_pq_err (why, why_len, "definition levels truncated or corrupt");
-        if (level > 1)
-            return zs_pq_err (why, why_len, "definition level %u out of range", level);
-        if (level == 0) {
+        if (*def > c->max_def)
+            return zs_pq_err (why, why_len, "definition level %u out of range", *def);
+        if (*def < c->max_def) {
             memset (out, 0, sizeof *out);
             out->null = true;
             return 0;
         }
     }
+    *def = c->max_def;
     if (c->dict_page) {
         uint32_t idx;
         if (zs_pq_rle_dec_next (&c->idx, &idx) != 0)
@@ -643,13 +689,22 @@ s_col_next (zs_parquet_reader_t *self, s_col_t *c, zs_value_t *out, char *why, s
     return 0;
 }
 
+//  A flat column's value for the next row.
+static int
+s_col_next (zs_parquet_reader_t *self, s_col_t *c, zs_value_t *out, char *why, size_t why_len)
+{
+    uint32_t rep, def;
+    return s_col_levels (self, c, &rep, &def, out, why, why_len);
+}
+
 //  Read a row group's column chunks whole (one pread each, ranges checked
 //  at open) and reset each column's cursor to the chunk's first page.
 static int
 s_load_group (zs_parquet_reader_t *self, uint32_t g, char *err, size_t errlen)
 {
     zs_pq_group_meta_t *gr = &self->meta.groups[g];
-    for (int i = 0; i < self->meta.schema.n; i++) {
+    zs_pq_assembler_group (&self->assembler);
+    for (int i = 0; i < self->meta.nchunks; i++) {
         zs_pq_chunk_meta_t *ch = &gr->cols[i];
         s_col_t *c = &self->cols[i];
         size_t len = (size_t) ch->len;
@@ -723,6 +778,19 @@ s_convert (const s_col_t *c, zs_value_t *v, char *why, size_t why_len)
     return 0;
 }
 
+//  The assembler's source (parquet_nested.h): leaf k's next triple.
+static int
+s_triple (void *ctx, int leaf, uint32_t *rep, uint32_t *def, zs_value_t *v, char *why, size_t len)
+{
+    zs_parquet_reader_t *self = ctx;
+    s_col_t *c = &self->cols[leaf];
+    if (c->page_left == 0 && c->values_left == 0)
+        return 0;
+    if (s_col_levels (self, c, rep, def, v, why, len) != 0 || s_convert (c, v, why, len) != 0)
+        return -1;
+    return 1;
+}
+
 int
 zs_parquet_reader_next (zs_parquet_reader_t *self, zs_value_t *row, char *err, size_t errlen)
 {
@@ -732,10 +800,18 @@ zs_parquet_reader_next (zs_parquet_reader_t *self, zs_value_t *row, char *err, s
         if (s_load_group (self, self->next_group++, err, errlen) != 0)
             return -1;
     }
+    const zs_pq_layout_t *L = self->meta.layout;
+    if (L)
+        zs_pq_assembler_row (&self->assembler);
     for (int i = 0; i < self->meta.schema.n; i++) {
-        char why[160];
-        if (s_col_next (self, &self->cols[i], &row[i], why, sizeof why) != 0
-            || s_convert (&self->cols[i], &row[i], why, sizeof why) != 0)
+        char why[ZS_ERRLEN];
+        int k = L ? L->col[i].first_leaf : i;
+        int rc = L && zs_type_is_nested (self->meta.schema.cols[i].type) ? zs_pq_assemble (
+                     &self->assembler, &self->meta.schema, L, i, &row[i], why, sizeof why)
+                 : s_col_next (self, &self->cols[k], &row[i], why, sizeof why) != 0
+                     ? -1
+                     : s_convert (&self->cols[k], &row[i], why, sizeof why);
+        if (rc != 0)
             return zs_pq_err (err, errlen, "%s: row group %d, column '%s': %s", self->path,
                               self->cur_group, self->meta.schema.cols[i].name, why);
     }

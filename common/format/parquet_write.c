@@ -24,6 +24,7 @@
        min/max for that chunk, and then for the file's summary too.
 */
 #include "parquet_priv.h"
+#include "parquet_nested.h"
 #include "fs.h"
 #include "io.h"
 #include "thrift.h"
@@ -99,6 +100,11 @@ struct _zs_parquet_writer_t {
     int ngroups;
     int groups_cap;
     s_column_t cols[ZS_MAX_COLUMNS];
+    //  Nested columns (parquet_nested.c): NULL when there are none. The
+    //  scalar columns keep their buffers above; a nested column's leaves
+    //  buffer levels and values in leafbufs, by leaf index.
+    zs_pq_layout_t *layout;
+    zs_pq_leafbuf_t *leafbufs;
     //  Scratch, reused for every page
     zs_bytes_t page;
     zs_bytes_t zpage;
@@ -123,6 +129,13 @@ s_free (zs_parquet_writer_t *self)
         free (self->cols[i].vals);
         zs_bytes_fini (&self->cols[i].bin);
     }
+    for (int k = 0; self->leafbufs && k < self->layout->nleaves; k++) {
+        zs_bytes_fini (&self->leafbufs[k].reps);
+        zs_bytes_fini (&self->leafbufs[k].defs);
+        zs_bytes_fini (&self->leafbufs[k].vals);
+    }
+    free (self->leafbufs);
+    free (self->layout);
     for (int g = 0; g < self->ngroups; g++)
         free (self->groups[g].chunks);
     free (self->groups);
@@ -173,13 +186,44 @@ s_check_options (const char *path, const zs_schema_t *schema, const zs_parquet_o
     return 0;
 }
 
+//  The leaves of the nested columns and their buffers.
+static int
+s_init_nested (zs_parquet_writer_t *self, char *err, size_t errlen)
+{
+    char why[ZS_ERRLEN];
+    self->layout = malloc (sizeof *self->layout);
+    if (!self->layout)
+        return zs_pq_err (err, errlen, "%s: out of memory", self->path);
+    if (zs_pq_layout (&self->schema, self->layout, why, sizeof why) != 0)
+        return zs_pq_err (err, errlen, "%s: %s", self->path, why);
+    self->leafbufs = calloc ((size_t) self->layout->nleaves, sizeof *self->leafbufs);
+    if (!self->leafbufs)
+        return zs_pq_err (err, errlen, "%s: out of memory", self->path);
+    for (int k = 0; k < self->layout->nleaves; k++) {
+        zs_pq_leafbuf_t *b = &self->leafbufs[k];
+        zs_bytes_init (&b->reps);
+        zs_bytes_init (&b->defs);
+        zs_bytes_init (&b->vals);
+        b->ptype = zs_pq_physical_type (&self->layout->leaf[k]);
+        b->width = zs_pq_column_width (&self->layout->leaf[k]);
+        if (b->ptype < 0)
+            return zs_pq_err (err, errlen, "%s: leaf %d: bad type", self->path, k);
+    }
+    return 0;
+}
+
 //  Each column's physical type and buffered width.
 static int
 s_init_columns (zs_parquet_writer_t *self, char *err, size_t errlen)
 {
+    if (zs_schema_has_nested (&self->schema) && s_init_nested (self, err, errlen) != 0)
+        return -1;
     for (int i = 0; i < self->schema.n; i++) {
         s_column_t *c = &self->cols[i];
         c->col = self->schema.cols[i];
+        zs_bytes_init (&c->bin);
+        if (zs_type_is_nested (c->col.type))
+            continue; //  its leaves are in leafbufs
         c->ptype = zs_pq_physical_type (&c->col);
         if (c->ptype < 0 || !c->col.name[0]) {
             snprintf (err, errlen, "%s: column %d '%s': bad type or name", self->path, i + 1,
@@ -187,7 +231,6 @@ s_init_columns (zs_parquet_writer_t *self, char *err, size_t errlen)
             return -1;
         }
         c->width = zs_pq_column_width (&c->col);
-        zs_bytes_init (&c->bin);
         self->row_bytes += c->width + (c->col.nullable ? 1 : 0);
     }
     return 0;
@@ -822,6 +865,108 @@ s_write_chunk (zs_parquet_writer_t *self, s_column_t *c, s_chunk_t *chunk, char 
     return 0;
 }
 
+//  The pages of one nested leaf's chunk: level entries [l, l + n) and
+//  their values, cut at row starts (repetition 0) once over page_bytes.
+typedef struct {
+    int64_t l, n;      //  level entries
+    int64_t v, nv;     //  values
+    size_t vpos, vend; //  value bytes
+} s_leaf_page_t;
+
+static void
+s_leaf_span (const zs_parquet_writer_t *self, const zs_pq_leafbuf_t *b, int leaf, s_leaf_page_t *pg)
+{
+    const zs_pq_layout_t *L = self->layout;
+    int64_t l = pg->l;
+    size_t vend = pg->vpos, bytes = 0;
+    int64_t nv = 0;
+    while (l < b->nlevels) {
+        if (l > pg->l && bytes > (size_t) self->opts.page_bytes
+            && (!L->max_rep[leaf] || b->reps.data[l] == 0))
+            break;
+        bool value = !L->max_def[leaf] || b->defs.data[l] == L->max_def[leaf];
+        if (value) {
+            size_t sz = b->width ? (size_t) b->width : 4 + (size_t) s_rd32 (b->vals.data + vend);
+            vend += sz;
+            bytes += sz;
+            nv++;
+        }
+        bytes += 1;
+        l++;
+    }
+    pg->n = l - pg->l;
+    pg->nv = nv;
+    pg->vend = vend;
+}
+
+//  A page's levels: 4-byte length + RLE hybrid of width bits (max).
+static void
+s_put_levels (zs_bytes_t *page, const uint8_t *levels, int64_t n, int max)
+{
+    size_t at = page->len;
+    uint8_t zero[4] = {0};
+    zs_bytes_put (page, zero, 4);
+    zs_pq_rle_encode (page, levels, NULL, (size_t) n, s_bits_for ((uint32_t) max));
+    if (page->ok) {
+        uint32_t len = (uint32_t) (page->len - at - 4);
+        memcpy (page->data + at, &len, 4);
+    }
+}
+
+//  One nested leaf's chunk: data pages v1, PLAIN values, null count
+//  only (Paimon keeps no bounds for nested columns).
+static int
+s_write_leaf (zs_parquet_writer_t *self, int leaf, s_chunk_t *chunk, char *err, size_t errlen)
+{
+    zs_pq_leafbuf_t *b = &self->leafbufs[leaf];
+    const zs_pq_layout_t *L = self->layout;
+    chunk->num_values = b->nlevels;
+    chunk->dict_page_offset = -1;
+    chunk->null_count = b->nlevels - b->nvals;
+    chunk->data_page_offset = zs_io_file_offset (self->file);
+    s_leaf_page_t pg = {0};
+    while (pg.l < b->nlevels) {
+        s_leaf_span (self, b, leaf, &pg);
+        zs_bytes_t *page = &self->page;
+        page->len = 0;
+        if (L->max_rep[leaf])
+            s_put_levels (page, b->reps.data + pg.l, pg.n, L->max_rep[leaf]);
+        if (L->max_def[leaf])
+            s_put_levels (page, b->defs.data + pg.l, pg.n, L->max_def[leaf]);
+        if (pg.nv == 0)
+            ; //  all null or empty here: no values (and maybe no buffer)
+        else if (b->ptype == ZS_PQ_BOOLEAN)
+            s_put_bools (page, b->vals.data + pg.v, pg.nv);
+        else
+            zs_bytes_put (page, b->vals.data + pg.vpos, pg.vend - pg.vpos);
+        if (!page->ok) {
+            page->ok = true;
+            return zs_pq_err (err, errlen, "%s: out of memory", self->path);
+        }
+        if (s_write_page (self, chunk, ZS_PQ_DATA_PAGE, page->data, page->len, pg.n, ZS_PQ_PLAIN,
+                          err, errlen)
+            != 0)
+            return -1;
+        pg.l += pg.n;
+        pg.v += pg.nv;
+        pg.vpos = pg.vend;
+    }
+    b->reps.len = b->defs.len = b->vals.len = 0;
+    b->nlevels = b->nvals = 0;
+    return 0;
+}
+
+//  The chunks of nested column i's leaves.
+static int
+s_write_leaves (zs_parquet_writer_t *self, int i, s_chunk_t *chunks, char *err, size_t errlen)
+{
+    const zs_pq_nest_t *n = &self->layout->col[i];
+    for (int k = n->first_leaf; k < n->first_leaf + n->nleaves; k++)
+        if (s_write_leaf (self, k, &chunks[k], err, errlen) != 0)
+            return -1;
+    return 0;
+}
+
 static int
 s_flush_group (zs_parquet_writer_t *self, char *err, size_t errlen)
 {
@@ -839,7 +984,8 @@ s_flush_group (zs_parquet_writer_t *self, char *err, size_t errlen)
     }
     s_group_t *g = &self->groups[self->ngroups];
     memset (g, 0, sizeof *g);
-    g->chunks = calloc ((size_t) self->schema.n, sizeof *g->chunks);
+    int nchunks = self->layout ? self->layout->nleaves : self->schema.n;
+    g->chunks = calloc ((size_t) nchunks, sizeof *g->chunks);
     if (!g->chunks) {
         snprintf (err, errlen, "%s: out of memory", self->path);
         return -1;
@@ -849,12 +995,18 @@ s_flush_group (zs_parquet_writer_t *self, char *err, size_t errlen)
     g->file_offset = zs_io_file_offset (self->file);
     for (int i = 0; i < self->schema.n; i++) {
         s_column_t *c = &self->cols[i];
-        if (s_write_chunk (self, c, &g->chunks[i], err, errlen) != 0)
+        int first = self->layout ? self->layout->col[i].first_leaf : i;
+        if (zs_type_is_nested (c->col.type)) {
+            if (s_write_leaves (self, i, g->chunks, err, errlen) != 0)
+                return -1;
+        } else if (s_write_chunk (self, c, &g->chunks[first], err, errlen) != 0)
             return -1;
-        g->unc_size += g->chunks[i].unc_size;
-        g->comp_size += g->chunks[i].comp_size;
         c->nvals = 0;
         c->bin.len = 0;
+    }
+    for (int k = 0; k < nchunks; k++) {
+        g->unc_size += g->chunks[k].unc_size;
+        g->comp_size += g->chunks[k].comp_size;
     }
     self->group_rows = 0;
     self->flushed_in += self->buffered;
@@ -894,6 +1046,15 @@ s_grow_rows (zs_parquet_writer_t *self)
 //  A FIXED_LEN_BYTE_ARRAY decimal (big endian, width bytes) or an INT96
 //  timestamp (nanoseconds of the day, then the Julian day, little endian)
 //  as PLAIN pages hold it.
+static void s_put_wide (const s_column_t *c, const zs_value_t *v, uint8_t *out);
+
+void
+zs_pq_put_wide (int ptype, int width, const zs_value_t *v, uint8_t *out)
+{
+    s_column_t c = {.ptype = ptype, .width = width};
+    s_put_wide (&c, v, out);
+}
+
 static void
 s_put_wide (const s_column_t *c, const zs_value_t *v, uint8_t *out)
 {
@@ -924,6 +1085,8 @@ zs_parquet_writer_append (zs_parquet_writer_t *self, const zs_value_t *row, char
     //  Every check and reservation first: a refused row changes nothing.
     for (int i = 0; i < n; i++) {
         s_column_t *c = &self->cols[i];
+        if (zs_type_is_nested (c->col.type))
+            continue; //  zs_pq_shred checks and stores it
         if (row[i].null) {
             if (!c->col.nullable) {
                 snprintf (err, errlen, "%s: column '%s' is NOT NULL: null refused", self->path,
@@ -948,13 +1111,23 @@ zs_parquet_writer_append (zs_parquet_writer_t *self, const zs_value_t *row, char
         snprintf (err, errlen, "%s: out of memory", self->path);
         return -1;
     }
+    int64_t nested_bytes = 0;
+    if (self->layout) {
+        char why[ZS_ERRLEN];
+        if (zs_pq_shred (&self->schema, self->layout, self->leafbufs, row, &nested_bytes, why,
+                         sizeof why)
+            != 0)
+            return zs_pq_err (err, errlen, "%s: column %s", self->path, why);
+    }
     //  The hot path: one store per column, no allocation (capacity was
     //  made above), no encoding.
     int64_t r = self->group_rows;
-    int64_t added = self->row_bytes;
+    int64_t added = self->row_bytes + nested_bytes;
     for (int i = 0; i < n; i++) {
         s_column_t *c = &self->cols[i];
         const zs_value_t *v = &row[i];
+        if (zs_type_is_nested (c->col.type))
+            continue;
         if (c->col.nullable) {
             c->defs[r] = !v->null;
             if (v->null)
@@ -1109,26 +1282,38 @@ s_enc_schema (zs_thrift_enc_t *e, const s_column_t *c)
     zs_thrift_enc_struct_end (e);
 }
 
+//  ColumnChunk of a leaf: its physical type, whether it has levels, its
+//  path (components split by ZS_PQ_PATH_SEP).
 static void
-s_enc_chunk (zs_thrift_enc_t *e, const zs_parquet_writer_t *self, const s_column_t *c,
-             const s_chunk_t *ch)
+s_enc_chunk (zs_thrift_enc_t *e, const zs_parquet_writer_t *self, int ptype, bool levels,
+             const char *path, const s_chunk_t *ch)
 {
     zs_thrift_enc_struct_begin (e); //  ColumnChunk
     zs_thrift_enc_field_i64 (e, 2, 0);
     zs_thrift_enc_field_struct (e, 3); //  ColumnMetaData
-    zs_thrift_enc_field_i32 (e, 1, c->ptype);
+    zs_thrift_enc_field_i32 (e, 1, ptype);
     bool dict = ch->dict_page_offset >= 0;
     int encodings[3], nenc = 0;
     encodings[nenc++] = ZS_PQ_PLAIN; //  values, or the dictionary page
     if (dict)
         encodings[nenc++] = ZS_PQ_RLE_DICTIONARY;
-    if (c->col.nullable)
+    if (levels)
         encodings[nenc++] = ZS_PQ_RLE;
     zs_thrift_enc_field_list (e, 2, ZS_THRIFT_I32, (uint32_t) nenc);
     for (int i = 0; i < nenc; i++)
         zs_thrift_enc_i32 (e, encodings[i]);
-    zs_thrift_enc_field_list (e, 3, ZS_THRIFT_BINARY, 1);
-    zs_thrift_enc_binary (e, c->col.name, strlen (c->col.name));
+    uint32_t parts = 1;
+    for (const char *p = path; *p; p++)
+        parts += *p == ZS_PQ_PATH_SEP;
+    zs_thrift_enc_field_list (e, 3, ZS_THRIFT_BINARY, parts);
+    for (const char *p = path;;) {
+        const char *q = strchr (p, ZS_PQ_PATH_SEP);
+        size_t n = q ? (size_t) (q - p) : strlen (p);
+        zs_thrift_enc_binary (e, p, n);
+        if (!q)
+            break;
+        p = q + 1;
+    }
     zs_thrift_enc_field_i32 (e, 4, self->cctx ? ZS_PQ_ZSTD : ZS_PQ_UNCOMPRESSED);
     zs_thrift_enc_field_i64 (e, 5, ch->num_values);
     zs_thrift_enc_field_i64 (e, 6, ch->unc_size);
@@ -1142,11 +1327,73 @@ s_enc_chunk (zs_thrift_enc_t *e, const zs_parquet_writer_t *self, const s_column
         zs_thrift_enc_field_binary (e, 5, ch->max, ch->max_len);
         zs_thrift_enc_field_binary (e, 6, ch->min, ch->min_len);
     }
-    if (c->ptype == ZS_PQ_FLOAT || c->ptype == ZS_PQ_DOUBLE)
+    if ((ptype == ZS_PQ_FLOAT || ptype == ZS_PQ_DOUBLE))
         zs_thrift_enc_field_i64 (e, 9, ch->nan_count);
     zs_thrift_enc_struct_end (e); //  Statistics
     zs_thrift_enc_struct_end (e); //  ColumnMetaData
     zs_thrift_enc_struct_end (e); //  ColumnChunk
+}
+
+//  Chunk k: column k of a flat file, else leaf k of the layout.
+static void
+s_enc_leaf_chunk (zs_thrift_enc_t *e, const zs_parquet_writer_t *self, int k, const s_chunk_t *ch)
+{
+    if (!self->layout) {
+        const s_column_t *c = &self->cols[k];
+        s_enc_chunk (e, self, c->ptype, c->col.nullable, c->col.name, ch);
+        return;
+    }
+    const zs_pq_layout_t *L = self->layout;
+    int top = L->top[k];
+    if (!zs_type_is_nested (self->schema.cols[top].type)) {
+        const s_column_t *c = &self->cols[top];
+        s_enc_chunk (e, self, c->ptype, c->col.nullable, c->col.name, ch);
+        return;
+    }
+    s_enc_chunk (e, self, self->leafbufs[k].ptype, L->max_def[k] || L->max_rep[k], L->path[k], ch);
+}
+
+//  SchemaElements of a nested column or node, depth first: a ROW is a
+//  group of its fields; ARRAY and MAP the three-level forms of
+//  parquet_nested.h, annotated (converted type and LogicalType) LIST or
+//  MAP. Scalars are leaves as s_enc_schema writes them.
+static int
+s_enc_node (zs_thrift_enc_t *e, const zs_schema_t *schema, const zs_column_t *col, bool encode)
+{
+    if (!zs_type_is_nested (col->type)) {
+        s_column_t leaf = {.col = *col};
+        leaf.ptype = zs_pq_physical_type (col);
+        leaf.width = zs_pq_column_width (col);
+        if (encode)
+            s_enc_schema (e, &leaf);
+        return 1;
+    }
+    bool list = col->type == ZS_TYPE_ARRAY, map = col->type == ZS_TYPE_MAP;
+    if (encode) {
+        zs_thrift_enc_struct_begin (e);
+        zs_thrift_enc_field_i32 (e, 3, col->nullable ? ZS_PQ_OPTIONAL : ZS_PQ_REQUIRED);
+        zs_thrift_enc_field_string (e, 4, col->name);
+        zs_thrift_enc_field_i32 (e, 5, list || map ? 1 : col->nchild);
+        if (list || map) {
+            zs_thrift_enc_field_i32 (e, 6, list ? 3 : 1); //  ConvertedType LIST, MAP
+            zs_thrift_enc_field_struct (e, 10);
+            zs_thrift_enc_field_struct (e, list ? 3 : 2); //  LogicalType LIST, MAP
+            zs_thrift_enc_struct_end (e);
+            zs_thrift_enc_struct_end (e);
+        }
+        zs_thrift_enc_struct_end (e);
+        if (list || map) {
+            zs_thrift_enc_struct_begin (e);
+            zs_thrift_enc_field_i32 (e, 3, ZS_PQ_REPEATED);
+            zs_thrift_enc_field_string (e, 4, list ? "list" : "key_value");
+            zs_thrift_enc_field_i32 (e, 5, col->nchild);
+            zs_thrift_enc_struct_end (e);
+        }
+    }
+    int count = list || map ? 2 : 1;
+    for (int i = 0; i < col->nchild; i++)
+        count += s_enc_node (e, schema, zs_schema_child (schema, col, i), encode);
+    return count;
 }
 
 //  FileMetaData: version 1, the schema (a root group, then the leaves),
@@ -1156,25 +1403,32 @@ static int
 s_write_footer (zs_parquet_writer_t *self, char *err, size_t errlen)
 {
     int n = self->schema.n;
+    int nleaves = self->layout ? self->layout->nleaves : n;
     zs_thrift_enc_t *e = &self->enc;
     zs_thrift_enc_reset (e);
     zs_thrift_enc_struct_begin (e); //  FileMetaData
     zs_thrift_enc_field_i32 (e, 1, 1);
-    zs_thrift_enc_field_list (e, 2, ZS_THRIFT_STRUCT, (uint32_t) n + 1);
+    int nelems = 0;
+    for (int i = 0; i < n; i++)
+        nelems += s_enc_node (e, &self->schema, &self->schema.cols[i], false);
+    zs_thrift_enc_field_list (e, 2, ZS_THRIFT_STRUCT, (uint32_t) nelems + 1);
     zs_thrift_enc_struct_begin (e); //  the root
     zs_thrift_enc_field_string (e, 4, "schema");
     zs_thrift_enc_field_i32 (e, 5, n);
     zs_thrift_enc_struct_end (e);
     for (int i = 0; i < n; i++)
-        s_enc_schema (e, &self->cols[i]);
+        if (zs_type_is_nested (self->schema.cols[i].type))
+            s_enc_node (e, &self->schema, &self->schema.cols[i], true);
+        else
+            s_enc_schema (e, &self->cols[i]);
     zs_thrift_enc_field_i64 (e, 3, self->rows);
     zs_thrift_enc_field_list (e, 4, ZS_THRIFT_STRUCT, (uint32_t) self->ngroups);
     for (int g = 0; g < self->ngroups; g++) {
         const s_group_t *gr = &self->groups[g];
         zs_thrift_enc_struct_begin (e); //  RowGroup
-        zs_thrift_enc_field_list (e, 1, ZS_THRIFT_STRUCT, (uint32_t) n);
-        for (int i = 0; i < n; i++)
-            s_enc_chunk (e, self, &self->cols[i], &gr->chunks[i]);
+        zs_thrift_enc_field_list (e, 1, ZS_THRIFT_STRUCT, (uint32_t) nleaves);
+        for (int k = 0; k < nleaves; k++)
+            s_enc_leaf_chunk (e, self, k, &gr->chunks[k]);
         zs_thrift_enc_field_i64 (e, 2, gr->unc_size);
         zs_thrift_enc_field_i64 (e, 3, gr->num_rows);
         zs_thrift_enc_field_i64 (e, 5, gr->file_offset);
@@ -1184,8 +1438,8 @@ s_write_footer (zs_parquet_writer_t *self, char *err, size_t errlen)
     zs_thrift_enc_field_string (e, 6, S_CREATED_BY);
     //  TypeDefinedOrder for every column: readers may then trust
     //  min_value / max_value.
-    zs_thrift_enc_field_list (e, 7, ZS_THRIFT_STRUCT, (uint32_t) n);
-    for (int i = 0; i < n; i++) {
+    zs_thrift_enc_field_list (e, 7, ZS_THRIFT_STRUCT, (uint32_t) nleaves);
+    for (int i = 0; i < nleaves; i++) {
         zs_thrift_enc_struct_begin (e);
         zs_thrift_enc_field_struct (e, 1);
         zs_thrift_enc_struct_end (e);
@@ -1241,6 +1495,8 @@ zs_parquet_writer_close (zs_parquet_writer_t **self_p, int64_t *size, zs_column_
                 stats[i].has_minmax = false;
             if (c->stats_unknown)
                 stats[i].has_minmax = false;
+            if (zs_type_is_nested (c->col.type))
+                stats[i].null_count = -1; //  none kept: Paimon has none for nested columns
             zs_pq_stats_fix_zeros (&stats[i], c->col.type);
         }
     }

@@ -214,6 +214,10 @@ zs_value_text_col (zs_strbuf_t *out, const zs_column_t *col, const zs_value_t *v
     case ZS_TYPE_TIMESTAMP9:
         s_timestamp (out, value->v.i64, 1000000000, 9);
         break;
+    case ZS_TYPE_ARRAY:
+    case ZS_TYPE_MAP:
+    case ZS_TYPE_ROW: //  needs the schema: zs_value_json_nested
+        break;
     }
     if (col->ltz)
         zs_strbuf_append (out, "Z", 1);
@@ -296,6 +300,12 @@ s_json_string (zs_strbuf_t *out, const uint8_t *p, size_t len)
 }
 
 void
+zs_strbuf_json_string (zs_strbuf_t *out, const uint8_t *p, size_t len)
+{
+    s_json_string (out, p, len);
+}
+
+void
 zs_value_json (zs_strbuf_t *out, zs_type_t type, const zs_value_t *value)
 {
     zs_column_t col = {.type = type};
@@ -354,7 +364,7 @@ zs_row_jsonl (zs_strbuf_t *out, const zs_schema_t *schema, const zs_value_t *row
             zs_strbuf_append (out, ",", 1);
         s_json_string (out, (const uint8_t *) schema->cols[i].name, strlen (schema->cols[i].name));
         zs_strbuf_append (out, ":", 1);
-        zs_value_json_col (out, &schema->cols[i], &row[i]);
+        zs_value_json_nested (out, schema, &schema->cols[i], &row[i]);
     }
     zs_strbuf_append (out, "}\n", 2);
 }
@@ -391,7 +401,10 @@ zs_row_csv (zs_strbuf_t *out, const zs_schema_t *schema, const zs_value_t *row)
         if (row[i].null)
             continue;
         text.len = 0;
-        zs_value_text_col (&text, &schema->cols[i], &row[i]);
+        if (zs_type_is_nested (schema->cols[i].type)) //  its JSON text, quoted
+            zs_value_json_nested (&text, schema, &schema->cols[i], &row[i]);
+        else
+            zs_value_text_col (&text, &schema->cols[i], &row[i]);
         //  An empty string is quoted, so it reads back apart from null.
         s_csv_field (out, text.data ? text.data : "", text.len, text.len == 0);
     }

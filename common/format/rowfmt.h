@@ -54,6 +54,16 @@ void zs_value_text_col (zs_strbuf_t *out, const zs_column_t *col, const zs_value
 void zs_value_json_col (zs_strbuf_t *out, const zs_column_t *col, const zs_value_t *value);
 
 //  A row as one JSON object line / one CSV record, newline included.
+//  A value of any column, nested ones as JSON (rowfmt_nested.c): ARRAY
+//  [..], ROW {"field": ..} in field order, MAP {"key": ..} with each key's
+//  text as the member name (its JSON string for STRING keys), in the
+//  map's order.
+void zs_value_json_nested (zs_strbuf_t *out, const zs_schema_t *schema, const zs_column_t *col,
+                           const zs_value_t *value);
+
+//  p as a JSON string, quotes included (bytes not UTF-8 as \u00XX).
+void zs_strbuf_json_string (zs_strbuf_t *out, const uint8_t *p, size_t len);
+
 void zs_row_jsonl (zs_strbuf_t *out, const zs_schema_t *schema, const zs_value_t *row);
 void zs_row_csv (zs_strbuf_t *out, const zs_schema_t *schema, const zs_value_t *row);
 //  The CSV header line naming the columns.

@@ -511,6 +511,10 @@ zs_value_parse (zs_type_t type, const uint8_t *p, size_t len, zs_value_t *out, c
         zs_column_t col = {.type = type};
         return zs_value_parse_col (&col, p, len, out, reason);
     }
+    case ZS_TYPE_ARRAY:
+    case ZS_TYPE_MAP:
+    case ZS_TYPE_ROW: //  not from text: JSON values (writer/record_nested.c)
+        return ZS_PARSE_TYPE;
     }
     return ZS_PARSE_TYPE;
 }

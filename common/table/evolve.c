@@ -188,6 +188,42 @@ zs_evolve_same_storage (const zs_column_t *parquet, const zs_column_t *col)
     return x == y;
 }
 
+//  Nested columns evolve by nothing but NOT NULL to nullable at the top:
+//  the same kinds, children, field names and nullability all the way
+//  down, and leaves alike (storage: a file's leaf as zs_evolve_same_storage
+//  takes it; otherwise the same SQL type).
+static bool
+s_nested_match (const zs_schema_t *sa, const zs_column_t *a, const zs_schema_t *sb,
+                const zs_column_t *b, bool storage, int depth)
+{
+    if (!zs_type_is_nested (a->type) || !zs_type_is_nested (b->type)) {
+        if (zs_type_is_nested (a->type) || zs_type_is_nested (b->type))
+            return false;
+        if (storage)
+            return zs_evolve_same_storage (a, b);
+        char ta[ZS_TYPE_TEXT_MAX], tb[ZS_TYPE_TEXT_MAX];
+        return strcmp (zs_column_type (a, ta, sizeof ta), zs_column_type (b, tb, sizeof tb)) == 0;
+    }
+    if (a->type != b->type || a->nchild != b->nchild || depth > ZS_MAX_DEPTH)
+        return false;
+    for (int i = 0; i < a->nchild; i++) {
+        const zs_column_t *x = zs_schema_child (sa, a, i), *y = zs_schema_child (sb, b, i);
+        if (x->nullable != y->nullable || (a->type == ZS_TYPE_ROW && strcmp (x->name, y->name))
+            || !s_nested_match (sa, x, sb, y, storage, depth + 1))
+            return false;
+    }
+    return true;
+}
+
+static bool
+s_nested_same (const zs_schema_t *sa, const zs_column_t *a, const zs_schema_t *sb,
+               const zs_column_t *b, bool storage)
+{
+    if (!zs_type_is_nested (a->type) && !zs_type_is_nested (b->type))
+        return true;
+    return s_nested_match (sa, a, sb, b, storage, 0);
+}
+
 static int
 s_refuse (const zs_table_schema_t *from, int j, const zs_table_schema_t *to, int i, char *err,
           size_t errlen)
@@ -240,7 +276,7 @@ zs_evolve_plan (const zs_table_schema_t *from, const zs_table_schema_t *to, zs_e
             continue;
         }
         const zs_column_t *a = &from->row.cols[j], *b = &to->row.cols[i];
-        if (!zs_evolve_casts_col (a, b))
+        if (!zs_evolve_casts_col (a, b) || !s_nested_same (&from->row, a, &to->row, b, false))
             return s_refuse (from, j, to, i, err, errlen);
         self->src[i] = j;
         self->from[i] = a->type;
@@ -382,11 +418,12 @@ zs_evolve_check_file (const zs_schema_t *parquet, const zs_table_schema_t *file,
                       (long long) file->id);
             return -1;
         }
-        if (!zs_evolve_same_storage (&parquet->cols[p], c)) {
-            char ta[ZS_TYPE_TEXT_MAX], tb[ZS_TYPE_TEXT_MAX];
+        if (!zs_evolve_same_storage (&parquet->cols[p], c)
+            || !s_nested_same (parquet, &parquet->cols[p], &file->row, c, true)) {
+            char ta[ZS_SCHEMA_TYPE_TEXT_MAX], tb[ZS_SCHEMA_TYPE_TEXT_MAX];
             snprintf (err, errlen, "column '%s' is %s in the file, %s in its schema %lld", c->name,
-                      zs_column_type (&parquet->cols[p], ta, sizeof ta),
-                      zs_column_type (c, tb, sizeof tb), (long long) file->id);
+                      zs_schema_type_text (parquet, &parquet->cols[p], ta, sizeof ta),
+                      zs_schema_type_text (&file->row, c, tb, sizeof tb), (long long) file->id);
             return -1;
         }
         if (map)

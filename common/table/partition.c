@@ -31,7 +31,7 @@ static bool
 s_key_type_ok (zs_type_t type)
 {
     return type != ZS_TYPE_FLOAT && type != ZS_TYPE_DOUBLE && type != ZS_TYPE_BYTES
-           && type != ZS_TYPE_BINARY;
+           && type != ZS_TYPE_BINARY && !zs_type_is_nested (type);
 }
 
 int
@@ -62,7 +62,7 @@ zs_partition_init (zs_partition_t *self, const zs_schema_t *schema, const char *
         if (!s_key_type_ok (col->type)) {
             snprintf (err, errlen,
                       "partition key '%s' is a %s: zsink cannot name a partition directory "
-                      "after a FLOAT, DOUBLE, BINARY or BYTES value as Paimon does",
+                      "after a FLOAT, DOUBLE, BINARY, BYTES or nested value as Paimon does",
                       col->name, zs_type_name (col->type));
             return -1;
         }

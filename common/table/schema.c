@@ -10,6 +10,7 @@
 */
 #include "schema.h"
 #include "partition.h"
+#include "rowfmt.h"
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,42 @@ static const char *const s_options[][2] = {
     {"manifest.compression", "zstd"},
 };
 
+//  A column's or node's type as Paimon's DataType.serializeJson writes
+//  it: a string for a scalar ("INT NOT NULL"); {"type": "ARRAY[ NOT
+//  NULL]", "element": ...}, {"type": "MAP", "key": ..., "value": ...},
+//  {"type": "ROW", "fields": [{"id", "name", "type"}, ...]} for nested
+//  ones. ROW fields take ids from *next as Paimon's ReassignFieldId
+//  does: a field's own type first (its nested fields), then the field.
+static json_t *
+s_type_json (const zs_schema_t *row, const zs_column_t *col, int *next)
+{
+    const char *nn = col->nullable ? "" : " NOT NULL";
+    char type[ZS_TYPE_TEXT_MAX + 12], sql[ZS_TYPE_TEXT_MAX];
+    if (!zs_type_is_nested (col->type)) {
+        snprintf (type, sizeof type, "%s%s", zs_column_type (col, sql, sizeof sql), nn);
+        return json_string (type);
+    }
+    snprintf (type, sizeof type, "%s%s", zs_type_name (col->type), nn);
+    json_t *o = json_pack ("{s:s}", "type", type);
+    if (col->type == ZS_TYPE_ARRAY)
+        json_object_set_new (o, "element", s_type_json (row, zs_schema_child (row, col, 0), next));
+    else if (col->type == ZS_TYPE_MAP) {
+        json_object_set_new (o, "key", s_type_json (row, zs_schema_child (row, col, 0), next));
+        json_object_set_new (o, "value", s_type_json (row, zs_schema_child (row, col, 1), next));
+    } else {
+        json_t *fields = json_array ();
+        for (int i = 0; i < col->nchild; i++) {
+            const zs_column_t *f = zs_schema_child (row, col, i);
+            json_t *t = s_type_json (row, f, next);
+            int id = ++*next;
+            json_array_append_new (
+                fields, json_pack ("{s:i, s:s, s:o}", "id", id, "name", f->name, "type", t));
+        }
+        json_object_set_new (o, "fields", fields);
+    }
+    return o;
+}
+
 char *
 zs_schema_to_json (const zs_schema_t *row, int64_t time_millis)
 {
@@ -37,11 +74,11 @@ char *
 zs_schema_to_json_with (const zs_schema_t *row, int64_t time_millis, const char *default_name)
 {
     json_t *fields = json_array ();
+    int next = -1; //  the highest field id given so far
     for (int i = 0; i < row->n; i++) {
-        char type[ZS_TYPE_TEXT_MAX + 12], sql[ZS_TYPE_TEXT_MAX];
-        snprintf (type, sizeof type, "%s%s", zs_column_type (&row->cols[i], sql, sizeof sql),
-                  row->cols[i].nullable ? "" : " NOT NULL");
-        json_array_append_new (fields, json_pack ("{s:i, s:s, s:s}", "id", i, "name",
+        int id = ++next;
+        json_t *type = s_type_json (row, &row->cols[i], &next);
+        json_array_append_new (fields, json_pack ("{s:i, s:s, s:o}", "id", id, "name",
                                                   row->cols[i].name, "type", type));
     }
     json_t *options = json_object ();
@@ -54,8 +91,8 @@ zs_schema_to_json_with (const zs_schema_t *row, int64_t time_millis, const char 
         json_array_append_new (keys, json_string (row->cols[row->partition[i]].name));
     json_t *root =
         json_pack ("{s:i, s:i, s:o, s:i, s:o, s:[], s:o, s:I}", "version", 3, "id", 0, "fields",
-                   fields, "highestFieldId", row->n - 1, "partitionKeys", keys, "primaryKeys",
-                   "options", options, "timeMillis", (json_int_t) time_millis);
+                   fields, "highestFieldId", next, "partitionKeys", keys, "primaryKeys", "options",
+                   options, "timeMillis", (json_int_t) time_millis);
     if (!root)
         return NULL;
     char *text = json_dumps (root, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
@@ -82,6 +119,56 @@ s_type_text (json_t *t, char *buf, size_t len)
         }
     }
     return text;
+}
+
+//  A field's type (string or object) as the row type's text form, appended
+//  to out; NOT NULL kept. 0, or -1 when it is not a type zsink reads.
+static int
+s_type_spec (json_t *t, zs_strbuf_t *out, int depth)
+{
+    char buf[80];
+    const char *text = s_type_text (t, buf, sizeof buf);
+    if (text) {
+        if (strlen (text) > 60 || strchr (text, '<'))
+            return -1;
+        zs_strbuf_appends (out, text);
+        return 0;
+    }
+    const char *kind = json_string_value (json_object_get (t, "type"));
+    if (!json_is_object (t) || !kind || depth >= ZS_MAX_DEPTH)
+        return -1;
+    bool not_null = strstr (kind, "NOT NULL") != NULL;
+    size_t klen = strcspn (kind, " ");
+    json_t *e = json_object_get (t, "element"), *k = json_object_get (t, "key"),
+           *v = json_object_get (t, "value"), *f = json_object_get (t, "fields");
+    int rc = 0;
+    if (klen == 5 && strncmp (kind, "ARRAY", 5) == 0 && e) {
+        zs_strbuf_appends (out, "ARRAY<");
+        rc = s_type_spec (e, out, depth + 1);
+    } else if (klen == 3 && strncmp (kind, "MAP", 3) == 0 && k && v) {
+        zs_strbuf_appends (out, "MAP<");
+        rc = s_type_spec (k, out, depth + 1);
+        zs_strbuf_appends (out, ", ");
+        rc = rc ? rc : s_type_spec (v, out, depth + 1);
+    } else if (klen == 3 && strncmp (kind, "ROW", 3) == 0 && json_is_array (f)
+               && json_array_size (f) > 0) {
+        zs_strbuf_appends (out, "ROW<");
+        for (size_t i = 0; rc == 0 && i < json_array_size (f); i++) {
+            json_t *fi = json_array_get (f, i);
+            const char *name = json_string_value (json_object_get (fi, "name"));
+            if (!name || strlen (name) >= ZS_COLUMN_NAME_MAX || strpbrk (name, ",<>`"))
+                return -1;
+            zs_strbuf_appends (out, i ? ", `" : "`");
+            zs_strbuf_appends (out, name);
+            zs_strbuf_appends (out, "` ");
+            rc = s_type_spec (json_object_get (fi, "type"), out, depth + 1);
+        }
+    } else
+        return -1;
+    zs_strbuf_appends (out, ">");
+    if (not_null)
+        zs_strbuf_appends (out, " NOT NULL");
+    return rc;
 }
 
 //  Each column's field id (the "id" of its field): present, not negative,
@@ -123,33 +210,34 @@ s_fields (zs_table_schema_t *self, json_t *fields, char *err, size_t errlen)
         snprintf (err, errlen, "more than %d fields", ZS_MAX_COLUMNS);
         return ZS_ECORRUPT;
     }
-    size_t cap = json_array_size (fields) * (ZS_COLUMN_NAME_MAX + 64) + 1;
-    char *spec = calloc (1, cap);
-    if (!spec) {
-        snprintf (err, errlen, "out of memory");
-        return ZS_ERR;
-    }
+    zs_strbuf_t spec = {0};
     int rc = 0;
-    size_t used = 0;
     for (size_t i = 0; rc == 0 && i < json_array_size (fields); i++) {
         json_t *f = json_array_get (fields, i);
         const char *name = json_string_value (json_object_get (f, "name"));
-        char buf[80];
-        const char *type = s_type_text (json_object_get (f, "type"), buf, sizeof buf);
+        json_t *type = json_object_get (f, "type");
         if (!name || strlen (name) >= ZS_COLUMN_NAME_MAX || strchr (name, ',')) {
             snprintf (err, errlen, "field %zu: missing or bad name", i + 1);
             rc = ZS_ECORRUPT;
-        } else if (!type || strlen (type) > 60 || strchr (type, '<')) {
+            break;
+        }
+        zs_strbuf_appends (&spec, i ? ", " : "");
+        zs_strbuf_appends (&spec, name);
+        zs_strbuf_appends (&spec, " ");
+        if (s_type_spec (type, &spec, 0) != 0) {
+            const char *t = json_string_value (type);
             snprintf (err, errlen, "column '%s': type %s is not one zsink reads", name,
-                      type ? type : "(a nested type)");
+                      t ? t : "(a nested type)");
             rc = ZS_ECORRUPT;
-        } else
-            used +=
-                (size_t) snprintf (spec + used, cap - used, "%s%s %s", i ? ", " : "", name, type);
+        }
     }
-    if (rc == 0 && zs_schema_parse (&self->row, spec, err, errlen) != 0)
+    if (rc == 0 && spec.oom) {
+        snprintf (err, errlen, "out of memory");
+        rc = ZS_ERR;
+    }
+    if (rc == 0 && zs_schema_parse (&self->row, spec.data, err, errlen) != 0)
         rc = ZS_ECORRUPT;
-    free (spec);
+    zs_strbuf_free (&spec);
     return rc == 0 ? s_field_ids (self, fields, err, errlen) : rc;
 }
 

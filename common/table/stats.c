@@ -44,6 +44,13 @@ zs_stats_none (zs_stats_t *self)
 static bool
 s_exact (const zs_column_t *col, const zs_column_stats_t *st, int64_t rows)
 {
+    //  Nested columns: Paimon's Parquet statistics extractor finds no
+    //  footer statistics under the column's name (its leaves have longer
+    //  paths), so min, max and null count are all null, and its dense
+    //  store (metadata.stats-dense-store, on by default) then leaves the
+    //  column out of _VALUE_STATS_COLS: so do we.
+    if (zs_type_is_nested (col->type))
+        return false;
     if (st->null_count < 0)
         return false;
     if ((col->type == ZS_TYPE_FLOAT || col->type == ZS_TYPE_DOUBLE) && st->nan_count != 0)
@@ -298,6 +305,10 @@ s_dec_bounds (const uint8_t *rmin, size_t lmin, const uint8_t *rmax, size_t lmax
         if (!schema || v->col[k] < 0)
             return 0; //  a column we do not know: counts only
         types[k] = schema->cols[v->col[k]];
+        //  another writer's nested column listed: its bounds can only be
+        //  null (a null field is its bit and a zero slot, whatever the type)
+        if (zs_type_is_nested (types[k].type))
+            types[k] = (zs_column_t){.type = ZS_TYPE_INT, .nullable = true};
     }
     if (zs_binrow_decode (rmin, lmin, types, v->n, v->min, err, errlen) != 0
         || zs_binrow_decode (rmax, lmax, types, v->n, v->max, err, errlen) != 0)

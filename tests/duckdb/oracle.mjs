@@ -77,7 +77,8 @@ function tableSchema(dir, id) {
     id = Math.max(...readdirSync(join(dir, 'schema')).filter((n) => /^schema-[0-9]+$/.test(n))
       .map((n) => Number(n.slice(7))));
   const s = JSON.parse(tableText(dir, 'schema', `schema-${id}`));
-  return s.fields.map((f) => family(f.name, f.type.replace(/ NOT NULL$/, '')));
+  return s.fields.map((f) => (typeof f.type === 'object' ? { name: f.name, type: 'NESTED', t: f.type }
+    : family(f.name, f.type.replace(/ NOT NULL$/, ''))));
 }
 
 // A column of a Paimon type as the oracle spells its values: the families
@@ -145,6 +146,7 @@ function s3Text(url) {
 
 // zsink type of a DuckDB column type (for files DuckDB wrote)
 function fromDuck(t) {
+  if (/\[\]$|^STRUCT\(|^MAP\(/.test(t)) return 'NESTED'; // spellNested
   const map = {
     BOOLEAN: 'BOOLEAN', INTEGER: 'INT', BIGINT: 'BIGINT', FLOAT: 'FLOAT', DOUBLE: 'DOUBLE',
     VARCHAR: 'STRING', BLOB: 'BYTES', DATE: 'DATE', TIMESTAMP: 'TIMESTAMP(6)',
@@ -195,6 +197,7 @@ function duckSelect(cols) {
       case 'DECIMAL': return `CAST(${n} AS VARCHAR)`;
       case 'TIME': return `CAST(epoch_us(DATE '1970-01-01' + CAST(${n} AS TIME)) // 1000 AS BIGINT)`;
       case 'BYTES': return `lower(hex(${n}))`;
+      case 'NESTED': return `CAST(to_json(${n}) AS VARCHAR)`;
       default: return n;
     }
   }).join(', ');
@@ -221,9 +224,105 @@ function num(x, isFloat) {
   return Object.is(x, -0) ? '-0' : String(x);
 }
 
+// ---- nested values (ARRAY, MAP, ROW) ---------------------------------------
+//
+// Spelt as paimon_py.py's spell_nested and the Java oracle's spellNested:
+// null inside is `null`; ARRAY `[a,b]`; ROW `{"name":v,...}` in field order;
+// MAP `{k:v,...}` sorted by the key's spelling; a scalar inside as its column
+// would be. From JSON (zsink's scan, DuckDB's to_json) parsed with numbers
+// kept as their text (BIGINT beyond 2^53).
+
+function parseJsonText(text) {
+  let i = 0;
+  const ws = () => { while (/\s/.test(text[i])) i++; };
+  const val = () => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++; const o = []; ws();
+      if (text[i] === '}') { i++; return { obj: o }; }
+      for (;;) {
+        const k = val(); ws(); i++; // ':'
+        o.push([k.str, val()]); ws();
+        if (text[i++] === '}') return { obj: o };
+      }
+    }
+    if (c === '[') {
+      i++; const a = []; ws();
+      if (text[i] === ']') { i++; return { arr: a }; }
+      for (;;) { a.push(val()); ws(); if (text[i++] === ']') return { arr: a }; }
+    }
+    if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      const str = JSON.parse(text.slice(i, j + 1));
+      i = j + 1;
+      return { str };
+    }
+    const m = /^(true|false|null|-?[0-9.eE+-]+)/.exec(text.slice(i));
+    if (!m) die(`bad JSON at ${i}: ${text.slice(i, i + 20)}`);
+    i += m[0].length;
+    return m[0] === 'null' ? null : { lit: m[0] };
+  };
+  return val();
+}
+
+function decimalAt(s, scale) {
+  let neg = s.startsWith('-');
+  if (neg) s = s.slice(1);
+  let [ip, fp = ''] = s.split('.');
+  fp = fp.padEnd(scale, '0').slice(0, scale);
+  ip = ip.replace(/^0+(?=\d)/, '');
+  if (/^0*$/.test(ip + fp)) neg = false;
+  return (neg ? '-' : '') + ip + (scale ? '.' + fp : '');
+}
+
+// a scalar inside a nested value: its text (a JSON string's content, or a
+// number's or literal's text) spelt as its family's column values are
+function spellLeaf(tstr, text) {
+  const f = family('', tstr.replace(/ NOT NULL$/, ''));
+  if (f.type === 'DECIMAL') {
+    const m = /\(\s*\d+\s*,\s*(\d+)\s*\)/.exec(tstr);
+    return decimalAt(text, m ? +m[1] : 0);
+  }
+  if (f.type === 'BOOLEAN') return text;
+  return canonText(f.type, text);
+}
+
+// without a Paimon type (a file DuckDB wrote, `file` mode): objects'
+// members sorted, integers exact, other numbers as num() spells them
+function spellGeneric(v) {
+  if (v === null || v === undefined) return 'null';
+  if (v.arr) return `[${v.arr.map(spellGeneric).join(',')}]`;
+  if (v.obj) {
+    const es = v.obj.map(([k, x]) => [JSON.stringify(k), spellGeneric(x)]).sort();
+    return `{${es.map(([k, x]) => `${k}:${x}`).join(',')}}`;
+  }
+  if (v.str !== undefined) return JSON.stringify(v.str);
+  if (/^-?\d+$/.test(v.lit)) return BigInt(v.lit).toString();
+  if (v.lit === 'true' || v.lit === 'false') return v.lit;
+  return num(v.lit, false);
+}
+
+function spellNested(t, v) {
+  if (t === undefined) return spellGeneric(v);
+  if (v === null || v === undefined) return 'null';
+  if (typeof t === 'string') return spellLeaf(t, v.str !== undefined ? v.str : v.lit);
+  const kind = t.type.replace(/ NOT NULL$/, '');
+  if (kind === 'ARRAY') return `[${v.arr.map((e) => spellNested(t.element, e)).join(',')}]`;
+  if (kind === 'MAP') {
+    const es = v.obj.map(([k, x]) => [spellNested(t.key, { str: k, lit: k }), spellNested(t.value, x)]);
+    es.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+    return `{${es.map(([k, x]) => `${k}:${x}`).join(',')}}`;
+  }
+  const m = new Map(v.obj);
+  return `{${t.fields.map((f) => `${JSON.stringify(f.name)}:${spellNested(f.type, m.get(f.name))}`).join(',')}}`;
+}
+
 // one value from DuckDB (after duckSelect)
-function canonDuck(type, v) {
+function canonDuck(type, v, col) {
   if (v === null || v === undefined) return '\\N';
+  if (type === 'NESTED') return spellNested(col.t, parseJsonText(String(v)));
   switch (type) {
     case 'BOOLEAN': return v ? 'true' : 'false';
     case 'FLOAT': return num(v, true);
@@ -356,7 +455,7 @@ async function duckTally(conn, from, cols) {
   const t = newTally(cols);
   const reader = await conn.runAndReadAll(`SELECT ${duckSelect(cols)} FROM ${from}`);
   for (const row of reader.getRows())
-    addRow(t, cols, row.map((v, k) => canonDuck(cols[k].type, v)));
+    addRow(t, cols, row.map((v, k) => canonDuck(cols[k].type, v, cols[k])));
   return t;
 }
 
@@ -392,7 +491,8 @@ function zsinkTally(bin, target, cols, snapshot) {
     }
     if (rec.length !== cols.length) die(`zsink scan: a record of ${rec.length} fields`);
     addRow(t, cols, rec.map(([s, quoted], k) =>
-      (!quoted && s === '' ? '\\N' : canonText(cols[k].type, s))));
+      (!quoted && s === '' ? '\\N' : cols[k].type === 'NESTED'
+        ? spellNested(cols[k].t, parseJsonText(s)) : canonText(cols[k].type, s))));
   }
   return t;
 }

@@ -33,6 +33,27 @@ s_touch (const zs_column_t *col, const zs_value_t *v)
     }
 }
 
+//  A nested value's every element, key, value and field, bytes touched;
+//  a ROW has as many fields as its type, a NOT NULL place no null.
+static void
+s_touch_nested (const zs_schema_t *schema, const zs_column_t *col, const zs_value_t *v)
+{
+    ZS_FUZZ_CHECK (!v->null || col->nullable);
+    if (v->null || !zs_type_is_nested (col->type)) {
+        s_touch (col, v);
+        return;
+    }
+    if (col->type == ZS_TYPE_ROW)
+        ZS_FUZZ_CHECK (v->v.nest.n == col->nchild);
+    for (uint32_t i = 0; i < v->v.nest.n; i++) {
+        s_touch_nested (schema,
+                        zs_schema_child (schema, col, col->type == ZS_TYPE_ROW ? (int) i : 0),
+                        &v->v.nest.elems[i]);
+        if (col->type == ZS_TYPE_MAP)
+            s_touch_nested (schema, zs_schema_child (schema, col, 1), &v->v.nest.vals[i]);
+    }
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
@@ -51,7 +72,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     ZS_FUZZ_CHECK (rows >= 0 && zs_parquet_reader_num_row_groups (r) >= 0);
     for (int i = 0; i < schema->n; i++) {
         const zs_column_t *col = &schema->cols[i];
-        ZS_FUZZ_CHECK (col->type >= ZS_TYPE_BOOLEAN && col->type <= ZS_TYPE_LAST);
+        ZS_FUZZ_CHECK ((col->type >= ZS_TYPE_BOOLEAN && col->type <= ZS_TYPE_LAST)
+                       || zs_type_is_nested (col->type));
         if (col->type == ZS_TYPE_DECIMAL)
             ZS_FUZZ_CHECK (zs_column_precision (col) >= 1 && zs_column_precision (col) <= 38
                            && zs_column_scale (col) <= zs_column_precision (col));
@@ -75,7 +97,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     while (n < S_MAX_ROWS && (rc = zs_parquet_reader_next (r, row, err, sizeof err)) == 1) {
         for (int i = 0; i < schema->n; i++) {
             ZS_FUZZ_CHECK (!row[i].null || schema->cols[i].nullable);
-            s_touch (&schema->cols[i], &row[i]);
+            s_touch_nested (schema, &schema->cols[i], &row[i]);
             if (!row[i].null && schema->cols[i].type == ZS_TYPE_DECIMAL) {
                 //  the reader refuses a value over the precision
                 __int128 x = zs_dec_get (&row[i]);

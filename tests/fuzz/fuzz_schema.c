@@ -29,7 +29,8 @@ s_check_sane (const zs_schema_t *s)
         ZS_FUZZ_CHECK (isalpha ((unsigned char) c->name[0]) || c->name[0] == '_');
         for (size_t j = 0; j < len; j++)
             ZS_FUZZ_CHECK (isalnum ((unsigned char) c->name[j]) || c->name[j] == '_');
-        ZS_FUZZ_CHECK (c->type >= ZS_TYPE_BOOLEAN && c->type <= ZS_TYPE_LAST);
+        ZS_FUZZ_CHECK ((c->type >= ZS_TYPE_BOOLEAN && c->type <= ZS_TYPE_LAST)
+                       || zs_type_is_nested (c->type));
         if (c->type == ZS_TYPE_DECIMAL)
             ZS_FUZZ_CHECK (zs_column_precision (c) >= 1 && zs_column_precision (c) <= 38
                            && zs_column_scale (c) <= zs_column_precision (c));

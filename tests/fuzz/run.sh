@@ -30,7 +30,7 @@ FUZZ="$ROOT/tests/fuzz"
 # Target and the longest input it gets: a little above the largest real
 # input of its kind (a 64-column schema is ~6 kB; Parquet seeds are < 8 kB).
 TARGETS="codec:16384 snapshot:8192 manifest:16384 schema:8192 config:8192
-parquet:32768 thrift:4096 rle:4096 avro:32768 value:256 computed:4096
+parquet:32768 thrift:4096 rle:4096 avro:32768 value:256 nested:4096 computed:4096
 partition_filter:1024"
 
 say () { printf 'fuzz: %s\n' "$*"; }

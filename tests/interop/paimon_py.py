@@ -181,11 +181,65 @@ def canon_more(arr, kind, param):
     return None
 
 
+# ---- nested types (ARRAY, MAP, ROW) -------------------------------------------
+#
+# The canonical spelling of a nested value (oracle.mjs spellNested, the Java
+# oracle's spellNested): null inside is `null`; ARRAY `[a,b]`; ROW
+# `{"name":v,...}` in field order; MAP `{k:v,...}` with the entries sorted by
+# the key's spelling; a scalar inside is spelt as its column would be.
+
+
+def kind_of_field(dtype):
+    """kind_of for a pypaimon DataType: ("nested", dtype) for ARRAY, MAP, ROW."""
+    if hasattr(dtype, "element") or hasattr(dtype, "key") or hasattr(dtype, "fields"):
+        return "nested", dtype
+    return kind_of(dtype.type)
+
+
+def spell_scalar(v, type_str):
+    import datetime
+
+    kind, param = kind_of(type_str)
+    if kind == "bool":
+        return "true" if v else "false"
+    if kind == "int":
+        return str(v)
+    if kind in ("double", "float"):
+        return js_number(v)
+    if kind == "string":
+        return json.dumps(v, ensure_ascii=False)
+    if kind == "bytes":
+        return v.hex()
+    if kind == "date":
+        return str((v - datetime.date(1970, 1, 1)).days)
+    if kind == "decimal":
+        ctx = decimal.Context(prec=80)
+        return format(v.quantize(decimal.Decimal(1).scaleb(-param), context=ctx), "f")
+    raise ValueError(f"type {type_str} inside a nested type has no canonical spelling")
+
+
+def spell_nested(v, t):
+    if v is None:
+        return "null"
+    if hasattr(t, "element"):
+        return "[" + ",".join(spell_nested(e, t.element) for e in v) + "]"
+    if hasattr(t, "key"):
+        items = v.items() if isinstance(v, dict) else v
+        pairs = sorted((spell_nested(k, t.key), spell_nested(x, t.value)) for k, x in items)
+        return "{" + ",".join(k + ":" + x for k, x in pairs) + "}"
+    if hasattr(t, "fields"):
+        return "{" + ",".join(json.dumps(f.name) + ":" + spell_nested(v.get(f.name), f.type)
+                              for f in t.fields) + "}"
+    return spell_scalar(v, t.type)
+
+
 def canon_column(arr, kind, param=None):
     """Canonical text of every value of one arrow column (a ChunkedArray)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    if kind == "nested":
+        return [NULL if v is None else spell_nested(v, param) for v in arr.to_pylist()]
     more = canon_more(arr, kind, param)
     if more is not None:
         return more
@@ -338,9 +392,9 @@ def canonical_lines(table):
     arrow, files, snap = read_all(table)
     read_ms = (time.monotonic() - t0) * 1000
     fields = table.fields
-    kinds = [kind_of(f.type.type) for f in fields]
+    kinds = [kind_of_field(f.type) for f in fields]
     id_idx = next((i for i, f in enumerate(fields)
-                   if f.name == "id" and f.type.type.upper() == "BIGINT"), None)
+                   if f.name == "id" and getattr(f.type, "type", "").upper() == "BIGINT"), None)
     cols = []
     ids = []
     if arrow is not None and arrow.num_rows:
@@ -506,6 +560,69 @@ def cmd_create(a):
     file_io = FileIO.get(path, Options(file_io_options(path)))
     SchemaManager(file_io, path).create_table(Schema(fields=fields, options=options))
     print(json.dumps({"ok": True, "table": path, "columns": len(fields), "options": options}))
+
+
+def cmd_create_fields(a):
+    """create-fields TABLE FILE: a table whose columns are a schema file's
+    "fields" (FILE: that JSON array), nested types too (t_nested_types)."""
+    from pypaimon.common.file_io import FileIO
+    from pypaimon.common.options.options import Options
+    from pypaimon.schema.data_types import DataTypeParser
+    from pypaimon.schema.schema import Schema
+    from pypaimon.schema.schema_manager import SchemaManager
+
+    path = table_path(a.table)
+    fields = [DataTypeParser.parse_data_field(f) for f in json.load(open(a.file))]
+    options = {"bucket": "-1", "file.format": "parquet"}
+    if not is_s3(path):
+        os.makedirs(path, exist_ok=True)
+    file_io = FileIO.get(path, Options(file_io_options(path)))
+    SchemaManager(file_io, path).create_table(Schema(fields=fields, options=options))
+    print(json.dumps({"ok": True, "table": path, "columns": len(fields)}))
+
+
+def arrow_value(v, t):
+    """A JSON value (t's type) as pyarrow takes it: DECIMAL from its text,
+    a MAP as (key, value) pairs, keys from their text."""
+    if v is None:
+        return None
+    if hasattr(t, "element"):
+        return [arrow_value(e, t.element) for e in v]
+    if hasattr(t, "key"):
+        return [(arrow_value(key_of(k, t.key), t.key), arrow_value(x, t.value))
+                for k, x in v.items()]
+    if hasattr(t, "fields"):
+        return {f.name: arrow_value(v.get(f.name), f.type) for f in t.fields}
+    if t.type.upper().startswith("DECIMAL"):
+        return decimal.Decimal(v)
+    return v
+
+
+def key_of(text, t):
+    kind, _ = kind_of(t.type)
+    return int(text) if kind == "int" else text
+
+
+def cmd_append_json(a):
+    """append-json TABLE FILE: a JSON-lines file's rows in one batch commit."""
+    import pyarrow as pa
+    from pypaimon.schema.data_types import PyarrowFieldParser
+
+    table = open_table(a.table)
+    fields = table.fields
+    rows = [json.loads(line) for line in open(a.file, encoding="utf-8") if line.strip()]
+    schema = pa.schema([pa.field(f.name, PyarrowFieldParser.from_paimon_type(f.type),
+                                 nullable=f.type.nullable) for f in fields])
+    cols = {f.name: [arrow_value(r.get(f.name), f.type) for r in rows] for f in fields}
+    batch = pa.Table.from_pydict(cols, schema=schema)
+    wb = table.new_batch_write_builder()
+    w = wb.new_write()
+    w.write_arrow(batch)
+    c = wb.new_commit()
+    c.commit(w.prepare_commit())
+    w.close()
+    c.close()
+    print(json.dumps({"ok": True, "rows": len(rows)}))
 
 
 # ---- row derivation (the same in ZsinkInterop.java; README "Row derivation") --
@@ -705,11 +822,16 @@ def main():
     s.add_argument("--until", required=True)
     s.add_argument("--pause-ms", type=int, default=0)
     sub.add_parser("spell-doubles")
+    for name in ("create-fields", "append-json"):
+        s = sub.add_parser(name)
+        s.add_argument("table")
+        s.add_argument("file")
     a = p.parse_args()
     try:
         {"summary": cmd_summary, "rows": cmd_rows, "snapshots": cmd_snapshots, "check": cmd_check,
          "create": cmd_create, "append": cmd_append, "read-time": cmd_read_time,
-         "read-loop": cmd_read_loop, "spell-doubles": cmd_spell_doubles}[a.cmd](a)
+         "read-loop": cmd_read_loop, "spell-doubles": cmd_spell_doubles,
+         "create-fields": cmd_create_fields, "append-json": cmd_append_json}[a.cmd](a)
     except SystemExit:
         raise
     except Exception as e:  # noqa: BLE001 - one JSON error line for the tests

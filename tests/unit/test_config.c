@@ -601,6 +601,27 @@ test_yaml_errors (void **state)
     assert_non_null (strstr (err, "/nonexistent/zsink.yaml"));
 }
 
+//  Nested columns need JSON input: CSV is refused at config time, naming
+//  the column (issue 25 part 5).
+static void
+test_csv_nested_refused (void **state)
+{
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    char err[ZS_ERRLEN] = "";
+    s_set_ok (&cfg, "table.path", "/tmp/t");
+    s_set_ok (&cfg, "state.checkpoints.dir", "/tmp/c");
+    s_set_ok (&cfg, "source.kind", "file");
+    s_set_ok (&cfg, "source.file.path", "/tmp/in");
+    s_set_ok (&cfg, "table.schema", "id BIGINT, r ROW<a INT>");
+    if (zs_config_validate (&cfg, err, sizeof err))
+        fail_msg ("jsonl with a nested column rejected: %s", err);
+    s_set_ok (&cfg, "source.file.format", "csv");
+    assert_int_equal (zs_config_validate (&cfg, err, sizeof err), -1);
+    assert_non_null (strstr (err, "column 'r' is ROW"));
+    assert_non_null (strstr (err, "source.file.format: jsonl"));
+}
+
 static void
 test_validate (void **state)
 {
@@ -1019,6 +1040,7 @@ main (void)
         cmocka_unit_test (test_yaml_errors),
         cmocka_unit_test (test_validate),
         cmocka_unit_test (test_round_trip),
+        cmocka_unit_test (test_csv_nested_refused),
         cmocka_unit_test (test_kafka_keys),
         cmocka_unit_test (test_build_layers),
         cmocka_unit_test (test_config_args),

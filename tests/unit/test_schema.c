@@ -87,6 +87,79 @@ test_parse_errors_name_the_column (void **state)
     }
 }
 
+//  The "id" of the field named name in a schema file's JSON (the last
+//  "id" before its "name"), or -1.
+static int
+s_field_id (const char *json, const char *name)
+{
+    char key[80];
+    snprintf (key, sizeof key, "\"name\": \"%s\"", name);
+    const char *at = strstr (json, key), *id = NULL;
+    for (const char *p = json; at && (p = strstr (p, "\"id\": ")) && p < at; p++)
+        id = p;
+    return id ? atoi (id + 6) : -1;
+}
+
+//  Nested types: the text form round trips (ROW(...) and backticks too),
+//  errors name the column and what is wrong, and the schema file spells
+//  them as Paimon's DataType JSON with ReassignFieldId's ids.
+static void
+test_nested_types (void **state)
+{
+    zs_schema_t s, again;
+    char err[ZS_ERRLEN], text[4096], text2[4096];
+    const char *in = "id BIGINT NOT NULL, xs array<int not null>, "
+                     "m MAP<STRING, ROW(`a b` INT, c ARRAY<ROW<d DOUBLE>>)> NOT NULL, "
+                     "r ROW<e MAP<INT, STRING>, f ROW<g BOOLEAN NOT NULL>>";
+    if (zs_schema_parse (&s, in, err, sizeof err) != 0)
+        fail_msg ("%s", err);
+    assert_int_equal (zs_schema_format (&s, text, sizeof text), 0);
+    assert_string_equal (text,
+                         "id BIGINT NOT NULL, xs ARRAY<INT NOT NULL>, "
+                         "m MAP<STRING NOT NULL, ROW<`a b` INT, c ARRAY<ROW<d DOUBLE>>>> NOT "
+                         "NULL, r ROW<e MAP<INT NOT NULL, STRING>, f ROW<g BOOLEAN NOT NULL>>");
+    char *json = zs_schema_to_json (&s, 1);
+    assert_non_null (json);
+    //  ids: a column first, then its nested fields, each after its own type's
+    assert_non_null (strstr (json, "\"highestFieldId\": 9"));
+    assert_non_null (strstr (json, "\"type\": \"ARRAY\",\n        \"element\": \"INT NOT NULL\""));
+    assert_int_equal (s_field_id (json, "d"), 4);
+    assert_int_equal (s_field_id (json, "c"), 5);
+    assert_int_equal (s_field_id (json, "r"), 6);
+    assert_int_equal (s_field_id (json, "f"), 9);
+    zs_table_schema_t back;
+    if (zs_schema_from_json (&back, json, err, sizeof err) != 0)
+        fail_msg ("%s", err);
+    free (json);
+    assert_int_equal (back.highest_field_id, 9);
+    assert_int_equal (zs_schema_format (&back.row, text2, sizeof text2), 0);
+    assert_string_equal (text, text2);
+    assert_int_equal (back.row.fingerprint, s.fingerprint);
+    assert_int_equal (zs_schema_parse (&again, text, err, sizeof err), 0); //  a fixed point
+    assert_int_equal (again.fingerprint, s.fingerprint);
+    struct {
+        const char *text, *want;
+    } bad[] = {
+        {"x ARRAY<INT, INT>", "column 1 'x': ARRAY takes one element type"},
+        {"x MAP<INT>", "MAP takes a key and a value type"},
+        {"x ROW<>", "ROW takes one field at least"},
+        {"x ARRAY", "ARRAY needs its types in <...>"},
+        {"x ARRAY<INTT>", "unknown type 'INTT'"},
+        {"x ROW<a INT, A INT>", "ROW field 'A' repeats"},
+        {"`` BYTES", "does not start with a name"}, //  fuzz_schema: names stay plain
+        {"x ROW<`` INT>", "ROW field with an empty name"},
+        {"x ROW<a INT, b>", "field 'b'"},
+        {"x ARRAY<ARRAY<ARRAY<ARRAY<ARRAY<ARRAY<ARRAY<ARRAY<ARRAY<ARRAY<ARRAY<ARRAY<ARRAY<ARRAY<"
+         "ARRAY<ARRAY<ARRAY<INT>>>>>>>>>>>>>>>>>",
+         "nested deeper than 16"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal (zs_schema_parse (&s, bad[i].text, err, sizeof err), -1);
+        if (!strstr (err, bad[i].want))
+            fail_msg ("'%s': got '%s', want '%s'", bad[i].text, err, bad[i].want);
+    }
+}
+
 static void
 test_json_round_trip_and_corrupt (void **state)
 {
@@ -341,6 +414,7 @@ main (void)
         cmocka_unit_test (test_parse_all_types),
         cmocka_unit_test (test_parse_errors_name_the_column),
         cmocka_unit_test (test_json_round_trip_and_corrupt),
+        cmocka_unit_test (test_nested_types),
         cmocka_unit_test (test_paimon_tables),
         cmocka_unit_test (test_diff_names_first_difference),
         cmocka_unit_test (test_rowfmt_values),

@@ -224,6 +224,38 @@ test_mapping (void **state)
 }
 
 //  What zsink cannot honour is refused, naming the column and both ids.
+//  Nested columns: only NOT NULL -> nullable at the top; a change inside
+//  (a leaf's type, a field's name or nullability) is refused by name.
+static void
+test_nested_plans (void **state)
+{
+    static const struct {
+        const char *a, *b;
+        bool ok;
+    } cases[] = {
+        {"r ROW<a INT, b ARRAY<STRING>>", "r ROW<a INT, b ARRAY<STRING>>", true},
+        {"r ROW<a INT> NOT NULL", "r ROW<a INT>", true},
+        {"r ROW<a INT>", "r ROW<a BIGINT>", false},
+        {"r ROW<a INT>", "r ROW<x INT>", false},
+        {"r ROW<a INT>", "r ROW<a INT NOT NULL>", false},
+        {"m MAP<STRING, INT>", "m MAP<STRING, ARRAY<INT>>", false},
+        {"x ARRAY<INT>", "x INT", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        zs_table_schema_t a = {0}, b = {0};
+        char err[ZS_ERRLEN] = "";
+        assert_int_equal (zs_schema_parse (&a.row, cases[i].a, err, sizeof err), 0);
+        assert_int_equal (zs_schema_parse (&b.row, cases[i].b, err, sizeof err), 0);
+        b.id = 1;
+        zs_evolve_t plan;
+        int rc = zs_evolve_plan (&a, &b, &plan, err, sizeof err);
+        if ((rc == 0) != cases[i].ok)
+            fail_msg ("%s -> %s: rc %d (%s)", cases[i].a, cases[i].b, rc, err);
+        if (rc != 0)
+            assert_non_null (strstr (err, "cannot convert"));
+    }
+}
+
 static void
 test_refusals (void **state)
 {
@@ -585,6 +617,7 @@ main (void)
         cmocka_unit_test_setup_teardown (test_read_mixed, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_verify_own_schema, s_setup, s_teardown),
         cmocka_unit_test (test_paimon_type_casts),
+        cmocka_unit_test (test_nested_plans),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }

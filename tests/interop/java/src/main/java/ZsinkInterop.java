@@ -181,6 +181,7 @@ public class ZsinkInterop {
             case "train": return train(a);
             case "append-json": return appendJson(a);
             case "value-stats": return valueStats(a);
+            case "create-fields": return createFields(a);
             default: throw new UsageError("unknown command " + argv[0]);
         }
     }
@@ -444,6 +445,10 @@ public class ZsinkInterop {
     // epoch nanoseconds, WITH LOCAL TIME ZONE as TIMESTAMP (epoch micros, nanos).
     static Speller typeSpeller(String name, DataType t, int pos) {
         switch (t.getTypeRoot()) {
+            case ARRAY:
+            case MAP:
+            case ROW:
+                return r -> spellNested(t, r, pos);
             case DECIMAL: {
                 int p = DataTypeChecks.getPrecision(t), sc = DataTypeChecks.getScale(t);
                 return r -> r.getDecimal(pos, p, sc).toBigDecimal().toPlainString();
@@ -464,6 +469,66 @@ public class ZsinkInterop {
             default:
                 throw new IllegalArgumentException("column " + name + " has type " + t
                         + ", which has no canonical spelling (zsink's types only)");
+        }
+    }
+
+    // Nested values (ARRAY, MAP, ROW), as paimon_py.py spell_nested and
+    // oracle.mjs spellNested spell them: null inside is `null`; ARRAY `[a,b]`;
+    // ROW `{"name":v,...}`; MAP `{k:v,...}` sorted by the key's spelling; a
+    // scalar inside as its column would be.
+    static String spellNested(DataType t, org.apache.paimon.data.DataGetters g, int pos) {
+        if (g.isNullAt(pos))
+            return "null";
+        switch (t.getTypeRoot()) {
+            case ARRAY: {
+                DataType et = ((org.apache.paimon.types.ArrayType) t).getElementType();
+                org.apache.paimon.data.InternalArray a = g.getArray(pos);
+                StringBuilder b = new StringBuilder("[");
+                for (int i = 0; i < a.size(); i++)
+                    b.append(i > 0 ? "," : "").append(spellNested(et, a, i));
+                return b.append(']').toString();
+            }
+            case MAP: {
+                org.apache.paimon.types.MapType mt = (org.apache.paimon.types.MapType) t;
+                org.apache.paimon.data.InternalMap m = g.getMap(pos);
+                List<String[]> es = new ArrayList<>();
+                for (int i = 0; i < m.size(); i++)
+                    es.add(new String[] {spellNested(mt.getKeyType(), m.keyArray(), i),
+                            spellNested(mt.getValueType(), m.valueArray(), i)});
+                es.sort((x, y) -> x[0].compareTo(y[0]) != 0 ? x[0].compareTo(y[0]) : x[1].compareTo(y[1]));
+                StringBuilder b = new StringBuilder("{");
+                for (int i = 0; i < es.size(); i++)
+                    b.append(i > 0 ? "," : "").append(es.get(i)[0]).append(':').append(es.get(i)[1]);
+                return b.append('}').toString();
+            }
+            case ROW: {
+                RowType rt = (RowType) t;
+                InternalRow r = g.getRow(pos, rt.getFieldCount());
+                StringBuilder b = new StringBuilder("{");
+                for (int i = 0; i < rt.getFieldCount(); i++)
+                    b.append(i > 0 ? "," : "").append(jsonString(rt.getFields().get(i).name()))
+                            .append(':').append(spellNested(rt.getTypeAt(i), r, i));
+                return b.append('}').toString();
+            }
+            case BOOLEAN: return g.getBoolean(pos) ? "true" : "false";
+            case TINYINT: return Byte.toString(g.getByte(pos));
+            case SMALLINT: return Short.toString(g.getShort(pos));
+            case INTEGER:
+            case DATE: return Integer.toString(g.getInt(pos));
+            case BIGINT: return Long.toString(g.getLong(pos));
+            case FLOAT: return jsNumber((double) g.getFloat(pos));
+            case DOUBLE: return jsNumber(g.getDouble(pos));
+            case CHAR:
+            case VARCHAR: return jsonString(g.getString(pos).toString());
+            case BINARY:
+            case VARBINARY: return hex(g.getBinary(pos));
+            case DECIMAL: {
+                int p = DataTypeChecks.getPrecision(t), sc = DataTypeChecks.getScale(t);
+                return g.getDecimal(pos, p, sc).toBigDecimal().toPlainString();
+            }
+            default:
+                throw new IllegalArgumentException("type " + t
+                        + " inside a nested type has no canonical spelling");
         }
     }
 
@@ -1852,6 +1917,77 @@ public class ZsinkInterop {
                 return Timestamp.fromLocalDateTime(LocalDateTime.parse(s.replace(' ', 'T')));
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 return Timestamp.fromInstant(java.time.OffsetDateTime.parse(s.replace(' ', 'T')).toInstant());
+            default:
+                return nestedJsonValue(t, v);
+        }
+    }
+
+    // ---- nested types (issue 25 part 5) ---------------------------------------------
+
+    // create-fields TABLE FILE: a table whose columns are the "fields" array of a
+    // schema file (FILE: that JSON array, as Paimon writes it), nested types too;
+    // Paimon gives the field ids as its Schema builder does.
+    static int createFields(Args a) throws Exception {
+        String path = absPath(a.pos(0, "TABLE"));
+        org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode fields =
+                new org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(new String(java.nio.file.Files.readAllBytes(
+                                java.nio.file.Paths.get(a.pos(1, "FILE"))), StandardCharsets.UTF_8));
+        Schema.Builder b = Schema.newBuilder();
+        for (org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode f : fields) {
+            DataField df = DataTypeJsonParser.parseDataField(f);
+            b.column(df.name(), df.type());
+        }
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("bucket", "-1");
+        options.put("file.format", "parquet");
+        b.options(options);
+        Schema schema = b.build();
+        spellers(new RowType(schema.fields()));
+        new SchemaManager(fileIO(path), new Path(path)).createTable(schema);
+        out.println(toJson(obj("ok", true, "table", path, "columns", schema.fields().size())));
+        return 0;
+    }
+
+    // A nested value from JSON: ARRAY an array, ROW an object by field name, MAP an
+    // object (keys as the key type's text) or an array of [key, value] pairs.
+    static Object nestedJsonValue(DataType t, org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode v) {
+        switch (t.getTypeRoot()) {
+            case ARRAY: {
+                DataType et = ((org.apache.paimon.types.ArrayType) t).getElementType();
+                Object[] es = new Object[v.size()];
+                for (int i = 0; i < es.length; i++)
+                    es[i] = v.get(i).isNull() ? null : jsonValue(et, v.get(i));
+                return new org.apache.paimon.data.GenericArray(es);
+            }
+            case MAP: {
+                org.apache.paimon.types.MapType mt = (org.apache.paimon.types.MapType) t;
+                Map<Object, Object> m = new LinkedHashMap<>();
+                org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.JsonNodeFactory nf =
+                        org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+                if (v.isArray())
+                    for (org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode p : v)
+                        m.put(jsonValue(mt.getKeyType(), p.get(0)),
+                                p.get(1).isNull() ? null : jsonValue(mt.getValueType(), p.get(1)));
+                else
+                    for (Iterator<Map.Entry<String, org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode>> it =
+                            v.fields(); it.hasNext();) {
+                        Map.Entry<String, org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode> e = it.next();
+                        m.put(jsonValue(mt.getKeyType(), nf.textNode(e.getKey())),
+                                e.getValue().isNull() ? null : jsonValue(mt.getValueType(), e.getValue()));
+                    }
+                return new org.apache.paimon.data.GenericMap(m);
+            }
+            case ROW: {
+                RowType rt = (RowType) t;
+                GenericRow r = new GenericRow(rt.getFieldCount());
+                for (int i = 0; i < rt.getFieldCount(); i++) {
+                    org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode f =
+                            v.get(rt.getFields().get(i).name());
+                    r.setField(i, f == null || f.isNull() ? null : jsonValue(rt.getTypeAt(i), f));
+                }
+                return r;
+            }
             default:
                 throw new IllegalArgumentException("no JSON value for " + t);
         }
