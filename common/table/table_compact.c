@@ -79,6 +79,27 @@ s_drop_oversized (const zs_file_meta_t *files, size_t *n)
     *n = m;
 }
 
+//  The output's estimate reached the target: roll it when it really has.
+//  The estimate of rows still buffered is their raw size scaled by what
+//  the written row groups shrank to, and before the first there is none:
+//  the raw size, several times what zstd makes of it. Outputs rolled on
+//  that came out small, and the next plan took them again (and again).
+//  So the rows are written out first and the file closed only if it is
+//  at the target then. 0 or -1 + err.
+static int
+s_roll (zs_datafile_writer_t **w_p, const zs_compact_t *req, zs_file_meta_t *meta, size_t *k,
+        char *err, size_t errlen)
+{
+    if (zs_datafile_writer_flush (*w_p, err, errlen) != 0)
+        return -1;
+    if (zs_datafile_writer_bytes (*w_p) < req->target_file_size)
+        return 0;
+    if (zs_datafile_writer_close (w_p, meta, err, errlen) != 0)
+        return -1;
+    (*k)++;
+    return 0;
+}
+
 //  Paimon's pack over files (sorted here): the first task into files[0..*n).
 //  false when there is none.
 static bool
@@ -227,10 +248,8 @@ zs_table_compact_rewrite (const char *table_path, const zs_schemas_t *schemas,
                 }
             }
             rc = zs_datafile_writer_append (w, row, err, errlen);
-            if (rc == 0 && zs_datafile_writer_bytes (w) >= req->target_file_size && k < n) {
-                rc = zs_datafile_writer_close (&w, &out[k], err, errlen);
-                k += rc == 0;
-            }
+            if (rc == 0 && k < n && zs_datafile_writer_bytes (w) >= req->target_file_size)
+                rc = s_roll (&w, req, &out[k], &k, err, errlen);
         }
         if (rc == 0 && got < 0)
             rc = -1;

@@ -1768,6 +1768,53 @@ test_partitioned_table (void **state)
     nftw (flat, s_rm, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+//  Compaction's outputs are rolled at target-file-size as written: before
+//  its first row group the estimate is the rows' raw size, several times
+//  what zstd makes of them, and outputs rolled on it came out small enough
+//  to be picked again by the next plan, and the next (nested types' tests
+//  saw 2 files compacted into 2, over and over).
+static void
+test_compaction_outputs_reach_the_target (void **state)
+{
+    char err[ZS_ERRLEN];
+    zs_compact_t req;
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    zs_table_compact_options (&cfg, USER_A, &req);
+    req.target_file_size = 64 * 1024;
+    req.open_file_cost = 0; //  one task of all six inputs
+    int64_t in_bytes = 0;
+    for (int i = 0; i < 6; i++) {
+        zs_file_meta_t f = s_data_file (1 + i * 3000, 3000);
+        in_bytes += f.size;
+        assert_true (f.size < req.target_file_size / 2);
+        assert_int_equal (s_commit (USER_A, i + 1, &f, 1, NULL), 0);
+    }
+    zs_compacted_t out;
+    assert_int_equal (zs_table_compact (s_table, &req, &out, err, sizeof err), 0);
+    assert_true (out.snapshot_id > 0);
+    assert_int_equal (out.rows, 3000 * out.before);
+    zs_file_meta_t *files = NULL;
+    size_t nf = 0;
+    assert_int_equal (zs_table_live_files (s_table, 0, &files, &nf, err, sizeof err), 0);
+    int small = 0;
+    int64_t out_bytes = 0;
+    for (size_t i = 0; i < nf; i++) {
+        out_bytes += files[i].size;
+        small += files[i].size < (int64_t) (req.target_file_size * req.small_file_ratio);
+    }
+    free (files);
+    //  every output but the last at the target: the next plan has at
+    //  most one small file of them, no task
+    if (small > 1)
+        fail_msg ("%d of %zu outputs (%" PRId64 " bytes in all, inputs %" PRId64
+                  ") are small files again",
+                  small, nf, out_bytes, in_bytes);
+    assert_int_equal (zs_table_compact (s_table, &req, &out, err, sizeof err), 0);
+    assert_int_equal (out.snapshot_id, 0);
+    s_assert_whole (nf);
+}
+
 //  Compaction: Paimon's plan (min files, small files only), a COMPACT
 //  snapshot with the same rows and the user's last identifier, a dropped
 //  compaction when an input is gone, and a crashed one's outputs removed by
@@ -2079,6 +2126,7 @@ main (void)
         T (test_finished_run_after_expiry),
         T (test_expire_keeps_carrier_and_consumers),
         T (test_compaction),
+        T (test_compaction_outputs_reach_the_target),
         T (test_compaction_failed_commit_removes_outputs),
         T (test_compaction_leaves_a_big_file_out),
         T (test_rollback),
