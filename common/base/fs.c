@@ -783,17 +783,15 @@ zs_fs_file_create (const char *path, char *err, size_t errlen)
         free (self);
         return NULL;
     }
-    //  1 MiB: a few large write(2)s instead of one per row is most of what
-    //  makes ~1M rows/s possible.
-    self->buf = malloc (S_FILE_BUFSIZE);
+    //  The buffer (1 MiB: a few large write(2)s instead of one per row is
+    //  most of what makes ~1M rows/s possible) comes with the first write.
     //  O_EXCL: a data file is never overwritten; a name clash is a bug in
     //  the caller's naming and must be loud, not a silent loss of rows.
     self->fd = -1;
-    if (self->buf && s_op ("create", path) == 0)
+    if (s_op ("create", path) == 0)
         self->fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (self->fd < 0) {
-        s_seterr (err, errlen, path, "create", self->buf ? errno : ENOMEM);
-        free (self->buf);
+        s_seterr (err, errlen, path, "create", errno);
         free (self);
         return NULL;
     }
@@ -830,9 +828,23 @@ zs_fs_file_write (zs_fs_file_t *self, const void *data, size_t len, char *err, s
             return 0;
         }
     }
+    if (!self->buf && !(self->buf = malloc (S_FILE_BUFSIZE))) {
+        s_seterr (err, errlen, self->path, "write", ENOMEM);
+        return -1;
+    }
     memcpy (self->buf + self->used, data, len);
     self->used += len;
     self->offset += (int64_t) len;
+    return 0;
+}
+
+int
+zs_fs_file_release (zs_fs_file_t *self, char *err, size_t errlen)
+{
+    if (s_file_flush (self, err, errlen) != 0)
+        return -1;
+    free (self->buf);
+    self->buf = NULL;
     return 0;
 }
 

@@ -126,6 +126,9 @@ typedef struct _zs_fs_file_t zs_fs_file_t;
 zs_fs_file_t *zs_fs_file_create (const char *path, char *err, size_t errlen);
 int zs_fs_file_write (zs_fs_file_t *self, const void *data, size_t len, char *err, size_t errlen);
 int64_t zs_fs_file_offset (zs_fs_file_t *self);
+//  Hand what is buffered to the kernel (not durable: close is) and free
+//  the buffer until the next write: a writer holding many files open.
+int zs_fs_file_release (zs_fs_file_t *self, char *err, size_t errlen);
 int zs_fs_file_close (zs_fs_file_t **self_p, char *err, size_t errlen); //  durable
 void zs_fs_file_abort (zs_fs_file_t **self_p);                          //  close + unlink
 

@@ -1022,7 +1022,7 @@ s_flush_group (zs_parquet_writer_t *self, char *err, size_t errlen)
 static int
 s_grow_rows (zs_parquet_writer_t *self)
 {
-    int64_t cap = self->row_cap ? self->row_cap * 2 : 1024;
+    int64_t cap = self->row_cap ? self->row_cap * 2 : 128; //  small: many partitions' files
     cap = cap < self->opts.row_group_rows ? cap : self->opts.row_group_rows;
     for (int i = 0; i < self->schema.n; i++) {
         s_column_t *c = &self->cols[i];
@@ -1558,6 +1558,10 @@ zs_parquet_writer_flush (zs_parquet_writer_t *self, char *err, size_t errlen)
     self->indices = NULL;
     self->dict_off_cap = self->nslots = self->indices_cap = 0;
     self->ndict = 0;
+    if (zs_io_file_release (self->file, err, errlen) != 0) {
+        self->failed = true;
+        return -1;
+    }
     if (self->cctx) {
         //  zstd's tables are sized by the inputs seen; an empty context is
         //  small (and says the file is compressed, as before)

@@ -401,6 +401,12 @@ zs_io_file_offset (zs_io_file_t *self)
 }
 
 int
+zs_io_file_release (zs_io_file_t *self, char *err, size_t errlen)
+{
+    return self->release ? self->release (self, err, errlen) : 0;
+}
+
+int
 zs_io_file_close (zs_io_file_t **self_p, char *err, size_t errlen)
 {
     if (!self_p || !*self_p)

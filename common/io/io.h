@@ -146,6 +146,10 @@ typedef struct _zs_io_file_t zs_io_file_t;
 zs_io_file_t *zs_io_file_create (const char *path, char *err, size_t errlen);
 int zs_io_file_write (zs_io_file_t *self, const void *data, size_t len, char *err, size_t errlen);
 int64_t zs_io_file_offset (zs_io_file_t *self);
+//  Give back the memory of what is buffered for the file where the backend
+//  can (local: written to the kernel, not durable; S3: nothing, its parts
+//  are uploaded at their size). 0 or -1 + err.
+int zs_io_file_release (zs_io_file_t *self, char *err, size_t errlen);
 int zs_io_file_close (zs_io_file_t **self_p, char *err, size_t errlen);
 void zs_io_file_abort (zs_io_file_t **self_p);
 

@@ -96,6 +96,12 @@ s_file_write (zs_io_file_t *base, const void *data, size_t len, char *err, size_
 }
 
 static int
+s_file_release (zs_io_file_t *base, char *err, size_t errlen)
+{
+    return zs_fs_file_release (((s_file_t *) base)->file, err, errlen);
+}
+
+static int
 s_file_close (zs_io_file_t *base, char *err, size_t errlen)
 {
     s_file_t *self = (s_file_t *) base;
@@ -126,6 +132,7 @@ s_file_create (const char *path, char *err, size_t errlen)
         return NULL;
     }
     self->base.write = s_file_write;
+    self->base.release = s_file_release;
     self->base.close = s_file_close;
     self->base.abort = s_file_abort;
     return &self->base;

@@ -35,7 +35,8 @@ extern const zs_io_ops_t zs_io_s3_ops;
 //  later call needs no path.
 struct _zs_io_file_t {
     int (*write) (zs_io_file_t *self, const void *data, size_t len, char *err, size_t errlen);
-    int (*close) (zs_io_file_t *self, char *err, size_t errlen); //  frees self
+    int (*release) (zs_io_file_t *self, char *err, size_t errlen); //  NULL: nothing to give
+    int (*close) (zs_io_file_t *self, char *err, size_t errlen);   //  frees self
     void (*abort) (zs_io_file_t *self);                          //  frees self
     int64_t offset;                                              //  bytes accepted
 };
