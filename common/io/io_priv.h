@@ -37,8 +37,8 @@ struct _zs_io_file_t {
     int (*write) (zs_io_file_t *self, const void *data, size_t len, char *err, size_t errlen);
     int (*release) (zs_io_file_t *self, char *err, size_t errlen); //  NULL: nothing to give
     int (*close) (zs_io_file_t *self, char *err, size_t errlen);   //  frees self
-    void (*abort) (zs_io_file_t *self);                          //  frees self
-    int64_t offset;                                              //  bytes accepted
+    void (*abort) (zs_io_file_t *self);                            //  frees self
+    int64_t offset;                                                //  bytes accepted
 };
 
 struct _zs_io_reader_t {
