@@ -529,8 +529,9 @@ run_variants () {
     fi
 }
 
-# count_log VARIANT PATTERN: lines of the cluster log matching (grep -E).
-count_log () { grep -cE -- "$2" "$(clog "$1")"; }
+# count_log VARIANT PATTERN: lines of the cluster log matching (grep -E);
+# 0 before the cluster wrote one.
+count_log () { if [ -f "$(clog "$1")" ]; then grep -cE -- "$2" "$(clog "$1")"; else echo 0; fi; }
 
 pass () {
     cleanup
