@@ -9,6 +9,11 @@
 #    (write-max-writers: the least recently written is rolled; rows come
 #    round robin, so every row rolls one: the worst case, tiny files); a
 #    writer killed -9.
+#  - pressure: 100 partitions, 2 writers each buffering more rows between
+#    barriers than write-buffer-size (1 MB): the buffered rows are written
+#    out as row groups and the files kept open (a committable never holds
+#    more than a file a partition, files have several row groups); a
+#    writer killed -9.
 # Each ends with ids 1..N exactly once for every reader (lib.sh's oracle:
 # zsink, DuckDB, pypaimon, Paimon Java), every data file in its partition's
 # directory, the directories Paimon's names (the escaped and the default
@@ -52,11 +57,16 @@ drive () {
     several) parts=10 p=3 keys="p, hr" extra="compaction.min.file-num: 3" N=20000 ;;
     many) parts=100 p=2 keys=p extra="write-max-writers: 100" N=20000 ;;
     lru) parts=10 p=2 keys=p extra="write-max-writers: 4" N=3000 ;;
+    pressure) parts=100 p=2 keys=p extra="write-buffer-size: 1mb" N=300000 ;;
     esac
+    rate=$((N / 5)) ival="execution.checkpointing.interval: 1s"
+    # pressure: 40,000 rows a second (the job's), 2 s checkpoints: ~40,000
+    # rows (some 1.5 MB) buffered a writer between barriers, beyond its 1 MB
+    [ "$v" = pressure ] && rate=40000 ival="execution.checkpointing.interval: 2s"
     "$PY" "$LIB_DIR/gen_partitioned.py" "$in" 4 $N $parts || fail "$v" "gen_partitioned"
     write_fault_job "$v" $p "source.kind: file" "source.file.path: $in" \
-        "source.file.format: jsonl" "source.file.rows-per-second: $((N / 5))" \
-        "table.schema: $SCHEMA" "table.partition-keys: $keys" "$extra"
+        "source.file.format: jsonl" "source.file.rows-per-second: $rate" \
+        "table.schema: $SCHEMA" "table.partition-keys: $keys" "$extra" "$ival"
     start_cluster "$v"
     wait_for_count "$v" 'Completed checkpoint [0-9]+ for job' 2 60
     pause_random 900
@@ -94,7 +104,22 @@ print(ps.count('a/b:c'), ps.count(None), ps.count('v1'))")
         echo "[$v] at most $most files in one writer's committable"
         [ "${most:-0}" -gt 4 ] || fail "$v" "write-max-writers never rolled a file"
     fi
+    [ "$v" = pressure ] && pressure "$v"
     return 0
+}
+
+# pressure: under write-buffer-size the writers wrote their buffered rows
+# out as row groups and kept their files open: no committable holds more
+# than one file a partition (100), and files have several row groups
+pressure () {
+    v=$1 t=$(table_of "$1")
+    most=$(sed -n 's/.*Barrier [0-9]*: \([0-9]*\) files.*/\1/p' "$(clog "$v")" | sort -n | tail -n 1)
+    [ "${most:-0}" -le 100 ] || fail "$v" "$most files in one committable: files were rolled, not kept open"
+    groups=$(cd "$t" && "$INTEROP/venv/bin/python" -c '
+import glob, pyarrow.parquet as pq
+print(max(pq.ParquetFile(f).num_row_groups for f in glob.glob("*/bucket-0/data-*.parquet")))')
+    [ "${groups:-0}" -gt 1 ] || fail "$v" "no data file has more than one row group: the buffers were never written out"
+    echo "[$v] at most $most files in one committable; up to $groups row groups in a file"
 }
 
 # compaction, expiry and orphans on a partitioned table, zsink's and Paimon's
@@ -207,7 +232,7 @@ java_table () {
     oracle $v 10000 --last-max
 }
 
-run_variants drive one several many lru
+run_variants drive ${ZSINK_TEST_VARIANTS:-one several many lru pressure}
 cancel_job
 java_table
 pass
