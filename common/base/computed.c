@@ -110,15 +110,6 @@ struct _zs_computed_t {
     uint64_t source_fp;
 };
 
-static void
-s_trim (const char **a, const char **b)
-{
-    while (*a < *b && isspace ((unsigned char) **a))
-        (*a)++;
-    while (*b > *a && isspace ((unsigned char) (*b)[-1]))
-        (*b)--;
-}
-
 //  ---------------------------------------------------------------------
 //  Syntax
 
@@ -133,7 +124,7 @@ static int
 s_parse_name (s_item_t *it, const char *a, const char *b, const char *ia, const char *ib, char *err,
               size_t errlen)
 {
-    s_trim (&a, &b);
+    zs_trim_span (&a, &b);
     bool ok = a < b && (isalpha ((unsigned char) *a) || *a == '_');
     for (const char *p = a; ok && p < b; p++)
         ok = isalnum ((unsigned char) *p) || *p == '_';
@@ -191,7 +182,7 @@ static int
 s_parse_args (s_item_t *it, const char *a, const char *b, char *err, size_t errlen)
 {
     const char *ta = a, *tb = b;
-    s_trim (&ta, &tb);
+    zs_trim_span (&ta, &tb);
     it->nargs = 0;
     if (ta == tb)
         return 0; //  "now()"
@@ -199,7 +190,7 @@ s_parse_args (s_item_t *it, const char *a, const char *b, char *err, size_t errl
     while (true) {
         const char *comma = s_next_comma (p, b);
         const char *e = comma ? comma : b, *s = p;
-        s_trim (&s, &e);
+        zs_trim_span (&s, &e);
         if (it->nargs == S_ARGS_MAX) {
             snprintf (err, errlen,
                       "table.computed-columns: column '%s': %s takes at most %d "
@@ -242,7 +233,7 @@ s_parse_item (s_item_t *it, const char *a, const char *b, char *err, size_t errl
     if (s_parse_name (it, a, eq, a, b, err, errlen))
         return -1;
     const char *ea = eq + 1, *eb = b;
-    s_trim (&ea, &eb);
+    zs_trim_span (&ea, &eb);
     //  the arguments end at the last ')': a type may hold parentheses
     //  ("cast(1, TIMESTAMP(3))")
     const char *open = memchr (ea, '(', (size_t) (eb - ea));
@@ -255,7 +246,7 @@ s_parse_item (s_item_t *it, const char *a, const char *b, char *err, size_t errl
     if (close + 1 != eb)
         return s_item_err (err, errlen, a, b, "text after the closing ')'");
     const char *fa = ea, *fb = open;
-    s_trim (&fa, &fb);
+    zs_trim_span (&fa, &fb);
     if ((it->fn = s_find_fn (fa, fb)) < 0)
         return s_unknown_fn (it, fa, fb, err, errlen);
     if (s_parse_args (it, open + 1, close, err, errlen))
@@ -285,7 +276,7 @@ s_each_item (const char *text, int (*fn) (const s_item_t *it, void *arg), void *
     for (const char *p = text; rc == 0 && *p;) {
         const char *semi = strchr (p, ';');
         const char *e = semi ? semi : p + strlen (p), *s = p;
-        s_trim (&s, &e);
+        zs_trim_span (&s, &e);
         if (s < e)
             rc = s_parse_item (it, s, e, err, errlen) ? -1 : fn (it, arg);
         p = semi ? semi + 1 : e + strlen (e);
@@ -1013,16 +1004,6 @@ s_trim_value (const zs_value_t *in, zs_value_t *out)
 }
 
 //  The local wall-clock time in milliseconds (Java's LocalDateTime.now()).
-static int64_t
-s_now_local_ms (void)
-{
-    struct timespec ts;
-    struct tm tm;
-    clock_gettime (CLOCK_REALTIME, &ts);
-    time_t secs = ts.tv_sec;
-    localtime_r (&secs, &tm);
-    return ((int64_t) ts.tv_sec + tm.tm_gmtoff) * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int
 s_temporal (const s_col_t *c, const zs_value_t *in, zs_value_t *out, char *err, size_t errlen)
@@ -1062,7 +1043,7 @@ s_eval_col (zs_computed_t *self, s_col_t *c, const zs_value_t *row, zs_value_t *
             size_t errlen)
 {
     if (c->fn == S_NOW) {
-        out->v.i64 = s_now_local_ms ();
+        out->v.i64 = zs_clock_local_ms ();
         return 0;
     }
     if (c->fn == S_CAST) {

@@ -106,15 +106,6 @@ s_comma (const char *p, const char *end)
     return end;
 }
 
-static void
-s_trim (const char **a, const char **b)
-{
-    while (*a < *b && isspace ((unsigned char) **a))
-        (*a)++;
-    while (*b > *a && isspace ((unsigned char) (*b)[-1]))
-        (*b)--;
-}
-
 //  A trailing NOT NULL of [a, *b): false and *b moved before it.
 static bool
 s_nullable (const char *a, const char **b)
@@ -183,7 +174,7 @@ s_parse_row_field (zs_schema_t *self, int index, const char *a, const char *b, i
     }
     const char *e = b;
     bool nullable = s_nullable (p, &e);
-    s_trim (&p, &e);
+    zs_trim_span (&p, &e);
     if (p == e) {
         snprintf (why, whylen, "ROW field '%.*s' has no type", (int) nlen, name);
         return -1;
@@ -228,7 +219,7 @@ s_parse_children (zs_schema_t *self, zs_column_t *col, const char *a, const char
     const char *p = a;
     for (int i = 0; i < n; i++) {
         const char *c = s_comma (p, b), *x = p, *y = c;
-        s_trim (&x, &y);
+        zs_trim_span (&x, &y);
         int index = col->child + i;
         if (x == y) {
             snprintf (why, whylen, "%s: empty type", zs_type_name (col->type));
@@ -245,7 +236,7 @@ s_parse_children (zs_schema_t *self, zs_column_t *col, const char *a, const char
         } else {
             zs_column_t *e = &self->nodes[index];
             bool nullable = s_nullable (x, &y);
-            s_trim (&x, &y);
+            zs_trim_span (&x, &y);
             if (s_parse (self, e, x, (size_t) (y - x), depth + 1, why, whylen) != 0)
                 return -1;
             static const char *const names[] = {"element", "key", "value"};
@@ -263,7 +254,7 @@ s_parse (zs_schema_t *self, zs_column_t *col, const char *text, size_t len, int 
          size_t whylen)
 {
     const char *a = text, *b = text + len;
-    s_trim (&a, &b);
+    zs_trim_span (&a, &b);
     size_t k = 0;
     while (a + k < b && isalpha ((unsigned char) a[k]))
         k++;

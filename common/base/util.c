@@ -1,5 +1,6 @@
 /*  util.c - clocks and UUIDs (zs.h). */
 #include "zs.h"
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,26 @@ zs_clock_wall_ms (void)
     struct timespec ts;
     clock_gettime (CLOCK_REALTIME, &ts);
     return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t
+zs_clock_local_ms (void)
+{
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime (CLOCK_REALTIME, &ts);
+    time_t secs = ts.tv_sec;
+    localtime_r (&secs, &tm);
+    return ((int64_t) ts.tv_sec + tm.tm_gmtoff) * 1000 + ts.tv_nsec / 1000000;
+}
+
+void
+zs_trim_span (const char **a, const char **b)
+{
+    while (*a < *b && isspace ((unsigned char) **a))
+        (*a)++;
+    while (*b > *a && isspace ((unsigned char) (*b)[-1]))
+        (*b)--;
 }
 
 uint64_t

@@ -48,6 +48,14 @@ enum {
 //  Monotonic and wall clocks, milliseconds.
 int64_t zs_clock_mono_ms (void);
 int64_t zs_clock_wall_ms (void);
+//  The wall clock as the local time zone reads it, as epoch milliseconds
+//  (Java's LocalDateTime.now (), the way Paimon's now() and update-time
+//  expiry take it).
+int64_t zs_clock_local_ms (void);
+
+//  Narrow [*a, *b) to its part without leading or trailing blanks
+//  (isspace).
+void zs_trim_span (const char **a, const char **b);
 
 //  FNV-1a, 64 bits, of a NUL-terminated text (names and fingerprints, not
 //  security).

@@ -350,16 +350,6 @@ zs_table_drop_partitions (zs_table_t *self, const char *const *specs, size_t n, 
 //  Expiring (Paimon's PartitionExpire)
 
 //  The local wall clock as epoch millis (LocalDateTime.now()).
-static int64_t
-s_local_now_ms (void)
-{
-    struct timespec ts;
-    struct tm tm;
-    clock_gettime (CLOCK_REALTIME, &ts);
-    time_t secs = ts.tv_sec;
-    localtime_r (&secs, &tm);
-    return ((int64_t) ts.tv_sec + tm.tm_gmtoff) * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int64_t
 s_ldt_ms (const zs_ldt_t *t)
@@ -589,7 +579,7 @@ zs_table_expire_partitions (zs_table_t *self, const zs_partition_expire_t *req,
         snprintf (err, errlen, "out of memory");
         rc = -1;
     }
-    int64_t limit = (req->now_ms ? req->now_ms : s_local_now_ms ()) - req->expiration_ms;
+    int64_t limit = (req->now_ms ? req->now_ms : zs_clock_local_ms ()) - req->expiration_ms;
     for (size_t i = 0; rc == 0 && i < np; i++) {
         s_expired_t *e = &expired.v[expired.n];
         e->info = &parts[i];

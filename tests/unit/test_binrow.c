@@ -20,29 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-//  The binrow calls with a type per column (the columns' other parameters
-//  at their defaults), as the tests written before columns spell them.
-static uint8_t *
-s_encode (const zs_type_t *types, const zs_value_t *values, int n, size_t *len, char *err,
-          size_t errlen)
-{
-    zs_column_t cols[64];
-    memset (cols, 0, sizeof cols);
-    for (int i = 0; i < n && i < 64 && types; i++)
-        cols[i].type = types[i];
-    return zs_binrow_encode (types ? cols : NULL, values, n, len, err, errlen);
-}
-
-static int
-s_decode (const void *data, size_t len, const zs_type_t *types, int n, zs_value_t *values,
-          char *err, size_t errlen)
-{
-    zs_column_t cols[64];
-    memset (cols, 0, sizeof cols);
-    for (int i = 0; i < n && i < 64 && types; i++)
-        cols[i].type = types[i];
-    return zs_binrow_decode (data, len, types ? cols : NULL, n, values, err, errlen);
-}
+#include "binrow_types.h"
 
 static char *
 s_hex (const uint8_t *data, size_t len)
