@@ -148,6 +148,8 @@ s_by_partition (const void *a, const void *b)
 static bool
 s_plan_partitions (const zs_compact_t *req, zs_file_meta_t *files, size_t *n)
 {
+    if (*n == 0)
+        return false; //  (files may be NULL then: qsort takes no NULL)
     qsort (files, *n, sizeof *files, s_by_partition);
     for (size_t a = 0, b; a < *n; a = b) {
         for (b = a + 1; b < *n && files[b].partition_len == files[a].partition_len
