@@ -766,6 +766,7 @@ struct _zs_fs_file_t {
     int fd;
     char *buf;
     size_t used;
+    size_t cap;     //  of buf: grows to S_FILE_BUFSIZE as the file does
     int64_t offset; //  bytes accepted so far (written + buffered)
     char path[ZS_PATH_MAX];
 };
@@ -828,9 +829,20 @@ zs_fs_file_write (zs_fs_file_t *self, const void *data, size_t len, char *err, s
             return 0;
         }
     }
-    if (!self->buf && !(self->buf = malloc (S_FILE_BUFSIZE))) {
-        s_seterr (err, errlen, self->path, "write", ENOMEM);
-        return -1;
+    if (self->used + len > self->cap) {
+        //  A small file (a partition's in a checkpoint) never holds a
+        //  whole MiB: the buffer doubles up to it as the file grows
+        size_t cap = self->cap ? self->cap * 2 : 16384;
+        while (cap < self->used + len)
+            cap *= 2;
+        cap = cap < S_FILE_BUFSIZE ? cap : S_FILE_BUFSIZE;
+        char *buf = realloc (self->buf, cap);
+        if (!buf) {
+            s_seterr (err, errlen, self->path, "write", ENOMEM);
+            return -1;
+        }
+        self->buf = buf;
+        self->cap = cap;
     }
     memcpy (self->buf + self->used, data, len);
     self->used += len;
@@ -845,6 +857,7 @@ zs_fs_file_release (zs_fs_file_t *self, char *err, size_t errlen)
         return -1;
     free (self->buf);
     self->buf = NULL;
+    self->cap = 0;
     return 0;
 }
 
