@@ -166,7 +166,7 @@ static const s_key_t s_keys[] = {
     {"table.partition-keys", S_STR, S_OFF (partition_keys), 0, 512, false, NULL},
     {"partition.default-name", S_STR, S_OFF (partition_default_name), 0, 128, false, NULL},
     {"write-max-writers", S_INT, S_OFF (write_max_writers), 1, 100000, false, NULL},
-    {"write-buffer-size", S_SIZE, S_OFF (write_buffer_size), 1 << 20, S_NOMAX, false, NULL},
+    {"write-buffer-size", S_SIZE, S_OFF (write_buffer_size), 64 << 10, S_NOMAX, false, NULL},
 };
 #define S_NKEYS (sizeof s_keys / sizeof s_keys[0])
 

@@ -10,7 +10,7 @@
 #    round robin, so every row rolls one: the worst case, tiny files); a
 #    writer killed -9.
 #  - pressure: 100 partitions, 2 writers each buffering more rows between
-#    barriers than write-buffer-size (1 MB): the buffered rows are written
+#    barriers than write-buffer-size (64 kB): the buffered rows are written
 #    out as row groups and the files kept open (a committable never holds
 #    more than a file a partition, files have several row groups); a
 #    writer killed -9.
@@ -57,12 +57,12 @@ drive () {
     several) parts=10 p=3 keys="p, hr" extra="compaction.min.file-num: 3" N=20000 ;;
     many) parts=100 p=2 keys=p extra="write-max-writers: 100" N=20000 ;;
     lru) parts=10 p=2 keys=p extra="write-max-writers: 4" N=3000 ;;
-    pressure) parts=100 p=2 keys=p extra="write-buffer-size: 1mb" N=300000 ;;
+    pressure) parts=100 p=2 keys=p extra="write-buffer-size: 64kb" N=96000 ;;
     esac
     rate=$((N / 5)) ival="execution.checkpointing.interval: 1s"
-    # pressure: 40,000 rows a second (the job's), 2 s checkpoints: ~40,000
-    # rows (some 1.5 MB) buffered a writer between barriers, beyond its 1 MB
-    [ "$v" = pressure ] && rate=40000 ival="execution.checkpointing.interval: 2s"
+    # pressure: 12,000 rows a second (the job's, 8 s), 2 s checkpoints: ~12,000
+    # rows (some 450 kB) buffered a writer between barriers, beyond its 64 kB
+    [ "$v" = pressure ] && rate=12000 ival="execution.checkpointing.interval: 2s"
     "$PY" "$LIB_DIR/gen_partitioned.py" "$in" 4 $N $parts || fail "$v" "gen_partitioned"
     write_fault_job "$v" $p "source.kind: file" "source.file.path: $in" \
         "source.file.format: jsonl" "source.file.rows-per-second: $rate" \
