@@ -1,10 +1,11 @@
 #!/bin/sh
 # run-tests.sh BUILD_DIR JOBS [CTEST_ARGS...] - every test of BUILD_DIR, as
-# `make test` runs them: the S3 and Kafka tests (ctest labels s3, kafka) in a
-# lane of their own beside the others, each lane `ctest -j JOBS`. Those
-# tests mostly wait (for a lease to lapse, a server or a broker to start, a
-# rate-limited source), so the second lane costs little CPU and saves the
-# minutes they would add run after the rest. Its output is printed when both are done; exit
+# `make test` runs them: the S3, Kafka and docker-compose tests (ctest
+# labels s3, kafka, deploy) in a lane of their own beside the others, each
+# lane `ctest -j JOBS`. Those tests mostly wait (for a lease to lapse, a
+# server, a broker or a container to start, a rate-limited source), so the
+# second lane costs little CPU and saves the minutes they would add run
+# after the rest. Its output is printed when both are done; exit
 # 0 when every test of both passed (or skipped). ZSINK_TEST_LANES=1: one
 # lane, every test in one ctest (.ci/run's sanitizer pass, whose processes
 # are several times slower).
@@ -14,13 +15,13 @@ jobs=$2
 shift 2
 [ "${ZSINK_TEST_LANES:-2}" = 1 ] && exec ctest --output-on-failure -j "$jobs" "$@"
 log=$(mktemp)
-ctest --output-on-failure -L 's3|kafka' -j "$jobs" "$@" >"$log" 2>&1 &
+ctest --output-on-failure -L 's3|kafka|deploy' -j "$jobs" "$@" >"$log" 2>&1 &
 lane=$!
-ctest --output-on-failure -LE 's3|kafka' -j "$jobs" "$@"
+ctest --output-on-failure -LE 's3|kafka|deploy' -j "$jobs" "$@"
 rc=$?
 wait $lane
 rc_s3=$?
-echo "---- the S3 and Kafka tests (ctest labels s3, kafka), run beside the others ----"
+echo "---- the S3, Kafka and deploy tests (ctest labels s3, kafka, deploy), run beside the others ----"
 cat "$log"
 rm -f "$log"
 [ $rc = 0 ] && [ $rc_s3 = 0 ]
