@@ -438,16 +438,8 @@ s_parse_column (zs_schema_t *schema, zs_column_t *col, int index, const char *te
 static const char *
 s_next_comma (const char *p)
 {
-    int depth = 0;
-    for (; *p; p++) {
-        if (*p == '(' || *p == '<')
-            depth++;
-        else if ((*p == ')' || *p == '>') && depth > 0)
-            depth--;
-        else if (*p == ',' && depth == 0)
-            return p;
-    }
-    return NULL;
+    const char *end = p + strlen (p), *comma = zs_type_comma (p, end);
+    return comma == end ? NULL : comma;
 }
 
 int

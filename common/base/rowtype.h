@@ -188,6 +188,10 @@ void zs_schema_default (zs_schema_t *self);
 //  wrong.
 int zs_schema_parse (zs_schema_t *self, const char *text, char *err, size_t errlen);
 
+//  The next comma in [p, end) outside parentheses and angle brackets
+//  ("DECIMAL(10, 2)", "MAP<STRING, INT>"), or end.
+const char *zs_type_comma (const char *p, const char *end);
+
 //  The canonical text form ("id BIGINT NOT NULL, name STRING"). 0, or -1 if
 //  buf is too small.
 int zs_schema_format (const zs_schema_t *self, char *buf, size_t len);

@@ -90,9 +90,8 @@ zs_schema_type_text (const zs_schema_t *self, const zs_column_t *col, char *buf,
     return buf;
 }
 
-//  The next comma at depth 0 in [p, end), or end.
-static const char *
-s_comma (const char *p, const char *end)
+const char *
+zs_type_comma (const char *p, const char *end)
 {
     int depth = 0;
     for (; p < end; p++) {
@@ -197,7 +196,7 @@ s_parse_children (zs_schema_t *self, zs_column_t *col, const char *a, const char
 {
     int n = 0;
     for (const char *p = a; p < b; n++) {
-        const char *c = s_comma (p, b);
+        const char *c = zs_type_comma (p, b);
         p = c < b ? c + 1 : b;
     }
     int want = col->type == ZS_TYPE_ARRAY ? 1 : col->type == ZS_TYPE_MAP ? 2 : -1;
@@ -218,7 +217,7 @@ s_parse_children (zs_schema_t *self, zs_column_t *col, const char *a, const char
     self->nnodes += n;
     const char *p = a;
     for (int i = 0; i < n; i++) {
-        const char *c = s_comma (p, b), *x = p, *y = c;
+        const char *c = zs_type_comma (p, b), *x = p, *y = c;
         zs_trim_span (&x, &y);
         int index = col->child + i;
         if (x == y) {
