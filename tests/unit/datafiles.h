@@ -7,6 +7,10 @@
 
 #include "datafile.h"
 #include "datagen.h"
+#include "io.h"
+#include "partition.h"
+#include <stdio.h>
+#include <string.h>
 
 static inline zs_file_meta_t
 test_write_datafile (const char *table, const char *rel, int64_t first, int64_t rows)
@@ -30,6 +34,33 @@ test_write_datafile (const char *table, const char *rel, int64_t first, int64_t 
     if (zs_datafile_writer_close (&w, &meta, err, sizeof err) != 0)
         fail_msg ("close: %s", err);
     return meta;
+}
+
+//  The same in the partition of one STRING key (value NULL: the default
+//  one): in its directory, named <dir>/bucket-0/data-<tag>-<seq>.parquet,
+//  with the partition's BinaryRow in the meta.
+static inline zs_file_meta_t
+test_write_partition_file (const char *table, const zs_partition_t *part, const char *value,
+                           const char *tag, int seq, int64_t first, int64_t rows)
+{
+    char err[ZS_ERRLEN], pdir[ZS_PARTITION_DIR_MAX], rel[256], full[512];
+    zs_value_t v = {.null = value == NULL};
+    if (value) {
+        v.v.bin.ptr = (const uint8_t *) value;
+        v.v.bin.len = (uint32_t) strlen (value);
+    }
+    if (zs_partition_dir (part, &v, pdir, sizeof pdir, err, sizeof err) <= 0)
+        fail_msg ("partition directory: %s", err);
+    snprintf (full, sizeof full, "%s/%s/bucket-0", table, pdir);
+    if (zs_io_mkdirs (full) != 0)
+        fail_msg ("mkdirs %s", full);
+    snprintf (rel, sizeof rel, "%s/bucket-0/data-%s-%d.parquet", pdir, tag, seq);
+    zs_file_meta_t f = test_write_datafile (table, rel, first, rows);
+    int len = zs_partition_row (part, &v, f.partition, sizeof f.partition, err, sizeof err);
+    if (len <= 0)
+        fail_msg ("partition row: %s", err);
+    f.partition_len = (uint16_t) len;
+    return f;
 }
 
 #endif

@@ -1629,21 +1629,7 @@ static zs_file_meta_t
 s_part_file (const char *dir, const zs_partition_t *part, const char *value, int64_t first,
              int64_t rows)
 {
-    char err[ZS_ERRLEN], pdir[ZS_PARTITION_DIR_MAX], rel[256], full[512];
-    zs_value_t v = {.null = value == NULL};
-    if (value) {
-        v.v.bin.ptr = (const uint8_t *) value;
-        v.v.bin.len = (uint32_t) strlen (value);
-    }
-    assert_true (zs_partition_dir (part, &v, pdir, sizeof pdir, err, sizeof err) > 0);
-    snprintf (full, sizeof full, "%s/%s/bucket-0", dir, pdir);
-    assert_int_equal (zs_io_mkdirs (full), 0);
-    snprintf (rel, sizeof rel, "%s/bucket-0/data-test-%d.parquet", pdir, s_file_seq++);
-    zs_file_meta_t f = test_write_datafile (dir, rel, first, rows);
-    int len = zs_partition_row (part, &v, f.partition, sizeof f.partition, err, sizeof err);
-    assert_true (len > 0);
-    f.partition_len = (uint16_t) len;
-    return f;
+    return test_write_partition_file (dir, part, value, "test", s_file_seq++, first, rows);
 }
 
 //  A partitioned table through the table API: schema-0's keys, commits of
