@@ -423,6 +423,7 @@ test_manifest_codecs (void **state)
     //  inside a value harmless ("p=a..b" is no way up)
     assert_int_equal (zs_data_path_check ("dt=20426/hr=7/bucket-0/d.parquet", err, sizeof err), 0);
     assert_int_equal (zs_data_path_check ("p=a..b/bucket-0/d.parquet", err, sizeof err), 0);
+    assert_int_equal (zs_data_path_check ("p=../bucket-0/d.parquet", err, sizeof err), 0);
     assert_int_equal (zs_data_path_check ("p=/bucket-0/d.parquet", err, sizeof err), 0);
     size_t dir_len;
     int bucket;
