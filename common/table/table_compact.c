@@ -396,17 +396,3 @@ zs_table_compact (zs_table_t *self, const zs_compact_t *req, zs_compacted_t *out
     free (files);
     return rc;
 }
-
-void
-zs_table_compact_options (const zs_config_t *cfg, const char *user, zs_compact_t *req)
-{
-    *req = (zs_compact_t){.user = user,
-                          .identifier = ZS_END_INPUT_ID,
-                          .max_retries = cfg->commit_max_retries,
-                          .target_file_size = cfg->target_file_size,
-                          .small_file_ratio = 0.7,
-                          .min_file_num = cfg->compaction_min_file_num,
-                          .max_file_num = cfg->compaction_max_file_num,
-                          .open_file_cost = 4 << 20};
-    zs_datafile_options (cfg, &req->parquet);
-}
