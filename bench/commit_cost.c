@@ -23,6 +23,7 @@
 #include "datagen.h"
 #include "log.h"
 #include "table.h"
+#include "table_job.h"
 #include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -164,16 +165,16 @@ main (int argc, char **argv)
     if (retain_max > 0) {
         zs_config_t cfg;
         zs_config_defaults (&cfg);
-        cfg.snapshot_num_retained_max = retain_max;
-        cfg.snapshot_num_retained_min = retain_max < 10 ? retain_max : 10;
+        cfg.table.retain_max = retain_max;
+        cfg.table.retain_min = retain_max < 10 ? retain_max : 10;
         zs_table_set_job_options (table, &cfg);
     }
     const char *user = "bench000-0000-4000-8000-000000000000";
     zs_compact_t compact;
     zs_config_t ccfg;
     zs_config_defaults (&ccfg);
-    ccfg.compaction_min_file_num = compact_min;
-    if (argc > 6 && (ccfg.target_file_size = atoll (argv[6])) < 1) {
+    ccfg.table.compaction_min_file_num = compact_min;
+    if (argc > 6 && (ccfg.table.target_file_size = atoll (argv[6])) < 1) {
         fprintf (stderr, "zsink-bench-commit: bad TARGET\n");
         return 2;
     }

@@ -197,7 +197,7 @@ s_find_coordinator (s_args_t *args)
     }
     char err[ZS_ERRLEN];
     //  the checkpoints may be on S3 (its keys from -D or the environment)
-    if (zs_io_setup (&args->cfg, err, sizeof err) != 0) {
+    if (zs_config_io_setup (&args->cfg, err, sizeof err) != 0) {
         fprintf (stderr, "zsink %s: %s\n", args->cmd, err);
         return 2;
     }

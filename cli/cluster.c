@@ -63,6 +63,7 @@
 #include "cmd.h"
 #include "source_file.h"
 #include "table.h"
+#include "table_job.h"
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -488,16 +489,16 @@ s_parse (s_args_t *args, int argc, char **argv)
     }
     char err[ZS_ERRLEN];
     if (zs_config_args_build (&args->config, &args->cfg, err, sizeof err) < 0
-        || zs_io_setup (&args->cfg, err, sizeof err) != 0) {
+        || zs_config_io_setup (&args->cfg, err, sizeof err) != 0) {
         fprintf (stderr, "zsink cluster: %s\n", err);
         return 2;
     }
     //  The credentials reach the children in their environment, never on
     //  a command line (ps shows those) nor in a Welcome.
-    if (*args->cfg.s3_access_key)
-        setenv ("AWS_ACCESS_KEY_ID", args->cfg.s3_access_key, 1);
-    if (*args->cfg.s3_secret_key)
-        setenv ("AWS_SECRET_ACCESS_KEY", args->cfg.s3_secret_key, 1);
+    if (*args->cfg.s3.access_key)
+        setenv ("AWS_ACCESS_KEY_ID", args->cfg.s3.access_key, 1);
+    if (*args->cfg.s3.secret_key)
+        setenv ("AWS_SECRET_ACCESS_KEY", args->cfg.s3.secret_key, 1);
     //  a directory no restart can make writable: no process starts
     if (zs_config_check_dirs (&args->cfg, true, true, err, sizeof err) != 0) {
         fprintf (stderr, "zsink cluster: %s\n", err);

@@ -39,6 +39,7 @@
 #include "schema.h"
 #include "stats.h"
 #include "table.h"
+#include "table_job.h"
 #include <sys/stat.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -973,9 +974,9 @@ s_cmd_compact (zs_table_t *table, const s_args_t *args)
     zs_config_t cfg;
     zs_config_defaults (&cfg);
     if (args->target_file_size > 0)
-        cfg.target_file_size = args->target_file_size;
+        cfg.table.target_file_size = args->target_file_size;
     if (args->min_file_num > 0)
-        cfg.compaction_min_file_num = (int) args->min_file_num;
+        cfg.table.compaction_min_file_num = (int) args->min_file_num;
     char user[40];
     zs_uuid (user);
     zs_compact_t req;

@@ -76,6 +76,7 @@
 #include "pending.h"
 #include "prom.h"
 #include "table.h"
+#include "table_job.h"
 #include <czmq.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -404,7 +405,13 @@ s_prom_setup (s_committer_t *self)
 static int
 s_on_welcome (s_committer_t *self)
 {
-    const zs_config_t *cfg = zs_participant_config (self->part);
+    char why[ZS_ERRLEN];
+    if (zs_config_welcome (&self->cfg, self->part, why, sizeof why) != 0) {
+        //  a coordinator of another version: no restart of ours helps
+        zs_error ("configuration from the coordinator refused: %s", why);
+        return 2;
+    }
+    const zs_config_t *cfg = &self->cfg;
     zs_log_set_level ((zs_log_level_t) zs_log_level_parse (cfg->log_level));
     char events_dir[2 * ZS_PATH_MAX];
     snprintf (events_dir, sizeof events_dir, "%s/%s", cfg->checkpoints_dir,
@@ -412,7 +419,6 @@ s_on_welcome (s_committer_t *self)
     zs_events_open (events_dir, "committer");
     zs_event ("start", "\"job\":\"%s\"", zs_participant_job_id (self->part));
     const char *job = zs_participant_job_id (self->part);
-    self->cfg = *cfg;
     self->bounded = -1;
     //  A Welcome again after losing the coordinator: same job, same table,
     //  keep the lock (dropping it even briefly would let a second committer
@@ -429,14 +435,14 @@ s_on_welcome (s_committer_t *self)
             zs_error ("the job's configuration has no table.path");
             return 1;
         }
-        if (zs_io_setup (cfg, err, sizeof err) != 0) {
+        if (zs_config_io_setup (cfg, err, sizeof err) != 0) {
             zs_error ("configuration: %s", err);
             return 2;
         }
         errno = 0;
         zs_fs_clear_failure ();
-        self->table = zs_table_open_job (cfg->table_path, &cfg->schema, cfg->partition_default_name,
-                                         err, sizeof err);
+        self->table = zs_table_open_job (cfg->table_path, &cfg->schema,
+                                         cfg->table.partition_default_name, err, sizeof err);
         if (!self->table) {
             //  no permission, a read-only disk: no restart helps (exit 2)
             bool permanent = zs_fs_failed_for_good ();

@@ -17,6 +17,7 @@
 #include "failpoint.h"
 #include "log.h"
 #include "table.h"
+#include "table_job.h"
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -195,7 +196,7 @@ s_load_config (coord_t *self, const s_args_t *args)
 {
     char err[ZS_ERRLEN];
     if (zs_config_args_build (&args->config, &self->cfg, err, sizeof err) < 0
-        || zs_io_setup (&self->cfg, err, sizeof err) != 0) {
+        || zs_config_io_setup (&self->cfg, err, sizeof err) != 0) {
         zs_error ("configuration: %s", err);
         return 2;
     }

@@ -137,7 +137,7 @@ typedef struct {
     int64_t end_checkpoint; //  Shutdown's last_checkpoint: files after it go; -1: none said
     bool ended_unchecked;   //  EndOfInput sent with checkpointing off (this epoch)
     //  The open data files, one per partition (openfiles.h), at most
-    //  cfg.write_max_writers; the table's partitioning names their
+    //  cfg.table.write_max_writers; the table's partitioning names their
     //  directories (part.n 0: one file, in bucket-0).
     zs_openfiles_t *open;
     zs_partition_t ppart;
@@ -431,7 +431,7 @@ s_row_file (s_writer_t *self, bool *opening, char *err, size_t errlen)
     zs_datafile_writer_t *file = zs_openfiles_get (self->open, self->pkey, self->pkey_len);
     if (file)
         return file;
-    if ((int) zs_openfiles_count (self->open) >= self->cfg.write_max_writers
+    if ((int) zs_openfiles_count (self->open) >= self->cfg.table.write_max_writers
         && s_close_one (self, true, err, errlen) != 0)
         return NULL;
     *opening = true;
@@ -469,7 +469,7 @@ s_check_buffers (s_writer_t *self, char *err, size_t errlen)
 {
     int64_t total = 0;
     zs_openfiles_each (self->open, s_add_buffered, &total);
-    if (total <= self->cfg.write_buffer_size)
+    if (total <= self->cfg.table.write_buffer_size)
         return 0;
     zs_debug ("%" PRId64 " bytes buffered in %zu open files, more than write-buffer-size: "
               "writing them out",
@@ -1116,7 +1116,7 @@ s_produce (s_writer_t *self)
         //  next barrier's committable with the others.
         //  (the size is an estimate; asking every 256 rows is close enough)
         if ((self->rows_since_barrier & 255) == 0
-            && zs_datafile_writer_bytes (file) >= self->cfg.target_file_size
+            && zs_datafile_writer_bytes (file) >= self->cfg.table.target_file_size
             && s_close_one (self, false, err, sizeof err) != 0) {
             zs_error ("cannot close a data file: %s", err);
             s_fail (self, err, false);
@@ -1155,7 +1155,13 @@ s_wait_ms (s_writer_t *self)
 static bool
 s_welcome (s_writer_t *self)
 {
-    self->cfg = *zs_participant_config (self->part);
+    char why[ZS_ERRLEN];
+    if (zs_config_welcome (&self->cfg, self->part, why, sizeof why) != 0) {
+        //  a coordinator of another version: no restart of ours helps
+        zs_error ("configuration from the coordinator refused: %s", why);
+        self->exit_code = 2;
+        return false;
+    }
     zs_log_set_level ((zs_log_level_t) zs_log_level_parse (self->cfg.log_level));
     char dir[2 * ZS_PATH_MAX], name[32];
     snprintf (dir, sizeof dir, "%s/%s", self->cfg.checkpoints_dir,
@@ -1170,16 +1176,16 @@ s_welcome (s_writer_t *self)
         return false;
     }
     char err[ZS_ERRLEN];
-    zs_datafile_options (&self->cfg, &self->parquet);
+    zs_datafile_options (&self->cfg.format, &self->parquet);
     //  the credentials come from this host's environment (a Welcome never
     //  carries them)
-    if (zs_io_setup (&self->cfg, err, sizeof err) != 0) {
+    if (zs_config_io_setup (&self->cfg, err, sizeof err) != 0) {
         zs_error ("configuration: %s", err);
         self->exit_code = 2;
         return false;
     }
     zs_table_t *table = zs_table_open_job (self->cfg.table_path, &self->cfg.schema,
-                                           self->cfg.partition_default_name, err, sizeof err);
+                                           self->cfg.table.partition_default_name, err, sizeof err);
     if (!table) {
         zs_error ("cannot open table '%s': %s", self->cfg.table_path, err);
         self->exit_code = 1;

@@ -29,6 +29,23 @@ zs_cmd_getopt (int argc, char **argv, const char *shortopts, const struct option
     return ZS_CMD_GO_ON;
 }
 
+int
+zs_config_args_take (zs_config_args_t *self, int opt, const char *arg, char *err, size_t errlen)
+{
+    if (opt == 'c') {
+        self->file = arg;
+        return 1;
+    }
+    if (opt != 'D')
+        return 0;
+    if (self->n_overrides == ZS_CONFIG_MAX_OVERRIDES) {
+        snprintf (err, errlen, "more than %d -D options", ZS_CONFIG_MAX_OVERRIDES);
+        return -1;
+    }
+    self->overrides[self->n_overrides++] = arg;
+    return 1;
+}
+
 typedef struct {
     const char *prog; //  argv[0]: a program, or a zsink subcommand
     zs_config_args_t *config;

@@ -15,7 +15,7 @@
 #ifndef ZS_CMD_H_INCLUDED
 #define ZS_CMD_H_INCLUDED
 
-#include "config.h"
+#include "zs.h"
 #include <getopt.h>
 #include <stdio.h>
 
@@ -31,6 +31,22 @@ typedef int (zs_cmd_option_fn) (int opt, const char *arg, void *self);
 //  optind), or the exit code.
 int zs_cmd_getopt (int argc, char **argv, const char *shortopts, const struct option *longopts,
                    void (*usage) (FILE *out), zs_cmd_option_fn *fn, void *self);
+
+//  A job's configuration as a command line names it: -c FILE and any
+//  number of -D key=value, the overrides applying after the file whatever
+//  their order on the line. Kept as text, to build (the job layer's
+//  zs_config_args_build) and to pass on to a child process as given.
+#define ZS_CONFIG_MAX_OVERRIDES 256
+typedef struct {
+    const char *file; //  NULL: none
+    const char *overrides[ZS_CONFIG_MAX_OVERRIDES];
+    int n_overrides;
+} zs_config_args_t;
+
+//  Take option 'c' or 'D' with its argument: 1 when taken, 0 when opt is
+//  another option, -1 + err when there are too many -D.
+int zs_config_args_take (zs_config_args_t *self, int opt, const char *arg, char *err,
+                         size_t errlen);
 
 //  zs_cmd_getopt for a command that takes a job's configuration: -c FILE
 //  and -D key=value go into config (zs_config_args_take; too many -D ends

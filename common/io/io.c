@@ -113,21 +113,20 @@ zs_io_s3_setup (const zs_io_s3_settings_t *settings, char *err, size_t errlen)
 }
 
 int
-zs_io_setup (const zs_config_t *cfg, char *err, size_t errlen)
+zs_io_setup (const zs_io_s3_opts_t *s3, bool remote, char *err, size_t errlen)
 {
     char timeout[32];
-    snprintf (timeout, sizeof timeout, "%" PRId64 "ms", cfg->s3_request_timeout_ms);
+    snprintf (timeout, sizeof timeout, "%" PRId64 "ms", s3->request_timeout_ms);
     zs_io_s3_settings_t s = {.request_timeout = timeout,
-                             .endpoint = cfg->s3_endpoint,
-                             .access_key = cfg->s3_access_key,
-                             .secret_key = cfg->s3_secret_key,
-                             .path_style = cfg->s3_path_style,
-                             .region = cfg->s3_region};
+                             .endpoint = s3->endpoint,
+                             .access_key = s3->access_key,
+                             .secret_key = s3->secret_key,
+                             .path_style = s3->path_style,
+                             .region = s3->region};
     if (zs_io_s3_setup (&s, err, errlen) != 0)
         return -1;
     //  a job on S3 without credentials is a configuration error: said now,
     //  not as a failed request after the job started
-    bool remote = zs_io_is_remote (cfg->table_path) || zs_io_is_remote (cfg->checkpoints_dir);
     return remote && !zs_io_s3_client (err, errlen) ? -1 : 0;
 }
 

@@ -27,7 +27,7 @@
 #ifndef ZS_IO_H_INCLUDED
 #define ZS_IO_H_INCLUDED
 
-#include "config.h"
+#include "io_options.h"
 #include "s3.h"
 #include "zs.h"
 
@@ -53,10 +53,10 @@ typedef struct {
 } zs_io_s3_settings_t;
 int zs_io_s3_setup (const zs_io_s3_settings_t *settings, char *err, size_t errlen);
 
-//  The same from a job's configuration (its s3.* keys); when its table or
-//  checkpoints are on S3, also whether a client can be made (credentials
-//  given): -1 + err if not.
-int zs_io_setup (const zs_config_t *cfg, char *err, size_t errlen);
+//  The same from the s3.* options (io_options.h); when remote (the job's
+//  table or checkpoints are on S3), also whether a client can be made
+//  (credentials given): -1 + err if not.
+int zs_io_setup (const zs_io_s3_opts_t *s3, bool remote, char *err, size_t errlen);
 
 //  The client of this thread for s3:// paths (created on first use from the
 //  settings). NULL + err when the settings are incomplete.

@@ -152,11 +152,7 @@ zs_datafile_writer_abort (zs_datafile_writer_t **self_p)
 }
 
 void
-zs_datafile_options (const zs_config_t *cfg, zs_parquet_options_t *opts)
+zs_datafile_options (const zs_format_opts_t *format, zs_parquet_options_t *opts)
 {
-    zs_parquet_options_defaults (opts);
-    opts->row_group_rows = cfg->parquet_row_group_rows;
-    opts->compression =
-        strcmp (cfg->file_compression, "none") == 0 ? ZS_COMPRESSION_NONE : ZS_COMPRESSION_ZSTD;
-    opts->zstd_level = cfg->zstd_level;
+    zs_format_parquet_options (format, opts);
 }

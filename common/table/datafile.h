@@ -6,14 +6,14 @@
 #ifndef ZS_DATAFILE_H_INCLUDED
 #define ZS_DATAFILE_H_INCLUDED
 
-#include "config.h"
+#include "format_options.h"
 #include "filemeta.h"
 #include "parquet.h"
 #include "rowtype.h"
 
 //  The Parquet options of a job's data files (file.compression,
-//  file.compression.zstd-level, parquet.row-group-rows).
-void zs_datafile_options (const zs_config_t *cfg, zs_parquet_options_t *opts);
+//  file.compression.zstd-level, parquet.row-group-rows: format_options.h).
+void zs_datafile_options (const zs_format_opts_t *format, zs_parquet_options_t *opts);
 //  File name extension of data files, without the dot ("parquet").
 const char *zs_datafile_extension (void);
 

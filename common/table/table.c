@@ -86,64 +86,24 @@ zs_table_probe (const char *path, char *err, size_t errlen)
     return s_latest_schema (dir, &id, err, errlen);
 }
 
-//  A table option that must be a number, duration or size: its value, or
-//  the default when absent. -1 + err when it does not parse: the table's
-//  retention or merge would otherwise be a guess (Paimon refuses it too).
-static int
-s_option_num (zs_table_t *self, const char *key, char kind, int64_t min, int64_t dflt, int64_t *v,
-              char *err, size_t errlen)
+//  A table option's text, NULL when the schema has none.
+static const char *
+s_schema_option (const void *schema, const char *key)
 {
-    const char *text = zs_schema_option (&self->tschema, key, NULL);
-    *v = dflt;
-    if (!text)
-        return 0;
-    int rc = 0;
-    if (kind == 'd')
-        rc = zs_parse_duration_ms (text, v);
-    else if (kind == 's')
-        rc = zs_parse_size (text, v);
-    else {
-        char *end;
-        *v = strtoll (text, &end, 10);
-        rc = end == text || *end ? -1 : 0;
-    }
-    if (rc != 0 || *v < min || (kind == 'i' && *v > INT32_MAX)) {
-        snprintf (err, errlen, "table %s: option '%s' is '%s': not a %s of at least %" PRId64,
-                  self->path, key, text,
-                  kind == 'd'   ? "duration"
-                  : kind == 's' ? "size"
-                                : "whole number",
-                  min);
-        return -1;
-    }
-    return 0;
+    return zs_schema_option (schema, key, NULL);
 }
 
-//  The options the store acts on, from the schema (Paimon's defaults).
+//  The options the store acts on (table_options.h): Paimon's defaults, then
+//  the table's own. -1 + err when one does not parse: the table's
+//  retention or merge would otherwise be a guess (Paimon refuses it too).
 static int
 s_read_options (zs_table_t *self, char *err, size_t errlen)
 {
-    zs_table_opts_t *o = &self->opts;
-    int64_t v[7];
-    if (s_option_num (self, "snapshot.num-retained.min", 'i', 1, 10, &v[0], err, errlen)
-        || s_option_num (self, "snapshot.num-retained.max", 'i', 1, INT32_MAX, &v[1], err, errlen)
-        || s_option_num (self, "snapshot.time-retained", 'd', 0, 3600 * 1000, &v[2], err, errlen)
-        || s_option_num (self, "snapshot.expire.limit", 'i', 1, 50, &v[3], err, errlen)
-        || s_option_num (self, "manifest.target-file-size", 's', 1, 8 << 20, &v[4], err, errlen)
-        || s_option_num (self, "manifest.merge-min-count", 'i', 1, 30, &v[5], err, errlen)
-        || s_option_num (self, "manifest.full-compaction-threshold-size", 's', 1, 16 << 20, &v[6],
-                         err, errlen))
-        return -1;
-    *o = (zs_table_opts_t){.retain_min = (int) v[0],
-                           .retain_max = (int) v[1],
-                           .time_retained_ms = v[2],
-                           .expire_limit = (int) v[3],
-                           .manifest_target_size = v[4],
-                           .merge_min_count = (int) v[5],
-                           .full_compaction_size = v[6]};
-    o->write_only =
-        strcasecmp (zs_schema_option (&self->tschema, "write-only", "false"), "true") == 0;
-    return 0;
+    char why[ZS_ERRLEN];
+    if (zs_table_opts_read (&self->opts, s_schema_option, &self->tschema, why, sizeof why) == 0)
+        return 0;
+    snprintf (err, errlen, "table %s: %s", self->path, why);
+    return -1;
 }
 
 const zs_table_opts_t *

@@ -26,7 +26,7 @@
 #define ZS_TABLE_H_INCLUDED
 
 #include "io.h"
-#include "config.h"
+#include "table_options.h"
 #include "evolve.h"
 #include "filemeta.h"
 #include "parquet.h"
@@ -90,38 +90,13 @@ const zs_table_schema_t *zs_table_file_schema (zs_table_t *self, int64_t id, cha
 zs_evolved_reader_t *zs_table_read_file (zs_table_t *self, const zs_file_meta_t *f, int64_t as,
                                          char *err, size_t errlen);
 
-//  The options the store acts on, by Paimon's names and with Paimon's
-//  defaults: the table's own (its schema's options), then a job's
-//  (zs_table_set_job_options), as a Flink job's dynamic options override a
-//  table's.
-typedef struct {
-    int retain_min;               //  snapshot.num-retained.min (10)
-    int retain_max;               //  snapshot.num-retained.max (INT_MAX)
-    int64_t time_retained_ms;     //  snapshot.time-retained (1h)
-    int expire_limit;             //  snapshot.expire.limit (50)
-    int64_t manifest_target_size; //  manifest.target-file-size (8mb)
-    int merge_min_count;          //  manifest.merge-min-count (30)
-    int64_t full_compaction_size; //  manifest.full-compaction-threshold-size (16mb)
-    bool write_only;              //  write-only (false): no expiry after commits
-} zs_table_opts_t;
+//  The options the store acts on (table_options.h), by Paimon's names and
+//  with Paimon's defaults: the table's own (its schema's options), then a
+//  job's (the job layer's zs_table_set_job_options), as a Flink job's
+//  dynamic options override a table's.
 const zs_table_opts_t *zs_table_opts (zs_table_t *self);
 //  Replace the options the store acts on (a job's override them).
 void zs_table_set_opts (zs_table_t *self, const zs_table_opts_t *opts);
-//  Override the table's options with those cfg sets (-1: unset).
-void zs_table_set_job_options (zs_table_t *self, const zs_config_t *cfg);
-
-//  A job about to write the table at cfg->table_path, if there is one
-//  (any Paimon table: zsink's, Paimon Java's, pypaimon's): when the job
-//  gives no table.schema, the table's row type becomes the job's (cfg's
-//  schema and its text); then the table must be one zsink can write
-//  exactly once, of the job's row type. 0 (also when there is no table
-//  yet), or -1 with err naming what is wrong.
-int zs_table_prepare_job (zs_config_t *cfg, char *err, size_t errlen);
-//  A new bounded job (not a restore) about to write cfg->table_path: does
-//  the table hold a finished run of the same input (zs_table_finished_run)?
-//  Then ZS_EREFUSED with err saying so and how to run it anyway
-//  (job.allow-rerun); else 0, or -1 + err when the table cannot be read.
-int zs_table_check_rerun (const zs_config_t *cfg, char *err, size_t errlen);
 
 //  Latest snapshot (by scanning snapshot/, LATEST only as a hint).
 //  0 = found, ZS_ENOENT = table has no snapshot, ZS_ECORRUPT/-1 + err.
@@ -308,9 +283,6 @@ int zs_table_compact_commit (zs_table_t *self, const zs_compact_t *req, const zs
                              char *err, size_t errlen);
 //  Remove rewritten files no snapshot names (paths relative to table_path).
 void zs_table_compact_discard (const char *table_path, const zs_file_meta_t *files, size_t n);
-//  req from the job's configuration (target-file-size, compaction.*,
-//  Parquet options), for user.
-void zs_table_compact_options (const zs_config_t *cfg, const char *user, zs_compact_t *req);
 
 //  Snapshot expiration (Paimon's expire_snapshots; table_expire.c says
 //  which snapshots go and in what order their files are removed).

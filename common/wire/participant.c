@@ -14,6 +14,7 @@
 #include "events.h"
 #include "drops.h"
 #include "log.h"
+#include "opts.h"
 #include "net.h"
 #include <errno.h>
 #include <stdio.h>
@@ -38,11 +39,16 @@ struct _zs_participant_t {
     char id[64];
     zs_sender_t from; //  job id, epoch, role, index
     uint64_t seq;
-    zs_config_t config;
-    int64_t last_heard;     //  mono ms of the last message from the coordinator
-    int64_t last_sent;      //  mono ms of our last message (hello or heartbeat)
-    int64_t last_heartbeat; //  mono ms of our last heartbeat
-    bool hello_out;         //  the last Hello was handed to a connection
+    //  The Welcome's configuration (zs_participant_settings), as copies
+    char **keys, **values;
+    size_t n_settings;
+    int parallelism;
+    int64_t heartbeat_interval_ms; //  heartbeat.interval, of the Welcome
+    int64_t heartbeat_timeout_ms;  //  heartbeat.timeout, of the Welcome
+    int64_t last_heard;            //  mono ms of the last message from the coordinator
+    int64_t last_sent;             //  mono ms of our last message (hello or heartbeat)
+    int64_t last_heartbeat;        //  mono ms of our last heartbeat
+    bool hello_out;                //  the last Hello was handed to a connection
     int64_t rows_read, rows_committed;
     Zsink__Split **splits; //  zs_participant_set_splits' copies
     size_t n_splits;
@@ -51,6 +57,19 @@ struct _zs_participant_t {
     int64_t unauthorized, handshakes; //  zs_participant_set_security
     zsock_t *monitor;                 //  our connections' handshakes (NULL: none)
 };
+
+static void
+s_settings_free (zs_participant_t *self)
+{
+    for (size_t i = 0; i < self->n_settings; i++) {
+        free (self->keys[i]);
+        free (self->values[i]);
+    }
+    free (self->keys);
+    free (self->values);
+    self->keys = self->values = NULL;
+    self->n_settings = 0;
+}
 
 zs_participant_t *
 zs_participant_new (Zsink__Role role, int index, const char *coordinator, char *err, size_t errlen)
@@ -81,7 +100,8 @@ zs_participant_new (Zsink__Role role, int index, const char *coordinator, char *
     self->from.role = role;
     self->from.index = role == ZSINK__ROLE__ROLE_WRITER ? index : -1;
     self->from.epoch = 0;
-    zs_config_defaults (&self->config);
+    self->heartbeat_interval_ms = 500;
+    self->heartbeat_timeout_ms = 5000;
     self->state = S_HELLO;
     return self;
 }
@@ -94,6 +114,7 @@ zs_participant_destroy (zs_participant_t **self_p)
         zsock_destroy (&(*self_p)->sock);
         zs_drops_destroy (&(*self_p)->drops);
         zs_participant_set_splits (*self_p, NULL, 0);
+        s_settings_free (*self_p);
         free (*self_p);
         *self_p = NULL;
     }
@@ -117,10 +138,19 @@ zs_participant_instance (zs_participant_t *self)
     return self->instance;
 }
 
-const zs_config_t *
-zs_participant_config (zs_participant_t *self)
+size_t
+zs_participant_settings (zs_participant_t *self, const char *const **keys,
+                         const char *const **values)
 {
-    return &self->config;
+    *keys = (const char *const *) self->keys;
+    *values = (const char *const *) self->values;
+    return self->n_settings;
+}
+
+int
+zs_participant_parallelism (zs_participant_t *self)
+{
+    return self->parallelism;
 }
 
 const char *
@@ -294,23 +324,64 @@ s_lost (zs_participant_t *self, const char *why)
     return ZS_PEV_LOST;
 }
 
-//  Apply a Welcome: job id, epoch, configuration.
+//  Our timers from the Welcome's heartbeat.* (500ms and 5s when absent).
+//  0, or -1 naming the value that is no duration.
+static int
+s_heartbeats (const Zsink__Welcome *w, int64_t *interval, int64_t *timeout)
+{
+    *interval = 500;
+    *timeout = 5000;
+    for (size_t i = 0; i < w->n_config; i++) {
+        const char *key = w->config[i]->key, *value = w->config[i]->value;
+        int64_t *ms = !strcmp (key, "heartbeat.interval")  ? interval
+                      : !strcmp (key, "heartbeat.timeout") ? timeout
+                                                           : NULL;
+        if (ms && (zs_parse_duration_ms (value, ms) != 0 || *ms < 1)) {
+            zs_error ("configuration from the coordinator refused: %s: bad duration '%s'", key,
+                      value);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+//  A copy of the Welcome's pairs. 0 or -1 (out of memory).
+static int
+s_settings_copy (zs_participant_t *self, const Zsink__Welcome *w)
+{
+    s_settings_free (self);
+    self->keys = calloc (w->n_config + 1, sizeof *self->keys);
+    self->values = calloc (w->n_config + 1, sizeof *self->values);
+    if (!self->keys || !self->values)
+        return -1;
+    for (size_t i = 0; i < w->n_config; i++) {
+        self->keys[i] = strdup (w->config[i]->key);
+        self->values[i] = strdup (w->config[i]->value);
+        self->n_settings++;
+        if (!self->keys[i] || !self->values[i])
+            return -1;
+    }
+    return 0;
+}
+
+//  Apply a Welcome: job id, epoch, configuration (its pairs are the job
+//  layer's to read: zs_config_welcome).
 static zs_pev_t
 s_welcome (zs_participant_t *self, zs_env_t *env)
 {
-    zs_config_t cfg;
-    zs_config_defaults (&cfg);
     Zsink__Welcome *w = env->welcome;
-    for (size_t i = 0; i < w->n_config; i++) {
-        char err[ZS_ERRLEN];
-        if (zs_config_set (&cfg, w->config[i]->key, w->config[i]->value, err, sizeof err) < 0) {
-            //  A coordinator of another version? Refuse loudly, keep trying.
-            zs_error ("configuration from the coordinator refused: %s", err);
-            return ZS_PEV_NONE;
-        }
+    int64_t interval, timeout;
+    //  A coordinator of another version? Refuse loudly, keep trying.
+    if (s_heartbeats (w, &interval, &timeout) != 0)
+        return ZS_PEV_NONE;
+    if (s_settings_copy (self, w) != 0) {
+        zs_error ("configuration from the coordinator: out of memory");
+        s_settings_free (self);
+        return ZS_PEV_NONE;
     }
-    cfg.parallelism = w->parallelism;
-    self->config = cfg;
+    self->parallelism = w->parallelism;
+    self->heartbeat_interval_ms = interval;
+    self->heartbeat_timeout_ms = timeout;
     snprintf (self->from.job_id, sizeof self->from.job_id, "%s", env->job_id);
     self->from.epoch = env->epoch;
     self->seq = 0;
@@ -339,11 +410,11 @@ zs_participant_poll (zs_participant_t *self, zs_env_t **env_p)
         && now - self->last_sent >= (self->hello_out ? HELLO_INTERVAL_MS : HELLO_RETRY_MS))
         s_send_hello (self);
     if (self->state == S_REGISTERED) {
-        if (now - self->last_heard > self->config.heartbeat_timeout_ms)
+        if (now - self->last_heard > self->heartbeat_timeout_ms)
             return s_lost (self, "no heartbeat within heartbeat.timeout");
         //  Every interval, even while other messages flow: heartbeats also
         //  carry the progress and drop counters `zsink status` shows.
-        if (now - self->last_heartbeat >= self->config.heartbeat_interval_ms)
+        if (now - self->last_heartbeat >= self->heartbeat_interval_ms)
             s_send_heartbeat (self);
     }
     while (1) {

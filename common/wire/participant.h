@@ -21,7 +21,6 @@
 #define ZS_PARTICIPANT_H_INCLUDED
 
 #include "codec.h"
-#include "config.h"
 #include "drops.h"
 
 typedef enum {
@@ -58,8 +57,14 @@ long zs_participant_wait_ms (zs_participant_t *self, long max);
 //  After ZS_PEV_WELCOME: join the job.
 int zs_participant_register (zs_participant_t *self);
 
-//  The job as the coordinator told it. Valid after ZS_PEV_WELCOME.
-const zs_config_t *zs_participant_config (zs_participant_t *self);
+//  The job as the coordinator told it. Valid after ZS_PEV_WELCOME: the
+//  configuration's key/value pairs as the Welcome carried them (the job
+//  layer's zs_config_welcome reads them: this layer knows no key but
+//  heartbeat.interval and heartbeat.timeout, its own timers) and the
+//  parallelism. The pointers are valid until the next Welcome.
+size_t zs_participant_settings (zs_participant_t *self, const char *const **keys,
+                                const char *const **values);
+int zs_participant_parallelism (zs_participant_t *self);
 const char *zs_participant_job_id (zs_participant_t *self);
 int64_t zs_participant_epoch (zs_participant_t *self);
 bool zs_participant_registered (zs_participant_t *self);

@@ -1,6 +1,6 @@
 /*  prom.c - see prom.h. */
 #include "prom.h"
-#include "config.h"
+#include "opts.h"
 #include "log.h"
 #include <errno.h>
 #include <netinet/in.h>
@@ -36,7 +36,7 @@ zs_prom_t *
 zs_prom_new (const char *spec, char *err, size_t errlen)
 {
     int lo, hi;
-    if (zs_config_port_range (spec, &lo, &hi) != 0) {
+    if (zs_parse_port_range (spec, &lo, &hi) != 0) {
         snprintf (err, errlen, "metrics.reporter.prom.port: '%s' is not a port or a range A-B",
                   spec);
         return NULL;

@@ -17,6 +17,7 @@
 #include "log.h"
 #include "pending.h"
 #include "table.h"
+#include "table_job.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <poll.h>

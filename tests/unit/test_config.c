@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "opts.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,23 +59,22 @@ s_assert_same (const zs_config_t *a, const zs_config_t *b)
     assert_int_equal (a->datagen_rows_per_second, b->datagen_rows_per_second);
     assert_int_equal (a->datagen_number_of_rows, b->datagen_number_of_rows);
     assert_int_equal (a->datagen_fail_at_id, b->datagen_fail_at_id);
-    assert_int_equal (a->snapshot_num_retained_min, b->snapshot_num_retained_min);
-    assert_int_equal (a->snapshot_num_retained_max, b->snapshot_num_retained_max);
-    assert_int_equal (a->snapshot_time_retained_ms, b->snapshot_time_retained_ms);
-    assert_int_equal (a->snapshot_expire_limit, b->snapshot_expire_limit);
-    assert_int_equal (a->manifest_target_file_size, b->manifest_target_file_size);
-    assert_int_equal (a->manifest_merge_min_count, b->manifest_merge_min_count);
-    assert_int_equal (a->manifest_full_compaction_threshold_size,
-                      b->manifest_full_compaction_threshold_size);
-    assert_int_equal (a->write_only, b->write_only);
+    assert_int_equal (a->table.retain_min, b->table.retain_min);
+    assert_int_equal (a->table.retain_max, b->table.retain_max);
+    assert_int_equal (a->table.time_retained_ms, b->table.time_retained_ms);
+    assert_int_equal (a->table.expire_limit, b->table.expire_limit);
+    assert_int_equal (a->table.manifest_target_size, b->table.manifest_target_size);
+    assert_int_equal (a->table.merge_min_count, b->table.merge_min_count);
+    assert_int_equal (a->table.full_compaction_size, b->table.full_compaction_size);
+    assert_int_equal (a->table.write_only, b->table.write_only);
     assert_int_equal (a->allow_rerun, b->allow_rerun);
     assert_int_equal (a->checkpoints_history, b->checkpoints_history);
     assert_string_equal (a->metrics_prom_port, b->metrics_prom_port);
     assert_string_equal (a->log_dir, b->log_dir);
     assert_string_equal (a->log_level, b->log_level);
     assert_int_equal (a->source_file_allow_empty, b->source_file_allow_empty);
-    assert_int_equal (a->compaction_min_file_num, b->compaction_min_file_num);
-    assert_int_equal (a->compaction_max_file_num, b->compaction_max_file_num);
+    assert_int_equal (a->table.compaction_min_file_num, b->table.compaction_min_file_num);
+    assert_int_equal (a->table.compaction_max_file_num, b->table.compaction_max_file_num);
     assert_string_equal (a->table_path, b->table_path);
     assert_string_equal (a->checkpoints_dir, b->checkpoints_dir);
     assert_int_equal (a->checkpoints_num_retained, b->checkpoints_num_retained);
@@ -82,7 +82,7 @@ s_assert_same (const zs_config_t *a, const zs_config_t *b)
     assert_int_equal (a->commit_max_retries, b->commit_max_retries);
     assert_int_equal (a->heartbeat_interval_ms, b->heartbeat_interval_ms);
     assert_int_equal (a->heartbeat_timeout_ms, b->heartbeat_timeout_ms);
-    assert_int_equal (a->target_file_size, b->target_file_size);
+    assert_int_equal (a->table.target_file_size, b->table.target_file_size);
     assert_string_equal (a->source_file_path, b->source_file_path);
     assert_string_equal (a->source_file_format, b->source_file_format);
     assert_string_equal (a->source_file_on_error, b->source_file_on_error);
@@ -90,10 +90,10 @@ s_assert_same (const zs_config_t *a, const zs_config_t *b)
     assert_string_equal (a->schema_text, b->schema_text);
     char why[ZS_ERRLEN];
     assert_int_equal (zs_schema_diff (&a->schema, &b->schema, why, sizeof why), 0);
-    assert_string_equal (a->file_format, b->file_format);
-    assert_string_equal (a->file_compression, b->file_compression);
-    assert_int_equal (a->zstd_level, b->zstd_level);
-    assert_int_equal (a->parquet_row_group_rows, b->parquet_row_group_rows);
+    assert_string_equal (a->format.file_format, b->format.file_format);
+    assert_string_equal (a->format.file_compression, b->format.file_compression);
+    assert_int_equal (a->format.zstd_level, b->format.zstd_level);
+    assert_int_equal (a->format.parquet_row_group_rows, b->format.parquet_row_group_rows);
     assert_int_equal (a->curve_enabled, b->curve_enabled);
     assert_string_equal (a->curve_keys_dir, b->curve_keys_dir);
 }
@@ -129,7 +129,7 @@ test_defaults (void **state)
     assert_int_equal (cfg.commit_max_retries, 10);
     assert_int_equal (cfg.heartbeat_interval_ms, 500);
     assert_int_equal (cfg.heartbeat_timeout_ms, 5000);
-    assert_int_equal (cfg.target_file_size, 128 * 1024 * 1024);
+    assert_int_equal (cfg.table.target_file_size, 128 * 1024 * 1024);
 }
 
 static void
@@ -244,7 +244,7 @@ test_set_every_key (void **state)
     assert_int_equal (cfg.commit_max_retries, 0);
     assert_int_equal (cfg.heartbeat_interval_ms, 100);
     assert_int_equal (cfg.heartbeat_timeout_ms, 2000);
-    assert_int_equal (cfg.target_file_size, 65536);
+    assert_int_equal (cfg.table.target_file_size, 65536);
 
     //  Empty text puts the optional numbers back to "unset".
     s_set_ok (&cfg, "datagen.number-of-rows", "");
@@ -487,7 +487,7 @@ test_yaml_flat_and_nested (void **state)
     assert_string_equal (flat.table_path, "/tmp/table");
     assert_string_equal (flat.checkpoints_dir, "/tmp/chk");
     assert_true (flat.commit_ignore_empty);
-    assert_int_equal (flat.target_file_size, 65536);
+    assert_int_equal (flat.table.target_file_size, 65536);
 
     //  The same settings, nested and mixed, flatten to the same keys.
     s_write_yaml ("nested.yaml",
@@ -576,8 +576,24 @@ test_yaml_errors (void **state)
     s_yaml_bad ("unknown.yaml", "parallelism: 2\nexecution:\n  checkpionting.interval: 2s\n",
                 (const char *const[]){
                     "unknown.yaml:3:", "unknown key 'execution.checkpionting.interval'", NULL});
+    //  a syntax error is one, at its line and column (libyaml's marks)
     s_yaml_bad ("broken.yaml", "parallelism: 2\ntable.path: \"unclosed\nfoo: 1\n",
-                (const char *const[]){"broken.yaml:", "broken YAML", NULL});
+                (const char *const[]){"broken.yaml:4:1: YAML syntax error",
+                                      "quoted scalar at line 2, column 13", NULL});
+    s_yaml_bad ("colon.yaml", "parallelism: 2\nlog.level: a: b\n",
+                (const char *const[]){"colon.yaml:2:", "YAML syntax error", NULL});
+    //  a key given twice, flat or nested, names both lines
+    s_yaml_bad ("twice.yaml", "parallelism: 2\nlog.level: info\nparallelism: 3\n",
+                (const char *const[]){"twice.yaml:3:", "parallelism", "given twice",
+                                      "lines 1 and 3", NULL});
+    s_yaml_bad ("twicenested.yaml",
+                "execution.checkpointing.interval: 2s\nexecution:\n  checkpointing:\n"
+                "    interval: 3s\n",
+                (const char *const[]){"twicenested.yaml:4:", "execution.checkpointing.interval",
+                                      "lines 1 and 4", NULL});
+    s_yaml_bad (
+        "twicelist.yaml", "source.kafka.topic: [a]\nsource:\n  kafka.topic: b\n",
+        (const char *const[]){"twicelist.yaml:3:", "source.kafka.topic", "lines 1 and 3", NULL});
     s_yaml_bad ("indent.yaml", "execution:\n  checkpointing.interval: 2s\n timeout: 1s\n",
                 (const char *const[]){"indent.yaml:3:", NULL});
     s_yaml_bad ("scalar.yaml", "just some text\n",
@@ -666,9 +682,9 @@ test_validate (void **state)
         assert_non_null (strstr (err, "metrics.reporter.prom.port"));
     }
     int lo = 0, hi = 0;
-    assert_int_equal (zs_config_port_range ("9249-9260", &lo, &hi), 0);
+    assert_int_equal (zs_parse_port_range ("9249-9260", &lo, &hi), 0);
     assert_true (lo == 9249 && hi == 9260);
-    assert_int_equal (zs_config_port_range ("9249", &lo, &hi), 0);
+    assert_int_equal (zs_parse_port_range ("9249", &lo, &hi), 0);
     assert_true (lo == 9249 && hi == 9249);
     bad = cfg;
     bad.curve_enabled = true;
@@ -1018,9 +1034,9 @@ test_s3_table_path (void **state)
     zs_config_defaults (&back);
     copy.cfg = &back;
     zs_config_foreach (&cfg, s_copy_key, &copy);
-    assert_string_equal (back.s3_endpoint, "http://127.0.0.1:8333");
-    assert_string_equal (back.s3_access_key, "");
-    assert_string_equal (back.s3_secret_key, "");
+    assert_string_equal (back.s3.endpoint, "http://127.0.0.1:8333");
+    assert_string_equal (back.s3.access_key, "");
+    assert_string_equal (back.s3.secret_key, "");
 }
 
 int

@@ -385,9 +385,9 @@ test_config_keys (void **state)
     assert_int_equal (cfg.schema.n_partition, 2);
     assert_int_equal (cfg.schema.partition[0], 2);
     assert_int_equal (cfg.schema.partition[1], 1);
-    assert_int_equal (cfg.write_max_writers, 1000);
-    assert_int_equal (cfg.write_buffer_size, 256 << 20);
-    assert_string_equal (cfg.partition_default_name, "");
+    assert_int_equal (cfg.table.write_max_writers, 1000);
+    assert_int_equal (cfg.table.write_buffer_size, 256 << 20);
+    assert_string_equal (cfg.table.partition_default_name, "");
     static const struct {
         const char *kv, *want;
     } bad[] = {

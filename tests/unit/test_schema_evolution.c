@@ -17,6 +17,7 @@
 #include "log.h"
 #include "parquet.h"
 #include "table.h"
+#include "table_job.h"
 #include <ftw.h>
 #include <jansson.h>
 #include <stdio.h>

@@ -19,6 +19,7 @@
 #include "snapshot.h"
 #include "stats.h"
 #include "table.h"
+#include "table_job.h"
 #include "table_priv.h"
 #include <dirent.h>
 #include <ftw.h>
@@ -1381,9 +1382,9 @@ s_job_options (int64_t target, int min_count, int64_t full)
 {
     zs_config_t cfg;
     zs_config_defaults (&cfg);
-    cfg.manifest_target_file_size = target;
-    cfg.manifest_merge_min_count = min_count;
-    cfg.manifest_full_compaction_threshold_size = full;
+    cfg.table.manifest_target_size = target;
+    cfg.table.merge_min_count = min_count;
+    cfg.table.full_compaction_size = full;
     zs_table_set_job_options (s_table, &cfg);
 }
 

@@ -14,6 +14,7 @@
 #include "io.h"
 #include "log.h"
 #include "table.h"
+#include "table_job.h"
 #include "table_priv.h"
 #include <ftw.h>
 #include <stdio.h>

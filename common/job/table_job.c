@@ -4,13 +4,12 @@
     writable), the rerun check, and the compaction request from the job's
     configuration.
 
-    This is the seam the job layer (common/job/, issue 26) takes: everything
-    here reads a zs_config_t and goes through table.h only, never the table's
-    private state (table_priv.h), so it can move above the table layer
-    unchanged.
+    The job layer's side of the table (issue 26): everything here reads a
+    zs_config_t and goes through table.h only, never the table's private
+    state (table_priv.h).
 */
+#include "table_job.h"
 #include "datafile.h"
-#include "table.h"
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -18,23 +17,9 @@
 void
 zs_table_set_job_options (zs_table_t *self, const zs_config_t *cfg)
 {
-    zs_table_opts_t opts = *zs_table_opts (self), *o = &opts;
-    if (cfg->snapshot_num_retained_min != -1)
-        o->retain_min = cfg->snapshot_num_retained_min;
-    if (cfg->snapshot_num_retained_max != -1)
-        o->retain_max = cfg->snapshot_num_retained_max;
-    if (cfg->snapshot_time_retained_ms != -1)
-        o->time_retained_ms = cfg->snapshot_time_retained_ms;
-    if (cfg->snapshot_expire_limit != -1)
-        o->expire_limit = cfg->snapshot_expire_limit;
-    if (cfg->manifest_target_file_size != -1)
-        o->manifest_target_size = cfg->manifest_target_file_size;
-    if (cfg->manifest_merge_min_count != -1)
-        o->merge_min_count = cfg->manifest_merge_min_count;
-    if (cfg->manifest_full_compaction_threshold_size != -1)
-        o->full_compaction_size = cfg->manifest_full_compaction_threshold_size;
-    o->write_only = o->write_only || cfg->write_only;
-    zs_table_set_opts (self, o);
+    zs_table_opts_t opts = *zs_table_opts (self);
+    zs_table_opts_overlay (&opts, &cfg->table);
+    zs_table_set_opts (self, &opts);
 }
 
 //  A new table's partitioning from the job: keys naming its columns, of
@@ -46,7 +31,8 @@ s_new_partition (zs_config_t *cfg, char *err, size_t errlen)
     char why[ZS_ERRLEN];
     if (zs_config_apply_partition (cfg, err, errlen) != 0)
         return -1;
-    const char *dflt = *cfg->partition_default_name ? cfg->partition_default_name : NULL;
+    const char *dflt =
+        *cfg->table.partition_default_name ? cfg->table.partition_default_name : NULL;
     if (zs_partition_init (&part, &cfg->schema, dflt, why, sizeof why) != 0) {
         snprintf (err, errlen, "zsink cannot write table %s: %s", cfg->table_path, why);
         return -1;
@@ -98,8 +84,8 @@ zs_table_prepare_job (zs_config_t *cfg, char *err, size_t errlen)
     if (rc != 0)
         return -1;
     //  again, as a writer: writable, and of the job's row type and keys
-    table =
-        zs_table_open_job (cfg->table_path, &cfg->schema, cfg->partition_default_name, err, errlen);
+    table = zs_table_open_job (cfg->table_path, &cfg->schema, cfg->table.partition_default_name,
+                               err, errlen);
     if (!table)
         return -1;
     zs_table_destroy (&table);
@@ -148,10 +134,10 @@ zs_table_compact_options (const zs_config_t *cfg, const char *user, zs_compact_t
     *req = (zs_compact_t){.user = user,
                           .identifier = ZS_END_INPUT_ID,
                           .max_retries = cfg->commit_max_retries,
-                          .target_file_size = cfg->target_file_size,
+                          .target_file_size = cfg->table.target_file_size,
                           .small_file_ratio = 0.7,
-                          .min_file_num = cfg->compaction_min_file_num,
-                          .max_file_num = cfg->compaction_max_file_num,
+                          .min_file_num = cfg->table.compaction_min_file_num,
+                          .max_file_num = cfg->table.compaction_max_file_num,
                           .open_file_cost = 4 << 20};
-    zs_datafile_options (cfg, &req->parquet);
+    zs_datafile_options (&cfg->format, &req->parquet);
 }

@@ -1,17 +1,31 @@
-/*  config.h - job configuration: Flink-style keys from a YAML file plus
-    -Dkey=value overrides. Unknown keys and bad values are errors naming the
-    key. The coordinator owns the configuration and hands it to the other
-    processes as key/value pairs (zs_config_to_kv / zs_config_set).
+/*  config.h - a job's configuration (the job layer, common/job/):
+    Flink-style keys from a YAML file plus -Dkey=value overrides. Unknown
+    keys and bad values are errors naming the key. The coordinator owns the
+    configuration and hands it to the other processes as key/value pairs
+    (zs_config_foreach / zs_config_set, zs_config_welcome).
+
+    Each layer declares its own options in one table (opts.h): the table's
+    Paimon options in table/table_options.h, the data files' in
+    format/format_options.h, the object store's in io/io_options.h, and
+    the job's own here (config.c). zs_config_t embeds the layers' structs;
+    setting, validating, listing (`zsink config keys`) and handing out walk
+    the same tables.
 
     YAML may be flat ("execution.checkpointing.interval: 2s") or nested
     (execution: {checkpointing: {interval: 2s}}); both flatten to the same
-    dotted keys.
+    dotted keys (base/yamlkv.h).
 */
 #ifndef ZS_CONFIG_H_INCLUDED
 #define ZS_CONFIG_H_INCLUDED
 
+#include "cmd.h"
 #include "computed.h"
+#include "format_options.h"
+#include "io_options.h"
+#include "opts.h"
+#include "participant.h"
 #include "rowtype.h"
+#include "table_options.h"
 #include "zs.h"
 
 #define ZS_ENUM_MAX 24          //  bytes of an enumerated value, with NUL
@@ -62,45 +76,15 @@ typedef struct {
     int commit_max_retries;               //  commit.max-retries (10)
     int64_t heartbeat_interval_ms;        //  heartbeat.interval (500ms)
     int64_t heartbeat_timeout_ms;         //  heartbeat.timeout (5s)
-    int64_t target_file_size;             //  target-file-size (128mb; bytes)
     char schema_text[ZS_SCHEMA_TEXT_MAX]; //  table.schema, canonical text
     zs_schema_t schema;                   //  the table's row type: source_schema, then
                                           //  the computed columns (default:
                                           //  zs_schema_default)
     bool schema_set;                      //  table.schema was given (else an existing
                                           //  table's own schema is the job's)
-    char file_format[ZS_ENUM_MAX];        //  file.format: parquet
-    char file_compression[ZS_ENUM_MAX];   //  file.compression: zstd (default) or none
-    int zstd_level;                       //  file.compression.zstd-level (1)
-    int64_t parquet_row_group_rows;       //  parquet.row-group-rows (131072)
-    //  Paimon table options (-1: unset, the table's own or Paimon's default)
-    int snapshot_num_retained_min;     //  snapshot.num-retained.min (10)
-    int snapshot_num_retained_max;     //  snapshot.num-retained.max (INT_MAX)
-    int64_t snapshot_time_retained_ms; //  snapshot.time-retained (1h)
-    int snapshot_expire_limit;         //  snapshot.expire.limit (50)
-    int64_t manifest_target_file_size; //  manifest.target-file-size (8mb)
-    int manifest_merge_min_count;      //  manifest.merge-min-count (30)
-    int64_t
-        manifest_full_compaction_threshold_size; //  manifest.full-compaction-threshold-size (16mb)
-    bool write_only;             //  write-only (false; or the table's): no expiry, no compaction
-    int compaction_min_file_num; //  compaction.min.file-num (5)
-    int compaction_max_file_num; //  compaction.max.file-num (50)
-    bool allow_rerun;            //  job.allow-rerun (false): run a finished job's source again
-    bool curve_enabled;          //  security.curve.enabled (false)
+    bool allow_rerun;                 //  job.allow-rerun (false): run a finished job's source again
+    bool curve_enabled;               //  security.curve.enabled (false)
     char curve_keys_dir[ZS_PATH_MAX]; //  security.curve.keys-dir (docs/security.md)
-    //  Object storage, Paimon's keys (docs/object-storage.md). "" = unset:
-    //  the environment's AWS_* decides. The credentials are secrets:
-    //  zs_config_foreach leaves them out, so they reach no job.json, no
-    //  Welcome, no log; `zsink cluster` hands them to its children in the
-    //  environment.
-    char s3_endpoint[256];   //  s3.endpoint
-    char s3_region[64];      //  s3.region
-    char s3_path_style[8];   //  s3.path.style.access: "", "true", "false"
-    char s3_access_key[128]; //  s3.access-key (secret)
-    char s3_secret_key[128]; //  s3.secret-key (secret)
-    //  s3.connection.request.timeout (30s): one attempt of one request
-    //  (Paimon's s3.* keys are Hadoop S3A's fs.s3a.*, this one's name)
-    int64_t s3_request_timeout_ms;
     //  table.computed-columns (computed.h), canonical text: columns of the
     //  table computed from the row, after the source's. table.schema may
     //  list them at its end (the table's own schema does): they are the
@@ -113,14 +97,15 @@ typedef struct {
     //  table's keys; a job naming other keys is refused). Applied to
     //  schema.partition whenever table.schema or this key is set.
     char partition_keys[512];
-    char partition_default_name[128]; //  partition.default-name ("": the table's, else Paimon's)
-    //  write-max-writers (1000): partitions a writer keeps a data file open
-    //  for; one more closes the least recently written one (docs/decisions.md)
-    int write_max_writers;
-    //  write-buffer-size (256mb): rows a writer buffers in memory over all
-    //  its open files; beyond it every open file writes its rows out as a
-    //  row group and gives their memory back (docs/decisions.md)
-    int64_t write_buffer_size;
+    //  The layers' options, each declared by its layer (its table of
+    //  zs_opt_t lists the keys)
+    zs_table_opts_t table;   //  snapshot.*, manifest.*, compaction.*, write-*, …
+    zs_format_opts_t format; //  file.*, parquet.*
+    //  s3.*: "" = unset, the environment's AWS_* decides. The credentials
+    //  are secrets: zs_config_foreach leaves them out, so they reach no
+    //  job.json, no Welcome, no log; `zsink cluster` hands them to its
+    //  children in the environment.
+    zs_io_s3_opts_t s3;
 } zs_config_t;
 
 //  What identifies a bounded job's input (its rows): the source kind and
@@ -146,10 +131,6 @@ void zs_config_kafka_properties (const zs_config_t *cfg,
 //  format ("csv": *.csv; "jsonl": *.jsonl or *.json; never a dot file)?
 bool zs_config_input_name_matches (const char *name, const char *format);
 
-//  metrics.reporter.prom.port's "P" or "A-B" (1..65535) into [*lo, *hi].
-//  0, or -1 when it is neither.
-int zs_config_port_range (const char *spec, int *lo, int *hi);
-
 //  Defaults (table.path and state.checkpoints.dir left empty).
 void zs_config_defaults (zs_config_t *cfg);
 
@@ -174,22 +155,6 @@ int zs_config_load_yaml (zs_config_t *cfg, const char *path, char *err, size_t e
 //  zs_config_validate. 0, or -1 with err naming the file, key or value.
 int zs_config_build (zs_config_t *cfg, const char *yaml_file, const char *const *overrides,
                      int n_overrides, char *err, size_t errlen);
-
-//  A job's configuration as a command line names it: -c FILE and any
-//  number of -D key=value, the overrides applying after the file whatever
-//  their order on the line. Kept as text, to build (zs_config_args_build)
-//  and to pass on to a child process as given.
-#define ZS_CONFIG_MAX_OVERRIDES 256
-typedef struct {
-    const char *file; //  NULL: none
-    const char *overrides[ZS_CONFIG_MAX_OVERRIDES];
-    int n_overrides;
-} zs_config_args_t;
-
-//  Take option 'c' or 'D' with its argument: 1 when taken, 0 when opt is
-//  another option, -1 + err when there are too many -D.
-int zs_config_args_take (zs_config_args_t *self, int opt, const char *arg, char *err,
-                         size_t errlen);
 
 //  zs_config_build from the arguments.
 int zs_config_args_build (const zs_config_args_t *self, zs_config_t *cfg, char *err, size_t errlen);
@@ -228,9 +193,21 @@ int zs_config_foreach (const zs_config_t *cfg,
 //  unknown key or a buffer too small.
 int zs_config_get (const zs_config_t *cfg, const char *key, char *buf, size_t len);
 
-//  Parse "2s", "500ms", "1min", "3 s", "0" into milliseconds. 0 or -1.
-int zs_parse_duration_ms (const char *text, int64_t *ms);
-//  Parse "128mb", "64kb", "1gb", "1000" into bytes. 0 or -1.
-int zs_parse_size (const char *text, int64_t *bytes);
+//  The configuration a Welcome brought (zs_participant_settings): defaults,
+//  then every pair, then the parallelism. 0, or -1 + err (a coordinator of
+//  another version sent a key or value this one does not take).
+int zs_config_welcome (zs_config_t *cfg, zs_participant_t *part, char *err, size_t errlen);
+
+//  zs_io_setup with the job's s3.* options, remote when its table or
+//  checkpoints are on S3.
+int zs_config_io_setup (const zs_config_t *cfg, char *err, size_t errlen);
+
+//  Every layer's table of options, as groups over zs_config_t (the job's
+//  first); *n the number of groups. For listing (`zsink config keys`).
+const zs_opt_group_t *zs_config_groups (size_t *n);
+
+//  The one family of keys rather than a key: source.kafka.properties.NAME,
+//  any Kafka client property NAME (zs_config_kafka_property).
+#define ZS_CONFIG_KAFKA_PROPS "source.kafka.properties."
 
 #endif
