@@ -1,6 +1,7 @@
 /*  zsink - the command: cluster launcher, table inspection, job control. */
 #include "client.h"
 #include "cluster.h"
+#include "config_cmd.h"
 #include "failpoint.h"
 #include "keys_cmd.h"
 #include "table_cmd.h"
@@ -28,6 +29,7 @@ s_usage (FILE *out)
              "  table snapshots|count|stats|files|orphans|verify PATH [--json]\n"
              "  table scan PATH [--snapshot ID] [--limit N] [--format csv|jsonl]\n"
              "                           inspect and maintain a table, read its rows\n"
+             "  config keys|show [--json]  every configuration key: default, description\n"
              "  keys generate|check DIR [--writers N]\n"
              "                           CURVE keys of a cluster (docs/security.md)\n"
              "  timeline JOB_DIR [-o FILE.svg]\n"
@@ -58,6 +60,12 @@ static int
 s_keys (int argc, char **argv)
 {
     return s_with_subcommand (argc, argv, zs_keys_cmd);
+}
+
+static int
+s_config (int argc, char **argv)
+{
+    return s_with_subcommand (argc, argv, zs_config_cmd);
 }
 
 //  czmq's signal handler would swallow SIGINT in the cluster, which
@@ -98,7 +106,7 @@ static const struct {
     {"cluster", s_cluster},       {"status", s_client},
     {"stop", s_client},           {"cancel", s_client},
     {"failpoints", s_failpoints}, {"timeline", zs_timeline_cmd},
-    {"lab", zs_lab_cmd},
+    {"lab", zs_lab_cmd},          {"config", s_config},
 };
 
 int

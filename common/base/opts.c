@@ -544,8 +544,12 @@ void
 zs_opt_describe (const zs_opt_t *o, char *buf, size_t len)
 {
     char range[64] = "";
-    if (s_is_numeric (o) && !(o->min == 0 && o->max == ZS_OPT_NOMAX))
-        s_range_text (o, range, sizeof range);
+    const char *unit = o->type == ZS_OPT_DURATION ? "ms" : "";
+    bool open = o->max == ZS_OPT_NOMAX || o->max == INT_MAX;
+    if (s_is_numeric (o) && open && o->min != 0)
+        snprintf (range, sizeof range, ">= %" PRId64 "%s", o->min, unit);
+    else if (s_is_numeric (o) && !open)
+        snprintf (range, sizeof range, "%" PRId64 "..%" PRId64 "%s", o->min, o->max, unit);
     switch (o->type) {
     case ZS_OPT_INT:
     case ZS_OPT_I64:

@@ -70,6 +70,7 @@ struct zs_opt_s {
 typedef struct {
     const zs_opt_t *opts;
     size_t offset;
+    const char *name; //  the layer's ("table"), for listing
 } zs_opt_group_t;
 
 //  The option of key among the groups, and its group in *group (may be

@@ -15,7 +15,7 @@ const zs_opt_t zs_io_options[] = {
     {"s3.region", ZS_OPT_STR, S_TEXT (region), 0, 0, false, NULL, "",
      "S3 region (unset: AWS_REGION or AWS_DEFAULT_REGION)", 0, NULL, NULL},
     {"s3.path.style.access", ZS_OPT_ENUM, S_TEXT (path_style), 0, 0, true, s_booleans, "",
-     "address buckets as ENDPOINT/BUCKET rather than BUCKET.ENDPOINT (unset: by the endpoint)", 0,
+     "address buckets as ENDPOINT/BUCKET, not BUCKET.ENDPOINT (unset: true with s3.endpoint)", 0,
      NULL, NULL},
     {"s3.access-key", ZS_OPT_STR, S_TEXT (access_key), 0, 0, false, NULL, "",
      "S3 access key (unset: AWS_ACCESS_KEY_ID); a secret, never written out", ZS_OPT_SECRET, NULL,

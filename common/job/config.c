@@ -338,10 +338,10 @@ static const zs_opt_t s_job_opts[] = {
 //  Every layer's table over zs_config_t: the job's, then the layers'
 //  below it, as a key is looked for.
 static const zs_opt_group_t s_groups[] = {
-    {s_job_opts, 0},
-    {zs_table_options, S_OFF (table)},
-    {zs_format_options, S_OFF (format)},
-    {zs_io_options, S_OFF (s3)},
+    {s_job_opts, 0, "job"},
+    {zs_table_options, S_OFF (table), "table"},
+    {zs_format_options, S_OFF (format), "format"},
+    {zs_io_options, S_OFF (s3), "io"},
 };
 #define S_NGROUPS (sizeof s_groups / sizeof s_groups[0])
 

@@ -168,6 +168,11 @@ int zs_config_adopt_schema (zs_config_t *cfg, const zs_schema_t *table, char *er
 //  Check cross-key rules (required keys present, ranges). 0 or -1 + err.
 int zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen);
 
+//  A path key's value that is there but no directory (a file): -1 with err
+//  naming the key ("table.path: /x is a file, not a directory"); else 0
+//  (there, or not yet: made when needed; or on S3).
+int zs_config_not_dir (const char *key, const char *path, char *err, size_t errlen);
+
 //  Can the job write where its keys say: table.path (and the table's
 //  directories already there: bucket-0, snapshot, manifest, schema, .locks)
 //  and state.checkpoints.dir (or, not there yet, where they would be made:

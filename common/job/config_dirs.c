@@ -17,12 +17,27 @@ s_check_dir (const char *key, const char *dir, bool optional, char *err, size_t 
     struct stat st;
     if (optional && (stat (dir, &st) != 0 || !S_ISDIR (st.st_mode)))
         return 0; //  not there yet: made under its parent, checked already
+    if (!optional && zs_config_not_dir (key, dir, err, errlen) != 0)
+        return ZS_EREFUSED;
     char why[ZS_ERRLEN + ZS_PATH_MAX];
     if (zs_fs_probe_dir (dir, why, sizeof why) == 0 || !zs_fs_errno_permanent (errno))
         return 0;
     if (err && errlen)
         snprintf (err, errlen, "%s: %s (no restart can change that)", key, why);
     return ZS_EREFUSED;
+}
+
+int
+zs_config_not_dir (const char *key, const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (strncmp (path, "s3://", 5) == 0 || stat (path, &st) != 0 || S_ISDIR (st.st_mode))
+        return 0;
+    if (err && errlen)
+        snprintf (err, errlen, "%s: %s is %s, not a directory%s", key, path,
+                  S_ISREG (st.st_mode) ? "a file" : "something else",
+                  strcmp (key, "table.path") == 0 ? " (a Paimon table is a directory)" : "");
+    return -1;
 }
 
 int

@@ -43,6 +43,9 @@ s_new_partition (zs_config_t *cfg, char *err, size_t errlen)
 int
 zs_table_prepare_job (zs_config_t *cfg, char *err, size_t errlen)
 {
+    //  a file there is no "table without a schema", nor an I/O failure
+    if (zs_config_not_dir ("table.path", cfg->table_path, err, errlen) != 0)
+        return -1;
     int found = zs_table_probe (cfg->table_path, err, errlen);
     if (found == ZS_ENOENT) //  a new table: the committer creates it with the job's schema
         return s_new_partition (cfg, err, errlen);

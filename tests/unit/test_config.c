@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "opts.h"
+#include "table_job.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1039,6 +1040,133 @@ test_s3_table_path (void **state)
     assert_string_equal (back.s3.secret_key, "");
 }
 
+//  Every layer's table: each key once over all of them, described, its
+//  default parsing (zs_opts_defaults); every key zs_config_foreach hands
+//  out is one of them, and the secrets are not handed out (issue 26).
+static void
+s_count_key (const char *key, const char *value, void *arg)
+{
+    size_t n;
+    const zs_opt_group_t *groups = zs_config_groups (&n);
+    assert_non_null (zs_opts_find (groups, n, key, NULL));
+    assert_null (strstr (key, "access-key"));
+    assert_null (strstr (key, "secret-key"));
+    (*(int *) arg)++;
+}
+
+static void
+test_option_tables (void **state)
+{
+    size_t n;
+    const zs_opt_group_t *groups = zs_config_groups (&n);
+    assert_int_equal (n, 4);
+    zs_config_t *scratch = calloc (1, sizeof *scratch);
+    assert_non_null (scratch);
+    int keys = 0, secrets = 0;
+    for (size_t g = 0; g < n; g++) {
+        char err[ZS_ERRLEN] = "";
+        void *base = (char *) scratch + groups[g].offset;
+        if (zs_opts_defaults (groups[g].opts, base, false, err, sizeof err) != 0)
+            fail_msg ("%s: a default does not parse: %s", groups[g].name, err);
+        for (const zs_opt_t *o = groups[g].opts; o->key; o++) {
+            const zs_opt_group_t *found;
+            assert_ptr_equal (zs_opts_find (groups, n, o->key, &found), o);
+            assert_ptr_equal (found, &groups[g]);
+            if (!o->doc || strlen (o->doc) < 10)
+                fail_msg ("%s: no description", o->key);
+            keys++;
+            secrets += (o->flags & ZS_OPT_SECRET) != 0;
+        }
+    }
+    free (scratch);
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    int emitted = 0;
+    assert_int_equal (zs_config_foreach (&cfg, s_count_key, &emitted), keys - secrets);
+    assert_int_equal (secrets, 2);
+}
+
+//  The table's options: read from its schema's properties by the same
+//  table, a bad one named; a job's set ones override (table_options.h).
+static const char *
+s_props (const void *arg, const char *key)
+{
+    const char *const *kv = arg;
+    for (; kv[0]; kv += 2)
+        if (strcmp (kv[0], key) == 0)
+            return kv[1];
+    return NULL;
+}
+
+static void
+test_table_options (void **state)
+{
+    zs_table_opts_t t, job;
+    char err[ZS_ERRLEN];
+    const char *none[] = {NULL};
+    assert_int_equal (zs_table_opts_read (&t, s_props, none, err, sizeof err), 0);
+    assert_int_equal (t.retain_min, 10);
+    assert_int_equal (t.time_retained_ms, 3600 * 1000);
+    assert_int_equal (t.manifest_target_size, 8 << 20);
+    assert_false (t.write_only);
+    const char *props[] = {"snapshot.num-retained.min", "3",   "write-only", "TRUE",
+                           "target-file-size",          "1kb", NULL};
+    assert_int_equal (zs_table_opts_read (&t, s_props, props, err, sizeof err), 0);
+    assert_int_equal (t.retain_min, 3);
+    assert_true (t.write_only);
+    //  not a table property: the job's alone
+    assert_int_equal (t.target_file_size, 128 << 20);
+    const char *bad[] = {"manifest.merge-min-count", "many", NULL};
+    assert_int_equal (zs_table_opts_read (&t, s_props, bad, err, sizeof err), -1);
+    assert_non_null (strstr (err, "manifest.merge-min-count"));
+    assert_non_null (strstr (err, "'many'"));
+    //  a job: unset table options keep the table's, set ones override
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    job = cfg.table;
+    assert_int_equal (job.retain_min, -1);
+    assert_int_equal (zs_table_opts_read (&t, s_props, props, err, sizeof err), 0);
+    assert_int_equal (zs_config_set (&cfg, "snapshot.num-retained.max", "7", err, sizeof err), 0);
+    assert_int_equal (zs_config_set (&cfg, "target-file-size", "2mb", err, sizeof err), 0);
+    zs_table_opts_overlay (&t, &cfg.table);
+    assert_int_equal (t.retain_min, 3);
+    assert_int_equal (t.retain_max, 7);
+    assert_true (t.write_only); //  the table's true wins over the job's unset
+    assert_int_equal (t.target_file_size, 2 << 20);
+}
+
+//  A path key naming a file is refused naming the key, before anything is
+//  made (issue 26, item 7).
+static void
+test_path_is_file (void **state)
+{
+    char file[256], dir[256], err[ZS_ERRLEN];
+    snprintf (file, sizeof file, "%s/plain-file", s_dir);
+    snprintf (dir, sizeof dir, "%s/t-new", s_dir);
+    FILE *f = fopen (file, "w");
+    assert_non_null (f);
+    fclose (f);
+    assert_int_equal (zs_config_not_dir ("table.path", file, err, sizeof err), -1);
+    assert_non_null (strstr (err, "table.path: "));
+    assert_non_null (strstr (err, "is a file, not a directory"));
+    assert_int_equal (zs_config_not_dir ("table.path", dir, err, sizeof err), 0);
+    assert_int_equal (zs_config_not_dir ("table.path", s_dir, err, sizeof err), 0);
+    assert_int_equal (zs_config_not_dir ("table.path", "s3://bucket/t", err, sizeof err), 0);
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    snprintf (cfg.table_path, sizeof cfg.table_path, "%s", file);
+    snprintf (cfg.checkpoints_dir, sizeof cfg.checkpoints_dir, "%s", dir);
+    assert_int_equal (zs_table_prepare_job (&cfg, err, sizeof err), -1);
+    assert_non_null (strstr (err, "table.path: "));
+    assert_int_equal (zs_config_check_dirs (&cfg, true, true, err, sizeof err), ZS_EREFUSED);
+    assert_non_null (strstr (err, "table.path: "));
+    snprintf (cfg.table_path, sizeof cfg.table_path, "%s", dir);
+    snprintf (cfg.checkpoints_dir, sizeof cfg.checkpoints_dir, "%s", file);
+    assert_int_equal (zs_config_check_dirs (&cfg, false, true, err, sizeof err), ZS_EREFUSED);
+    assert_non_null (strstr (err, "state.checkpoints.dir: "));
+    assert_int_equal (access (dir, F_OK), -1); //  nothing made
+}
+
 int
 main (void)
 {
@@ -1061,6 +1189,9 @@ main (void)
         cmocka_unit_test (test_build_layers),
         cmocka_unit_test (test_config_args),
         cmocka_unit_test (test_source_id),
+        cmocka_unit_test (test_option_tables),
+        cmocka_unit_test (test_table_options),
+        cmocka_unit_test (test_path_is_file),
     };
     return cmocka_run_group_tests (tests, s_group_setup, s_group_teardown);
 }
