@@ -180,14 +180,21 @@ s_on_option (int opt, const char *arg, void *self)
 int
 zs_config_cmd (int argc, char **argv)
 {
+    if (argc < 2) {
+        s_usage (stderr);
+        return 2;
+    }
+    argc--;
+    argv++;
     static const struct option longopts[] = {
         {"help", no_argument, NULL, 'h'}, {"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
     const char *sub = argv[0];
     bool show = !strcmp (sub, "show");
     if (!show && strcmp (sub, "keys") != 0) {
         if (strcmp (sub, "--help") && strcmp (sub, "-h")) {
-            fprintf (stderr, "zsink config: unknown subcommand '%s'\n", sub);
-            s_usage (stderr);
+            fprintf (stderr,
+                     "zsink config: unknown subcommand '%s': keys or show (zsink config --help)\n",
+                     sub);
             return 2;
         }
         s_usage (stdout);

@@ -7,7 +7,7 @@
             the job's configuration as it would run: every key's value
             (the credentials left out), after validation
 
-    argv[0] is the subcommand. Returns the process exit code: 0 success,
+    argv[0] is "config", argv[1] the subcommand. Returns the process exit code: 0 success,
     2 bad arguments or a configuration that does not validate.
 */
 #ifndef ZS_CONFIG_CMD_H_INCLUDED

@@ -62,12 +62,6 @@ s_keys (int argc, char **argv)
     return s_with_subcommand (argc, argv, zs_keys_cmd);
 }
 
-static int
-s_config (int argc, char **argv)
-{
-    return s_with_subcommand (argc, argv, zs_config_cmd);
-}
-
 //  czmq's signal handler would swallow SIGINT in the cluster, which
 //  has its own; the client commands use czmq's.
 static int
@@ -106,7 +100,7 @@ static const struct {
     {"cluster", s_cluster},       {"status", s_client},
     {"stop", s_client},           {"cancel", s_client},
     {"failpoints", s_failpoints}, {"timeline", zs_timeline_cmd},
-    {"lab", zs_lab_cmd},          {"config", s_config},
+    {"lab", zs_lab_cmd},          {"config", zs_config_cmd},
 };
 
 int
