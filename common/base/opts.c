@@ -12,11 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
-static void s_err (char *err, size_t errlen, const char *fmt, ...)
-    __attribute__ ((format (printf, 3, 4)));
-
-static void
-s_err (char *err, size_t errlen, const char *fmt, ...)
+void
+zs_errf (char *err, size_t errlen, const char *fmt, ...)
 {
     if (!err || errlen == 0)
         return;
@@ -220,18 +217,18 @@ s_set_number (const zs_opt_t *o, void *base, const char *value, char *err, size_
                                         : s_parse_whole (value, &v);
     if (rc) {
         if (o->type == ZS_OPT_DURATION)
-            s_err (err, errlen, "%s: bad duration '%s' (e.g. 2s, 500ms, 1min)", o->key, value);
+            zs_errf (err, errlen, "%s: bad duration '%s' (e.g. 2s, 500ms, 1min)", o->key, value);
         else if (o->type == ZS_OPT_SIZE)
-            s_err (err, errlen, "%s: bad size '%s' (e.g. 128mb, 64kb, 1gb)", o->key, value);
+            zs_errf (err, errlen, "%s: bad size '%s' (e.g. 128mb, 64kb, 1gb)", o->key, value);
         else
-            s_err (err, errlen, "%s: '%s' is not a whole number", o->key, value);
+            zs_errf (err, errlen, "%s: '%s' is not a whole number", o->key, value);
         return -1;
     }
     if (v < o->min || v > o->max) {
         char range[64];
         s_range_text (o, range, sizeof range);
-        s_err (err, errlen, "%s: '%s' out of range (%s%s)", o->key, value, range,
-               o->unset_ok ? ", or empty for unset" : "");
+        zs_errf (err, errlen, "%s: '%s' out of range (%s%s)", o->key, value, range,
+                 o->unset_ok ? ", or empty for unset" : "");
         return -1;
     }
     s_num_put (o, base, v);
@@ -246,7 +243,7 @@ s_set_bool (const zs_opt_t *o, bool *field, const char *value, char *err, size_t
     else if (strcasecmp (value, "false") == 0)
         *field = false;
     else {
-        s_err (err, errlen, "%s: bad boolean '%s' (true or false)", o->key, value);
+        zs_errf (err, errlen, "%s: bad boolean '%s' (true or false)", o->key, value);
         return -1;
     }
     return 0;
@@ -322,7 +319,7 @@ s_set_path (const zs_opt_t *o, char *field, const char *value, char *err, size_t
     const char *why = NULL;
     if (n == 0) {
         if (strlen (value) >= o->size) {
-            s_err (err, errlen, "%s: path longer than %zu bytes", o->key, o->size - 1);
+            zs_errf (err, errlen, "%s: path longer than %zu bytes", o->key, o->size - 1);
             return -1;
         }
         snprintf (field, o->size, "%s", value);
@@ -333,13 +330,13 @@ s_set_path (const zs_opt_t *o, char *field, const char *value, char *err, size_t
             snprintf (field, o->size, "%s", local);
             return 0;
         }
-        s_err (err, errlen, "%s: '%s' %s", o->key, value, why);
+        zs_errf (err, errlen, "%s: '%s' %s", o->key, value, why);
         return -1;
     }
-    s_err (err, errlen,
-           "%s: '%s': scheme '%.*s:' is not supported yet (zsink writes local paths: /ABS, "
-           "RELATIVE or file:///ABS; a local name with a colon is written ./NAME)",
-           o->key, value, (int) n, value);
+    zs_errf (err, errlen,
+             "%s: '%s': scheme '%.*s:' is not supported yet (zsink writes local paths: /ABS, "
+             "RELATIVE or file:///ABS; a local name with a colon is written ./NAME)",
+             o->key, value, (int) n, value);
     return -1;
 }
 
@@ -357,16 +354,16 @@ s_set_store (const zs_opt_t *o, char *field, const char *value, char *err, size_
         ok = islower ((unsigned char) b[i]) || isdigit ((unsigned char) b[i]) || b[i] == '-'
              || b[i] == '.';
     if (!ok) {
-        s_err (err, errlen, "%s: '%s': bad bucket name '%.*s' (3 to 63 of a-z, 0-9, '.' and '-')",
-               o->key, value, (int) (blen < 64 ? blen : 64), b);
+        zs_errf (err, errlen, "%s: '%s': bad bucket name '%.*s' (3 to 63 of a-z, 0-9, '.' and '-')",
+                 o->key, value, (int) (blen < 64 ? blen : 64), b);
         return -1;
     }
     if (strstr (b + blen, "//")) {
-        s_err (err, errlen, "%s: '%s': empty path segment ('//')", o->key, value);
+        zs_errf (err, errlen, "%s: '%s': empty path segment ('//')", o->key, value);
         return -1;
     }
     if (strlen (value) >= o->size) {
-        s_err (err, errlen, "%s: path longer than %zu bytes", o->key, o->size - 1);
+        zs_errf (err, errlen, "%s: path longer than %zu bytes", o->key, o->size - 1);
         return -1;
     }
     snprintf (field, o->size, "%s", value);
@@ -381,7 +378,7 @@ static int
 s_set_str (const zs_opt_t *o, char *field, const char *value, char *err, size_t errlen)
 {
     if (strlen (value) >= o->size) {
-        s_err (err, errlen, "%s: longer than %zu bytes", o->key, o->size - 1);
+        zs_errf (err, errlen, "%s: longer than %zu bytes", o->key, o->size - 1);
         return -1;
     }
     snprintf (field, o->size, "%s", value);
@@ -418,9 +415,9 @@ s_set_enum (const zs_opt_t *o, char *field, const char *value, char *err, size_t
     s_choices_text (o, ", ", known, sizeof known);
     //  "true"/"false" choices read as a boolean that may be unset
     if (o->choices[0] && strcmp (o->choices[0], "true") == 0)
-        s_err (err, errlen, "%s: bad boolean '%s' (true or false)", o->key, value);
+        zs_errf (err, errlen, "%s: bad boolean '%s' (true or false)", o->key, value);
     else
-        s_err (err, errlen, "%s: unknown value '%s' (known: %s)", o->key, value, known);
+        zs_errf (err, errlen, "%s: unknown value '%s' (known: %s)", o->key, value, known);
     return -1;
 }
 
@@ -516,25 +513,25 @@ zs_opt_check (const zs_opt_t *o, const void *base, char *err, size_t errlen)
     if (s_is_numeric (o) && !s_in_range (o, s_num_get (o, base))) {
         char range[64];
         s_range_text (o, range, sizeof range);
-        s_err (err, errlen, "%s: %" PRId64 " out of range (%s)", o->key, s_num_get (o, base),
-               range);
+        zs_errf (err, errlen, "%s: %" PRId64 " out of range (%s)", o->key, s_num_get (o, base),
+                 range);
         return -1;
     }
     bool text = o->type == ZS_OPT_ENUM || o->type == ZS_OPT_STR || o->type == ZS_OPT_PATH
                 || o->type == ZS_OPT_STORE;
     if (text && !memchr (field, 0, o->size)) {
-        s_err (err, errlen, "%s: not a string", o->key);
+        zs_errf (err, errlen, "%s: not a string", o->key);
         return -1;
     }
     if (o->type == ZS_OPT_ENUM && !s_choice_ok (o, field)) {
-        s_err (err, errlen, "%s: unknown value '%s'", o->key, field);
+        zs_errf (err, errlen, "%s: unknown value '%s'", o->key, field);
         return -1;
     }
     //  zs_opt_set keeps a path without its scheme; one filled in by hand
     //  may not
     if ((o->type == ZS_OPT_PATH || (o->type == ZS_OPT_STORE && strncmp (field, "s3://", 5) != 0))
         && zs_opt_scheme_len (field)) {
-        s_err (err, errlen, "%s: '%s' has a URI scheme; zsink takes local paths", o->key, field);
+        zs_errf (err, errlen, "%s: '%s' has a URI scheme; zsink takes local paths", o->key, field);
         return -1;
     }
     return 0;

@@ -100,6 +100,11 @@ void zs_opt_describe (const zs_opt_t *o, char *buf, size_t len);
 //  default that does not parse: a programming error the tests catch).
 int zs_opts_defaults (const zs_opt_t *opts, void *base, bool unset, char *err, size_t errlen);
 
+//  err (errlen bytes; nothing when NULL or 0) as printf formats it: how
+//  the parsers here and the job's configuration say what is wrong.
+void zs_errf (char *err, size_t errlen, const char *fmt, ...)
+    __attribute__ ((format (printf, 3, 4)));
+
 //  Parse "2s", "500ms", "1min", "3 s", "0" into milliseconds. 0 or -1.
 int zs_parse_duration_ms (const char *text, int64_t *ms);
 //  Parse "128mb", "64kb", "1gb", "1000" into bytes. 0 or -1.

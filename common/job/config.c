@@ -33,20 +33,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-static void s_err (char *err, size_t errlen, const char *fmt, ...)
-    __attribute__ ((format (printf, 3, 4)));
-
-static void
-s_err (char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start (ap, fmt);
-    vsnprintf (err, errlen, fmt, ap);
-    va_end (ap);
-}
-
 static bool
 s_streq (const char *a, const char *b)
 {
@@ -69,7 +55,7 @@ s_derive (const char *schema_text, const char *computed_text, zs_schema_t *sourc
     zs_schema_t declared;
     char why[ZS_ERRLEN], text[ZS_SCHEMA_TEXT_MAX];
     if (zs_schema_parse (&declared, schema_text, why, sizeof why) != 0) {
-        s_err (err, errlen, "%s", why);
+        zs_errf (err, errlen, "%s", why);
         return -1;
     }
     *source = *schema = declared;
@@ -90,10 +76,10 @@ s_derive (const char *schema_text, const char *computed_text, zs_schema_t *sourc
         return -1;
     int rc = 0;
     if (listed && zs_schema_diff (zs_computed_schema (computed), &declared, why, sizeof why)) {
-        s_err (err, errlen,
-               "table.schema lists the computed columns (table.computed-columns) at its end, "
-               "but they differ: %s",
-               why);
+        zs_errf (err, errlen,
+                 "table.schema lists the computed columns (table.computed-columns) at its end, "
+                 "but they differ: %s",
+                 why);
         rc = -1;
     } else
         *schema = *zs_computed_schema (computed);
@@ -127,12 +113,12 @@ s_set_schema (zs_config_t *cfg, char *field, const char *value, char *err, size_
     zs_schema_t schema;
     char why[ZS_ERRLEN];
     if (zs_schema_parse (&schema, value, why, sizeof why) != 0) {
-        s_err (err, errlen, "%s", why);
+        zs_errf (err, errlen, "%s", why);
         return -1;
     }
     char text[ZS_SCHEMA_TEXT_MAX];
     if (zs_schema_format (&schema, text, sizeof text) != 0) {
-        s_err (err, errlen, "table.schema: longer than %d bytes", ZS_SCHEMA_TEXT_MAX - 1);
+        zs_errf (err, errlen, "table.schema: longer than %d bytes", ZS_SCHEMA_TEXT_MAX - 1);
         return -1;
     }
     memcpy (field, text, strlen (text) + 1);
@@ -159,12 +145,12 @@ zs_config_adopt_schema (zs_config_t *cfg, const zs_schema_t *table, char *err, s
     zs_schema_t source, schema;
     char text[ZS_SCHEMA_TEXT_MAX];
     if (zs_schema_format (table, text, sizeof text) != 0) {
-        s_err (err, errlen, "table.schema: longer than %d bytes", ZS_SCHEMA_TEXT_MAX - 1);
+        zs_errf (err, errlen, "table.schema: longer than %d bytes", ZS_SCHEMA_TEXT_MAX - 1);
         return -1;
     }
     char why[ZS_ERRLEN];
     if (s_derive (text, cfg->computed_text, &source, &schema, why, sizeof why) != 0) {
-        s_err (err, errlen, "the table's own schema (%s) with %s", text, why);
+        zs_errf (err, errlen, "the table's own schema (%s) with %s", text, why);
         return -1;
     }
     memcpy (cfg->schema_text, text, strlen (text) + 1);
@@ -413,18 +399,18 @@ s_set_kafka_property (zs_config_t *cfg, const char *key, const char *value, char
     for (const char *c = name; *c; c++)
         ok &= isalnum ((unsigned char) *c) || *c == '.' || *c == '_' || *c == '-';
     if (!ok) {
-        s_err (err, errlen, "%s: not a Kafka client property name", key);
+        zs_errf (err, errlen, "%s: not a Kafka client property name", key);
         return -1;
     }
     if (strchr (value, '\n')) {
-        s_err (err, errlen, "%s: a value holds no newline", key);
+        zs_errf (err, errlen, "%s: a value holds no newline", key);
         return -1;
     }
     if (s_kafka_secret (name)) {
-        s_err (err, errlen,
-               "%s: Kafka credentials are not supported yet (they would be written into "
-               "the job's state directory)",
-               key);
+        zs_errf (err, errlen,
+                 "%s: Kafka credentials are not supported yet (they would be written into "
+                 "the job's state directory)",
+                 key);
         return -1;
     }
     char *props = cfg->kafka_properties;
@@ -433,8 +419,8 @@ s_set_kafka_property (zs_config_t *cfg, const char *key, const char *value, char
         memmove (line, strchr (line, '\n') + 1, strlen (strchr (line, '\n') + 1) + 1);
     size_t used = strlen (props);
     if (used + nlen + strlen (value) + 3 > sizeof cfg->kafka_properties) {
-        s_err (err, errlen, "%s: the Kafka properties exceed %zu bytes", key,
-               sizeof cfg->kafka_properties - 1);
+        zs_errf (err, errlen, "%s: the Kafka properties exceed %zu bytes", key,
+                 sizeof cfg->kafka_properties - 1);
         return -1;
     }
     snprintf (props + used, sizeof cfg->kafka_properties - used, "%s=%s\n", name, value);
@@ -459,7 +445,7 @@ zs_config_apply_partition (zs_config_t *cfg, char *err, size_t errlen)
     char why[ZS_ERRLEN];
     if (zs_schema_partition_parse (&cfg->schema, cfg->partition_keys, why, sizeof why) != 0) {
         cfg->schema.n_partition = 0;
-        s_err (err, errlen, "%s", why);
+        zs_errf (err, errlen, "%s", why);
         return -1;
     }
     return 0;
@@ -515,7 +501,7 @@ static int
 s_config_set (zs_config_t *cfg, const char *key, const char *value, char *err, size_t errlen)
 {
     if (!key || !value) {
-        s_err (err, errlen, "missing key or value");
+        zs_errf (err, errlen, "missing key or value");
         return -1;
     }
     size_t offset;
@@ -523,7 +509,7 @@ s_config_set (zs_config_t *cfg, const char *key, const char *value, char *err, s
     if (!o && strncmp (key, S_KAFKA_PROPS, strlen (S_KAFKA_PROPS)) == 0)
         return s_set_kafka_property (cfg, key, value, err, errlen);
     if (!o) {
-        s_err (err, errlen, "unknown key '%s' (zsink config keys lists them)", key);
+        zs_errf (err, errlen, "unknown key '%s' (zsink config keys lists them)", key);
         return -1;
     }
     return zs_opt_set (o, (char *) cfg + offset, value, err, errlen);
@@ -534,13 +520,13 @@ zs_config_set_kv (zs_config_t *cfg, const char *kv, char *err, size_t errlen)
 {
     const char *eq = kv ? strchr (kv, '=') : NULL;
     if (!eq) {
-        s_err (err, errlen, "bad option '%s': expected key=value", kv ? kv : "");
+        zs_errf (err, errlen, "bad option '%s': expected key=value", kv ? kv : "");
         return -1;
     }
     char key[S_KEY_MAX];
     size_t n = (size_t) (eq - kv);
     if (n >= sizeof key) {
-        s_err (err, errlen, "bad option '%s': key too long", kv);
+        zs_errf (err, errlen, "bad option '%s': key too long", kv);
         return -1;
     }
     memcpy (key, kv, n);
@@ -554,7 +540,7 @@ zs_config_set_kv (zs_config_t *cfg, const char *kv, char *err, size_t errlen)
     while (n > 0 && isspace ((unsigned char) k[n - 1]))
         k[--n] = 0;
     if (!*k) {
-        s_err (err, errlen, "bad option '%s': empty key", kv);
+        zs_errf (err, errlen, "bad option '%s': empty key", kv);
         return -1;
     }
     return zs_config_set (cfg, k, eq + 1, err, errlen);
@@ -630,7 +616,7 @@ zs_config_load_yaml (zs_config_t *cfg, const char *path, char *err, size_t errle
     //  Work on a copy so that a file failing halfway changes nothing.
     zs_config_t *copy = malloc (sizeof *copy);
     if (!copy) {
-        s_err (err, errlen, "%s: out of memory", path);
+        zs_errf (err, errlen, "%s: out of memory", path);
         return -1;
     }
     *copy = *cfg;
@@ -670,12 +656,12 @@ s_csv_nested (const zs_config_t *cfg, char *err, size_t errlen)
                || (s_streq (cfg->source_kind, "kafka") && s_streq (cfg->kafka_value_format, "csv"));
     for (int i = 0; csv && i < cfg->schema.n; i++)
         if (zs_type_is_nested (cfg->schema.cols[i].type)) {
-            s_err (err, errlen,
-                   "table.schema: column '%s' is %s: nested columns need JSON input (%s), "
-                   "CSV has no spelling for them",
-                   cfg->schema.cols[i].name, zs_type_name (cfg->schema.cols[i].type),
-                   s_streq (cfg->source_kind, "file") ? "source.file.format: jsonl"
-                                                      : "source.kafka.value.format: json");
+            zs_errf (err, errlen,
+                     "table.schema: column '%s' is %s: nested columns need JSON input (%s), "
+                     "CSV has no spelling for them",
+                     cfg->schema.cols[i].name, zs_type_name (cfg->schema.cols[i].type),
+                     s_streq (cfg->source_kind, "file") ? "source.file.format: jsonl"
+                                                        : "source.kafka.value.format: json");
             return -1;
         }
     return 0;
@@ -687,20 +673,21 @@ s_kafka_validate (const zs_config_t *cfg, char *err, size_t errlen)
 {
     size_t len;
     if (!zs_config_kafka_property (cfg, "bootstrap.servers", &len)) {
-        s_err (err, errlen, S_KAFKA_PROPS "bootstrap.servers: required when source.kind is kafka");
+        zs_errf (err, errlen,
+                 S_KAFKA_PROPS "bootstrap.servers: required when source.kind is kafka");
         return -1;
     }
     if (!*cfg->kafka_topic == !*cfg->kafka_topic_pattern) {
-        s_err (err, errlen,
-               "source.kafka.topic or source.kafka.topic-pattern: exactly one is required when "
-               "source.kind is kafka");
+        zs_errf (err, errlen,
+                 "source.kafka.topic or source.kafka.topic-pattern: exactly one is required when "
+                 "source.kind is kafka");
         return -1;
     }
     bool group = zs_config_kafka_property (cfg, "group.id", &len) != NULL;
     if (s_streq (cfg->kafka_startup_mode, "group-offsets") && !group) {
-        s_err (err, errlen,
-               S_KAFKA_PROPS "group.id: required when source.kafka.scan.startup.mode is "
-                             "group-offsets (the default)");
+        zs_errf (err, errlen,
+                 S_KAFKA_PROPS "group.id: required when source.kafka.scan.startup.mode is "
+                               "group-offsets (the default)");
         return -1;
     }
     struct {
@@ -713,24 +700,24 @@ s_kafka_validate (const zs_config_t *cfg, char *err, size_t errlen)
               cfg->kafka_bounded_offsets}};
     for (int i = 0; i < 2; i++) {
         if (s_streq (m[i].mode, "timestamp") && m[i].ts < 0) {
-            s_err (err, errlen,
-                   "source.kafka.scan.%s.timestamp-millis: required when "
-                   "source.kafka.scan.%s.mode is timestamp",
-                   m[i].what, m[i].what);
+            zs_errf (err, errlen,
+                     "source.kafka.scan.%s.timestamp-millis: required when "
+                     "source.kafka.scan.%s.mode is timestamp",
+                     m[i].what, m[i].what);
             return -1;
         }
         if (s_streq (m[i].mode, "specific-offsets") && !*m[i].offsets) {
-            s_err (err, errlen,
-                   "source.kafka.scan.%s.specific-offsets: required when "
-                   "source.kafka.scan.%s.mode is specific-offsets",
-                   m[i].what, m[i].what);
+            zs_errf (err, errlen,
+                     "source.kafka.scan.%s.specific-offsets: required when "
+                     "source.kafka.scan.%s.mode is specific-offsets",
+                     m[i].what, m[i].what);
             return -1;
         }
     }
     if (s_streq (cfg->kafka_bounded_mode, "group-offsets") && !group) {
-        s_err (err, errlen,
-               S_KAFKA_PROPS "group.id: required when source.kafka.scan.bounded.mode is "
-                             "group-offsets");
+        zs_errf (err, errlen,
+                 S_KAFKA_PROPS "group.id: required when source.kafka.scan.bounded.mode is "
+                               "group-offsets");
         return -1;
     }
     return 0;
@@ -740,27 +727,27 @@ int
 zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen)
 {
     if (!*cfg->table_path) {
-        s_err (err, errlen, "table.path: required key is missing");
+        zs_errf (err, errlen, "table.path: required key is missing");
         return -1;
     }
     if (!*cfg->checkpoints_dir) {
-        s_err (err, errlen, "state.checkpoints.dir: required key is missing");
+        zs_errf (err, errlen, "state.checkpoints.dir: required key is missing");
         return -1;
     }
     if (cfg->curve_enabled && !*cfg->curve_keys_dir) {
-        s_err (err, errlen,
-               "security.curve.keys-dir: required when security.curve.enabled is "
-               "true (zsink keys generate DIR makes the keys)");
+        zs_errf (err, errlen,
+                 "security.curve.keys-dir: required when security.curve.enabled is "
+                 "true (zsink keys generate DIR makes the keys)");
         return -1;
     }
     int lo, hi;
     if (*cfg->metrics_prom_port && zs_parse_port_range (cfg->metrics_prom_port, &lo, &hi) != 0) {
-        s_err (err, errlen, "metrics.reporter.prom.port: '%s' is not a port or a range A-B",
-               cfg->metrics_prom_port);
+        zs_errf (err, errlen, "metrics.reporter.prom.port: '%s' is not a port or a range A-B",
+                 cfg->metrics_prom_port);
         return -1;
     }
     if (s_streq (cfg->source_kind, "file") && !*cfg->source_file_path) {
-        s_err (err, errlen, "source.file.path: required when source.kind is file");
+        zs_errf (err, errlen, "source.file.path: required when source.kind is file");
         return -1;
     }
     if (s_streq (cfg->source_kind, "kafka") && s_kafka_validate (cfg, err, errlen) != 0)
@@ -775,7 +762,7 @@ zs_config_validate (const zs_config_t *cfg, char *err, size_t errlen)
     char why[ZS_ERRLEN];
     if (cfg->schema_set
         && zs_schema_partition_parse (&keyed, cfg->partition_keys, why, sizeof why) != 0) {
-        s_err (err, errlen, "%s", why);
+        zs_errf (err, errlen, "%s", why);
         return -1;
     }
     if (s_csv_nested (cfg, err, errlen) != 0)
@@ -860,28 +847,6 @@ zs_config_source_id (const zs_config_t *cfg, char *out, size_t outlen)
     }
     snprintf (out, outlen, "%016llx", (unsigned long long) zs_fnv1a (text));
     return true;
-}
-
-int
-zs_config_welcome (zs_config_t *cfg, zs_participant_t *part, char *err, size_t errlen)
-{
-    const char *const *keys, *const *values;
-    size_t n = zs_participant_settings (part, &keys, &values);
-    zs_config_t *made = malloc (sizeof *made);
-    if (!made) {
-        s_err (err, errlen, "out of memory");
-        return -1;
-    }
-    zs_config_defaults (made);
-    for (size_t i = 0; i < n; i++)
-        if (zs_config_set (made, keys[i], values[i], err, errlen) < 0) {
-            free (made);
-            return -1;
-        }
-    made->parallelism = zs_participant_parallelism (part);
-    *cfg = *made;
-    free (made);
-    return 0;
 }
 
 int
