@@ -11,7 +11,10 @@
     alone, with their defaults.
 
     Adding a table option: a field here, a line in zs_table_options[]
-    (table_options.c), and the code of table/ that acts on it.
+    (table_options.c), and the code of table/ that acts on it. A
+    ZS_OPT_TABLE option takes "" (unset_ok: a number -1, a text ""), so
+    that a job that does not set it leaves the table's; a boolean one can
+    only turn a behaviour on (write-only).
 */
 #ifndef ZS_TABLE_OPTIONS_H_INCLUDED
 #define ZS_TABLE_OPTIONS_H_INCLUDED

@@ -1074,6 +1074,9 @@ test_option_tables (void **state)
             assert_ptr_equal (found, &groups[g]);
             if (!o->doc || strlen (o->doc) < 10)
                 fail_msg ("%s: no description", o->key);
+            //  a table property a job leaves unset keeps the table's
+            if ((o->flags & ZS_OPT_TABLE) && o->type != ZS_OPT_BOOL && !o->unset_ok)
+                fail_msg ("%s: a table option a job cannot leave unset", o->key);
             keys++;
             secrets += (o->flags & ZS_OPT_SECRET) != 0;
         }
