@@ -132,7 +132,9 @@ YAML
     # the control shows doubled rows; with its checks off, a compacted and
     # expired file committed again is missing instead (another failure)
     # (and a manifest merge refuses a file added twice: none then)
-    [ $NEGATIVE = 1 ] && printf 'write-only: true\nmanifest.merge-min-count: 1000000\n' >>"$d/job.yaml"
+    # (a key given twice in YAML is an error: the control's value replaces it)
+    [ $NEGATIVE = 1 ] && sed -i '/^manifest.merge-min-count:/d' "$d/job.yaml" &&
+        printf 'write-only: true\nmanifest.merge-min-count: 1000000\n' >>"$d/job.yaml"
     # the faults: fail points armed at start, the rest during the run
     local nf=$((RANDOM % 3 + 1)) spec="" live=() desc=""
     # the control needs a re-commit to happen: one committer kill always
