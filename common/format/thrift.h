@@ -171,7 +171,7 @@ int zs_thrift_dec_fail (zs_thrift_dec_t *self, const char *why);
 
 //  --------------------------------------------------------------------------
 //  A struct decoded by a table of the fields kept, one entry a field, the
-//  way config.c's s_keys drives the configuration keys: each entry says
+//  way the option tables (opts.h) drive the configuration keys: each entry says
 //  where the field's value goes in the caller's object (offsetof), and
 //  zs_thrift_dec_struct reads the struct, storing what the table names and
 //  skipping the rest. A field that comes twice is stored twice (the last

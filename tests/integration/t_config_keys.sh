@@ -8,6 +8,10 @@
 v=keys
 d=$(vdir $v)
 mkdir -p "$d"
+for sub in --help "keys --help" "show --help"; do
+    # shellcheck disable=SC2086
+    "$ZSINK" config $sub | grep -q "usage: zsink config keys" || fail $v "zsink config $sub: no usage"
+done
 "$ZSINK" config keys --json >"$d/keys.json" || fail $v "zsink config keys --json: exit $?"
 "$ZSINK" config keys >"$d/keys.txt" || fail $v "zsink config keys: exit $?"
 req="-D table.path=$d/t -D state.checkpoints.dir=$d/c"
