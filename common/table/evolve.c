@@ -429,6 +429,14 @@ zs_evolve_check_file (const zs_schema_t *parquet, const zs_table_schema_t *file,
         if (map)
             map[j] = p;
     }
+    //  Paimon's key columns: a primary-key table's file (its schema may
+    //  not say so: a schema written by hand, a file copied)
+    for (int p = 0; p < parquet->n; p++)
+        if (strncmp (parquet->cols[p].name, "_KEY_", 5) == 0) {
+            snprintf (err, errlen, "column %d '%s' is a primary-key table's key column: %s", p + 1,
+                      parquet->cols[p].name, ZS_SCHEMA_APPEND_TABLES);
+            return -1;
+        }
     if (parquet->n != file->row.n) {
         snprintf (err, errlen, "%d columns, its schema %lld has %d", parquet->n,
                   (long long) file->id, file->row.n);

@@ -336,7 +336,14 @@ zs_table_file_schema (zs_table_t *self, int64_t id, char *err, size_t errlen)
 zs_evolved_reader_t *
 zs_table_read_file (zs_table_t *self, const zs_file_meta_t *f, int64_t as, char *err, size_t errlen)
 {
-    char path[ZS_PATH_MAX];
+    //  A primary-key table's rows are its files merged by key (the latest
+    //  sequence number wins, deletes drop rows): its files read one by one
+    //  would be wrong rows, not an error. Said before any file is opened.
+    char path[ZS_PATH_MAX], why[ZS_ERRLEN];
+    if (zs_schema_append_table (&self->tschema, why, sizeof why) != 0) {
+        snprintf (err, errlen, "%s is %s", self->path, why);
+        return NULL;
+    }
     if (zs_table_file_path (self, path, sizeof path, f->path) != 0) {
         snprintf (err, errlen, "%s: path too long", f->path);
         return NULL;
