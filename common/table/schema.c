@@ -409,18 +409,15 @@ static const struct {
 int
 zs_schema_primary_format (const zs_table_schema_t *self, char *buf, size_t len)
 {
-    size_t at = 0;
-    if (len == 0)
-        return -1;
-    buf[0] = '\0';
+    zs_strbuf_t keys = {0};
     for (int i = 0; i < self->n_primary_keys; i++) {
-        int n = snprintf (buf + at, len - at, "%s%s", i ? "," : "",
-                          self->row.cols[self->primary_key[i]].name);
-        if (n < 0 || (size_t) n >= len - at)
-            return -1;
-        at += (size_t) n;
+        zs_strbuf_appends (&keys, i ? "," : "");
+        zs_strbuf_appends (&keys, self->row.cols[self->primary_key[i]].name);
     }
-    return 0;
+    int n = snprintf (buf, len, "%.*s", (int) keys.len, keys.data ? keys.data : "");
+    bool cut = keys.oom || n < 0 || (size_t) n >= len;
+    zs_strbuf_free (&keys);
+    return cut ? -1 : 0;
 }
 
 int
