@@ -106,6 +106,13 @@ int
 zs_schemas_check (const zs_schemas_t *self, char *err, size_t errlen)
 {
     const zs_table_schema_t *latest = zs_schemas_latest (self);
+    //  a primary-key table's files are read by no schema (its rows are
+    //  the files merged by key): said first, whatever else is wrong
+    char pk[ZS_ERRLEN];
+    if (latest && zs_schema_append_table (latest, pk, sizeof pk) != 0) {
+        snprintf (err, errlen, "it is %s", pk);
+        return -1;
+    }
     zs_evolve_t plan;
     for (size_t i = 0; latest && i + 1 < self->n; i++)
         if (zs_evolve_plan (&self->s[i], latest, &plan, err, errlen) != 0)

@@ -656,6 +656,13 @@ test_primary_key_table (void **state)
     assert_string_equal (err, want);
     assert_null (zs_table_open (s_dir, &s_s0, err, sizeof err));
     assert_string_equal (err, want);
+    zs_config_defaults (&cfg);
+    snprintf (cfg.table_path, sizeof cfg.table_path, "%s", s_dir);
+    assert_int_equal (
+        zs_schema_parse (&cfg.schema, "id BIGINT NOT NULL, other INT", err, sizeof err), 0);
+    cfg.schema_set = true;
+    assert_int_equal (zs_table_prepare_job (&cfg, err, sizeof err), -1);
+    assert_string_equal (err, want);
     struct stat st;
     snprintf (path, sizeof path, "%s/snapshot", s_dir);
     assert_int_equal (stat (path, &st), -1);
