@@ -1,8 +1,15 @@
-/*  table_options.c - see table_options.h. */
+/*  table_options.c - see table_options.h: the table's options, one table
+    (zs_table_options) for a job's keys and a table's properties alike;
+    and the options the store acts on, read from the table's latest schema
+    by Paimon's names with Paimon's defaults (zs_table_read_options); a
+    job's own override them (zs_table_set_job_options, job/table_job.c).
+*/
 #include "table_options.h"
+#include "table_priv.h"
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <strings.h>
 
 #define S_OFF(field) offsetof (zs_table_opts_t, field)
 #define S_TEXT(field) S_OFF (field), sizeof (((zs_table_opts_t *) 0)->field)
@@ -70,4 +77,43 @@ zs_table_opts_overlay (zs_table_opts_t *self, const zs_table_opts_t *job)
         if (!(o->flags & ZS_OPT_TABLE) || !zs_opt_unset (o, job))
             zs_opt_copy (o, self, job);
     }
+}
+
+//  A table option's text, NULL when the schema has none.
+static const char *
+s_schema_option (const void *schema, const char *key)
+{
+    return zs_schema_option (schema, key, NULL);
+}
+
+//  The options the store acts on, from the schema (Paimon's defaults, then
+//  the table's own: -1 + err when one does not parse, the table's retention
+//  or merge would otherwise be a guess, Paimon refuses it too), and the
+//  codec its manifests are written with (manifest.compression).
+int
+zs_table_read_options (zs_table_t *self, char *err, size_t errlen)
+{
+    char why[ZS_ERRLEN];
+    if (zs_table_opts_read (&self->opts, s_schema_option, &self->tschema, why, sizeof why) != 0) {
+        snprintf (err, errlen, "table %s: %s", self->path, why);
+        return -1;
+    }
+    const char *codec = zs_schema_option (&self->tschema, "manifest.compression", "zstd");
+    self->manifest_codec = strcasecmp (codec, "none") == 0 || strcasecmp (codec, "null") == 0
+                               ? ZS_AVRO_CODEC_NULL
+                           : strcasecmp (codec, "deflate") == 0 ? ZS_AVRO_CODEC_DEFLATE
+                                                                : ZS_AVRO_CODEC_ZSTANDARD;
+    return 0;
+}
+
+const zs_table_opts_t *
+zs_table_opts (zs_table_t *self)
+{
+    return &self->opts;
+}
+
+void
+zs_table_set_opts (zs_table_t *self, const zs_table_opts_t *opts)
+{
+    self->opts = *opts;
 }
