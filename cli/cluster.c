@@ -55,6 +55,7 @@
 #include "checkpoint.h"
 #include "client.h"
 #include "config.h"
+#include "events.h"
 #include "fs.h"
 #include "io.h"
 #include "io_lock.h"
@@ -877,14 +878,49 @@ s_job_over (run_t *run, int code)
         s_say ("The job failed for good (coordinator exit status %d); see its log above.", code);
 }
 
+//  A signal's name as kill -l spells it, SIG before (SIGKILL).
+static const char *
+s_signal_name (int sig)
+{
+    static const char *names[] = {
+        "",          "SIGHUP",  "SIGINT",    "SIGQUIT", "SIGILL",   "SIGTRAP", "SIGABRT", "SIGBUS",
+        "SIGFPE",    "SIGKILL", "SIGUSR1",   "SIGSEGV", "SIGUSR2",  "SIGPIPE", "SIGALRM", "SIGTERM",
+        "SIGSTKFLT", "SIGCHLD", "SIGCONT",   "SIGSTOP", "SIGTSTP",  "SIGTTIN", "SIGTTOU", "SIGURG",
+        "SIGXCPU",   "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH", "SIGIO",   "SIGPWR",  "SIGSYS"};
+    return sig > 0 && sig < (int) (sizeof names / sizeof *names) ? names[sig]
+                                                                 : "a real-time signal";
+}
+
+//  Child c (pid) ended, or was started again: an event in the job's event
+//  log (events.h), which `zsink timeline` draws as the end of the process's
+//  lane (with its signal) and the start of its successor's. The log is
+//  opened at the first such event: the job's directory is its coordinator's.
+static void
+s_child_event (const run_t *run, const child_t *c, pid_t pid, const int *status)
+{
+    if (!zs_events_on ()) {
+        char dir[2 * ZS_PATH_MAX];
+        snprintf (dir, sizeof dir, "%s/%s", run->cfg->checkpoints_dir, run->job_id);
+        zs_events_open (dir, "cluster");
+    }
+    if (!status)
+        zs_event ("spawn", "\"role\":\"%s\",\"role_pid\":%d", c->name, (int) pid);
+    else if (WIFSIGNALED (*status))
+        zs_event ("exit", "\"role\":\"%s\",\"role_pid\":%d,\"signal\":%d,\"sig\":\"%s\"", c->name,
+                  (int) pid, WTERMSIG (*status), s_signal_name (WTERMSIG (*status)));
+    else
+        zs_event ("exit", "\"role\":\"%s\",\"role_pid\":%d,\"status\":%d", c->name, (int) pid,
+                  WEXITSTATUS (*status));
+}
+
 //  A child is to be restarted: why, and when.
 static void
 s_say_restart (const child_t *c, pid_t pid, int status, bool crashed, int64_t delay)
 {
     int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
     if (WIFSIGNALED (status))
-        s_say ("%s (pid %d) was killed by signal %d; restarting in %lld ms.", c->name, (int) pid,
-               WTERMSIG (status), (long long) delay);
+        s_say ("%s (pid %d) exited on signal %d (%s); restarting in %lld ms.", c->name, (int) pid,
+               WTERMSIG (status), s_signal_name (WTERMSIG (status)), (long long) delay);
     else
         s_say ("%s (pid %d) %s (exit %d); restarting in %lld ms.", c->name, (int) pid,
                code == ZS_EXIT_RESTART ? "stopped to be restarted"
@@ -926,6 +962,7 @@ s_on_exit (run_t *run, int i, pid_t pid, int status)
     c->pid = 0;
     while (c->fd >= 0)
         s_drain (c);
+    s_child_event (run, c, pid, &status);
     //  137: a fail point's crash; ZS_EXIT_RESTART: a process that
     //  stopped on a condition that may pass (a full disk)
     bool crashed = WIFSIGNALED (status)
@@ -1004,6 +1041,7 @@ s_restart_due (run_t *run)
             s_say ("cannot restart %s: %s", c->name, strerror (errno));
             continue;
         }
+        s_child_event (run, c, c->pid, NULL);
         //  A cancel or stop the dead coordinator had not carried out is
         //  asked again of the new one (it resumes the job otherwise).
         if (i == 0) {
