@@ -42,9 +42,9 @@ for (const e of document.querySelectorAll('text.label')) {
                  snapshot: e.dataset.snapshot || null, state: e.dataset.state || null});
 }
 for (const g of document.querySelectorAll('g.lane')) {
-  const l = g.querySelector('line.lane-line');
+  const l = g.querySelector('line.lane-line') || g.querySelector('line');
   r.lanes.push({name: g.dataset.name, pid: +g.dataset.pid,
-                x1: l.x1.baseVal.value, x2: l.x2.baseVal.value});
+                x1: l ? l.x1.baseVal.value : -1, x2: l ? l.x2.baseVal.value : -1});
 }
 for (const g of document.querySelectorAll('g.death, g.exit, g.spawn'))
   r.marks.push({cls: g.getAttribute('class'), name: g.dataset.name, pid: +g.dataset.pid,
