@@ -613,7 +613,7 @@ zs_tl_draw (FILE *out, zs_tl_t *tl, const char *title)
     }
     const zs_tl_lane_t *last = tl->nlanes ? &tl->lanes[tl->nlanes - 1] : NULL;
     double bottom = last ? last->top + last->height : S_TOP;
-    s_head (out, tl, bottom + 60, title);
+    s_head (out, tl, bottom + 16, title);
     s_axis (out, tl, bottom);
     s_lanes (out, tl);
     for (size_t i = 0; i < tl->n; i++)
