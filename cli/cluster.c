@@ -891,18 +891,25 @@ s_signal_name (int sig)
                                                                  : "a real-time signal";
 }
 
+//  Our event log (events.h), in the job's directory once its coordinator
+//  made it: opened at our first event.
+static void
+s_open_events (const run_t *run)
+{
+    if (zs_events_on ())
+        return;
+    char dir[2 * ZS_PATH_MAX];
+    snprintf (dir, sizeof dir, "%s/%s", run->cfg->checkpoints_dir, run->job_id);
+    zs_events_open (dir, "cluster");
+}
+
 //  Child c (pid) ended, or was started again: an event in the job's event
 //  log (events.h), which `zsink timeline` draws as the end of the process's
-//  lane (with its signal) and the start of its successor's. The log is
-//  opened at the first such event: the job's directory is its coordinator's.
+//  lane (with its signal) and the start of its successor's.
 static void
 s_child_event (const run_t *run, const child_t *c, pid_t pid, const int *status)
 {
-    if (!zs_events_on ()) {
-        char dir[2 * ZS_PATH_MAX];
-        snprintf (dir, sizeof dir, "%s/%s", run->cfg->checkpoints_dir, run->job_id);
-        zs_events_open (dir, "cluster");
-    }
+    s_open_events (run);
     if (!status)
         zs_event ("spawn", "\"role\":\"%s\",\"role_pid\":%d", c->name, (int) pid);
     else if (WIFSIGNALED (*status))
@@ -911,6 +918,17 @@ s_child_event (const run_t *run, const child_t *c, pid_t pid, const int *status)
     else
         zs_event ("exit", "\"role\":\"%s\",\"role_pid\":%d,\"status\":%d", c->name, (int) pid,
                   WEXITSTATUS (*status));
+}
+
+//  The job's end when we ended it, not its coordinator: a "state" event
+//  as the coordinator's (drawn on the lane of the last coordinator).
+static void
+s_job_state_event (const run_t *run, const char *state)
+{
+    s_open_events (run);
+    zs_event ("state",
+              "\"role\":\"coordinator\",\"state\":\"%s\",\"why\":\"ended by zsink cluster\"",
+              state);
 }
 
 //  A child is to be restarted: why, and when.
@@ -1197,6 +1215,7 @@ s_clean_after (run_t *run)
         run->result = 1; //  canceled, but not clean: say so by the status
     if (have && !strcmp (meta.status, "RUNNING")) {
         snprintf (meta.status, sizeof meta.status, "%s", run->end_status);
+        s_job_state_event (run, run->end_status);
         if (zs_job_meta_write (dir, &meta, err, sizeof err) != 0)
             s_say ("Job %s could not be marked %s (%s): started again with this job id, it "
                    "resumes from its latest checkpoint.",

@@ -192,26 +192,37 @@ s_by_lane (const void *a, const void *b)
 }
 
 //  The process an event is about: its writer's, or for zsink cluster's
-//  events the child's they name.
+//  events the child's they name (pid -1: its latest, as for the job's end
+//  when the cluster ended it).
 static void
 s_event_process (json_t *ev, const char **name, int *pid)
 {
     const char *p = json_string_value (json_object_get (ev, "p"));
     if (p && strcmp (p, "cluster") == 0) {
         p = json_string_value (json_object_get (ev, "role"));
-        *pid = (int) json_integer_value (json_object_get (ev, "role_pid"));
+        json_t *role_pid = json_object_get (ev, "role_pid");
+        *pid = role_pid ? (int) json_integer_value (role_pid) : -1;
     } else
         *pid = (int) json_integer_value (json_object_get (ev, "pid"));
     *name = p ? p : "?";
 }
 
+//  The lane of (name, pid); for pid -1 the one of that name started last
+//  by t. -1 if none.
 static int
-s_find_lane (const zs_tl_t *tl, const char *name, int pid)
+s_find_lane (const zs_tl_t *tl, const char *name, int pid, double t)
 {
-    for (int k = 0; k < tl->nlanes; k++)
-        if (tl->lanes[k].pid == pid && strcmp (tl->lanes[k].name, name) == 0)
+    int found = -1;
+    for (int k = 0; k < tl->nlanes; k++) {
+        const zs_tl_lane_t *l = &tl->lanes[k];
+        if (strcmp (l->name, name) != 0)
+            continue;
+        if (l->pid == pid)
             return k;
-    return -1;
+        if (pid == -1 && l->first <= t && (found < 0 || l->first > tl->lanes[found].first))
+            found = k;
+    }
+    return found;
 }
 
 //  An "exit" of zsink cluster's: the lane's end, and how it died.
@@ -251,7 +262,9 @@ s_assign_lanes (zs_tl_t *tl)
         const char *name;
         int pid;
         s_event_process (tl->ev[i].ev, &name, &pid);
-        int k = s_find_lane (tl, name, pid);
+        if (pid == -1)
+            continue; //  on a lane of the others', once they are all known
+        int k = s_find_lane (tl, name, pid, tl->ev[i].t);
         if (k < 0 && tl->nlanes < ZS_TL_LANES_MAX) {
             k = tl->nlanes++;
             zs_tl_lane_t *l = &tl->lanes[k];
@@ -272,7 +285,7 @@ s_assign_lanes (zs_tl_t *tl)
         const char *name;
         int pid;
         s_event_process (tl->ev[i].ev, &name, &pid);
-        tl->ev[i].lane = s_find_lane (tl, name, pid);
+        tl->ev[i].lane = s_find_lane (tl, name, pid, tl->ev[i].t);
     }
     s_lane_stops (tl);
 }

@@ -133,6 +133,23 @@ s_checkpoint_end (const zs_tl_t *tl, size_t i)
     return -1;
 }
 
+//  Event i is in the picture: in its time (--last), or the job's state
+//  when that began (drawn from its start).
+static bool
+s_shown (const zs_tl_t *tl, size_t i)
+{
+    if (tl->ev[i].lane < 0)
+        return false;
+    if (tl->ev[i].t >= tl->t0)
+        return true;
+    if (!s_is (tl, i, "state"))
+        return false;
+    for (size_t j = i + 1; j < tl->n && tl->ev[j].t < tl->t0; j++)
+        if (tl->ev[j].lane == tl->ev[i].lane && s_is (tl, j, "state"))
+            return false;
+    return true;
+}
+
 //  The bar of the checkpoint triggered at i: its ends in px.
 static void
 s_bar (const zs_tl_t *tl, size_t i, double *x0, double *x1)
@@ -199,7 +216,7 @@ s_event_label (s_labels_t *ls, const zs_tl_t *tl, size_t i)
 {
     json_t *ev = tl->ev[i].ev;
     int lane = tl->ev[i].lane;
-    double x = s_x (tl, tl->ev[i].t);
+    double x = s_x (tl, tl->ev[i].t > tl->t0 ? tl->ev[i].t : tl->t0);
     char text[48];
     s_label_t *l = NULL;
     if (s_is (tl, i, "trigger")) {
@@ -257,7 +274,7 @@ s_layout (s_labels_t *ls, zs_tl_t *tl)
 {
     ls->n = 0;
     for (size_t i = 0; i < tl->n; i++)
-        if (tl->ev[i].lane >= 0 && tl->ev[i].t >= tl->t0 && s_event_label (ls, tl, i) != 0)
+        if (s_shown (tl, i) && s_event_label (ls, tl, i) != 0)
             return -1;
     double right = tl->width - 4;
     for (size_t k = 0; k < ls->n; k++) { //  kept inside the picture
@@ -359,7 +376,7 @@ s_state_band (FILE *out, const zs_tl_t *tl, size_t i)
         }
     const char *state = s_str (tl->ev[i].ev, "state"), *band, *text;
     s_state_colours (state, &band, &text);
-    double x0 = s_x (tl, tl->ev[i].t), x1 = s_x (tl, t1);
+    double x0 = s_x (tl, tl->ev[i].t > tl->t0 ? tl->ev[i].t : tl->t0), x1 = s_x (tl, t1);
     fprintf (out,
              "<rect class=\"state-band\" data-state=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
              "height=\"6\" fill=\"%s\"><title>job %s",
@@ -617,10 +634,10 @@ zs_tl_draw (FILE *out, zs_tl_t *tl, const char *title)
     s_axis (out, tl, bottom);
     s_lanes (out, tl);
     for (size_t i = 0; i < tl->n; i++)
-        if (tl->ev[i].lane >= 0 && tl->ev[i].t >= tl->t0 && s_is (tl, i, "state"))
+        if (s_shown (tl, i) && s_is (tl, i, "state"))
             s_state_band (out, tl, i);
     for (size_t i = 0; i < tl->n; i++)
-        if (tl->ev[i].lane >= 0 && tl->ev[i].t >= tl->t0)
+        if (s_shown (tl, i) && !s_is (tl, i, "state"))
             s_mark (out, tl, i, bottom);
     s_labels (out, tl, &ls);
     fprintf (out, "</svg>\n");

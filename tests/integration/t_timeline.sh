@@ -8,6 +8,8 @@
 #     checkpoint 7, so both get a second lane.
 # cx: canceled after its first checkpoint (CANCELED).
 # fl: fails for good at its first failure (attempts 0: FAILED).
+# kl: the same by a kill -9 of its writer: zsink cluster ends the job (its
+#     restart limit), and says so in the job's event log (FAILED).
 #
 # Each SVG is laid out by a real headless Chromium and measured there
 # (timeline_check.py): every snapshot labelled, every checkpoint's id
@@ -30,9 +32,12 @@ write_job cx 1 "datagen.number-of-rows: 100000" "datagen.rows-per-second: 200" \
 write_job fl 1 "datagen.number-of-rows: 2000" "datagen.rows-per-second: 200" \
     "datagen.fail-at-id: 100" "execution.checkpointing.interval: 300ms" \
     "restart-strategy.fixed-delay.attempts: 0"
+write_job kl 1 "datagen.number-of-rows: 100000" "datagen.rows-per-second: 200" \
+    "execution.checkpointing.interval: 300ms" "restart-strategy.fixed-delay.attempts: 0"
 start_cluster tl
 start_cluster cx
 start_cluster fl
+start_cluster kl
 wait_for_log tl 'Completed checkpoint 2 for job' 30
 committer=$(role_pid tl committer)
 kill_role tl committer
@@ -43,6 +48,9 @@ wait_for_log cx 'Completed checkpoint 1 for job' 30
 "$ZSINK" cancel -c "$(vdir cx)/job.yaml" >/dev/null || fail cx "zsink cancel"
 expect_exit cx 30 0
 expect_exit fl 30 1
+wait_for_log kl 'Completed checkpoint 1 for job' 30
+kill_role kl writer-0
+expect_exit kl 30 1
 expect_exit tl 90 0
 oracle tl $N
 for pid in "$committer" "$writer"; do
@@ -70,6 +78,8 @@ draw cx "$(chk_of cx)"
 check cx RUNNING,CANCELED
 draw fl "$(chk_of fl)"
 check fl RUNNING,FAILED
+draw kl "$(chk_of kl)"
+check kl RUNNING,FAILED writer-0:SIGKILL
 
 # the lanes: the coordinator, two committers, two writers
 dom=$(chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$(vdir tl)/timeline.svg" 2>/dev/null)
