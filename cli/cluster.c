@@ -931,14 +931,29 @@ s_job_state_event (const run_t *run, const char *state)
               state);
 }
 
+//  How child c (pid) ended, for the log: "writer-0 (pid 42) exited on
+//  signal 9 (SIGKILL)", "… exited with status 137".
+static const char *
+s_how_ended (const child_t *c, pid_t pid, int status, char *buf, size_t len)
+{
+    if (WIFSIGNALED (status))
+        snprintf (buf, len, "%s (pid %d) exited on signal %d (%s)", c->name, (int) pid,
+                  WTERMSIG (status), s_signal_name (WTERMSIG (status)));
+    else
+        snprintf (buf, len, "%s (pid %d) exited with status %d", c->name, (int) pid,
+                  WIFEXITED (status) ? WEXITSTATUS (status) : -1);
+    return buf;
+}
+
 //  A child is to be restarted: why, and when.
 static void
 s_say_restart (const child_t *c, pid_t pid, int status, bool crashed, int64_t delay)
 {
     int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+    char how[128];
     if (WIFSIGNALED (status))
-        s_say ("%s (pid %d) exited on signal %d (%s); restarting in %lld ms.", c->name, (int) pid,
-               WTERMSIG (status), s_signal_name (WTERMSIG (status)), (long long) delay);
+        s_say ("%s; restarting in %lld ms.", s_how_ended (c, pid, status, how, sizeof how),
+               (long long) delay);
     else
         s_say ("%s (pid %d) %s (exit %d); restarting in %lld ms.", c->name, (int) pid,
                code == ZS_EXIT_RESTART ? "stopped to be restarted"
@@ -955,15 +970,18 @@ s_say_restart (const child_t *c, pid_t pid, int status, bool crashed, int64_t de
 //  cleaned (s_clean_after). An exit 75 (a full disk: may pass, retried
 //  calmly) does not count. True when the limit is reached.
 static bool
-s_restart_limit (run_t *run, child_t *c, int code)
+s_restart_limit (run_t *run, child_t *c, pid_t pid, int status)
 {
+    int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
     if (run->running_at > c->spawned_at)
         c->early_exits = 0; //  it saw the job running: a failover's to count
     if (code == ZS_EXIT_RESTART || ++c->early_exits <= run->cfg->restart_attempts)
         return false;
-    s_say ("%s died %d times in a row before the job ran again; "
+    char how[128];
+    s_say ("%s; %s died %d times in a row before the job ran again; "
            "restart-strategy.fixed-delay.attempts is %d: the job fails. See its log above.",
-           c->name, c->early_exits, run->cfg->restart_attempts);
+           s_how_ended (c, pid, status, how, sizeof how), c->name, c->early_exits,
+           run->cfg->restart_attempts);
     run->job_over = run->ended_by_us = true;
     run->end_status = "FAILED";
     run->over_deadline = zs_clock_mono_ms ();
@@ -1003,7 +1021,7 @@ s_on_exit (run_t *run, int i, pid_t pid, int status)
         run->end_status = "FAILED";
     } else if (run->job_over || (!crashed && code == 0))
         c->done = true; //  a participant told to shut down
-    else if (s_restart_limit (run, c, code))
+    else if (s_restart_limit (run, c, pid, status))
         c->done = true;
     else {
         s_say_restart (c, pid, status, crashed, delay);

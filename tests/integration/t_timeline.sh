@@ -49,8 +49,11 @@ wait_for_log cx 'Completed checkpoint 1 for job' 30
 expect_exit cx 30 0
 expect_exit fl 30 1
 wait_for_log kl 'Completed checkpoint 1 for job' 30
+klw=$(role_pid kl writer-0)
 kill_role kl writer-0
 expect_exit kl 30 1
+grep -qE "writer-0 \\(pid $klw\\) exited on signal 9 \\(SIGKILL\\); writer-0 died 1 times" "$(clog kl)" \
+    || fail kl "zsink cluster did not say pid $klw exited on signal 9 (SIGKILL) before failing the job"
 expect_exit tl 90 0
 oracle tl $N
 for pid in "$committer" "$writer"; do
