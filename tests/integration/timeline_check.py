@@ -141,7 +141,8 @@ def check_deaths(r, evs, want_deaths):
                 and m["pid"] == e["role_pid"] and m["signal"] == e["sig"]]
         if not mark:
             fail(f"{e['role']} (pid {e['role_pid']}) died on {e['sig']}: no such mark")
-        if labels.count(e["sig"]) <= sum(1 for s in seen if s[1] == e["sig"]):
+        name = e["sig"] if e["sig"].startswith("SIG") else f"signal {e['signal']}"
+        if labels.count(name) <= sum(1 for s in seen if s[1] == e["sig"]):
             fail(f"{e['role']} (pid {e['role_pid']}) died on {e['sig']}: not labelled so "
                  f"(death labels: {labels})")
         l = lane(r, e["role"], e["role_pid"])
