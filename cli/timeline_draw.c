@@ -267,6 +267,23 @@ s_by_place (const void *a, const void *b)
     return xl < yl ? -1 : xl > yl;
 }
 
+//  The lanes one under the other, each as tall as its label rows: a lane
+//  has room for one row below its line, each more row (and each above
+//  its bars) makes it taller.
+static void
+s_geometry (zs_tl_t *tl)
+{
+    double y = S_TOP;
+    for (int k = 0; k < tl->nlanes; k++) {
+        zs_tl_lane_t *l = &tl->lanes[k];
+        int below = l->rows_below > 1 ? l->rows_below - 1 : 0;
+        l->top = y;
+        l->mid = y + S_LANE_H / 2.0 + l->rows_above * S_ROW;
+        l->height = S_LANE_H + (l->rows_above + below) * S_ROW;
+        y += l->height;
+    }
+}
+
 //  Every label, in rows (invariant 1); the lanes' geometry from their
 //  rows. The most rows a lane's group needs, or -1 (out of memory).
 static int
@@ -306,15 +323,7 @@ s_layout (s_labels_t *ls, zs_tl_t *tl)
         most = rows > most ? rows : most;
     }
     free (ends);
-    double y = S_TOP;
-    for (int k = 0; k < tl->nlanes; k++) {
-        zs_tl_lane_t *l = &tl->lanes[k];
-        int below = l->rows_below > 1 ? l->rows_below - 1 : 0;
-        l->top = y;
-        l->mid = y + S_LANE_H / 2.0 + l->rows_above * S_ROW;
-        l->height = S_LANE_H + (l->rows_above + below) * S_ROW;
-        y += l->height;
-    }
+    s_geometry (tl);
     return most;
 }
 
