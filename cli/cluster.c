@@ -39,6 +39,11 @@
     ZSINK_FAILPOINTS reaches only the first run of each child: a restarted
     process runs clean, so "crash at the K-th hit" happens once per test.
 
+    Each child's end (its signal: "writer-0 (pid P) exited on signal 9
+    (SIGKILL)", or its exit status) and restart is also an event in the
+    job's event log, events-cluster.jsonl (s_child_event), which `zsink
+    timeline` draws: no process can log its own kill -9.
+
     For the network-fault tests (tests/integration/t_partition_*.sh) each
     role can run in its own network namespace: --role-wrapper PROG starts
     every child as `PROG NAME BINARY ARGS…` (PROG execs, e.g. `ip netns exec
