@@ -21,7 +21,8 @@
        are laid out in rows (s_layout: each in the first row where it
        clears the one before it), and the lane is as tall as its rows. When
        a lane would need more than S_ROWS_WANTED rows the picture is made
-       wider (unless --width fixed it), up to S_WIDTH_MAX.
+       wider (unless --width fixed it), up to S_WIDTH_MAX, as long as that
+       takes rows away (labels of one moment take rows at any width).
     2. Every element carries a class (lane, lane-line, checkpoint,
        checkpoint-id, barrier, ack, prepare, commit, compact, snapshot,
        failure, restore, reset, seek, state-band, state, death, exit, spawn,
@@ -629,10 +630,19 @@ int
 zs_tl_draw (FILE *out, zs_tl_t *tl, const char *title)
 {
     s_labels_t ls = {0};
-    int rows;
-    while ((rows = s_layout (&ls, tl)) > S_ROWS_WANTED && !tl->width_fixed
-           && tl->width < S_WIDTH_MAX)
-        tl->width = tl->width * 3 / 2 < S_WIDTH_MAX ? tl->width * 3 / 2 : S_WIDTH_MAX;
+    int rows = s_layout (&ls, tl);
+    while (rows > S_ROWS_WANTED && !tl->width_fixed && tl->width < S_WIDTH_MAX) {
+        int width = tl->width; //  wider, while that takes rows away
+        tl->width = width * 3 / 2 < S_WIDTH_MAX ? width * 3 / 2 : S_WIDTH_MAX;
+        int fewer = s_layout (&ls, tl);
+        if (fewer >= 0 && fewer < rows) {
+            rows = fewer;
+            continue;
+        }
+        tl->width = width; //  labels of one moment: no width parts them
+        rows = s_layout (&ls, tl);
+        break;
+    }
     if (rows < 0) {
         free (ls.v);
         return -1;

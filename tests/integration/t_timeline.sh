@@ -93,7 +93,9 @@ echo "[tl] lanes: $lanes ($committers committers, $writers writers)"
 [ "$lanes" = 5 ] && [ "$committers" = 2 ] && [ "$writers" = 2 ] \
     || fail tl "lanes: $lanes, committer lanes: $committers, writer lanes: $writers"
 
-chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,420 \
+# the whole picture: as wide as zsink timeline made it
+w=$(grep -o '<svg [^>]*width="[0-9]*"' "$(vdir tl)/timeline.svg" | grep -o '[0-9]*"$' | tr -d '"')
+chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size="$w",420 \
     --screenshot="$(vdir tl)/timeline.png" "file://$(vdir tl)/timeline.svg" >/dev/null 2>&1
 [ -s "$(vdir tl)/timeline.png" ] || fail tl "no screenshot"
 px=$("$PY" "$LIB_DIR/png_colors.py" "$(vdir tl)/timeline.png" ee8800 dd0000 33aa33 990000) \
@@ -103,9 +105,9 @@ echo "$px" | "$PY" -c '
 import json, sys
 d = json.load(sys.stdin)
 c = d["colors"]
-assert d["width"] == 1400 and d["nonwhite"] > 20000, d
+assert d["width"] == int(sys.argv[1]) and d["nonwhite"] > 20000, d
 assert c["ee8800"] > 50 and c["dd0000"] > 10 and c["33aa33"] > 20, c
-assert c["990000"] > 2 * 60, c' || fail tl "the picture lacks lanes, commits, the failure or the deaths"
+assert c["990000"] > 2 * 60, c' "$w" || fail tl "the picture lacks lanes, commits, the failure or the deaths"
 
 # narrow: more rows, nothing dropped, nothing overlapping
 cp "$(vdir tl)/timeline.svg" "$(vdir tl)/wide.svg"
