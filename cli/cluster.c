@@ -39,6 +39,11 @@
     ZSINK_FAILPOINTS reaches only the first run of each child: a restarted
     process runs clean, so "crash at the K-th hit" happens once per test.
 
+    Each child's end (its signal: "writer-0 (pid P) exited on signal 9
+    (SIGKILL)", or its exit status) and restart is also an event in the
+    job's event log, events-cluster.jsonl (s_child_event), which `zsink
+    timeline` draws: no process can log its own kill -9.
+
     For the network-fault tests (tests/integration/t_partition_*.sh) each
     role can run in its own network namespace: --role-wrapper PROG starts
     every child as `PROG NAME BINARY ARGS…` (PROG execs, e.g. `ip netns exec
@@ -55,6 +60,7 @@
 #include "checkpoint.h"
 #include "client.h"
 #include "config.h"
+#include "events.h"
 #include "fs.h"
 #include "io.h"
 #include "io_lock.h"
@@ -877,14 +883,82 @@ s_job_over (run_t *run, int code)
         s_say ("The job failed for good (coordinator exit status %d); see its log above.", code);
 }
 
+//  A signal's name as kill -l spells it, SIG before (SIGKILL).
+static const char *
+s_signal_name (int sig)
+{
+    static const char *names[] = {
+        "",          "SIGHUP",  "SIGINT",    "SIGQUIT", "SIGILL",   "SIGTRAP", "SIGABRT", "SIGBUS",
+        "SIGFPE",    "SIGKILL", "SIGUSR1",   "SIGSEGV", "SIGUSR2",  "SIGPIPE", "SIGALRM", "SIGTERM",
+        "SIGSTKFLT", "SIGCHLD", "SIGCONT",   "SIGSTOP", "SIGTSTP",  "SIGTTIN", "SIGTTOU", "SIGURG",
+        "SIGXCPU",   "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH", "SIGIO",   "SIGPWR",  "SIGSYS"};
+    return sig > 0 && sig < (int) (sizeof names / sizeof *names) ? names[sig]
+                                                                 : "a real-time signal";
+}
+
+//  Our event log (events.h), in the job's directory once its coordinator
+//  made it: opened at our first event.
+static void
+s_open_events (const run_t *run)
+{
+    if (zs_events_on ())
+        return;
+    char dir[2 * ZS_PATH_MAX];
+    snprintf (dir, sizeof dir, "%s/%s", run->cfg->checkpoints_dir, run->job_id);
+    zs_events_open (dir, "cluster");
+}
+
+//  Child c (pid) ended, or was started again: an event in the job's event
+//  log (events.h), which `zsink timeline` draws as the end of the process's
+//  lane (with its signal) and the start of its successor's.
+static void
+s_child_event (const run_t *run, const child_t *c, pid_t pid, const int *status)
+{
+    s_open_events (run);
+    if (!status)
+        zs_event ("spawn", "\"role\":\"%s\",\"role_pid\":%d", c->name, (int) pid);
+    else if (WIFSIGNALED (*status))
+        zs_event ("exit", "\"role\":\"%s\",\"role_pid\":%d,\"signal\":%d,\"sig\":\"%s\"", c->name,
+                  (int) pid, WTERMSIG (*status), s_signal_name (WTERMSIG (*status)));
+    else
+        zs_event ("exit", "\"role\":\"%s\",\"role_pid\":%d,\"status\":%d", c->name, (int) pid,
+                  WEXITSTATUS (*status));
+}
+
+//  The job's end when we ended it, not its coordinator: a "state" event
+//  as the coordinator's (drawn on the lane of the last coordinator).
+static void
+s_job_state_event (const run_t *run, const char *state)
+{
+    s_open_events (run);
+    zs_event ("state",
+              "\"role\":\"coordinator\",\"state\":\"%s\",\"why\":\"ended by zsink cluster\"",
+              state);
+}
+
+//  How child c (pid) ended, for the log: "writer-0 (pid 42) exited on
+//  signal 9 (SIGKILL)", "… exited with status 137".
+static const char *
+s_how_ended (const child_t *c, pid_t pid, int status, char *buf, size_t len)
+{
+    if (WIFSIGNALED (status))
+        snprintf (buf, len, "%s (pid %d) exited on signal %d (%s)", c->name, (int) pid,
+                  WTERMSIG (status), s_signal_name (WTERMSIG (status)));
+    else
+        snprintf (buf, len, "%s (pid %d) exited with status %d", c->name, (int) pid,
+                  WIFEXITED (status) ? WEXITSTATUS (status) : -1);
+    return buf;
+}
+
 //  A child is to be restarted: why, and when.
 static void
 s_say_restart (const child_t *c, pid_t pid, int status, bool crashed, int64_t delay)
 {
     int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+    char how[128];
     if (WIFSIGNALED (status))
-        s_say ("%s (pid %d) was killed by signal %d; restarting in %lld ms.", c->name, (int) pid,
-               WTERMSIG (status), (long long) delay);
+        s_say ("%s; restarting in %lld ms.", s_how_ended (c, pid, status, how, sizeof how),
+               (long long) delay);
     else
         s_say ("%s (pid %d) %s (exit %d); restarting in %lld ms.", c->name, (int) pid,
                code == ZS_EXIT_RESTART ? "stopped to be restarted"
@@ -901,15 +975,18 @@ s_say_restart (const child_t *c, pid_t pid, int status, bool crashed, int64_t de
 //  cleaned (s_clean_after). An exit 75 (a full disk: may pass, retried
 //  calmly) does not count. True when the limit is reached.
 static bool
-s_restart_limit (run_t *run, child_t *c, int code)
+s_restart_limit (run_t *run, child_t *c, pid_t pid, int status)
 {
+    int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
     if (run->running_at > c->spawned_at)
         c->early_exits = 0; //  it saw the job running: a failover's to count
     if (code == ZS_EXIT_RESTART || ++c->early_exits <= run->cfg->restart_attempts)
         return false;
-    s_say ("%s died %d times in a row before the job ran again; "
+    char how[128];
+    s_say ("%s; %s died %d times in a row before the job ran again; "
            "restart-strategy.fixed-delay.attempts is %d: the job fails. See its log above.",
-           c->name, c->early_exits, run->cfg->restart_attempts);
+           s_how_ended (c, pid, status, how, sizeof how), c->name, c->early_exits,
+           run->cfg->restart_attempts);
     run->job_over = run->ended_by_us = true;
     run->end_status = "FAILED";
     run->over_deadline = zs_clock_mono_ms ();
@@ -926,6 +1003,7 @@ s_on_exit (run_t *run, int i, pid_t pid, int status)
     c->pid = 0;
     while (c->fd >= 0)
         s_drain (c);
+    s_child_event (run, c, pid, &status);
     //  137: a fail point's crash; ZS_EXIT_RESTART: a process that
     //  stopped on a condition that may pass (a full disk)
     bool crashed = WIFSIGNALED (status)
@@ -948,7 +1026,7 @@ s_on_exit (run_t *run, int i, pid_t pid, int status)
         run->end_status = "FAILED";
     } else if (run->job_over || (!crashed && code == 0))
         c->done = true; //  a participant told to shut down
-    else if (s_restart_limit (run, c, code))
+    else if (s_restart_limit (run, c, pid, status))
         c->done = true;
     else {
         s_say_restart (c, pid, status, crashed, delay);
@@ -1004,6 +1082,7 @@ s_restart_due (run_t *run)
             s_say ("cannot restart %s: %s", c->name, strerror (errno));
             continue;
         }
+        s_child_event (run, c, c->pid, NULL);
         //  A cancel or stop the dead coordinator had not carried out is
         //  asked again of the new one (it resumes the job otherwise).
         if (i == 0) {
@@ -1159,6 +1238,7 @@ s_clean_after (run_t *run)
         run->result = 1; //  canceled, but not clean: say so by the status
     if (have && !strcmp (meta.status, "RUNNING")) {
         snprintf (meta.status, sizeof meta.status, "%s", run->end_status);
+        s_job_state_event (run, run->end_status);
         if (zs_job_meta_write (dir, &meta, err, sizeof err) != 0)
             s_say ("Job %s could not be marked %s (%s): started again with this job id, it "
                    "resumes from its latest checkpoint.",

@@ -30,7 +30,7 @@ s_usage (FILE *out)
              "                           inspect and maintain a table, read its rows\n"
              "  keys generate|check DIR [--writers N]\n"
              "                           CURVE keys of a cluster (docs/security.md)\n"
-             "  timeline JOB_DIR [-o FILE.svg]\n"
+             "  timeline DIR [--job ID] [-o FILE.svg]\n"
              "                           the job's processes on a time axis (SVG)\n"
              "  lab list|NAME|all [--dir DIR]\n"
              "                           run the tour's scenarios and races, prove each\n"
