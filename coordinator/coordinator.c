@@ -289,7 +289,7 @@ s_stop_done (coord_t *self)
     char path[2 * ZS_PATH_MAX];
     snprintf (path, sizeof path, "%s/chk-%lld", self->job_dir,
               (long long) zs_ending_savepoint (self->ending));
-    json_t *reply = json_pack ("{s:s}", "savepoint", path);
+    json_t *reply = json_pack ("{s:s, s:s}", "savepoint", path, "job_id", self->meta.job_id);
     char *msg = json_dumps (reply, JSON_COMPACT);
     json_decref (reply);
     s_client_reply (self, zs_ending_client (self->ending), true, msg);
@@ -712,6 +712,19 @@ s_slot_by_rid (coord_t *self, const char *rid)
     return -1;
 }
 
+//  A cancel's answer: what happens, to which job, and the checkpoint it
+//  ends at (0: none completed).
+static void
+s_client_reply_result (coord_t *self, const char *rid, const char *result)
+{
+    json_t *reply = json_pack ("{s:s, s:s, s:I}", "result", result, "job_id", self->meta.job_id,
+                               "last_checkpoint", (json_int_t) self->latest.id);
+    char *msg = json_dumps (reply, JSON_COMPACT);
+    json_decref (reply);
+    s_client_reply (self, rid, true, msg ? msg : "{\"result\":\"canceling\"}");
+    free (msg);
+}
+
 //  zsink status / stop / cancel. Clients are not participants: they are
 //  answered whatever their epoch, and their job id may be empty (a client
 //  knows an endpoint, not the job).
@@ -729,7 +742,7 @@ s_on_client (coord_t *self, const char *rid, Zsink__ClientRequest *req)
         s_client_reply (self, rid, true, json);
         free (json);
     } else if (req->kind == ZSINK__CLIENT_REQUEST__KIND__CANCEL) {
-        s_client_reply (self, rid, true, "{\"result\":\"canceling\"}");
+        s_client_reply_result (self, rid, "canceling");
         s_abort_checkpoint (self, "aborted: job canceled");
         s_cancel (self, "canceled");
     } else if (req->kind == ZSINK__CLIENT_REQUEST__KIND__STOP) {
@@ -740,7 +753,7 @@ s_on_client (coord_t *self, const char *rid, Zsink__ClientRequest *req)
             s_client_reply (self, rid, false, msg);
         } else if (!req->savepoint) {
             //  stop without a savepoint is a cancel in all but name
-            s_client_reply (self, rid, true, "{\"result\":\"stopping\"}");
+            s_client_reply_result (self, rid, "stopping");
             s_cancel (self, "stopped");
         } else
             s_stopping (self, rid);
@@ -881,7 +894,12 @@ s_on_register (coord_t *self, const char *rid, Zsink__Register *reg)
         //  Either a new process (the old one died) or the same one that
         //  lost us and dropped its state: both are a failure of the job.
         char why[256];
-        snprintf (why, sizeof why, "%s (pid %d) was replaced by pid %d", name, s->pid, reg->pid);
+        if (s->pid == reg->pid)
+            snprintf (why, sizeof why, "%s (pid %d) registered again: it lost the coordinator and dropped its state",
+                      name, s->pid);
+        else
+            snprintf (why, sizeof why, "%s restarted: pid %d registered in place of pid %d, which is gone",
+                      name, reg->pid, s->pid);
         s_fail (self, why);
     }
     memset (s, 0, sizeof *s);
