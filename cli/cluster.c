@@ -799,7 +799,7 @@ typedef struct {
     uint64_t ctl_seq;
     progress_t prog;
     int64_t started, run_for_ms, next_status, next_progress;
-    int64_t status_lines; //  the coordinator's lines forwarded when status was last asked
+    int64_t status_lines;     //  the coordinator's lines forwarded when status was last asked
     bool canceling, stopping; //  request sent to the current coordinator
     int64_t cancel_at;        //  when the cancel was first asked (0: not)
     int64_t running_at;       //  when a status last said RUNNING
@@ -829,7 +829,8 @@ s_progress (run_t *run)
     if (p->percent >= 0)
         n += snprintf (extra + n, sizeof extra - n, ", %.1f%%", p->percent);
     if (p->eta_ms >= 0)
-        snprintf (extra + n, sizeof extra - n, ", ETA %lld s", (long long) ((p->eta_ms + 999) / 1000));
+        snprintf (extra + n, sizeof extra - n, ", ETA %lld s",
+                  (long long) ((p->eta_ms + 999) / 1000));
     s_say ("progress: state %s, rows read %lld, rows committed %lld (%s), last checkpoint %lld, "
            "last snapshot %lld, restarts %lld",
            p->state[0] ? p->state : "STARTING", (long long) p->rows_read,

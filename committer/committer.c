@@ -132,10 +132,10 @@ typedef struct {
     int nwriters;
     int64_t total_rows;    //  of the latest snapshot, for heartbeats
     int64_t last_snapshot; //  made by our last commit (-1: none yet; metrics)
-    zs_drops_t *drops;  //  on the data pipe
-    int64_t refused;    //  committables refused (invariant 8)
-    size_t unpinned;    //  committables with files stored since the last pin (invariant 10)
-    zs_curve_t *curve;  //  --keys: CURVE on, else NULL
+    zs_drops_t *drops;     //  on the data pipe
+    int64_t refused;       //  committables refused (invariant 8)
+    size_t unpinned;       //  committables with files stored since the last pin (invariant 10)
+    zs_curve_t *curve;     //  --keys: CURVE on, else NULL
     bool done;
     int exit_code;
 } s_committer_t;
@@ -356,8 +356,7 @@ s_paimon_metrics (FILE *out, s_committer_t *self, const char *labels)
         {"lastCommitDuration", "gauge", "ms the last commit took", (double) st->last_duration_ms},
         {"lastCommitAttempts", "gauge", "attempts the last commit made",
          (double) st->last_attempts},
-        {"lastGeneratedSnapshots", "gauge", "snapshots the last commit generated",
-         any ? 1.0 : 0.0},
+        {"lastGeneratedSnapshots", "gauge", "snapshots the last commit generated", any ? 1.0 : 0.0},
         {"lastTableFilesAdded", "gauge", "table files the last commit added",
          (double) st->last_files_added},
         {"lastTableFilesDeleted", "gauge", "table files the last commit deleted",

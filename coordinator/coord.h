@@ -48,8 +48,8 @@ typedef struct {
     bool reset_sent, ready, finished, acked, bye;
     int64_t last_committed; //  committer's Ready
     int64_t rows_read;
-    int64_t rate_at, rate_rows; //  rows_read at mono ms rate_at: the rate's start
-    double rate;                //  rows read per second (numRecordsInPerSecond)
+    int64_t rate_at, rate_rows;        //  rows_read at mono ms rate_at: the rate's start
+    double rate;                       //  rows read per second (numRecordsInPerSecond)
     int64_t dropped[ZS_DROP_NREASONS]; //  its heartbeats' counters (zs_drop_t)
     int64_t refused_handshakes;
     Zsink__SourcePosition pos; //  writer's position in the in-flight ack
@@ -83,19 +83,19 @@ typedef struct {
     bool kafka_committing;                        //  an offset commit asked, not answered
     int64_t kafka_commit_id, kafka_commit_deadline;
     zs_splits_t *kafka_committed; //  the offsets last sent to Kafka (status, metrics)
-    zs_inflight_t *inflight; //  the checkpoint in flight, and the counts
+    zs_inflight_t *inflight;      //  the checkpoint in flight, and the counts
     int64_t next_trigger_at;
     int64_t last_heartbeat; //  when we last sent heartbeats (mono ms)
     bool final_checkpoint_needed;
     int restarts;
-    bool restored; //  RUNNING once in this process, or resumed: the next start is a restore
+    bool restored;      //  RUNNING once in this process, or resumed: the next start is a restore
     int64_t running_at; //  mono ms of the last switch to RUNNING (metrics uptime)
     int64_t restore_at, restoring_since;
     zs_progress_t *committed; //  what the job committed (progress.h)
-    zs_drops_t *drops;     //  on our ROUTER
-    zs_history_t *history; //  the checkpoint history (zsink status)
-    zs_prom_t *prom;       //  metrics.reporter.prom.port, else NULL
-    zs_ending_t *ending; //  a stop with a savepoint, and the end once decided
+    zs_drops_t *drops;        //  on our ROUTER
+    zs_history_t *history;    //  the checkpoint history (zsink status)
+    zs_prom_t *prom;          //  metrics.reporter.prom.port, else NULL
+    zs_ending_t *ending;      //  a stop with a savepoint, and the end once decided
     //  Instances (Hello.instance) whose slot another process took over, a
     //  ring: newest wins, so a healed zombie is refused for good instead of
     //  taking its slot back (which would fail the job over, and the
@@ -158,6 +158,27 @@ void zs_coord_add_split (coord_t *self, const Zsink__Split *split);
 int64_t zs_coord_chk_rows (const zs_chk_t *chk);
 int64_t zs_coord_input_rows (coord_t *self);
 json_t *zs_coord_progress_json (const zs_progress_view_t *v);
+
+//  The state's name, as logged and shown ("RUNNING"); a slot's name
+//  ("committer", "writer-0") into buf (coordinator.c).
+const char *zs_coord_state_name (job_state_t state);
+const char *zs_coord_slot_name (coord_t *self, int slot, char *buf, size_t len);
+
+//  The status document, malloc'd JSON text (status.c).
+char *zs_coord_status_json (coord_t *self);
+
+//  Answer a Hello with the Welcome: the parallelism and the whole
+//  configuration (welcome.c).
+void zs_coord_welcome (coord_t *self, const char *rid);
+
+//  The process's resources (resources.c): CURVE keys (security.curve.*;
+//  -1 logged), the slots, splits, classes and the control ROUTER bound at
+//  bind (-1 logged), the Prometheus endpoint (metrics.reporter.prom.*; -1
+//  logged); close releases whatever was made.
+int zs_coord_curve_setup (coord_t *self);
+int zs_coord_open (coord_t *self, const char *bind);
+int zs_coord_prom_setup (coord_t *self);
+void zs_coord_close (coord_t *self);
 
 //  The Prometheus metrics (metrics.c), a zs_prom_render_fn over a coord_t.
 void zs_coord_render_metrics (FILE *out, void *arg);

@@ -96,6 +96,18 @@ s_slot_name (coord_t *self, int slot, char *buf, size_t len)
     return buf;
 }
 
+const char *
+zs_coord_state_name (job_state_t state)
+{
+    return s_state_names[state];
+}
+
+const char *
+zs_coord_slot_name (coord_t *self, int slot, char *buf, size_t len)
+{
+    return s_slot_name (self, slot, buf, len);
+}
+
 static void
 s_set_state (coord_t *self, job_state_t state, const char *why)
 {
@@ -360,8 +372,7 @@ s_inflight_chk (coord_t *self, zs_chk_t *chk)
     Zsink__SourcePosition positions[ZS_MAX_WRITERS];
     for (int i = 0; i < self->n; i++)
         positions[i] = self->slots[WRITER (i)].pos;
-    zs_inflight_take_chk (self->inflight, self->meta.job_id, self->n, positions, self->splits,
-                          chk);
+    zs_inflight_take_chk (self->inflight, self->meta.job_id, self->n, positions, self->splits, chk);
 }
 
 //  chk-N could not be written: the checkpoint failed, which is tolerated
@@ -632,62 +643,6 @@ s_stopping (coord_t *self, const char *client)
 }
 
 //  ---------------------------------------------------------------------
-//  Status document (zsink status, and the cluster's progress line)
-
-static char *
-s_status_json (coord_t *self)
-{
-    zs_progress_view_t v;
-    zs_progress_view (self->committed, zs_clock_mono_ms (), &v);
-    int64_t rows_read = 0, handshakes = 0;
-    int64_t dropped[ZS_DROP_NREASONS];
-    for (int i = 0; i < ZS_DROP_NREASONS; i++)
-        dropped[i] = zs_drops_count (self->drops, i);
-    if (self->curve)
-        zs_curve_counters (self->curve, &dropped[ZS_DROP_UNAUTHORIZED], &handshakes);
-    json_t *parts = json_array ();
-    for (int i = 0; i <= self->n; i++) {
-        slot_t *s = &self->slots[i];
-        char name[32];
-        s_slot_name (self, i, name, sizeof name);
-        if (i > 0)
-            rows_read += s->rows_read;
-        for (int r = 0; r < ZS_DROP_NREASONS; r++)
-            dropped[r] += s->dropped[r];
-        handshakes += s->refused_handshakes;
-        json_array_append_new (
-            parts,
-            json_pack ("{s:s, s:b, s:i, s:b, s:b, s:I}", "name", name, "registered", s->registered,
-                       "pid", s->pid, "ready", s->ready, "finished", s->finished,
-                       "last_heard_ms_ago",
-                       (json_int_t) (s->registered ? zs_clock_mono_ms () - s->last_heard : -1)));
-    }
-    json_t *drops = json_object ();
-    for (int r = 0; r < ZS_DROP_NREASONS; r++)
-        json_object_set_new (drops, zs_drop_name (r), json_integer (dropped[r]));
-    json_t *root = json_pack (
-        "{s:s, s:s, s:s, s:I, s:i, s:I, s:I, s:I, s:I, s:I, s:i, s:{s:I, s:I}, s:o, s:I, s:o}",
-        "job_id", self->meta.job_id, "state", s_state_names[self->state], "commit_user",
-        self->meta.commit_user, "epoch", (json_int_t) self->meta.epoch, "parallelism", self->n,
-        "last_completed_checkpoint", (json_int_t) self->latest.id, "rows_read",
-        (json_int_t) rows_read, "rows_committed", (json_int_t) v.job_rows, "last_snapshot",
-        (json_int_t) v.snapshot, "last_committed_identifier", (json_int_t) v.identifier,
-        "restarts", self->restarts, "checkpoints", "completed",
-        (json_int_t) zs_inflight_completed_count (self->inflight), "aborted",
-        (json_int_t) zs_inflight_failed_count (self->inflight), "dropped", drops,
-        "refused_handshakes", (json_int_t) handshakes, "participants", parts);
-    json_object_set_new (root, "attempt", json_integer (self->meta.epoch));
-    json_object_set_new (root, "progress", zs_coord_progress_json (&v));
-    json_object_set_new (root, "job_dir", json_string (self->job_dir));
-    json_object_set_new (root, "history", zs_history_json (self->history));
-    json_object_set_new (root, "source", json_string (self->cfg.source_kind));
-    json_object_set_new (root, "splits", zs_coord_splits_json (self));
-    char *text = json_dumps (root, JSON_COMPACT);
-    json_decref (root);
-    return text;
-}
-
-//  ---------------------------------------------------------------------
 //  Clients and membership
 
 static int
@@ -738,7 +693,7 @@ s_on_client (coord_t *self, const char *rid, Zsink__ClientRequest *req)
         return;
     }
     if (req->kind == ZSINK__CLIENT_REQUEST__KIND__STATUS) {
-        char *json = s_status_json (self);
+        char *json = zs_coord_status_json (self);
         s_client_reply (self, rid, true, json);
         free (json);
     } else if (req->kind == ZSINK__CLIENT_REQUEST__KIND__CANCEL) {
@@ -758,55 +713,6 @@ s_on_client (coord_t *self, const char *rid, Zsink__ClientRequest *req)
         } else
             s_stopping (self, rid);
     }
-}
-
-//  The Welcome's configuration: every key zs_config_foreach gives, none
-//  cut short (the table's schema and the Kafka client's properties may be
-//  long, and a Kafka job has many keys).
-typedef struct {
-    Zsink__KeyValue *items;
-    Zsink__KeyValue **ptrs;
-    size_t n, cap;
-    bool oom;
-} kv_list_t;
-
-//  zs_config_foreach callback: copy one key into the Welcome's list
-static void
-s_collect (const char *key, const char *value, void *arg)
-{
-    kv_list_t *kv = arg;
-    if (kv->n == kv->cap) {
-        size_t ncap = kv->cap ? kv->cap * 2 : 64;
-        Zsink__KeyValue *items = realloc (kv->items, ncap * sizeof *items);
-        if (!items) {
-            kv->oom = true;
-            return;
-        }
-        kv->items = items;
-        kv->cap = ncap;
-    }
-    Zsink__KeyValue *item = &kv->items[kv->n];
-    zsink__key_value__init (item);
-    item->key = strdup (key);
-    item->value = strdup (value);
-    if (!item->key || !item->value) {
-        free (item->key);
-        free (item->value);
-        kv->oom = true;
-        return;
-    }
-    kv->n++;
-}
-
-static void
-s_kv_free (kv_list_t *kv)
-{
-    for (size_t i = 0; i < kv->n; i++) {
-        free (kv->items[i].key);
-        free (kv->items[i].value);
-    }
-    free (kv->items);
-    free (kv->ptrs);
 }
 
 //  Invariant 7: was this process (its instance tag) replaced in its slot?
@@ -849,26 +755,7 @@ s_on_hello (coord_t *self, const char *rid, Zsink__Hello *hello)
     }
     if (s_refuse_superseded (self, rid, slot, hello->instance))
         return;
-    zs_msg_t m;
-    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_WELCOME);
-    Zsink__Welcome *welcome = &m.body.welcome;
-    welcome->parallelism = self->n;
-    //  hand out the whole configuration: one place configures the job
-    kv_list_t kv = {0};
-    zs_config_foreach (&self->cfg, s_collect, &kv);
-    kv.ptrs = calloc (kv.n ? kv.n : 1, sizeof *kv.ptrs);
-    if (kv.oom || !kv.ptrs) {
-        //  no partial configuration ever goes out: the participant asks again
-        zs_error ("out of memory building a Welcome");
-        s_kv_free (&kv);
-        return;
-    }
-    for (size_t i = 0; i < kv.n; i++)
-        kv.ptrs[i] = &kv.items[i];
-    welcome->n_config = kv.n;
-    welcome->config = kv.ptrs;
-    s_send_to_rid (self, rid, &m.env);
-    s_kv_free (&kv);
+    zs_coord_welcome (self, rid);
 }
 
 static void
@@ -895,11 +782,13 @@ s_on_register (coord_t *self, const char *rid, Zsink__Register *reg)
         //  lost us and dropped its state: both are a failure of the job.
         char why[256];
         if (s->pid == reg->pid)
-            snprintf (why, sizeof why, "%s (pid %d) registered again: it lost the coordinator and dropped its state",
+            snprintf (why, sizeof why,
+                      "%s (pid %d) registered again: it lost the coordinator and dropped its state",
                       name, s->pid);
         else
-            snprintf (why, sizeof why, "%s restarted: pid %d registered in place of pid %d, which is gone",
-                      name, reg->pid, s->pid);
+            snprintf (why, sizeof why,
+                      "%s restarted: pid %d registered in place of pid %d, which is gone", name,
+                      reg->pid, s->pid);
         s_fail (self, why);
     }
     memset (s, 0, sizeof *s);
@@ -1063,7 +952,8 @@ s_on_writer_ack (coord_t *self, int slot, Zsink__WriterAck *ack)
     s->pos = *ack->position;
     for (size_t i = 0; i < ack->position->n_splits; i++)
         if (zs_inflight_put_split (self->inflight, ack->position->splits[i]) != 0) {
-            s_drop_checkpoint (self, ZS_LOG_WARN, "aborted: out of memory keeping the split states");
+            s_drop_checkpoint (self, ZS_LOG_WARN,
+                               "aborted: out of memory keeping the split states");
             zs_inflight_aborted (self->inflight);
             return;
         }
@@ -1456,98 +1346,6 @@ s_tick (coord_t *self)
 //  ---------------------------------------------------------------------
 //  The process
 
-//  security.curve.enabled: our keys, for every socket made from now on.
-static int
-s_curve_setup (coord_t *self)
-{
-    if (!self->cfg.curve_enabled)
-        return 0;
-    char err[ZS_ERRLEN];
-    self->curve = zs_curve_load (self->cfg.curve_keys_dir, ZSINK__ROLE__ROLE_COORDINATOR, -1, err,
-                                 sizeof err);
-    if (!self->curve) {
-        zs_error ("security.curve.keys-dir: %s", err);
-        return -1;
-    }
-    zs_net_use_curve (self->curve);
-    zs_info ("CURVE authentication on: keys in %s.", self->cfg.curve_keys_dir);
-    return 0;
-}
-
-//  metrics.reporter.prom.port: the Prometheus endpoint. 0, or -1 (logged).
-static int
-s_prom_setup (coord_t *self)
-{
-    if (!self->cfg.metrics_prom_port[0])
-        return 0;
-    char err[ZS_ERRLEN];
-    self->prom =
-        zs_prom_new (self->cfg.metrics_prom_port, self->cfg.metrics_prom_bind, err, sizeof err);
-    if (!self->prom) {
-        zs_error ("%s", err);
-        return -1;
-    }
-    zs_info ("Prometheus metrics of job %s on http://%s:%d/metrics", self->meta.job_id,
-             zs_prom_host (self->prom), zs_prom_port (self->prom));
-    return 0;
-}
-
-//  Everything s_open and zs_coord_setup allocated (any of it may be NULL).
-static void
-s_close (coord_t *self)
-{
-    zsock_destroy (&self->router);
-    zs_curve_destroy (&self->curve);
-    zs_chk_clear (&self->latest);
-    zs_coord_kafka_close (self);
-    zs_splits_destroy (&self->splits);
-    zs_splits_destroy (&self->progress);
-    zs_inflight_destroy (&self->inflight);
-    zs_ending_destroy (&self->ending);
-    zs_progress_destroy (&self->committed);
-    free (self->slots);
-    self->slots = NULL;
-    zs_drops_destroy (&self->drops);
-    zs_history_destroy (&self->history);
-    zs_prom_destroy (&self->prom);
-    zs_io_lock_release (&self->lock);
-}
-
-//  The slots, the drop counters and the control ROUTER.
-static int
-s_open (coord_t *self, const char *bind)
-{
-    char err[ZS_ERRLEN];
-    self->slots = calloc (self->n + 1, sizeof *self->slots);
-    self->splits = zs_splits_new ();
-    self->progress = zs_splits_new ();
-    self->inflight = zs_inflight_new ();
-    self->ending = zs_ending_new ();
-    self->committed = zs_progress_new ();
-    for (size_t i = 0; self->splits && i < self->latest.n_splits; i++)
-        if (zs_splits_put (self->splits, self->latest.splits[i]) != 0) {
-            zs_error ("out of memory");
-            return -1;
-        }
-    if (!self->splits || !self->progress || !self->inflight || !self->ending || !self->committed) {
-        zs_error ("out of memory");
-        return -1;
-    }
-    if (self->latest.id) //  a resumed job: its rows so far
-        zs_progress_checkpoint (self->committed, self->latest.id, zs_coord_chk_rows (&self->latest));
-    if (zs_coord_kafka_open (self) != 0)
-        return -1;
-    self->drops = zs_drops_new ("message");
-    self->router = self->slots && self->drops
-                       ? zs_net_router (bind ? bind : "tcp://*:6123", err, sizeof err)
-                       : NULL;
-    if (!self->router) {
-        zs_error ("%s", self->slots && self->drops ? err : "out of memory");
-        return -1;
-    }
-    return 0;
-}
-
 //  Every message waiting on the ROUTER.
 static void
 s_drain (coord_t *self)
@@ -1620,16 +1418,16 @@ zs_coordinator_main (int argc, char **argv)
         zs_io_lock_release (&self->lock);
         return code; //  refused, or nothing to do: nothing else is allocated yet
     }
-    if (s_curve_setup (self) < 0) {
-        s_close (self);
+    if (zs_coord_curve_setup (self) < 0) {
+        zs_coord_close (self);
         return 2;
     }
-    if (s_open (self, bind) < 0) {
-        s_close (self);
+    if (zs_coord_open (self, bind) < 0) {
+        zs_coord_close (self);
         return 1;
     }
-    if (s_prom_setup (self) < 0) {
-        s_close (self);
+    if (zs_coord_prom_setup (self) < 0) {
+        zs_coord_close (self);
         return 2;
     }
     zpoller_t *poller = zpoller_new (self->router, zs_coord_kafka_sock (self), NULL);
@@ -1651,6 +1449,6 @@ zs_coordinator_main (int argc, char **argv)
     if (!zs_ending_is_decided (self->ending))
         zs_info ("Coordinator of job %s interrupted; the job can be resumed.", self->meta.job_id);
     zpoller_destroy (&poller);
-    s_close (self);
+    zs_coord_close (self);
     return code;
 }

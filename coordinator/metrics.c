@@ -116,8 +116,7 @@ s_job_metrics (FILE *out, coord_t *self, const char *job)
         {"attempt", "gauge", "the job's attempt (epoch)", (double) self->meta.epoch},
         {"lastCommittedSnapshot", "gauge", "table snapshot of the last commit (zsink)",
          (double) v.snapshot},
-        {"numRecordsCommitted", "gauge", "rows of this job committed (zsink)",
-         (double) v.job_rows},
+        {"numRecordsCommitted", "gauge", "rows of this job committed (zsink)", (double) v.job_rows},
     };
     zs_prom_samples (out, "flink_jobmanager_job_", job, m, sizeof m / sizeof m[0]);
 }
@@ -131,7 +130,8 @@ s_task_metrics (FILE *out, coord_t *self, const char *job)
                                   "flink_taskmanager_job_task_numRecordsOut",
                                   "flink_taskmanager_job_task_numRecordsInPerSecond"};
     static const char *types[] = {"counter", "counter", "gauge"};
-    static const char *helps[] = {"rows the writer read", "rows in the writer's completed checkpoints",
+    static const char *helps[] = {"rows the writer read",
+                                  "rows in the writer's completed checkpoints",
                                   "rows the writer read per second, lately"};
     for (int pass = 0; pass < 3; pass++)
         for (int w = 0; w < self->n; w++) {

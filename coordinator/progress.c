@@ -175,8 +175,8 @@ const char *
 zs_progress_text (const zs_progress_view_t *v, char *buf, size_t len)
 {
     char rate[32];
-    int n = snprintf (buf, len, "%s rows/s", zs_progress_num ((int64_t) (v->rate + 0.5), rate,
-                                                              sizeof rate));
+    int n = snprintf (buf, len, "%s rows/s",
+                      zs_progress_num ((int64_t) (v->rate + 0.5), rate, sizeof rate));
     if (v->percent >= 0 && n >= 0 && (size_t) n < len)
         n += snprintf (buf + n, len - n, ", %.1f%%", v->percent);
     if (v->eta_ms >= 0 && n >= 0 && (size_t) n < len)

@@ -18,15 +18,15 @@
 typedef struct _zs_progress_t zs_progress_t;
 
 typedef struct {
-    int64_t identifier;  //  of the latest commit (0: none yet)
-    int64_t snapshot;    //  its snapshot
-    int64_t table_rows;  //  rows in the table at that snapshot
-    int64_t job_rows;    //  rows of this job committed
-    int64_t total_rows;  //  rows the bounded input holds (-1: unbounded or unknown)
-    double rate;         //  job rows committed per second, lately
-    double percent;      //  of total_rows committed (-1: unknown)
-    int64_t eta_ms;      //  to commit the rest at rate (-1: unknown)
-    int64_t running_ms;  //  since the job first ran in this process (0: not yet)
+    int64_t identifier; //  of the latest commit (0: none yet)
+    int64_t snapshot;   //  its snapshot
+    int64_t table_rows; //  rows in the table at that snapshot
+    int64_t job_rows;   //  rows of this job committed
+    int64_t total_rows; //  rows the bounded input holds (-1: unbounded or unknown)
+    double rate;        //  job rows committed per second, lately
+    double percent;     //  of total_rows committed (-1: unknown)
+    int64_t eta_ms;     //  to commit the rest at rate (-1: unknown)
+    int64_t running_ms; //  since the job first ran in this process (0: not yet)
 } zs_progress_view_t;
 
 zs_progress_t *zs_progress_new (void);
