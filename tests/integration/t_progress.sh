@@ -12,6 +12,9 @@
 #     bounded job are normal, and a WARN there would be a real problem.
 #   - the killed writer's failover is told in plain words ("writer-N
 #     restarted: pid Q registered in place of pid P, which is gone").
+#   - a coordinator killed -9 (restarted by the cluster, the participants
+#     refused by the new one and saying hello again): no WARN either, and
+#     the final line counts the job's rows across both coordinators.
 . "$(dirname "$0")/lib.sh"
 
 # first: a plain bounded job, 3,000 rows, into the shared table
@@ -69,4 +72,18 @@ assert abs(rate - rows / secs) <= 0.05 * rows / secs + 1, (rate, rows, secs)
 print(f"[second] {progress} progress lines, none behind a commit line; final: {rows} rows "
       f"in {secs} s, {rate} rows/s; the table holds {table}; no WARN in either run")
 PYEOF
+
+v=third
+write_job $v 2 "datagen.number-of-rows: 12000" "datagen.rows-per-second: 4000" \
+    "execution.checkpointing.interval: 200ms"
+start_cluster $v
+wait_for_count $v 'committed checkpoint [0-9]+ in snapshot' 3 30
+kill_role $v coordinator
+wait_for_count $v 'switched from state CREATED to RESTORING' 2 30
+expect_exit $v 90 0
+oracle $v 12000
+! grep " WARN " "$(clog $v)" || fail $v "WARN lines after a coordinator's kill -9"
+grep -q "Job .* FINISHED after [0-9.]* s: 12,000 rows of this job committed" "$(clog $v)" ||
+    fail $v "final line: $(tail -n 1 "$(clog $v)")"
+echo "[$v] coordinator killed: no WARN, $(tail -n 1 "$(clog $v)" | sed 's/.*| //')"
 pass
