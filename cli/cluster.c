@@ -1236,8 +1236,8 @@ s_say_over (const run_t *run)
     int64_t rows = have ? meta.rows_committed : run->prog.rows_committed;
     int64_t took = zs_clock_mono_ms () - run->started;
     char n[32], rate[32];
-    s_say ("Job %s %s%s after %.1f s: %s rows of this job committed (%s rows/s on average); %s; "
-           "%lld restart%s.",
+    s_say ("Job %s over: %s%s after %.1f s, %s rows of this job committed (%s rows/s on "
+           "average); %s; %lld restart%s.",
            run->job_id, s_outcome (run, &meta, have),
            have && !strcmp (meta.status, "STOPPED") ? " (stopped with a savepoint)" : "",
            (double) took / 1000.0, zs_progress_num (rows, n, sizeof n),

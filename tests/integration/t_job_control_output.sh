@@ -68,7 +68,7 @@ set -- $sp
 [ $# = 2 ] && [ "$1" = "$2" ] && [ -f "$1" ] || fail $v "zsink stop --savepoint said: $out"
 echo "[$v] $out"
 expect_exit $v 60 0
-grep -q "Job $(job_id $v) FINISHED (stopped with a savepoint) after" "$(clog $v)" ||
+grep -q "Job $(job_id $v) over: FINISHED (stopped with a savepoint) after" "$(clog $v)" ||
     fail $v "final line: $(tail -n 1 "$(clog $v)")"
 status_agrees $v STOPPED any
 

@@ -23,7 +23,7 @@ write_job $v 1 "datagen.number-of-rows: 3000" "datagen.rows-per-second: 6000" \
     "execution.checkpointing.interval: 200ms"
 start_cluster $v
 expect_exit $v 60 0
-grep -q "Job .* FINISHED after [0-9.]* s: 3,000 rows of this job committed" "$(clog $v)" ||
+grep -q "Job .* over: FINISHED after [0-9.]* s, 3,000 rows of this job committed" "$(clog $v)" ||
     fail $v "no final line for 3,000 rows: $(tail -n 2 "$(clog $v)")"
 
 # second: 20,000 rows at 5,000 rows/s into the same table, a writer killed
@@ -64,7 +64,7 @@ for l in log.splitlines():
 assert progress >= 2, f"{progress} progress lines"
 assert with_eta >= 1, "no ETA in any progress line"
 assert logged == n, f"the coordinator's last commit line says {logged} rows, not {n}"
-fin = re.search(r"Job \S+ FINISHED after ([\d.]+) s: ([\d,]+) rows of this job committed \(([\d,]+) rows/s on average\); table \S+ holds (\d+) rows", log)
+fin = re.search(r"Job \S+ over: FINISHED after ([\d.]+) s, ([\d,]+) rows of this job committed \(([\d,]+) rows/s on average\); table \S+ holds (\d+) rows", log)
 assert fin, "no final FINISHED line"
 secs, rows, rate, table = float(fin.group(1)), int(fin.group(2).replace(",", "")), int(fin.group(3).replace(",", "")), int(fin.group(4))
 assert rows == n and table == n + 3000, (rows, table)
@@ -83,7 +83,7 @@ wait_for_count $v 'switched from state CREATED to RESTORING' 2 30
 expect_exit $v 90 0
 oracle $v 12000
 ! grep " WARN " "$(clog $v)" || fail $v "WARN lines after a coordinator's kill -9"
-grep -q "Job .* FINISHED after [0-9.]* s: 12,000 rows of this job committed" "$(clog $v)" ||
+grep -q "Job .* over: FINISHED after [0-9.]* s, 12,000 rows of this job committed" "$(clog $v)" ||
     fail $v "final line: $(tail -n 1 "$(clog $v)")"
 echo "[$v] coordinator killed: no WARN, $(tail -n 1 "$(clog $v)" | sed 's/.*| //')"
 pass
