@@ -387,6 +387,23 @@ s_print_splits (json_t *splits)
     }
 }
 
+//  The progress of a running job: this job's rows committed, rows/s, and
+//  for a bounded input percent and ETA (as the cluster's progress line).
+static void
+s_print_progress (json_t *p)
+{
+    if (!json_is_object (p))
+        return;
+    double percent = json_real_value (json_object_get (p, "percent"));
+    printf ("\nprogress: %" PRId64 " rows of this job committed, %.0f rows/s",
+            s_int (p, "rows_committed"), json_real_value (json_object_get (p, "rows_per_second")));
+    if (percent >= 0)
+        printf (", %.1f%% of %" PRId64 " rows", percent, s_int (p, "input_rows"));
+    if (s_int (p, "eta_ms") >= 0)
+        printf (", ETA %" PRId64 " s", (s_int (p, "eta_ms") + 999) / 1000);
+    printf ("\n");
+}
+
 //  The checkpoint history, newest first, as Flink's web UI lists it.
 static void
 s_print_history (json_t *history)
@@ -468,6 +485,7 @@ s_print_status (const char *json)
             printf ("\n");
         s_print_participants (json_object_get (doc, "participants"));
         s_print_splits (json_object_get (doc, "splits"));
+        s_print_progress (json_object_get (doc, "progress"));
     } else
         printf ("rows committed %" PRId64 " (snapshot %" PRId64 "; the table then held %" PRId64
                 " rows), running %.1f s\n",

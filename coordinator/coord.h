@@ -1,7 +1,14 @@
 /*  coord.h - the coordinator's state, shared by coordinator.c (the
-    protocol: checkpoints, failover, messages, timers) and startup.c
-    (command line, configuration, finding or creating the job). Private to
-    coordinator/.
+    protocol: checkpoints, failover, messages, timers), startup.c (command
+    line, configuration, finding or creating the job), resources.c (what
+    the process holds), status.c, metrics.c, rows.c, welcome.c and
+    kafka_coord.c. Private to coordinator/.
+
+    Parts of it are classes of their own, each with its invariants in its
+    header: the checkpoint in flight and the checkpoint counts
+    (inflight.h), the stop with a savepoint and the end once decided
+    (ending.h), what the job committed (progress.h), the checkpoint history
+    (history.h), the splits (splits.h).
 */
 #ifndef ZS_COORD_H_INCLUDED
 #define ZS_COORD_H_INCLUDED

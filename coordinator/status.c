@@ -35,6 +35,10 @@ zs_coord_status_json (coord_t *self)
                        "last_heard_ms_ago",
                        (json_int_t) (s->registered ? zs_clock_mono_ms () - s->last_heard : -1)));
     }
+    //  a writer restarted reports from its restored position: what is
+    //  committed was read, whatever the heartbeats say just now
+    if (rows_read < v.job_rows)
+        rows_read = v.job_rows;
     json_t *drops = json_object ();
     for (int r = 0; r < ZS_DROP_NREASONS; r++)
         json_object_set_new (drops, zs_drop_name (r), json_integer (dropped[r]));

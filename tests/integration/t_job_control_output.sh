@@ -42,6 +42,10 @@ v=cancel
 write_job $v 1 "datagen.rows-per-second: 3000" "execution.checkpointing.interval: 200ms"
 start_cluster $v
 wait_for_count $v 'committed checkpoint [0-9]+ in snapshot' 2 30
+# running: the text shows the progress (an unbounded job: rows/s only)
+st=$("$ZSINK" status -c "$(vdir $v)/job.yaml") || fail $v "zsink status: $st"
+echo "$st" | grep -qE '^progress: [1-9][0-9]* rows of this job committed, [0-9]+ rows/s$' ||
+    fail $v "no progress in the status: $st"
 out=$("$ZSINK" cancel -c "$(vdir $v)/job.yaml") || fail $v "zsink cancel: $out"
 echo "$out" | grep -qE "^Job $(job_id $v) is being canceled: it ends at its last completed checkpoint, [0-9]+\.$" ||
     fail $v "zsink cancel said: $out"
