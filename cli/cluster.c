@@ -67,6 +67,7 @@
 #include "log.h"
 #include "net.h"
 #include "cmd.h"
+#include "progress.h"
 #include "source_file.h"
 #include "table.h"
 #include <arpa/inet.h>
@@ -107,6 +108,7 @@ typedef struct {
     int64_t spawned_at;
     int early_exits; //  deaths in a row before the job was seen RUNNING again
     bool done;       //  exited 0: not to be restarted
+    int64_t lines;   //  lines forwarded (the progress line's freshness)
 } child_t;
 
 static volatile sig_atomic_t s_cancel_signal = 0;
@@ -275,6 +277,7 @@ s_drain (child_t *c)
                 c->line[c->line_len] = 0;
                 s_print_line (c->name, c->line);
                 c->line_len = 0;
+                c->lines++;
             }
             close (c->fd);
             c->fd = -1;
@@ -286,6 +289,7 @@ s_drain (child_t *c)
             c->line[c->line_len] = 0;
             s_print_line (c->name, c->line);
             c->line_len = 0;
+            c->lines++;
             if (buf[i] == '\n')
                 continue;
         }
@@ -315,8 +319,13 @@ s_usage (FILE *out)
                   "are the addresses the coordinator and the committer bind and are reached on.\n");
 }
 
+//  The coordinator's status as the progress line shows it; rows_committed
+//  is this job's, the count of the coordinator's commit line ("Job J
+//  committed checkpoint N in snapshot S: R rows of this job").
 typedef struct {
     int64_t rows_read, rows_committed, last_checkpoint, last_snapshot, restarts;
+    int64_t input_rows, eta_ms; //  -1: unknown
+    double rate, percent;       //  percent -1: unknown
     char state[32];
 } progress_t;
 
@@ -326,18 +335,25 @@ s_parse_status (const char *json, progress_t *p)
     json_t *root = json_loads (json, 0, NULL);
     if (!root)
         return;
-    json_int_t rr = 0, rc = 0, lc = 0, ls = 0;
+    json_int_t rr = 0, rc = 0, lc = 0, ls = 0, in = -1, eta = -1;
     int restarts = 0;
+    double rate = 0, percent = -1;
     const char *state = "";
     if (json_unpack (root, "{s:I, s:I, s:I, s:I, s:i, s:s}", "rows_read", &rr, "rows_committed",
                      &rc, "last_completed_checkpoint", &lc, "last_snapshot", &ls, "restarts",
                      &restarts, "state", &state)
         == 0) {
-        p->rows_read = rr;
-        p->rows_committed = rc;
-        p->last_checkpoint = lc;
-        p->last_snapshot = ls;
-        p->restarts = restarts;
+        json_unpack (root, "{s:{s:I, s:F, s:F, s:I}}", "progress", "input_rows", &in,
+                     "rows_per_second", &rate, "percent", &percent, "eta_ms", &eta);
+        *p = (progress_t){.rows_read = rr,
+                          .rows_committed = rc,
+                          .last_checkpoint = lc,
+                          .last_snapshot = ls,
+                          .restarts = restarts,
+                          .input_rows = in,
+                          .eta_ms = eta,
+                          .rate = rate,
+                          .percent = percent};
         snprintf (p->state, sizeof p->state, "%s", state);
     }
     json_decref (root);
@@ -789,6 +805,7 @@ typedef struct {
     uint64_t ctl_seq;
     progress_t prog;
     int64_t started, run_for_ms, next_status, next_progress;
+    int64_t status_lines;     //  the coordinator's lines forwarded when status was last asked
     bool canceling, stopping; //  request sent to the current coordinator
     int64_t cancel_at;        //  when the cancel was first asked (0: not)
     int64_t running_at;       //  when a status last said RUNNING
@@ -798,6 +815,34 @@ typedef struct {
     int64_t over_deadline;    //  then: children left after this get SIGTERM
     int result;
 } run_t;
+
+//  The progress line, every 2 s or so, when a status reply comes: never
+//  from an older one. And not from one the coordinator may have made
+//  before a line of its already shown (its commit line): a line forwarded
+//  between the request and the reply may be newer than the reply, which
+//  then waits for the next.
+static void
+s_progress (run_t *run)
+{
+    int64_t now = zs_clock_mono_ms ();
+    if (now < run->next_progress || run->kids[0].lines != run->status_lines)
+        return;
+    run->next_progress = now + 2000;
+    progress_t *p = &run->prog;
+    char extra[96] = "", rate[32];
+    int n = snprintf (extra, sizeof extra, "%s rows/s",
+                      zs_progress_num ((int64_t) (p->rate + 0.5), rate, sizeof rate));
+    if (p->percent >= 0)
+        n += snprintf (extra + n, sizeof extra - n, ", %.1f%%", p->percent);
+    if (p->eta_ms >= 0)
+        snprintf (extra + n, sizeof extra - n, ", ETA %lld s",
+                  (long long) ((p->eta_ms + 999) / 1000));
+    s_say ("progress: state %s, rows read %lld, rows committed %lld (%s), last checkpoint %lld, "
+           "last snapshot %lld, restarts %lld",
+           p->state[0] ? p->state : "STARTING", (long long) p->rows_read,
+           (long long) p->rows_committed, extra, (long long) p->last_checkpoint,
+           (long long) p->last_snapshot, (long long) p->restarts);
+}
 
 //  Wait (at most 100 ms) for output of a child or a reply of the
 //  coordinator; forward the output, take the replies.
@@ -848,6 +893,7 @@ s_poll_io (run_t *run)
                 s_parse_status (json, &run->prog);
                 if (!strcmp (run->prog.state, "RUNNING"))
                     run->running_at = zs_clock_mono_ms ();
+                s_progress (run);
             } else if (!reply->client_reply->ok)
                 s_say ("The coordinator says: %s", json);
             json_decref (doc);
@@ -1121,6 +1167,7 @@ s_requests (run_t *run)
         req.has_savepoint = req.savepoint = true;
     } else if (now >= run->next_status) {
         run->next_status = now + 1000;
+        run->status_lines = run->kids[0].lines;
         req.kind = ZSINK__CLIENT_REQUEST__KIND__STATUS;
     } else
         return;
@@ -1139,21 +1186,6 @@ s_requests (run_t *run)
         run->stopping = false;
         s_savepoint_signal = 1;
     }
-}
-
-static void
-s_progress (run_t *run)
-{
-    int64_t now = zs_clock_mono_ms ();
-    if (now < run->next_progress)
-        return;
-    run->next_progress = now + 2000;
-    progress_t *p = &run->prog;
-    s_say ("progress: state %s, rows read %lld, rows committed %lld, last checkpoint %lld, last "
-           "snapshot %lld, restarts %lld",
-           p->state[0] ? p->state : "STARTING", (long long) p->rows_read,
-           (long long) p->rows_committed, (long long) p->last_checkpoint,
-           (long long) p->last_snapshot, (long long) p->restarts);
 }
 
 //  The job is over: give the participants a moment to leave on their own
@@ -1210,7 +1242,6 @@ s_supervise (run_t *run)
             s_end_ourselves (run, "the coordinator did not end the job in time");
         s_restart_due (run);
         s_requests (run);
-        s_progress (run);
     }
 }
 
@@ -1246,8 +1277,23 @@ s_clean_after (run_t *run)
     }
 }
 
-//  The table has the last word on what was committed. A job that failed
-//  says so first, and names the checkpoint to restore from.
+//  How the job ended, in Flink's words: FINISHED (a stop with a
+//  savepoint too), CANCELED or FAILED; job.json says, unless we ended it.
+static const char *
+s_outcome (const run_t *run, const zs_job_meta_t *meta, bool have)
+{
+    if (run->result != 0)
+        return "FAILED";
+    if (run->ended_by_us)
+        return run->end_status;
+    if (have && !strcmp (meta->status, "CANCELED"))
+        return "CANCELED";
+    return "FINISHED";
+}
+
+//  The final line: the outcome, how long, this job's rows and their
+//  average rate; then what the table holds (it has the last word). A job
+//  that failed names the checkpoint to restore from.
 static void
 s_say_over (const run_t *run)
 {
@@ -1263,15 +1309,22 @@ s_say_over (const run_t *run)
     else
         snprintf (what, sizeof what, "no snapshot in table %s", path);
     zs_table_destroy (&table);
-    if (run->result == 0) {
-        s_say ("Job %s over: %s; %lld restart%s.", run->job_id, what, (long long) restarts,
-               restarts == 1 ? "" : "s");
-        return;
-    }
-    s_say ("Job %s FAILED (exit %d) after %lld restart%s; what was committed before: %s.",
-           run->job_id, run->result, (long long) restarts, restarts == 1 ? "" : "s", what);
     char dir[2 * ZS_PATH_MAX];
     snprintf (dir, sizeof dir, "%s/%s", run->cfg->checkpoints_dir, run->job_id);
+    zs_job_meta_t meta;
+    bool have = zs_job_meta_read (dir, &meta, err, sizeof err) == 0;
+    int64_t rows = have ? meta.rows_committed : run->prog.rows_committed;
+    int64_t took = zs_clock_mono_ms () - run->started;
+    char n[32], rate[32];
+    s_say ("Job %s over: %s%s after %.1f s, %s rows of this job committed (%s rows/s on "
+           "average); %s; %lld restart%s.",
+           run->job_id, s_outcome (run, &meta, have),
+           have && !strcmp (meta.status, "STOPPED") ? " (stopped with a savepoint)" : "",
+           (double) took / 1000.0, zs_progress_num (rows, n, sizeof n),
+           zs_progress_num (took > 0 ? rows * 1000 / took : 0, rate, sizeof rate), what,
+           (long long) restarts, restarts == 1 ? "" : "s");
+    if (run->result == 0)
+        return;
     int64_t chk = zs_chk_latest (dir, err, sizeof err);
     if (chk > 0)
         s_say ("Its last completed checkpoint is %s/chk-%lld: once the cause is fixed, "

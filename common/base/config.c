@@ -124,6 +124,8 @@ static const s_key_t s_keys[] = {
     {"log.dir", S_PATH, S_OFF (log_dir), 0, 0, false, NULL},
     {"log.level", S_ENUM, S_OFF (log_level), 0, 0, false, s_log_levels},
     {"metrics.reporter.prom.port", S_TEXT, S_OFF (metrics_prom_port), 0, 0, false, NULL},
+    {"metrics.reporter.prom.bind-address", S_STR, S_OFF (metrics_prom_bind), 0, 256, false, NULL},
+    {"pipeline.name", S_STR, S_OFF (pipeline_name), 0, 128, false, NULL},
     {"web.checkpoints.history", S_INT, S_OFF (checkpoints_history), 1, 10000, false, NULL},
     {"commit.ignore-empty", S_BOOL, S_OFF (commit_ignore_empty), 0, 0, false, NULL},
     {"commit.max-retries", S_INT, S_OFF (commit_max_retries), 0, INT_MAX, false, NULL},

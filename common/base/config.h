@@ -56,6 +56,8 @@ typedef struct {
     int checkpoints_num_retained;         //  state.checkpoints.num-retained (default 1)
     int checkpoints_history;              //  web.checkpoints.history (10): in zsink status
     char metrics_prom_port[ZS_PATH_MAX];  //  metrics.reporter.prom.port: "9249" or "9249-9260"
+    char metrics_prom_bind[256];          //  metrics.reporter.prom.bind-address ("": all)
+    char pipeline_name[128];              //  pipeline.name: metrics' job_name ("": zsink)
     char log_dir[ZS_PATH_MAX];            //  log.dir: zsink cluster writes <dir>/<role>.log
     char log_level[ZS_ENUM_MAX];          //  log.level: debug, info (default), warn, error
     bool commit_ignore_empty;             //  commit.ignore-empty (false)

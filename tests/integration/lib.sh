@@ -313,7 +313,7 @@ savepoint_part () {
         expect_exit "$_sv" 90 0
         return
     fi
-    _ssp=$("$ZSINK" stop --savepoint -c "$(vdir "$_sv")/job.yaml") ||
+    _ssp=$("$ZSINK" stop --savepoint --json -c "$(vdir "$_sv")/job.yaml") ||
         fail "$_sv" "zsink stop --savepoint failed: $_ssp"
     SAVEPOINT=$(echo "$_ssp" | json_get - savepoint)
     expect_exit "$_sv" 60 0
