@@ -49,6 +49,14 @@ zs_coord_prom_setup (coord_t *self)
 void
 zs_coord_close (coord_t *self)
 {
+    //  The last answers (a stop's savepoint path, a cancel's) are sent just
+    //  before the end: with the sockets' linger of 0 they die in the
+    //  ROUTER's queue when the I/O thread has not written them yet (a busy
+    //  machine: `zsink stop --savepoint` then waited for an answer that
+    //  never came). Up to 1 s for them to leave; a peer that has gone takes
+    //  none of it.
+    if (self->router)
+        zsock_set_linger (self->router, 1000);
     zsock_destroy (&self->router);
     zs_curve_destroy (&self->curve);
     zs_chk_clear (&self->latest);
