@@ -1119,39 +1119,30 @@ s_rollback_target (zs_table_t *table, s_args_t *args)
     return args->to_ms >= 0 ? s_snapshot_at (table, args) : 0;
 }
 
-//  The snapshots after `to` (those a rollback to it removes), as a JSON
-//  array of ids.
-static json_t *
-s_snapshots_after (zs_table_t *table, int64_t to)
+//  What a rollback to snapshot `to` removes: the snapshots after it (ids)
+//  and their tags (names), as JSON arrays (empty when they cannot be read:
+//  the rollback itself will say why).
+static void
+s_after (zs_table_t *table, int64_t to, json_t **ids, json_t **names)
 {
-    json_t *ids = json_array ();
-    zs_snapshot_t *snaps;
-    size_t n;
     char err[ZS_ERRLEN];
-    if (zs_table_list_snapshots (table, &snaps, &n, err, sizeof err) != 0)
-        return ids;
-    for (size_t i = 0; i < n; i++)
+    zs_snapshot_t *snaps = NULL;
+    zs_tag_t *tags = NULL;
+    size_t ns = 0, nt = 0;
+    *ids = json_array ();
+    *names = json_array ();
+    if (zs_table_list_snapshots (table, &snaps, &ns, err, sizeof err) != 0)
+        ns = 0;
+    if (zs_table_tags (table, &tags, &nt, err, sizeof err) != 0)
+        nt = 0;
+    for (size_t i = 0; i < ns; i++)
         if (snaps[i].id > to)
-            json_array_append_new (ids, json_integer (snaps[i].id));
-    free (snaps);
-    return ids;
-}
-
-//  The tags a rollback to snapshot `to` removes, as a JSON array of names.
-static json_t *
-s_tags_after (zs_table_t *table, int64_t to)
-{
-    json_t *names = json_array ();
-    zs_tag_t *tags;
-    size_t n;
-    char err[ZS_ERRLEN];
-    if (zs_table_tags (table, &tags, &n, err, sizeof err) != 0)
-        return names;
-    for (size_t i = 0; i < n; i++)
+            json_array_append_new (*ids, json_integer (snaps[i].id));
+    for (size_t i = 0; i < nt; i++)
         if (tags[i].snap.id > to)
-            json_array_append_new (names, json_string (tags[i].name));
+            json_array_append_new (*names, json_string (tags[i].name));
+    free (snaps);
     free (tags);
-    return names;
 }
 
 static void
@@ -1201,7 +1192,8 @@ s_cmd_rollback (zs_table_t *table, const s_args_t *given)
         return 1;
     }
     int64_t to = args->tag ? tag.snap.id : args->snapshot;
-    json_t *tags = s_tags_after (table, to), *ids = s_snapshots_after (table, to);
+    json_t *ids, *tags;
+    s_after (table, to, &ids, &tags);
     zs_rolled_back_t out;
     rc = args->dry_run ? zs_table_rollback_dry_run (table, to, args->tag, &out, err, sizeof err)
          : args->tag   ? zs_table_rollback_to_tag (table, args->tag, &out, err, sizeof err)
