@@ -10,7 +10,10 @@
       scan              rows as JSON lines or CSV (rowfmt.h spells values)
       files --json      {"files":[{"path","rows","size","stats"}]} (path relative
                         to the table; stats as in the manifest, when known)
-      orphans --json    {"count","files":[…]} (with --delete: those deleted)
+      orphans --json, remove-orphan-files --json
+                        {"count","younger","files":[…],"held_by_pins","pins",
+                         "deleted","dry_run"} (files: those deleted when
+                        "deleted", else those that would be)
       verify            "OK" and exit 0, else one problem a line, "<path>: <what>",
                         and exit 1
       tags --json       [{"tag_name","snapshot_id","schema_id","commit_time",
@@ -20,10 +23,26 @@
                           "file_count","last_update_time"}] (Paimon's
                         $partitions; the time as a local wall clock in epoch ms)
       drop-partition --json, expire-partitions --json
-                        {"snapshot_id","partitions","files","rows"} (snapshot_id
-                        0: nothing dropped; expire-partitions adds "expired":
-                        the partitions, as $partitions spells them)
+                        {"snapshot_id","partitions","files","rows","dry_run"}
+                        (snapshot_id 0: nothing dropped; drop-partition adds
+                        "dropped": the specs given, expire-partitions
+                        "expired": the partitions, as $partitions spells them)
+      expire-snapshots --json
+                        {"expired","earliest","snapshot_ids","snapshot_files",
+                         "manifests","data_files","dry_run"}
+      rollback --json   {"previous_snapshot_id","current_snapshot_id" (Paimon's
+                        result row),"latest" (= current),"snapshot_ids","tags"
+                        (those removed),"snapshot_files","manifests",
+                        "data_files","dry_run"[,"tag_name"]}
+      create-tag --json {"tag_name","snapshot_id"}
+      delete-tag --json {"tag_name","snapshot_id","manifests","data_files","dry_run"}
+      a mistake         one line on stderr, "zsink table CMD: what; see zsink
+                        table CMD --help", exit 2
       scan|count --where  stderr: "--where: K of M files read, S skipped …"
+
+    Names: zsink's subcommand names and Paimon's procedure names (s_cmds),
+    zsink's option names and Paimon's argument names ('_' read as '-',
+    s_find_opt); docs/operations.md has the table of both.
 
     count and stats read every live data file of the latest snapshot rather
     than trusting the manifests' row counts: they are how tests check that
