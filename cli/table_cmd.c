@@ -605,6 +605,8 @@ s_pins_report (zs_table_t *table, const s_args_t *args)
     return arr;
 }
 
+static void s_orphans_report (zs_table_t *table, const s_args_t *args, json_t *arr, size_t listed);
+
 static int
 s_cmd_orphans (zs_table_t *table, const s_args_t *args)
 {
@@ -661,6 +663,18 @@ s_cmd_orphans (zs_table_t *table, const s_args_t *args)
     }
     free (paths);
     zs_table_clean_unlock (&lock);
+    s_orphans_report (table, args, arr, listed);
+    return status;
+}
+
+//  After orphans listed (arr: their paths, listed of them): the younger
+//  ones, the pins, and the summary line (or the JSON document).
+static void
+s_orphans_report (zs_table_t *table, const s_args_t *args, json_t *arr, size_t listed)
+{
+    char err[ZS_ERRLEN];
+    char **paths;
+    size_t n;
     //  the young ones (a running job's files in flight are young) are not
     //  orphans yet, but a count of 0 must not hide that they exist
     size_t younger = 0;
@@ -701,7 +715,6 @@ s_cmd_orphans (zs_table_t *table, const s_args_t *args)
                     younger, younger == 1 ? "" : "s");
         printf ("\n");
     }
-    return status;
 }
 
 static int
