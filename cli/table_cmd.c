@@ -94,6 +94,10 @@ typedef struct {
     int64_t to_ms;          //  rollback --to-timestamp (epoch ms; -1: none)
     const char *version;    //  rollback --version: a snapshot id or a tag name
     const char *older_text; //  --older-than as given, when a time (for the output)
+    //  Paimon's actions name the table --warehouse W --database D --table T
+    //  (W/D.db/T, its filesystem catalog's layout; T may be D.T) or --path
+    const char *warehouse, *database, *table;
+    char catalog_path[ZS_PATH_MAX];
     zs_io_s3_settings_t s3; //  -D s3.KEY=VALUE (else the environment's AWS_*)
 } s_args_t;
 
@@ -1624,6 +1628,54 @@ s_opt_expiration (s_args_t *args, const char *opt, const char *value)
     return ZS_CMD_GO_ON;
 }
 
+//  --warehouse, --database, --table, --path: the table as Paimon's actions
+//  name it (s_catalog_path puts them together).
+static int
+s_opt_catalog (s_args_t *args, const char *opt, const char *value)
+{
+    if (!value || !*value) {
+        char why[128];
+        snprintf (why, sizeof why, "%s needs a value", opt);
+        return s_usage (args, why);
+    }
+    if (strcmp (opt, "--path") == 0 && args->path)
+        return s_usage (args, "--path and a PATH: one or the other");
+    if (strcmp (opt, "--path") == 0)
+        args->path = value;
+    else
+        *(strcmp (opt, "--warehouse") == 0  ? &args->warehouse
+          : strcmp (opt, "--database") == 0 ? &args->database
+                                            : &args->table) = value;
+    return ZS_CMD_GO_ON;
+}
+
+//  The table's path from --warehouse W --database D --table T (or
+//  --table D.T): W/D.db/T, as Paimon's filesystem catalog lays it out.
+//  ZS_CMD_GO_ON, or the exit code.
+static int
+s_catalog_path (s_args_t *args)
+{
+    if (!args->warehouse && !args->database && !args->table)
+        return ZS_CMD_GO_ON;
+    const char *dot = args->table ? strchr (args->table, '.') : NULL;
+    const char *db = args->database;
+    int db_len = db ? (int) strlen (db) : 0;
+    if (dot && !db) {
+        db = args->table;
+        db_len = (int) (dot - args->table);
+    }
+    const char *name = dot && db == args->table ? dot + 1 : args->table;
+    if (args->path || !args->warehouse || !db || !name || !*name)
+        return s_usage (args, args->path ? "a PATH and --warehouse/--database/--table: one or "
+                                           "the other"
+                                         : "--warehouse W --database D --table T (or --table "
+                                           "D.T) name the table W/D.db/T: give all three");
+    snprintf (args->catalog_path, sizeof args->catalog_path, "%s/%.*s.db/%s", args->warehouse,
+              db_len, db, name);
+    args->path = args->catalog_path;
+    return ZS_CMD_GO_ON;
+}
+
 //  The subcommands as bits, for the options table to say who takes what.
 enum {
     S_SNAPSHOTS = 1 << 0,
@@ -1645,6 +1697,7 @@ enum {
     S_PARTITIONS = 1 << 16,
     S_DROP_PARTITION = 1 << 17,
     S_EXPIRE_PARTITIONS = 1 << 18,
+    S_ALL = (1 << 19) - 1,
 };
 //  those that take a tag NAME after PATH
 #define S_NAMED (S_CREATE_TAG | S_DELETE_TAG)
@@ -1703,6 +1756,10 @@ static const s_opt_t s_opts[] = {
      false, s_opt_dry_run},
     {"--orphans-older-than", S_VERIFY, true, s_opt_age},
     {"--user", S_UNPIN, true, s_opt_user},
+    {"--warehouse", S_ALL, true, s_opt_catalog},
+    {"--database", S_ALL, true, s_opt_catalog},
+    {"--table", S_ALL, true, s_opt_catalog},
+    {"--path", S_ALL, true, s_opt_catalog},
 };
 
 typedef struct {
@@ -1917,7 +1974,9 @@ s_help (const s_cmd_t *cmd)
             "argument names are options ('_' for '-': --older_than, --retain_max, --dry_run;\n"
             "--dry_run takes true|false after it as Paimon's actions do). --older-than takes\n"
             "an AGE (1h, 7d) or Paimon's TIME ('2026-12-01 10:00:00', local time). Every\n"
-            "procedure that deletes takes --dry-run: it says what it would delete.\n\n");
+            "procedure that deletes takes --dry-run: it says what it would delete. As in\n"
+            "Paimon's actions, --warehouse W --database D --table T names the table\n"
+            "W/D.db/T (--table D.T too), and --path PATH the table at PATH.\n\n");
     for (size_t i = 0; i < S_NCMDS; i++)
         printf ("zsink table %s %s\n", s_cmds[i].name, s_cmds[i].usage);
     printf ("\n");
@@ -1997,6 +2056,9 @@ s_parse (const s_cmd_t *cmd, s_args_t *args, int argc, char **argv)
         else
             args->tag = argv[i];
     }
+    int rc = s_catalog_path (args);
+    if (rc != ZS_CMD_GO_ON)
+        return rc;
     if (args->path && (cmd->bit & S_NAMED) && !args->tag)
         return s_usage (args, "missing tag NAME");
     if (args->tag && args->snapshot && !(cmd->bit & (S_NAMED | S_ROLLBACK)))

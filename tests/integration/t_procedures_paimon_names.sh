@@ -16,6 +16,8 @@
 #  5. remove_orphan_files --older_than 'a day ago' --dry_run true lists a
 #     two-day-old orphan and keeps it; --dry_run false deletes it;
 #  6. a time in the future or that does not parse: exit 2, one line.
+# The table is named by its path, or as Paimon's actions name it
+# (--warehouse W --database D --table T: W/D.db/T).
 . "$(dirname "$0")/lib.sh"
 
 v=names
@@ -84,6 +86,11 @@ p=$("$ZSINK" table expire_snapshots "$t" --retain_min 1 --retain_max 1000 --olde
 z=$("$ZSINK" table expire-snapshots "$t" --retain-min 1 --retain-max 1000 --older-than "$T" \
     --max-deletes 100000 --dry-run --json) || fail $v "expire-snapshots: $z"
 [ "$p" = "$z" ] || fail $v "Paimon's names and zsink's differ: $p / $z"
+# the table named as Paimon's actions name it: W/D.db/T
+mkdir -p "$d/wh/db.db" && ln -s "$t" "$d/wh/db.db/names"
+w=$("$ZSINK" table expire_snapshots --warehouse "$d/wh" --database db --table names --retain_min 1 \
+    --retain_max 1000 --older_than "$T" --max_deletes 100000 --dry_run --json) || fail $v "--warehouse: $w"
+[ "$w" = "$p" ] || fail $v "--warehouse --database --table: $w, not $p"
 "$PY" -c 'import json, sys; d = json.loads(sys.argv[1]); assert d["snapshot_ids"] == list(range(1, int(sys.argv[2]) + 1)) and d["dry_run"], d' \
     "$p" "$n1" || fail $v "expire_snapshots --older_than '$T' would not expire exactly 1..$n1: $p"
 still "expire_snapshots --dry_run"
