@@ -1075,18 +1075,19 @@ s_cmd_compact (zs_table_t *table, const s_args_t *args)
 static int
 s_cmd_unpin (zs_table_t *table, const s_args_t *args)
 {
-    if (!args->user) {
-        fprintf (stderr, "zsink table unpin: --user COMMIT_USER is required (orphans lists "
-                         "the pins)\n");
-        return 2;
-    }
+    if (!args->user)
+        return s_usage (args, "--user COMMIT_USER is required (orphans lists the pins)");
     char err[ZS_ERRLEN];
     zs_pin_t *pins = NULL;
-    size_t n = 0;
-    bool running = false;
+    size_t n = 0, kept = 0;
+    bool running = false, found = false;
     if (zs_table_pins (table, &pins, &n, err, sizeof err) == 0)
         for (size_t i = 0; i < n; i++)
-            running = running || (strcmp (pins[i].user, args->user) == 0 && pins[i].running);
+            if (strcmp (pins[i].user, args->user) == 0) {
+                running = running || pins[i].running;
+                found = true;
+                kept = pins[i].files;
+            }
     free (pins);
     //  its files in flight and its manifests would lose their keeper
     if (running) {
@@ -1094,12 +1095,20 @@ s_cmd_unpin (zs_table_t *table, const s_args_t *args)
                  args->user);
         return 1;
     }
-    int rc = zs_table_unpin (table, args->user, err, sizeof err);
+    if (args->dry_run && found) {
+        printf ("would unpin commit user %s: %zu data file%s it keeps would become orphans\n",
+                args->user, kept, kept == 1 ? "" : "s");
+        return 0;
+    }
+    int rc = args->dry_run ? ZS_ENOENT : zs_table_unpin (table, args->user, err, sizeof err);
     if (rc != 0) {
+        if (args->dry_run)
+            snprintf (err, sizeof err, "no pin of commit user %s", args->user);
         fprintf (stderr, "zsink table unpin: %s\n", err);
         return 1;
     }
-    printf ("unpinned commit user %s\n", args->user);
+    printf ("unpinned commit user %s: %zu data file%s it kept can be orphans now\n", args->user,
+            kept, kept == 1 ? "" : "s");
     return 0;
 }
 
@@ -1752,7 +1761,7 @@ static const s_opt_t s_opts[] = {
     {"--max-deletes", S_EXPIRE, true, s_opt_count},
     {"--dry-run",
      S_EXPIRE | S_REMOVE_ORPHANS | S_EXPIRE_PARTITIONS | S_ROLLBACK | S_DELETE_TAG
-         | S_DROP_PARTITION | S_ORPHANS,
+         | S_DROP_PARTITION | S_ORPHANS | S_UNPIN,
      false, s_opt_dry_run},
     {"--orphans-older-than", S_VERIFY, true, s_opt_age},
     {"--user", S_UNPIN, true, s_opt_user},
@@ -1859,7 +1868,7 @@ static const s_cmd_t s_cmds[] = {
      "at or before TIME (Paimon's rollback_to_timestamp). Either way the tags of later\n"
      "snapshots are removed (as Paimon does). Paimon's spellings: --snapshot_id ID,\n"
      "--tag NAME, --timestamp TIME, --version ID|NAME"},
-    {"unpin", "", S_UNPIN, s_cmd_unpin, 0, "PATH --user COMMIT_USER",
+    {"unpin", "", S_UNPIN, s_cmd_unpin, 0, "PATH --user COMMIT_USER [--dry-run]",
      "drop the pin of a job gone for good",
      "drop the pin of a commit user whose job is gone for good (orphans lists pins): the\n"
      "files it kept become orphans, for remove-orphan-files; refused while its job runs"},
