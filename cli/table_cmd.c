@@ -1605,7 +1605,9 @@ s_opt_partition (s_args_t *args, const char *opt, const char *value)
     return ZS_CMD_GO_ON;
 }
 
-//  --where, --timestamp-formatter, --timestamp-pattern, --expiration-strategy
+//  --where, --timestamp-formatter, --timestamp-pattern, --expiration-strategy;
+//  --warehouse, --database, --table, --path: the table as Paimon's actions
+//  name it (s_catalog_path puts them together)
 static int
 s_opt_text (s_args_t *args, const char *opt, const char *value)
 {
@@ -1614,14 +1616,25 @@ s_opt_text (s_args_t *args, const char *opt, const char *value)
         snprintf (why, sizeof why, "%s needs a value", opt);
         return s_usage (args, why);
     }
-    if (strcmp (opt, "--where") == 0)
-        args->where = value;
-    else if (strcmp (opt, "--timestamp-formatter") == 0)
-        args->formatter = value;
-    else if (strcmp (opt, "--timestamp-pattern") == 0)
-        args->pattern = value;
-    else
-        args->strategy = value;
+    static const struct {
+        const char *opt;
+        size_t offset;
+    } fields[] = {
+        {"--path", offsetof (s_args_t, path)},
+        {"--warehouse", offsetof (s_args_t, warehouse)},
+        {"--database", offsetof (s_args_t, database)},
+        {"--table", offsetof (s_args_t, table)},
+        {"--where", offsetof (s_args_t, where)},
+        {"--timestamp-formatter", offsetof (s_args_t, formatter)},
+        {"--timestamp-pattern", offsetof (s_args_t, pattern)},
+        {"--expiration-strategy", offsetof (s_args_t, strategy)},
+        {"--expire-strategy", offsetof (s_args_t, strategy)},
+    };
+    if (strcmp (opt, "--path") == 0 && args->path)
+        return s_usage (args, "--path and a PATH: one or the other");
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (strcmp (opt, fields[i].opt) == 0)
+            *(const char **) ((char *) args + fields[i].offset) = value;
     return ZS_CMD_GO_ON;
 }
 
@@ -1634,27 +1647,6 @@ s_opt_expiration (s_args_t *args, const char *opt, const char *value)
         snprintf (why, sizeof why, "%s needs a duration (e.g. 7d, 12h)", opt);
         return s_usage (args, why);
     }
-    return ZS_CMD_GO_ON;
-}
-
-//  --warehouse, --database, --table, --path: the table as Paimon's actions
-//  name it (s_catalog_path puts them together).
-static int
-s_opt_catalog (s_args_t *args, const char *opt, const char *value)
-{
-    if (!value || !*value) {
-        char why[128];
-        snprintf (why, sizeof why, "%s needs a value", opt);
-        return s_usage (args, why);
-    }
-    if (strcmp (opt, "--path") == 0 && args->path)
-        return s_usage (args, "--path and a PATH: one or the other");
-    if (strcmp (opt, "--path") == 0)
-        args->path = value;
-    else
-        *(strcmp (opt, "--warehouse") == 0  ? &args->warehouse
-          : strcmp (opt, "--database") == 0 ? &args->database
-                                            : &args->table) = value;
     return ZS_CMD_GO_ON;
 }
 
@@ -1765,10 +1757,10 @@ static const s_opt_t s_opts[] = {
      false, s_opt_dry_run},
     {"--orphans-older-than", S_VERIFY, true, s_opt_age},
     {"--user", S_UNPIN, true, s_opt_user},
-    {"--warehouse", S_ALL, true, s_opt_catalog},
-    {"--database", S_ALL, true, s_opt_catalog},
-    {"--table", S_ALL, true, s_opt_catalog},
-    {"--path", S_ALL, true, s_opt_catalog},
+    {"--warehouse", S_ALL, true, s_opt_text},
+    {"--database", S_ALL, true, s_opt_text},
+    {"--table", S_ALL, true, s_opt_text},
+    {"--path", S_ALL, true, s_opt_text},
 };
 
 typedef struct {
