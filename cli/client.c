@@ -97,23 +97,57 @@ zs_client_find_endpoint (const char *checkpoints_dir, char *endpoint, size_t len
     return 0;
 }
 
+//  Where the coordinator is: what status, stop and cancel share.
 static void
-s_usage (FILE *out)
+s_usage_where (FILE *out)
+{
+    fprintf (out, "Without --coordinator, the endpoint is read from the cluster.json that\n"
+                  "`zsink cluster` writes into state.checkpoints.dir (-c JOB.yaml names it).\n"
+                  "Env ZSINK_COORDINATOR also names the endpoint.\n"
+                  "With CURVE on (security.curve.enabled in JOB.yaml, or --keys DIR, env\n"
+                  "ZSINK_KEYS_DIR) the request is sent with DIR/client.cert_secret.\n");
+}
+
+static void
+s_usage_status (FILE *out)
 {
     fprintf (out, "usage: zsink status [--coordinator EP | -c JOB.yaml] [-D key=value] [--json]\n"
-                  "       zsink stop --savepoint [--coordinator EP | -c JOB.yaml] [--json]\n"
-                  "       zsink cancel [--coordinator EP | -c JOB.yaml] [--json]\n"
-                  "Without --coordinator, the endpoint is read from the cluster.json that\n"
-                  "`zsink cluster` writes into state.checkpoints.dir. Env ZSINK_COORDINATOR\n"
-                  "also names the endpoint.\n"
-                  "With CURVE on (security.curve.enabled in JOB.yaml, or --keys DIR, env\n"
-                  "ZSINK_KEYS_DIR) the request is sent with DIR/client.cert_secret.\n"
-                  "status prints the job, its participants and its checkpoint history (the\n"
-                  "last web.checkpoints.history); --json the document itself. With no\n"
-                  "cluster running, -c JOB.yaml shows the last job of state.checkpoints.dir\n"
-                  "from its files (job.json, history.json): how it ended, its rows committed\n"
-                  "and its last snapshot. stop and cancel say what happens in a sentence;\n"
-                  "--json prints the coordinator's answer instead.\n");
+                  "The job, its participants and its checkpoint history (the last\n"
+                  "web.checkpoints.history); --json the document itself. With no cluster\n"
+                  "running, -c JOB.yaml shows the last job of state.checkpoints.dir from its\n"
+                  "files (job.json, history.json): how it ended, its rows committed and its\n"
+                  "last snapshot.\n");
+    s_usage_where (out);
+}
+
+static void
+s_usage_stop (FILE *out)
+{
+    fprintf (out, "usage: zsink stop --savepoint [--coordinator EP | -c JOB.yaml] [--json]\n"
+                  "Stop the job as Flink's `stop --savepoint` does: a final checkpoint, its\n"
+                  "commit, then the processes end; prints the savepoint, which `zsink cluster\n"
+                  "--restore-from` takes, in a sentence (--json: the coordinator's answer).\n"
+                  "(zsink cancel stops without one.)\n");
+    s_usage_where (out);
+}
+
+static void
+s_usage_cancel (FILE *out)
+{
+    fprintf (out, "usage: zsink cancel [--coordinator EP | -c JOB.yaml] [--json]\n"
+                  "Stop the job without a final checkpoint: what its last completed\n"
+                  "checkpoint committed stays; rows read since are not committed (a restore\n"
+                  "from that checkpoint reads them again). Says so in a sentence (--json:\n"
+                  "the coordinator's answer).\n");
+    s_usage_where (out);
+}
+
+//  The usage of the command argv[0] names.
+static void (*s_usage_of (const char *cmd)) (FILE *)
+{
+    return strcmp (cmd, "stop") == 0     ? s_usage_stop
+           : strcmp (cmd, "cancel") == 0 ? s_usage_cancel
+                                         : s_usage_status;
 }
 
 //  `zsink status|stop|cancel`'s arguments and configuration.
@@ -177,7 +211,7 @@ s_take_kind (s_args_t *args)
             return 2;
         }
     } else {
-        s_usage (stderr);
+        s_usage_status (stderr);
         return 2;
     }
     return ZS_CMD_GO_ON;
@@ -232,7 +266,7 @@ s_parse (s_args_t *args, int argc, char **argv)
     args->endpoint = getenv ("ZSINK_COORDINATOR");
     args->keys = getenv ("ZSINK_KEYS_DIR");
     zs_config_defaults (&args->cfg);
-    int rc = zs_cmd_getopt (argc, argv, "c:D:h", opts, s_usage, s_on_option, args);
+    int rc = zs_cmd_getopt (argc, argv, "c:D:h", opts, s_usage_of (args->cmd), s_on_option, args);
     if (rc == ZS_CMD_GO_ON)
         rc = s_take_kind (args);
     if (rc == ZS_CMD_GO_ON)

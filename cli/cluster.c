@@ -316,7 +316,9 @@ s_usage (FILE *out)
                   "--savepoint -c JOB.yaml`, stops it with a savepoint.\n"
                   "For tests: --role-wrapper PROG runs each role as `PROG NAME BINARY ARGS...`\n"
                   "(PROG must exec it); --coordinator-host/--committer-host (default 127.0.0.1)\n"
-                  "are the addresses the coordinator and the committer bind and are reached on.\n");
+                  "are the addresses the coordinator and the committer bind and are reached on.\n"
+                  "The configuration keys JOB.yaml and -D take, with their defaults and what\n"
+                  "each does: zsink config keys.\n");
 }
 
 //  The coordinator's status as the progress line shows it; rows_committed

@@ -137,5 +137,9 @@ void zs_table_user_tag (const char *user, char tag[9]);
 //  "manifest/<manifest>", and with data "bucket-N/<data>"), into set.
 //  0, or ZS_ECORRUPT/-1 + err when a tag, list or manifest does not decode.
 int zs_table_tag_files (zs_table_t *self, bool with_data, zhash_t *set, char *err, size_t errlen);
+//  The same for the tags of snapshots up to upto only (a rollback's dry
+//  run: the tags after it are the ones the rollback removes).
+int zs_table_tag_files_upto (zs_table_t *self, int64_t upto, bool with_data, zhash_t *set,
+                             char *err, size_t errlen);
 
 #endif
