@@ -455,7 +455,12 @@ s_complete_checkpoint (coord_t *self)
     for (size_t i = 0; i < chk.n_splits; i++)
         zs_splits_put (self->splits, chk.splits[i]);
     zs_inflight_completed (self->inflight);
-    zs_progress_checkpoint (self->committed, chk.id, zs_coord_chk_rows (&chk));
+    //  Once every writer reached the end of its input, a checkpoint holds
+    //  no rows of theirs: what they read after their last barrier goes in
+    //  the end-of-input commit. Its commit says the rows of the one before
+    //  (not the splits' totals, which only the end of input commits).
+    if (self->state != J_FINISHING)
+        zs_progress_checkpoint (self->committed, chk.id, zs_coord_chk_rows (&chk));
     zs_failpoint ("coordinator.after-checkpoint-write");
     //  The commit waits on nothing else: the history file and the pruning
     //  of old checkpoints come after the Notify.

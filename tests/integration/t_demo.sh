@@ -17,6 +17,23 @@ grep -q '^{"count":2000,"distinct_ids":2000,"min_id":1,"max_id":2000}$' "$dir/de
 grep -q "switched from state RUNNING to RESTARTING" "$dir/demo.log" ||
     fail $v "no failover in the demo's log"
 echo "[$v] $(grep -c '' "$dir/demo.log") lines; $(grep '"count"' "$dir/demo.log")"
+# the progress a commit line gives is the table's (it held no other rows):
+# never ahead of it, also for the checkpoint taken after the end of input,
+# whose snapshot is empty (the rows after the last barrier come in the
+# end-of-input one)
+"$ZSINK" table snapshots "$dir/demo-out/table" --json | "$PY" -c '
+import json, re, sys
+total = {s["id"]: s["total_record_count"] for s in json.load(sys.stdin)}
+pat = re.compile(r"committed (checkpoint \d+|the end of input) in snapshot (\d+): ([\d,]+) rows of this job")
+lines = [(l, pat.search(l)) for l in open(sys.argv[1])]
+lines = [(l, m) for l, m in lines if m]
+assert lines, "no commit line"
+for l, m in lines:
+    snap, rows = int(m.group(2)), int(m.group(3).replace(",", ""))
+    assert rows == total[snap], "%s: the table holds %d rows in snapshot %d" % (l.strip(), total[snap], snap)
+assert "2,000 rows of this job committed" in open(sys.argv[1]).read(), "final line"
+print("[demo] %d commit lines, each the rows of its snapshot" % len(lines))
+' "$dir/demo.log" || fail $v "the commit lines' rows"
 
 # the README's query, as a user runs it
 "$ZSINK" table files "$dir/demo-out/table" --json >"$dir/demo-out/files.json"
