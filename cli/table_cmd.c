@@ -550,9 +550,14 @@ s_cmd_files (zs_table_t *table, const s_args_t *args)
         }
         s_print_json (json_pack ("{s:o}", "files", arr));
     } else {
-        printf ("%-60s %12s %14s\n", "path", "rows", "size");
+        //  the path column as wide as the longest path (a compaction's
+        //  names are longer than a writer's)
+        int w = 4;
         for (size_t i = 0; i < n; i++)
-            printf ("%-60s %12" PRId64 " %14" PRId64 "\n", files[i].path, files[i].rows,
+            w = (int) strlen (files[i].path) > w ? (int) strlen (files[i].path) : w;
+        printf ("%-*s %12s %14s\n", w, "path", "rows", "size");
+        for (size_t i = 0; i < n; i++)
+            printf ("%-*s %12" PRId64 " %14" PRId64 "\n", w, files[i].path, files[i].rows,
                     files[i].size);
         printf ("%zu file%s\n", n, n == 1 ? "" : "s");
     }
