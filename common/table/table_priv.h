@@ -88,7 +88,7 @@ bool zs_table_snapshot_exists (zs_table_t *self, int64_t id);
 //  An expiry removed this data file: no longer retired (gone).
 void zs_table_forget_retired (zs_table_t *self, const char *path);
 
-//  Remove manifest/<name> (ENOENT is fine).
+//  Remove manifest/<name> (ENOENT is fine; name "": none, nothing done).
 void zs_table_unlink_meta (zs_table_t *self, const char *name);
 
 //  Manifests of a snapshot: base list then delta list, in order, one
