@@ -1310,6 +1310,19 @@ s_schema_step (const zs_schemas_t *all, size_t i, bool json)
     return NULL;
 }
 
+//  The keys, as Flink's SHOW CREATE TABLE names them: PRIMARY KEY (…),
+//  PARTITIONED BY (…); "none" for an append or unpartitioned table.
+static void
+s_print_keys (const zs_table_schema_t *t)
+{
+    char pk[512], part[512];
+    zs_schema_primary_format (t, pk, sizeof pk);
+    if (zs_schema_partition_format (&t->row, part, sizeof part) != 0)
+        snprintf (part, sizeof part, "(too long to show)");
+    printf ("primary key:    %s\n", *pk ? pk : "none (an append table)");
+    printf ("partition keys: %s\n", *part ? part : "none");
+}
+
 static int
 s_cmd_schema (zs_table_t *table, const s_args_t *args)
 {
@@ -1333,10 +1346,15 @@ s_cmd_schema (zs_table_t *table, const s_args_t *args)
             json_object_set_new (opts, t->option_key[i], json_string (t->option_value[i]));
         for (size_t i = 0; i < all->n; i++)
             json_array_append_new (history, s_schema_step (all, i, true));
-        s_print_json (json_pack (
-            "{s:I, s:o, s:i, s:i, s:o, s:b, s:s, s:o}", "schema_id", (json_int_t) t->id, "fields",
-            cols, "partition_keys", t->n_partition_keys, "primary_keys", t->n_primary_keys,
-            "options", opts, "zsink_writable", writable, "why_not", why, "history", history));
+        json_t *pk = json_array (), *part = json_array ();
+        for (int i = 0; i < t->n_primary_keys; i++)
+            json_array_append_new (pk, json_string (t->row.cols[t->primary_key[i]].name));
+        for (int i = 0; i < t->row.n_partition; i++)
+            json_array_append_new (part, json_string (t->row.cols[t->row.partition[i]].name));
+        s_print_json (json_pack ("{s:I, s:o, s:o, s:o, s:o, s:b, s:s, s:o}", "schema_id",
+                                 (json_int_t) t->id, "fields", cols, "primary_keys", pk,
+                                 "partition_keys", part, "options", opts, "zsink_writable",
+                                 writable, "why_not", why, "history", history));
         return 0;
     }
     printf ("schema %lld of %s\n", (long long) t->id, zs_table_path (table));
@@ -1346,6 +1364,7 @@ s_cmd_schema (zs_table_t *table, const s_args_t *args)
                 zs_schema_type_text (&t->row, &t->row.cols[i], type, sizeof type),
                 t->row.cols[i].nullable ? "" : " NOT NULL");
     }
+    s_print_keys (t);
     printf ("options:\n");
     for (int i = 0; i < t->n_options; i++)
         printf ("  %-40s %s\n", t->option_key[i], t->option_value[i]);

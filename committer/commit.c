@@ -75,6 +75,102 @@ zs_commit_prepare_base (zs_table_t *table, const char *commit_user)
         zs_debug ("base manifest list not written ahead: %s", err);
 }
 
+//  The commit metrics after a snapshot made (Paimon's CommitterMetrics).
+static void
+s_note_stats (zs_commit_stats_t *stats, const zs_committed_t *made, int64_t started)
+{
+    *stats = (zs_commit_stats_t){.commits = stats->commits + 1,
+                                 .last_duration_ms = zs_clock_mono_ms () - started,
+                                 .last_attempts = made->attempts,
+                                 .last_files_added = made->files_added,
+                                 .last_files_deleted = made->files_deleted,
+                                 .last_delta_rows = made->delta_rows};
+}
+
+//  Commit pending identifier id: 0 with *made the snapshot, or the table's
+//  code (ZS_EFILTERED, ZS_EFINISHED, …) + err. *nfiles: the files it had.
+static int
+s_commit_one (zs_table_t *table, zs_pending_t *pending, const char *commit_user, int64_t id,
+              const zs_commit_opts_t *opts, zs_committed_t *made, size_t *nfiles, char *err,
+              size_t errlen)
+{
+    zs_file_meta_t *files = NULL;
+    *nfiles = 0;
+    if (zs_pending_files (pending, id, &files, nfiles) < 0) {
+        snprintf (err, errlen, "out of memory");
+        return ZS_ERR;
+    }
+    //  The end-input snapshot is made even when empty: it is how the
+    //  table (and the coordinator) learn that the job has finished.
+    bool ignore_empty = opts->ignore_empty && id != ZS_END_INPUT_ID;
+    //  nothing of ours after the end-input snapshot: it is the last
+    if (id == ZS_END_INPUT_ID && opts->compactor)
+        zs_compactor_cancel (opts->compactor);
+    zs_commit_t req = {.user = commit_user,
+                       .identifier = id,
+                       .files = files,
+                       .n = *nfiles,
+                       .ignore_empty = ignore_empty,
+                       .max_retries = opts->max_retries,
+                       .source_id = opts->source_id,
+                       .defer_hints = true};
+    *made = (zs_committed_t){0};
+    int64_t started = zs_clock_mono_ms ();
+    int rc = zs_table_commit (table, &req, made, err, errlen);
+    if (rc == 0 && opts->stats)
+        s_note_stats (opts->stats, made, started);
+    free (files);
+    return rc;
+}
+
+//  Is identifier id, not committed now with code c, done all the same
+//  (then it leaves pending)? Committed before (filtered), or while
+//  restoring, by the run that finished the table; or an empty checkpoint
+//  the coordinator triggered while the job was finishing, completed after
+//  the end-input snapshot: it has nothing to add (the table refuses it:
+//  ZS_EFINISHED).
+static bool
+s_settled (int c, size_t nfiles, int64_t id, const zs_commit_opts_t *opts)
+{
+    bool empty_after_end = c == ZS_EFINISHED && nfiles == 0;
+    if (!(c == ZS_EFILTERED || (c == ZS_EFINISHED && opts->recommit) || empty_after_end))
+        return false;
+    if (opts->recommit)
+        zs_info ("filtered committed identifier %lld", (long long) id);
+    else if (empty_after_end)
+        zs_info ("checkpoint %lld completed after the end of input: nothing to commit",
+                 (long long) id);
+    return true;
+}
+
+//  What follows the snapshot of identifier id, the made-th of this call:
+//  the event, the hints, id out of pending, the expiry, a compaction when
+//  due, the caller's callback. 0, or ZS_ERR + err from the failpoint committer.mid-recommit.
+static int
+s_after_commit (zs_table_t *table, zs_pending_t *pending, const char *commit_user, int64_t id,
+                const zs_committed_t *made_one, int made, const zs_commit_opts_t *opts, char *err,
+                size_t errlen)
+{
+    //  the moment the snapshot is durable (timeline, bench/latency.py)
+    zs_event ("commit", "\"id\":%lld,\"snapshot\":%lld,\"rows\":%lld", (long long) id,
+              (long long) made_one->snapshot_id, (long long) made_one->total_rows);
+    zs_table_write_hints (table);
+    zs_pending_remove (pending, id);
+    //  before the commit is reported: the job is not over (the end-input
+    //  snapshot reported) while its expiry is under way
+    s_expire_locked (table, commit_user);
+    //  one compaction when due, rewritten off this thread (compactor.c)
+    if (opts->compact && opts->compactor && id != ZS_END_INPUT_ID)
+        zs_compactor_start (opts->compactor, table, opts->compact);
+    if (opts->on_commit)
+        opts->on_commit (id, made_one->snapshot_id, made_one->total_rows, opts->arg);
+    if (opts->recommit && made == 1 && zs_failpoint ("committer.mid-recommit") < 0) {
+        snprintf (err, errlen, "failpoint committer.mid-recommit");
+        return ZS_ERR;
+    }
+    return 0;
+}
+
 int
 zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_user, int64_t upto,
                 bool with_end, const zs_commit_opts_t *opts, char *err, size_t errlen)
@@ -88,74 +184,21 @@ zs_commit_upto (zs_table_t *table, zs_pending_t *pending, const char *commit_use
     int made = 0;
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
-        int64_t id = ids[i];
-        zs_file_meta_t *files = NULL;
-        size_t nfiles = 0;
-        if (zs_pending_files (pending, id, &files, &nfiles) < 0) {
-            snprintf (err, errlen, "out of memory");
-            rc = ZS_ERR;
-            break;
-        }
-        //  The end-input snapshot is made even when empty: it is how the
-        //  table (and the coordinator) learn that the job has finished.
-        bool ignore_empty = opts->ignore_empty && id != ZS_END_INPUT_ID;
-        //  nothing of ours after the end-input snapshot: it is the last
-        if (id == ZS_END_INPUT_ID && opts->compactor)
-            zs_compactor_cancel (opts->compactor);
-        zs_commit_t req = {.user = commit_user,
-                           .identifier = id,
-                           .files = files,
-                           .n = nfiles,
-                           .ignore_empty = ignore_empty,
-                           .max_retries = opts->max_retries,
-                           .source_id = opts->source_id,
-                           .defer_hints = true};
-        zs_committed_t made_one = {0};
-        int64_t started = zs_clock_mono_ms ();
-        int c = zs_table_commit (table, &req, &made_one, err, errlen);
-        if (c == 0 && opts->stats)
-            *opts->stats = (zs_commit_stats_t){.commits = opts->stats->commits + 1,
-                                               .last_duration_ms = zs_clock_mono_ms () - started,
-                                               .last_attempts = made_one.attempts,
-                                               .last_files_added = made_one.files_added,
-                                               .last_files_deleted = made_one.files_deleted,
-                                               .last_delta_rows = made_one.delta_rows};
-        free (files);
-        //  A checkpoint the coordinator triggered while the job was
-        //  finishing may complete after the end-input snapshot: empty, it
-        //  has nothing to add (the table refuses it: ZS_EFINISHED).
-        bool empty_after_end = c == ZS_EFINISHED && nfiles == 0;
-        if (c == ZS_EFILTERED || (c == ZS_EFINISHED && opts->recommit) || empty_after_end) {
-            if (opts->recommit)
-                zs_info ("filtered committed identifier %lld", (long long) id);
-            else if (empty_after_end)
-                zs_info ("checkpoint %lld completed after the end of input: nothing to commit",
-                         (long long) id);
-            zs_pending_remove (pending, id);
+        zs_committed_t made_one;
+        size_t nfiles;
+        int c = s_commit_one (table, pending, commit_user, ids[i], opts, &made_one, &nfiles, err,
+                              errlen);
+        if (s_settled (c, nfiles, ids[i], opts)) {
+            zs_pending_remove (pending, ids[i]);
             continue;
         }
         if (c < 0) {
             rc = c;
             break;
         }
-        //  the moment the snapshot is durable (timeline, bench/latency.py)
-        zs_event ("commit", "\"id\":%lld,\"snapshot\":%lld,\"rows\":%lld", (long long) id,
-                  (long long) made_one.snapshot_id, (long long) made_one.total_rows);
-        zs_table_write_hints (table);
-        zs_pending_remove (pending, id);
         made++;
-        //  before the commit is reported: the job is not over (the end-input
-        //  snapshot reported) while its expiry is under way
-        s_expire_locked (table, commit_user);
-        //  one compaction when due, rewritten off this thread (compactor.c)
-        if (opts->compact && opts->compactor && id != ZS_END_INPUT_ID)
-            zs_compactor_start (opts->compactor, table, opts->compact);
-        if (opts->on_commit)
-            opts->on_commit (id, made_one.snapshot_id, made_one.total_rows, opts->arg);
-        if (opts->recommit && made == 1 && zs_failpoint ("committer.mid-recommit") < 0) {
-            snprintf (err, errlen, "failpoint committer.mid-recommit");
-            rc = ZS_ERR;
-        }
+        rc = s_after_commit (table, pending, commit_user, ids[i], &made_one, made, opts, err,
+                             errlen);
     }
     //  after a re-commit that made nothing too: it finishes an expiry a
     //  crash cut short

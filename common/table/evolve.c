@@ -106,6 +106,13 @@ int
 zs_schemas_check (const zs_schemas_t *self, char *err, size_t errlen)
 {
     const zs_table_schema_t *latest = zs_schemas_latest (self);
+    //  a primary-key table's files are read by no schema (its rows are
+    //  the files merged by key): said first, whatever else is wrong
+    char pk[ZS_ERRLEN];
+    if (latest && zs_schema_append_table (latest, pk, sizeof pk) != 0) {
+        snprintf (err, errlen, "it is %s", pk);
+        return -1;
+    }
     zs_evolve_t plan;
     for (size_t i = 0; latest && i + 1 < self->n; i++)
         if (zs_evolve_plan (&self->s[i], latest, &plan, err, errlen) != 0)
@@ -429,6 +436,14 @@ zs_evolve_check_file (const zs_schema_t *parquet, const zs_table_schema_t *file,
         if (map)
             map[j] = p;
     }
+    //  Paimon's key columns: a primary-key table's file (its schema may
+    //  not say so: a schema written by hand, a file copied)
+    for (int p = 0; p < parquet->n; p++)
+        if (strncmp (parquet->cols[p].name, "_KEY_", 5) == 0) {
+            snprintf (err, errlen, "column %d '%s' is a primary-key table's key column: %s", p + 1,
+                      parquet->cols[p].name, ZS_SCHEMA_APPEND_TABLES);
+            return -1;
+        }
     if (parquet->n != file->row.n) {
         snprintf (err, errlen, "%d columns, its schema %lld has %d", parquet->n,
                   (long long) file->id, file->row.n);

@@ -41,7 +41,8 @@ const zs_table_schema_t *zs_schemas_find (const zs_schemas_t *self, int64_t id);
 //  The latest, or NULL when there is none.
 const zs_table_schema_t *zs_schemas_latest (const zs_schemas_t *self);
 //  Can every schema be read as the latest (rule 3)? 0, or -1 with err
-//  naming the first change zsink cannot honour.
+//  naming the first change zsink cannot honour, or saying that the table
+//  has primary keys (zs_schema_append_table: no file of it is read).
 int zs_schemas_check (const zs_schemas_t *self, char *err, size_t errlen);
 
 //  How to read a row of schema `from` as schema `to`.

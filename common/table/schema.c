@@ -241,9 +241,9 @@ s_fields (zs_table_schema_t *self, json_t *fields, char *err, size_t errlen)
     return rc == 0 ? s_field_ids (self, fields, err, errlen) : rc;
 }
 
-//  Partition or primary keys: counted, the first kept for messages.
+//  Partition or primary keys: counted (an array, or none).
 static int
-s_keys (zs_table_schema_t *self, json_t *keys, int *n)
+s_keys (json_t *keys, int *n)
 {
     *n = 0;
     if (!keys)
@@ -251,9 +251,31 @@ s_keys (zs_table_schema_t *self, json_t *keys, int *n)
     if (!json_is_array (keys))
         return -1;
     *n = (int) json_array_size (keys);
-    const char *first = json_string_value (json_array_get (keys, 0));
-    if (first && !self->first_key[0])
-        snprintf (self->first_key, sizeof self->first_key, "%s", first);
+    return 0;
+}
+
+//  primaryKeys onto the columns (primary_key, column indexes): each names
+//  a column, once (Paimon's SchemaValidation refuses any other).
+static int
+s_primary_keys (zs_table_schema_t *self, json_t *keys, char *err, size_t errlen)
+{
+    const zs_schema_t *row = &self->row;
+    for (int i = 0; i < self->n_primary_keys; i++) {
+        const char *name = json_string_value (json_array_get (keys, (size_t) i));
+        int col = -1;
+        for (int c = 0; name && c < row->n && col < 0; c++)
+            if (strcmp (row->cols[c].name, name) == 0)
+                col = c;
+        for (int k = 0; col >= 0 && k < i; k++)
+            if (self->primary_key[k] == col)
+                col = -2;
+        if (col < 0) {
+            snprintf (err, errlen, "primary key %d '%s': %s", i + 1, name ? name : "(not text)",
+                      col == -1 ? "names no column" : "named twice");
+            return ZS_ECORRUPT;
+        }
+        self->primary_key[i] = col;
+    }
     return 0;
 }
 
@@ -333,13 +355,19 @@ zs_schema_from_json (zs_table_schema_t *self, const char *text, char *err, size_
     if (rc == 0)
         rc = s_fields (self, json_object_get (root, "fields"), err, errlen);
     if (rc == 0
-        && (s_keys (self, json_object_get (root, "partitionKeys"), &self->n_partition_keys)
-            || s_keys (self, json_object_get (root, "primaryKeys"), &self->n_primary_keys))) {
+        && (s_keys (json_object_get (root, "partitionKeys"), &self->n_partition_keys)
+            || s_keys (json_object_get (root, "primaryKeys"), &self->n_primary_keys))) {
         snprintf (err, errlen, "partitionKeys or primaryKeys is not an array");
         rc = ZS_ECORRUPT;
     }
     if (rc == 0)
         rc = s_partition_keys (self, json_object_get (root, "partitionKeys"), err, errlen);
+    if (rc == 0 && self->n_primary_keys > self->row.n) {
+        snprintf (err, errlen, "%d primary keys, %d columns", self->n_primary_keys, self->row.n);
+        rc = ZS_ECORRUPT;
+    }
+    if (rc == 0)
+        rc = s_primary_keys (self, json_object_get (root, "primaryKeys"), err, errlen);
     if (rc == 0)
         rc = s_options_read (self, json_object_get (root, "options"), err, errlen);
     self->id = rc == 0 ? (int64_t) json_integer_value (id) : 0;
@@ -379,12 +407,36 @@ static const struct {
 };
 
 int
+zs_schema_primary_format (const zs_table_schema_t *self, char *buf, size_t len)
+{
+    zs_strbuf_t keys = {0};
+    for (int i = 0; i < self->n_primary_keys; i++) {
+        zs_strbuf_appends (&keys, i ? "," : "");
+        zs_strbuf_appends (&keys, self->row.cols[self->primary_key[i]].name);
+    }
+    int n = snprintf (buf, len, "%.*s", (int) keys.len, keys.data ? keys.data : "");
+    bool cut = keys.oom || n < 0 || (size_t) n >= len;
+    zs_strbuf_free (&keys);
+    return cut ? -1 : 0;
+}
+
+int
+zs_schema_append_table (const zs_table_schema_t *self, char *why, size_t len)
+{
+    if (self->n_primary_keys == 0)
+        return 0;
+    char keys[256];
+    zs_schema_primary_format (self, keys, sizeof keys);
+    snprintf (why, len, "a primary-key table (primary key %s): %s", keys, ZS_SCHEMA_APPEND_TABLES);
+    return -1;
+}
+
+int
 zs_schema_writable (const zs_table_schema_t *self, char *why, size_t len)
 {
-    if (self->n_primary_keys > 0) {
-        snprintf (why, len,
-                  "it has primary keys (%s…): a primary-key table, zsink writes append tables",
-                  self->first_key);
+    char pk[ZS_ERRLEN];
+    if (zs_schema_append_table (self, pk, sizeof pk) != 0) {
+        snprintf (why, len, "it is %s", pk);
         return -1;
     }
     zs_partition_t part;

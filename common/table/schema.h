@@ -25,8 +25,8 @@ typedef struct {
     //  a dropped column's id is never reused (evolve.h matches by it).
     int field_id[ZS_MAX_COLUMNS];
     int highest_field_id;
-    int n_partition_keys, n_primary_keys;
-    char first_key[ZS_COLUMN_NAME_MAX]; //  a partition or primary key, for messages
+    int n_partition_keys, n_primary_keys; //  the partition keys: row.partition
+    int primary_key[ZS_MAX_COLUMNS];      //  primaryKeys, as column indexes
     int n_options;
     char option_key[ZS_SCHEMA_OPTIONS_MAX][96];
     char option_value[ZS_SCHEMA_OPTIONS_MAX][160];
@@ -49,6 +49,20 @@ int zs_schema_from_json (zs_table_schema_t *self, const char *text, char *err, s
 
 //  An option's value, or dflt when the schema does not set it.
 const char *zs_schema_option (const zs_table_schema_t *self, const char *key, const char *dflt);
+
+//  What zsink says of a table with primary keys, reading or writing it:
+//  the same words everywhere (zs_schema_append_table).
+#define ZS_SCHEMA_APPEND_TABLES "zsink reads and writes append tables (tables without primary keys)"
+
+//  The primary keys, comma-separated as Paimon's option primary-key spells
+//  them ("" when none), into buf. 0, or -1 when they do not fit (cut short).
+int zs_schema_primary_format (const zs_table_schema_t *self, char *buf, size_t len);
+
+//  An append table (no primary keys)? 0, or -1 with why: "a primary-key
+//  table (primary key K1,K2): " and ZS_SCHEMA_APPEND_TABLES. Its data
+//  files hold Paimon's key columns (_KEY_<k>, _SEQUENCE_NUMBER,
+//  _VALUE_KIND) and rows that only a merge of its levels makes true.
+int zs_schema_append_table (const zs_table_schema_t *self, char *why, size_t len);
 
 //  Can zsink write this table exactly once? 0, or -1 with why naming the
 //  key or option that prevents it (primary keys, a partition key zsink

@@ -1,5 +1,5 @@
-/*  snapshot.h - the snapshot file's JSON codec (no I/O; table.c reads and
-    writes the files).
+/*  snapshot.h - the snapshot file's JSON codec (no I/O; table_read.c
+    reads the files, table_commit.c writes them).
 
     Field names follow Paimon's snapshot JSON (version 3, Snapshot.java),
     plus zsink's "committedIdentifiers": the last identifier of each recent

@@ -50,6 +50,11 @@ zs_table_t *zs_table_open (const char *path, const zs_schema_t *create, char *er
 zs_table_t *zs_table_open_job (const char *path, const zs_schema_t *create,
                                const char *default_name, char *err, size_t errlen);
 
+//  Is there a table at path (a schema/schema-N)? 0, ZS_ENOENT when there
+//  is none, -1 + err when the listing failed (S3 did not answer): that is
+//  no answer, and must not read as "no table".
+int zs_table_probe (const char *path, char *err, size_t errlen);
+
 //  The table's partitioning (n 0: unpartitioned).
 const zs_partition_t *zs_table_partition (zs_table_t *self);
 
@@ -100,6 +105,8 @@ typedef struct {
     bool write_only;              //  write-only (false): no expiry after commits
 } zs_table_opts_t;
 const zs_table_opts_t *zs_table_opts (zs_table_t *self);
+//  Replace the options the store acts on (a job's override them).
+void zs_table_set_opts (zs_table_t *self, const zs_table_opts_t *opts);
 //  Override the table's options with those cfg sets (-1: unset).
 void zs_table_set_job_options (zs_table_t *self, const zs_config_t *cfg);
 

@@ -176,108 +176,147 @@ zs_table_compact_discard (const char *table_path, const zs_file_meta_t *files, s
     }
 }
 
+//  A rewrite in progress: where its outputs go and what they are so far.
+typedef struct {
+    const char *table_path;
+    const zs_compact_t *req;
+    const zs_schema_t *schema; //  the outputs' (the latest)
+    const int *stop;
+    char tag[9], uuid[40], dir[256];
+    zs_datafile_writer_t *w; //  the output being written (NULL: none)
+    zs_file_meta_t *out;     //  the outputs closed: out[0..k)
+    size_t k, n;             //  n inputs, never more outputs than n + 1
+} s_rewrite_t;
+
+//  The next output, [<partition>/]bucket-0/data-<tag>-compact-<uuid>-<k>.
+static int
+s_rewrite_open (s_rewrite_t *rw, char *err, size_t errlen)
+{
+    char rel[256];
+    if (snprintf (rel, sizeof rel, "%s/data-%s-compact-%s-%zu.%s", rw->dir, rw->tag, rw->uuid,
+                  rw->k, zs_datafile_extension ())
+        >= (int) sizeof rel) {
+        snprintf (err, errlen, "%s: compaction output path too long", rw->dir);
+        return -1;
+    }
+    rw->w =
+        zs_datafile_writer_new (rw->table_path, rel, rw->schema, &rw->req->parquet, err, errlen);
+    if (!rw->w)
+        return -1;
+    if (rw->k == 0 && zs_failpoint ("committer.mid-rewrite") < 0) {
+        snprintf (err, errlen, "failpoint committer.mid-rewrite");
+        return -1;
+    }
+    return 0;
+}
+
+//  One row into the outputs, rolled at the target size (s_roll).
+//  ZS_EREFUSED when told to stop.
+static int
+s_rewrite_row (s_rewrite_t *rw, const zs_value_t *row, char *err, size_t errlen)
+{
+    if (rw->stop && __atomic_load_n (rw->stop, __ATOMIC_RELAXED)) {
+        snprintf (err, errlen, "compaction stopped");
+        return ZS_EREFUSED;
+    }
+    if (!rw->w && s_rewrite_open (rw, err, errlen) != 0)
+        return -1;
+    int rc = zs_datafile_writer_append (rw->w, row, err, errlen);
+    if (rc == 0 && rw->k < rw->n && zs_datafile_writer_bytes (rw->w) >= rw->req->target_file_size)
+        rc = s_roll (&rw->w, rw->req, &rw->out[rw->k], &rw->k, err, errlen);
+    return rc;
+}
+
+//  Every row of input f, read by its own schema as the latest.
+static int
+s_rewrite_file (s_rewrite_t *rw, const zs_schemas_t *schemas, const zs_file_meta_t *f, char *err,
+                size_t errlen)
+{
+    char path[ZS_PATH_MAX];
+    snprintf (path, sizeof path, "%s/%s", rw->table_path, f->path);
+    const zs_table_schema_t *own = zs_schemas_find (schemas, f->schema_id);
+    if (!own) {
+        snprintf (err, errlen, "%s: its schema %lld is not in %s/schema", path,
+                  (long long) f->schema_id, rw->table_path);
+        return -1;
+    }
+    zs_evolved_reader_t *r =
+        zs_evolved_reader_open (path, own, zs_schemas_latest (schemas), err, errlen);
+    if (!r)
+        return -1;
+    zs_value_t row[ZS_MAX_COLUMNS];
+    int got, rc = 0;
+    while (rc == 0 && (got = zs_evolved_reader_next (r, row, err, errlen)) == 1)
+        rc = s_rewrite_row (rw, row, err, errlen);
+    if (rc == 0 && got < 0)
+        rc = -1;
+    zs_evolved_reader_destroy (&r);
+    return rc;
+}
+
+//  The outputs' meta: the inputs' partition, COMPACT, the latest schema,
+//  the inputs' sequence range.
+static void
+s_rewrite_stamp (zs_file_meta_t *out, size_t k, const zs_file_meta_t *in, size_t n,
+                 int64_t schema_id)
+{
+    int64_t min_seq = INT64_MAX, max_seq = 0;
+    for (size_t i = 0; i < n; i++) {
+        min_seq = in[i].min_seq < min_seq ? in[i].min_seq : min_seq;
+        max_seq = in[i].max_seq > max_seq ? in[i].max_seq : max_seq;
+    }
+    for (size_t i = 0; i < k; i++) {
+        memcpy (out[i].partition, in[0].partition, in[0].partition_len);
+        out[i].partition_len = in[0].partition_len;
+        out[i].file_source = ZS_FILE_SOURCE_COMPACT;
+        out[i].schema_id = schema_id;
+        out[i].min_seq = min_seq;
+        out[i].max_seq = max_seq;
+    }
+}
+
 int
 zs_table_compact_rewrite (const char *table_path, const zs_schemas_t *schemas,
                           const zs_compact_t *req, const zs_file_meta_t *in, size_t n,
                           const int *stop, zs_file_meta_t **out_p, size_t *n_out, char *err,
                           size_t errlen)
 {
-    char tag[9], uuid[40], rel[256], path[ZS_PATH_MAX], dir[256] = "bucket-0";
-    zs_table_user_tag (req->user, tag);
+    //  every input read as the latest schema, the outputs written in it
+    const zs_table_schema_t *latest = zs_schemas_latest (schemas);
+    s_rewrite_t rw = {.table_path = table_path,
+                      .req = req,
+                      .schema = &latest->row,
+                      .stop = stop,
+                      .dir = "bucket-0",
+                      .n = n};
+    zs_table_user_tag (req->user, rw.tag);
     //  the inputs' bucket directory (of their partition): the outputs' too
     const char *slash = n ? strrchr (in[0].path, '/') : NULL;
-    if (slash && (size_t) (slash - in[0].path) < sizeof dir)
-        snprintf (dir, sizeof dir, "%.*s", (int) (slash - in[0].path), in[0].path);
-    zs_uuid (uuid);
-    zs_file_meta_t *out = calloc (n, sizeof *out); //  never more outputs than inputs + 1
-    zs_file_meta_t *grown = out ? realloc (out, (n + 1) * sizeof *out) : NULL;
-    if (!grown) {
-        free (out);
+    if (slash && (size_t) (slash - in[0].path) < sizeof rw.dir)
+        snprintf (rw.dir, sizeof rw.dir, "%.*s", (int) (slash - in[0].path), in[0].path);
+    zs_uuid (rw.uuid);
+    rw.out = calloc (n + 1, sizeof *rw.out);
+    if (!rw.out) {
         snprintf (err, errlen, "out of memory");
         return -1;
     }
-    out = grown;
-    size_t k = 0;
-    int64_t min_seq = INT64_MAX, max_seq = 0;
-    for (size_t i = 0; i < n; i++) {
-        min_seq = in[i].min_seq < min_seq ? in[i].min_seq : min_seq;
-        max_seq = in[i].max_seq > max_seq ? in[i].max_seq : max_seq;
-    }
-    //  every input read as the latest schema, the outputs written in it
-    const zs_table_schema_t *latest = zs_schemas_latest (schemas);
-    const zs_schema_t *schema = &latest->row;
-    zs_datafile_writer_t *w = NULL;
     int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        snprintf (path, sizeof path, "%s/%s", table_path, in[i].path);
-        const zs_table_schema_t *own = zs_schemas_find (schemas, in[i].schema_id);
-        if (!own) {
-            snprintf (err, errlen, "%s: its schema %lld is not in %s/schema", path,
-                      (long long) in[i].schema_id, table_path);
-            rc = -1;
-            break;
-        }
-        zs_evolved_reader_t *r = zs_evolved_reader_open (path, own, latest, err, errlen);
-        if (!r) {
-            rc = -1;
-            break;
-        }
-        zs_value_t row[ZS_MAX_COLUMNS];
-        int got;
-        while (rc == 0 && (got = zs_evolved_reader_next (r, row, err, errlen)) == 1) {
-            if (stop && __atomic_load_n (stop, __ATOMIC_RELAXED)) {
-                snprintf (err, errlen, "compaction stopped");
-                rc = ZS_EREFUSED;
-                break;
-            }
-            if (!w) {
-                if (snprintf (rel, sizeof rel, "%s/data-%s-compact-%s-%zu.%s", dir, tag, uuid, k,
-                              zs_datafile_extension ())
-                    >= (int) sizeof rel) {
-                    snprintf (err, errlen, "%s: compaction output path too long", dir);
-                    rc = -1;
-                    break;
-                }
-                w = zs_datafile_writer_new (table_path, rel, schema, &req->parquet, err, errlen);
-                if (!w) {
-                    rc = -1;
-                    break;
-                }
-                if (k == 0 && zs_failpoint ("committer.mid-rewrite") < 0) {
-                    snprintf (err, errlen, "failpoint committer.mid-rewrite");
-                    rc = -1;
-                    break;
-                }
-            }
-            rc = zs_datafile_writer_append (w, row, err, errlen);
-            if (rc == 0 && k < n && zs_datafile_writer_bytes (w) >= req->target_file_size)
-                rc = s_roll (&w, req, &out[k], &k, err, errlen);
-        }
-        if (rc == 0 && got < 0)
-            rc = -1;
-        zs_evolved_reader_destroy (&r);
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = s_rewrite_file (&rw, schemas, &in[i], err, errlen);
+    if (rc == 0 && rw.w) {
+        rc = zs_datafile_writer_close (&rw.w, &rw.out[rw.k], err, errlen);
+        rw.k += rc == 0;
     }
-    if (rc == 0 && w) {
-        rc = zs_datafile_writer_close (&w, &out[k], err, errlen);
-        k += rc == 0;
-    }
-    if (w)
-        zs_datafile_writer_abort (&w);
-    for (size_t i = 0; i < k; i++) {
-        memcpy (out[i].partition, in[0].partition, in[0].partition_len);
-        out[i].partition_len = in[0].partition_len;
-        out[i].file_source = ZS_FILE_SOURCE_COMPACT;
-        out[i].schema_id = latest->id;
-        out[i].min_seq = min_seq;
-        out[i].max_seq = max_seq;
-    }
+    if (rw.w)
+        zs_datafile_writer_abort (&rw.w);
+    s_rewrite_stamp (rw.out, rw.k, in, n, latest->id);
     if (rc != 0) {
-        zs_table_compact_discard (table_path, out, k);
-        free (out);
+        zs_table_compact_discard (table_path, rw.out, rw.k);
+        free (rw.out);
         return rc;
     }
-    *out_p = out;
-    *n_out = k;
+    *out_p = rw.out;
+    *n_out = rw.k;
     return 0;
 }
 
@@ -395,18 +434,4 @@ zs_table_compact (zs_table_t *self, const zs_compact_t *req, zs_compacted_t *out
     free (made);
     free (files);
     return rc;
-}
-
-void
-zs_table_compact_options (const zs_config_t *cfg, const char *user, zs_compact_t *req)
-{
-    *req = (zs_compact_t){.user = user,
-                          .identifier = ZS_END_INPUT_ID,
-                          .max_retries = cfg->commit_max_retries,
-                          .target_file_size = cfg->target_file_size,
-                          .small_file_ratio = 0.7,
-                          .min_file_num = cfg->compaction_min_file_num,
-                          .max_file_num = cfg->compaction_max_file_num,
-                          .open_file_cost = 4 << 20};
-    zs_datafile_options (cfg, &req->parquet);
 }

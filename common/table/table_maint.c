@@ -1,5 +1,7 @@
 /*  table_maint.c - the maintenance side of the table store: orphan files,
-    clean-up of a crashed commit's manifests, verify (table.h).
+    clean-up of a crashed commit's manifests, verify, and deleting a tag
+    with what only it kept (table.h; the tags themselves are table_tag.c's,
+    which calls nothing here).
 
     All three start from the set of files that snapshots reference, and
     each is careful in the same direction: when that set cannot be known
@@ -751,4 +753,49 @@ zs_table_verify (zs_table_t *self, int64_t orphan_min_age_ms, char **report, cha
     free (ids);
     *report = r.text;
     return r.problems ? -1 : 0;
+}
+
+//  --------------------------------------------------------------------------
+//  Deleting a tag (with what only it kept: orphans once it is gone)
+
+int
+zs_table_delete_tag (zs_table_t *self, const char *name, zs_rolled_back_t *out, char *err,
+                     size_t errlen)
+{
+    memset (out, 0, sizeof *out);
+    zs_tag_t tag;
+    int rc = zs_table_read_tag (self, name, &tag, err, errlen);
+    if (rc != 0)
+        return rc;
+    //  the files it keeps, read before its file goes (as Paimon's deleteTag)
+    zhash_t *mine = zhash_new ();
+    rc = zs_table_tag_files_of (self, &tag, true, mine, err, errlen);
+    char path[ZS_PATH_MAX];
+    zs_table_tag_path (self, name, path, sizeof path);
+    if (zs_io_unlink (path) != 0) {
+        snprintf (err, errlen, "%s: %s", path, strerror (errno));
+        zhash_destroy (&mine);
+        return -1;
+    }
+    zs_info ("Deleted tag '%s' of snapshot %" PRId64 " of table %s", name, tag.snap.id, self->path);
+    //  Then what only it kept: those of its files no root references now
+    //  (a snapshot present, another tag). The orphan listing is the one
+    //  remove-orphan-files uses, with no age margin: the tag's files were
+    //  committed long ago, none is a running job's in flight. When its
+    //  files cannot all be read the rest is left to remove-orphan-files.
+    char **orphans = NULL;
+    size_t n = 0;
+    if (rc == 0 && zs_table_orphans (self, 0, &orphans, &n, err, errlen) == 0)
+        for (size_t i = 0; i < n; i++) {
+            char full[ZS_PATH_MAX];
+            if (zhash_lookup (mine, orphans[i])
+                && zs_table_file_path (self, full, sizeof full, orphans[i]) == 0
+                && zs_io_remove (full) == 0)
+                (*(strncmp (orphans[i], "manifest/", 9) == 0 ? &out->manifests
+                                                             : &out->data_files))++;
+            free (orphans[i]);
+        }
+    free (orphans);
+    zhash_destroy (&mine);
+    return 0;
 }

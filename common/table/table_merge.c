@@ -22,36 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int
-zs_names_add (zs_names_t *self, const char *name)
-{
-    if (self->n == self->cap) {
-        size_t cap = self->cap ? self->cap * 2 : 4;
-        void *grown = realloc (self->name, cap * sizeof *self->name);
-        if (!grown)
-            return -1;
-        self->name = grown;
-        self->cap = cap;
-    }
-    snprintf (self->name[self->n++], sizeof self->name[0], "%s", name);
-    return 0;
-}
-
-void
-zs_names_unlink (zs_names_t *self, zs_table_t *table)
-{
-    for (size_t i = 0; i < self->n; i++)
-        zs_table_unlink_meta (table, self->name[i]);
-    self->n = 0;
-}
-
-void
-zs_names_free (zs_names_t *self)
-{
-    free (self->name);
-    *self = (zs_names_t){0};
-}
-
 //  Entries being merged, in order, with a path -> index map; a cancelled
 //  entry is marked dead rather than moved, so the order holds.
 typedef struct {

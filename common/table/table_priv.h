@@ -1,6 +1,6 @@
-/*  table_priv.h - helpers shared by table.c (open, snapshots, commit) and
-    table_maint.c (orphans, clean-up, verify). Not for use outside the
-    table store: callers go through table.h.
+/*  table_priv.h - the table object's state and the helpers the files of
+    the table store share (table.c lists them, lowest last). Not for use
+    outside the table store: callers go through table.h.
 */
 #ifndef ZS_TABLE_PRIV_H_INCLUDED
 #define ZS_TABLE_PRIV_H_INCLUDED
@@ -72,7 +72,7 @@ struct _zs_table_t {
     int64_t partition_expire_checked;
 };
 
-//  Add a name. 0, or -1 when out of memory.
+//  table.c: manifest names. Add a name. 0, or -1 when out of memory.
 int zs_names_add (zs_names_t *self, const char *name);
 //  Remove each manifest/<name> and forget the names.
 void zs_names_unlink (zs_names_t *self, zs_table_t *table);
@@ -88,7 +88,7 @@ bool zs_table_snapshot_exists (zs_table_t *self, int64_t id);
 //  An expiry removed this data file: no longer retired (gone).
 void zs_table_forget_retired (zs_table_t *self, const char *path);
 
-//  Remove manifest/<name> (ENOENT is fine).
+//  Remove manifest/<name> (ENOENT is fine; name "": none, nothing done).
 void zs_table_unlink_meta (zs_table_t *self, const char *name);
 
 //  Manifests of a snapshot: base list then delta list, in order, one
@@ -141,5 +141,53 @@ int zs_table_tag_files (zs_table_t *self, bool with_data, zhash_t *set, char *er
 //  run: the tags after it are the ones the rollback removes).
 int zs_table_tag_files_upto (zs_table_t *self, int64_t upto, bool with_data, zhash_t *set,
                              char *err, size_t errlen);
+//  The same for one tag. 0, or ZS_ECORRUPT/-1 + err naming the tag.
+int zs_table_tag_files_of (zs_table_t *self, const zs_tag_t *tag, bool with_data, zhash_t *set,
+                           char *err, size_t errlen);
+//  "<table>/tag/tag-<name>" into buf. 0, or -1 when it does not fit.
+int zs_table_tag_path (zs_table_t *self, const char *name, char *buf, size_t len);
+
+//  table_options.c: the options the store acts on, from the latest schema
+//  (self->tschema) into self->opts and self->manifest_codec. 0, or -1 + err
+//  naming an option that does not parse.
+int zs_table_read_options (zs_table_t *self, char *err, size_t errlen);
+
+//  table.c: the prepared slot dropped, its files removed unless a commit
+//  took them: the delta (manifest, list, files), the base list (and the
+//  manifests its merge wrote). zs_table_unprepare drops both.
+void zs_table_prepared_drop_delta (zs_table_t *self);
+void zs_table_prepared_drop_base (zs_table_t *self);
+//  A new snapshot's schemaId: the latest schema file when it is made.
+int64_t zs_table_snapshot_schema_id (zs_table_t *self);
+
+//  table_read.c: the last identifier of each recent commit user as of
+//  snapshot latest, into map's user ids (committedIdentifiers). 0 or
+//  ZS_ECORRUPT/-1 + err.
+int zs_table_user_ids (zs_table_t *self, const zs_snapshot_t *latest, zs_snapshot_t *map, char *err,
+                       size_t errlen);
+
+//  table_write.c: fsync the manifests written since the last time, and
+//  with sync_dir manifest/ too unless no name was made since. 0 or -1 + err.
+int zs_table_sync_manifests (zs_table_t *self, bool sync_dir, char *err, size_t errlen);
+//  A manifest list of n manifests as manifest/<name>, its size into *size.
+int zs_table_write_list (zs_table_t *self, const char *name, const zs_manifest_meta_t *metas,
+                         size_t n, int64_t *size, char *err, size_t errlen);
+
+//  table_live.c: self->live the live set of snapshot id (0: the empty
+//  table), self->retired what the retained snapshots up to it deleted.
+//  0 or -1/ZS_ECORRUPT + err.
+int zs_table_live_load (zs_table_t *self, int64_t id, char *err, size_t errlen);
+//  Every file a commit adds against the live set: inside the table, not
+//  live already, not listed twice, on disk as recorded; their rows into
+//  *rows. 0, ZS_EDUPLICATE, ZS_EMISSING, -1 + err.
+int zs_table_check_new_files (zs_table_t *self, const zs_file_meta_t *files, size_t n,
+                              int64_t *rows, char *err, size_t errlen);
+//  A compaction's inputs: each live, once; their rows into *rows.
+//  ZS_ECONFLICT + err when one is not.
+int zs_table_check_deletes (zs_table_t *self, const zs_file_meta_t *files, size_t n, int64_t *rows,
+                            char *err, size_t errlen);
+//  The chaos runner's negative control (ZSINK_TEST_NO_FILTER_COMMITTED=1):
+//  filterCommitted and the already-added check off.
+bool zs_table_no_filter (void);
 
 #endif

@@ -224,9 +224,8 @@ s_tags_after (zs_table_t *self, int64_t to, bool dry, zhash_t *keep, char *err, 
     for (size_t i = 0; rc == 0 && i < n; i++) {
         if (tags[i].snap.id <= to || dry)
             continue;
-        char rel[300], path[ZS_PATH_MAX];
-        snprintf (rel, sizeof rel, "tag/tag-%s", tags[i].name);
-        zs_table_file_path (self, path, sizeof path, rel);
+        char path[ZS_PATH_MAX];
+        zs_table_tag_path (self, tags[i].name, path, sizeof path);
         if (zs_io_unlink (path) != 0) {
             snprintf (err, errlen, "%s: %s", path, strerror (errno));
             rc = -1;

@@ -1,4 +1,5 @@
-/*  table_tag.c - tags as Paimon's TagManager keeps them (table.h).
+/*  table_tag.c - tags as Paimon's TagManager keeps them (table.h); their
+    deletion, which removes what only the tag kept, is table_maint.c's.
 
     A tag is <table>/tag/tag-<name>: the JSON of the tagged snapshot
     (Paimon's Tag, a Snapshot plus "tagCreateTime" and "tagTimeRetained"
@@ -64,8 +65,8 @@ s_check_name (const char *name, char *err, size_t errlen)
 }
 
 //  "<table>/tag/tag-<name>" into buf.
-static int
-s_tag_path (zs_table_t *self, const char *name, char *buf, size_t len)
+int
+zs_table_tag_path (zs_table_t *self, const char *name, char *buf, size_t len)
 {
     char rel[300];
     snprintf (rel, sizeof rel, "tag/tag-%s", name);
@@ -130,7 +131,7 @@ static char *
 s_read_text (zs_table_t *self, const char *name, bool *missing, char *err, size_t errlen)
 {
     char path[ZS_PATH_MAX], why[ZS_ERRLEN];
-    s_tag_path (self, name, path, sizeof path);
+    zs_table_tag_path (self, name, path, sizeof path);
     char *text = zs_io_read_file (path, ZS_META_MAX, NULL, why, sizeof why);
     *missing = !text && errno == ENOENT;
     if (!text)
@@ -152,7 +153,7 @@ s_read_tag (zs_table_t *self, const char *name, zs_tag_t *out, char *err, size_t
         return missing ? ZS_ENOENT : -1;
     }
     char path[ZS_PATH_MAX];
-    s_tag_path (self, name, path, sizeof path);
+    zs_table_tag_path (self, name, path, sizeof path);
     memset (out, 0, sizeof *out);
     snprintf (out->name, sizeof out->name, "%s", name);
     rc = s_decode (text, path, out, err, errlen);
@@ -227,9 +228,9 @@ zs_table_tags (zs_table_t *self, zs_tag_t **tags_p, size_t *n_p, char *err, size
 }
 
 //  The files of one tagged snapshot into set (see zs_table_tag_files).
-static int
-s_files_of (zs_table_t *self, const zs_tag_t *tag, bool with_data, zhash_t *set, char *err,
-            size_t errlen)
+int
+zs_table_tag_files_of (zs_table_t *self, const zs_tag_t *tag, bool with_data, zhash_t *set,
+                       char *err, size_t errlen)
 {
     const zs_snapshot_t *s = &tag->snap;
     const char *lists[] = {s->base_manifest_list, s->delta_manifest_list,
@@ -283,7 +284,7 @@ zs_table_tag_files_upto (zs_table_t *self, int64_t upto, bool with_data, zhash_t
     for (size_t i = 0; rc == 0 && i < n && tags[i].snap.id <= upto; i++)
         //  tags of one snapshot share their files: once is enough
         if (i == 0 || tags[i].snap.id != tags[i - 1].snap.id)
-            rc = s_files_of (self, &tags[i], with_data, set, err, errlen);
+            rc = zs_table_tag_files_of (self, &tags[i], with_data, set, err, errlen);
     free (tags);
     return rc;
 }
@@ -327,7 +328,7 @@ zs_table_create_tag (zs_table_t *self, const char *name, int64_t snapshot_id, in
     if (!text)
         return -1;
     zs_table_file_path (self, dir, sizeof dir, "tag");
-    s_tag_path (self, name, tpath, sizeof tpath);
+    zs_table_tag_path (self, name, tpath, sizeof tpath);
     if (zs_io_mkdirs (dir) != 0) {
         snprintf (err, errlen, "%s: %s", dir, strerror (errno));
         free (text);
@@ -354,48 +355,6 @@ zs_table_create_tag (zs_table_t *self, const char *name, int64_t snapshot_id, in
     return 0;
 }
 
-int
-zs_table_delete_tag (zs_table_t *self, const char *name, zs_rolled_back_t *out, char *err,
-                     size_t errlen)
-{
-    memset (out, 0, sizeof *out);
-    zs_tag_t tag;
-    int rc = zs_table_read_tag (self, name, &tag, err, errlen);
-    if (rc != 0)
-        return rc;
-    //  the files it keeps, read before its file goes (as Paimon's deleteTag)
-    zhash_t *mine = zhash_new ();
-    rc = s_files_of (self, &tag, true, mine, err, errlen);
-    char path[ZS_PATH_MAX];
-    s_tag_path (self, name, path, sizeof path);
-    if (zs_io_unlink (path) != 0) {
-        snprintf (err, errlen, "%s: %s", path, strerror (errno));
-        zhash_destroy (&mine);
-        return -1;
-    }
-    zs_info ("Deleted tag '%s' of snapshot %" PRId64 " of table %s", name, tag.snap.id, self->path);
-    //  Then what only it kept: those of its files no root references now
-    //  (a snapshot present, another tag). The orphan listing is the one
-    //  remove-orphan-files uses, with no age margin: the tag's files were
-    //  committed long ago, none is a running job's in flight. When its
-    //  files cannot all be read the rest is left to remove-orphan-files.
-    char **orphans = NULL;
-    size_t n = 0;
-    if (rc == 0 && zs_table_orphans (self, 0, &orphans, &n, err, errlen) == 0)
-        for (size_t i = 0; i < n; i++) {
-            char full[ZS_PATH_MAX];
-            if (zhash_lookup (mine, orphans[i])
-                && zs_table_file_path (self, full, sizeof full, orphans[i]) == 0
-                && zs_io_remove (full) == 0)
-                (*(strncmp (orphans[i], "manifest/", 9) == 0 ? &out->manifests
-                                                             : &out->data_files))++;
-            free (orphans[i]);
-        }
-    free (orphans);
-    zhash_destroy (&mine);
-    return 0;
-}
-
 //  The files every snapshot present names into set, as s_files_of reads a
 //  tag's (a snapshot below a valid EARLIEST hint is expiring: skipped, as
 //  its files go with the expiry).
@@ -411,7 +370,7 @@ s_snapshots_files (zs_table_t *self, zhash_t *set, char *err, size_t errlen)
             continue;
         rc = zs_table_read_snapshot (self, ids[i], &as_tag.snap, err, errlen);
         if (rc == 0)
-            rc = s_files_of (self, &as_tag, true, set, err, errlen);
+            rc = zs_table_tag_files_of (self, &as_tag, true, set, err, errlen);
     }
     free (ids);
     return rc;
@@ -428,12 +387,12 @@ zs_table_delete_tag_dry_run (zs_table_t *self, const char *name, zs_rolled_back_
     if (rc != 0)
         return rc;
     zhash_t *mine = zhash_new (), *others = zhash_new ();
-    rc = s_files_of (self, &tag, true, mine, err, errlen);
+    rc = zs_table_tag_files_of (self, &tag, true, mine, err, errlen);
     if (rc == 0)
         rc = zs_table_tags (self, &tags, &n, err, errlen);
     for (size_t i = 0; rc == 0 && i < n; i++)
         if (strcmp (tags[i].name, name) != 0)
-            rc = s_files_of (self, &tags[i], true, others, err, errlen);
+            rc = zs_table_tag_files_of (self, &tags[i], true, others, err, errlen);
     free (tags);
     if (rc == 0)
         rc = s_snapshots_files (self, others, err, errlen);

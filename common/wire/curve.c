@@ -15,7 +15,7 @@
 #include "fs.h"
 #include "io.h"
 #include "log.h"
-#include "net.h"
+#include "monitor.h"
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -351,7 +351,7 @@ zs_curve_server (zs_curve_t *self, zsock_t *sock, char *err, size_t errlen)
     zsock_set_zap_domain (sock, "zsink");
     //  One socket watched per process: each server role has one ROUTER.
     if (!self->monitor)
-        self->monitor = zs_net_monitor (sock, S_HANDSHAKE_FAILED);
+        self->monitor = zs_monitor_new (sock, S_HANDSHAKE_FAILED);
     return 0;
 }
 
@@ -413,8 +413,7 @@ zs_curve_counters (zs_curve_t *self, int64_t *unauthorized, int64_t *handshakes)
 {
     char endpoint[256];
     int event;
-    while (self->monitor
-           && (event = zs_net_monitor_event (self->monitor, endpoint, sizeof endpoint))) {
+    while (self->monitor && (event = zs_monitor_event (self->monitor, endpoint, sizeof endpoint))) {
         if (event < 0 || !(event & S_HANDSHAKE_FAILED))
             continue;
         if (self->handshakes++ % 1000 == 0)

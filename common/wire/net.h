@@ -25,13 +25,6 @@ void zs_net_use_curve (zs_curve_t *curve);
 zsock_t *zs_net_router (const char *endpoint, char *err, size_t errlen);
 zsock_t *zs_net_dealer (const char *endpoint, const char *routing_id, char *err, size_t errlen);
 
-//  A PAIR socket receiving sock's monitor events of the mask (ZMQ_EVENT_*),
-//  or NULL when libzmq would not monitor it.
-zsock_t *zs_net_monitor (zsock_t *sock, int events);
-//  The next event waiting on a monitor (0: none), its endpoint into
-//  endpoint (may be NULL). Never blocks.
-int zs_net_monitor_event (zsock_t *monitor, char *endpoint, size_t len);
-
 //  A random 8-hex-digit instance tag for this process start.
 void zs_net_instance (char *buf /* >= 9 */);
 

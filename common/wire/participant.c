@@ -14,6 +14,7 @@
 #include "events.h"
 #include "drops.h"
 #include "log.h"
+#include "monitor.h"
 #include "net.h"
 #include <errno.h>
 #include <stdio.h>
@@ -77,7 +78,7 @@ zs_participant_new (Zsink__Role role, int index, const char *coordinator, char *
         return NULL;
     }
     //  a connection made: a coordinator (re)started, or the network is back
-    self->monitor = zs_net_monitor (self->sock, ZMQ_EVENT_HANDSHAKE_SUCCEEDED);
+    self->monitor = zs_monitor_new (self->sock, ZMQ_EVENT_HANDSHAKE_SUCCEEDED);
     self->from.role = role;
     self->from.index = role == ZSINK__ROLE__ROLE_WRITER ? index : -1;
     self->from.epoch = 0;
@@ -333,7 +334,7 @@ zs_participant_poll (zs_participant_t *self, zs_env_t **env_p)
     //  Before registering, the Hello retry covers it: a second Hello would
     //  only bring a second Welcome.
     int event;
-    while (self->monitor && (event = zs_net_monitor_event (self->monitor, NULL, 0)))
+    while (self->monitor && (event = zs_monitor_event (self->monitor, NULL, 0)))
         if (event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED)
             self->last_heartbeat = 0;
     //  Timers first: a silent coordinator is detected even when nothing

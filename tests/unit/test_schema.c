@@ -291,7 +291,8 @@ test_paimon_tables (void **state)
     static const struct {
         const char *keys, *options, *want;
     } refuse[] = {
-        {"\"primaryKeys\":[\"id\"]", "{}", "primary keys (id"},
+        {"\"primaryKeys\":[\"id\"]", "{}",
+         "it is a primary-key table (primary key id): " ZS_SCHEMA_APPEND_TABLES},
         {"\"partitionKeys\":[\"id\"]", "{\"partition.legacy-name\":\"false\"}",
          "option 'partition.legacy-name' is 'false'"},
         {"\"primaryKeys\":[]", "{\"bucket\":\"4\"}", "option 'bucket' is '4'"},
@@ -329,6 +330,34 @@ test_paimon_tables (void **state)
                                            err, sizeof err),
                       ZS_ECORRUPT);
     assert_non_null (strstr (err, "'x': names no column"));
+    //  primary keys: the columns they name, in order (zsink table schema
+    //  shows them), each a column, once
+    static const char pk_fields[] = "{\"id\":0,\"fields\":[{\"id\":0,\"name\":\"a\",\"type\":"
+                                    "\"INT NOT NULL\"},{\"id\":1,\"name\":\"b\",\"type\":"
+                                    "\"STRING NOT NULL\"}],\"primaryKeys\":%s}";
+    char text[512], keys[64];
+    snprintf (text, sizeof text, pk_fields, "[\"b\",\"a\"]");
+    assert_int_equal (zs_schema_from_json (&t, text, err, sizeof err), 0);
+    assert_int_equal (t.n_primary_keys, 2);
+    assert_int_equal (t.primary_key[0], 1);
+    assert_int_equal (t.primary_key[1], 0);
+    assert_int_equal (zs_schema_primary_format (&t, keys, sizeof keys), 0);
+    assert_string_equal (keys, "b,a");
+    assert_int_equal (zs_schema_primary_format (&t, keys, 3), -1);
+    assert_int_equal (zs_schema_append_table (&t, err, sizeof err), -1);
+    assert_string_equal (err, "a primary-key table (primary key b,a): " ZS_SCHEMA_APPEND_TABLES);
+    snprintf (text, sizeof text, pk_fields, "[]");
+    assert_int_equal (zs_schema_from_json (&t, text, err, sizeof err), 0);
+    assert_int_equal (zs_schema_append_table (&t, err, sizeof err), 0);
+    snprintf (text, sizeof text, pk_fields, "[\"c\"]");
+    assert_int_equal (zs_schema_from_json (&t, text, err, sizeof err), ZS_ECORRUPT);
+    assert_string_equal (err, "primary key 1 'c': names no column");
+    snprintf (text, sizeof text, pk_fields, "[\"a\",\"b\",\"a\"]");
+    assert_int_equal (zs_schema_from_json (&t, text, err, sizeof err), ZS_ECORRUPT);
+    assert_non_null (strstr (err, "primary keys, 2 columns"));
+    snprintf (text, sizeof text, pk_fields, "[\"a\",\"a\"]");
+    assert_int_equal (zs_schema_from_json (&t, text, err, sizeof err), ZS_ECORRUPT);
+    assert_string_equal (err, "primary key 2 'a': named twice");
     //  a type zsink does not read is named
     assert_int_equal (zs_schema_from_json (&t,
                                            "{\"id\":0,\"fields\":[{\"name\":\"d\",\"type\":"

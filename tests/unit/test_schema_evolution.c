@@ -607,6 +607,82 @@ test_paimon_type_casts (void **state)
     assert_non_null (strstr (err, "schema 1 has DECIMAL(12, 4), schema 0 has DECIMAL(10, 2)"));
 }
 
+//  A primary-key table (Paimon's primaryKeys; its files hold _KEY_<k>,
+//  _SEQUENCE_NUMBER and _VALUE_KIND beside the columns, and its rows are
+//  those files merged by key): its keys read, and a reader and a job
+//  refused with one sentence, before any data file is opened (pre-fix a
+//  scan failed on the first file: "not a file of schema 0: 5 columns, its
+//  schema 0 has 2"). A file with key columns in a table whose schema has
+//  none says the same.
+static void
+test_primary_key_table (void **state)
+{
+    char err[ZS_ERRLEN], path[256], want[512];
+    char *json = zs_schema_to_json (&s_s0, 1);
+    json_t *root = json_loads (json, 0, NULL);
+    free (json);
+    json_object_set_new (root, "primaryKeys", json_pack ("[s, s]", "name", "id"));
+    json = json_dumps (root, JSON_INDENT (2));
+    json_decref (root);
+    snprintf (path, sizeof path, "%s/schema", s_dir);
+    assert_int_equal (mkdir (path, 0755), 0);
+    snprintf (path, sizeof path, "%s/schema/schema-0", s_dir);
+    assert_int_equal (zs_io_create_exclusive (path, json, strlen (json), err, sizeof err), 0);
+    free (json);
+    //  its metadata reads (`zsink table schema` shows the keys)
+    zs_table_t *t = zs_table_open (s_dir, NULL, err, sizeof err);
+    assert_non_null (t);
+    const zs_table_schema_t *s = zs_table_schema_file (t);
+    assert_int_equal (s->n_primary_keys, 2);
+    assert_int_equal (s->primary_key[0], 1);
+    assert_int_equal (s->primary_key[1], 0);
+    //  its rows do not: the file is not there, and not opened
+    zs_file_meta_t f = {.schema_id = 0, .rows = 1};
+    snprintf (f.path, sizeof f.path, "bucket-0/data-pk.parquet");
+    assert_null (zs_table_read_file (t, &f, -1, err, sizeof err));
+    snprintf (want, sizeof want, "%s is a primary-key table (primary key name,id): %s", s_dir,
+              ZS_SCHEMA_APPEND_TABLES);
+    assert_string_equal (err, want);
+    zs_table_destroy (&t);
+    //  a job, with the table's schema or its own: the same sentence, and
+    //  nothing written
+    snprintf (want, sizeof want,
+              "zsink cannot write table %s: it is a primary-key table (primary key name,id): %s",
+              s_dir, ZS_SCHEMA_APPEND_TABLES);
+    zs_config_t cfg;
+    zs_config_defaults (&cfg);
+    snprintf (cfg.table_path, sizeof cfg.table_path, "%s", s_dir);
+    assert_int_equal (zs_table_prepare_job (&cfg, err, sizeof err), -1);
+    assert_string_equal (err, want);
+    assert_null (zs_table_open (s_dir, &s_s0, err, sizeof err));
+    assert_string_equal (err, want);
+    zs_config_defaults (&cfg);
+    snprintf (cfg.table_path, sizeof cfg.table_path, "%s", s_dir);
+    assert_int_equal (
+        zs_schema_parse (&cfg.schema, "id BIGINT NOT NULL, other INT", err, sizeof err), 0);
+    cfg.schema_set = true;
+    assert_int_equal (zs_table_prepare_job (&cfg, err, sizeof err), -1);
+    assert_string_equal (err, want);
+    struct stat st;
+    snprintf (path, sizeof path, "%s/snapshot", s_dir);
+    assert_int_equal (stat (path, &st), -1);
+    //  key columns in a file of a table without keys
+    zs_schema_t pq;
+    zs_table_schema_t plain;
+    memset (&plain, 0, sizeof plain);
+    assert_int_equal (zs_schema_parse (&pq,
+                                       "_KEY_id BIGINT NOT NULL, _SEQUENCE_NUMBER BIGINT NOT NULL, "
+                                       "_VALUE_KIND TINYINT NOT NULL, id BIGINT NOT NULL, name "
+                                       "STRING",
+                                       err, sizeof err),
+                      0);
+    assert_int_equal (
+        zs_schema_parse (&plain.row, "id BIGINT NOT NULL, name STRING", err, sizeof err), 0);
+    assert_int_equal (zs_evolve_check_file (&pq, &plain, NULL, err, sizeof err), -1);
+    assert_string_equal (
+        err, "column 1 '_KEY_id' is a primary-key table's key column: " ZS_SCHEMA_APPEND_TABLES);
+}
+
 int
 main (void)
 {
@@ -616,6 +692,7 @@ main (void)
         cmocka_unit_test_setup_teardown (test_table_altered, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_read_mixed, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_verify_own_schema, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_primary_key_table, s_setup, s_teardown),
         cmocka_unit_test (test_paimon_type_casts),
         cmocka_unit_test (test_nested_plans),
     };
