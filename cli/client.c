@@ -97,21 +97,57 @@ zs_client_find_endpoint (const char *checkpoints_dir, char *endpoint, size_t len
     return 0;
 }
 
+//  Where the coordinator is: what status, stop and cancel share.
 static void
-s_usage (FILE *out)
+s_usage_where (FILE *out)
+{
+    fprintf (out, "Without --coordinator, the endpoint is read from the cluster.json that\n"
+                  "`zsink cluster` writes into state.checkpoints.dir (-c JOB.yaml names it).\n"
+                  "Env ZSINK_COORDINATOR also names the endpoint.\n"
+                  "With CURVE on (security.curve.enabled in JOB.yaml, or --keys DIR, env\n"
+                  "ZSINK_KEYS_DIR) the request is sent with DIR/client.cert_secret.\n");
+}
+
+static void
+s_usage_status (FILE *out)
 {
     fprintf (out, "usage: zsink status [--coordinator EP | -c JOB.yaml] [-D key=value] [--json]\n"
-                  "       zsink stop --savepoint [--coordinator EP | -c JOB.yaml]\n"
-                  "       zsink cancel [--coordinator EP | -c JOB.yaml]\n"
-                  "Without --coordinator, the endpoint is read from the cluster.json that\n"
-                  "`zsink cluster` writes into state.checkpoints.dir. Env ZSINK_COORDINATOR\n"
-                  "also names the endpoint.\n"
-                  "With CURVE on (security.curve.enabled in JOB.yaml, or --keys DIR, env\n"
-                  "ZSINK_KEYS_DIR) the request is sent with DIR/client.cert_secret.\n"
-                  "status prints the job, its participants and its checkpoint history (the\n"
-                  "last web.checkpoints.history); --json the document itself. With no\n"
-                  "cluster running, -c JOB.yaml shows the last job of state.checkpoints.dir\n"
-                  "from its files (job.json, history.json).\n");
+                  "The job, its participants and its checkpoint history (the last\n"
+                  "web.checkpoints.history); --json the document itself. With no cluster\n"
+                  "running, -c JOB.yaml shows the last job of state.checkpoints.dir from its\n"
+                  "files (job.json, history.json): how it ended, its rows committed and its\n"
+                  "last snapshot.\n");
+    s_usage_where (out);
+}
+
+static void
+s_usage_stop (FILE *out)
+{
+    fprintf (out, "usage: zsink stop --savepoint [--coordinator EP | -c JOB.yaml] [--json]\n"
+                  "Stop the job as Flink's `stop --savepoint` does: a final checkpoint, its\n"
+                  "commit, then the processes end; prints the savepoint, which `zsink cluster\n"
+                  "--restore-from` takes, in a sentence (--json: the coordinator's answer).\n"
+                  "(zsink cancel stops without one.)\n");
+    s_usage_where (out);
+}
+
+static void
+s_usage_cancel (FILE *out)
+{
+    fprintf (out, "usage: zsink cancel [--coordinator EP | -c JOB.yaml] [--json]\n"
+                  "Stop the job without a final checkpoint: what its last completed\n"
+                  "checkpoint committed stays; rows read since are not committed (a restore\n"
+                  "from that checkpoint reads them again). Says so in a sentence (--json:\n"
+                  "the coordinator's answer).\n");
+    s_usage_where (out);
+}
+
+//  The usage of the command argv[0] names.
+static void (*s_usage_of (const char *cmd)) (FILE *)
+{
+    return strcmp (cmd, "stop") == 0     ? s_usage_stop
+           : strcmp (cmd, "cancel") == 0 ? s_usage_cancel
+                                         : s_usage_status;
 }
 
 //  `zsink status|stop|cancel`'s arguments and configuration.
@@ -175,7 +211,7 @@ s_take_kind (s_args_t *args)
             return 2;
         }
     } else {
-        s_usage (stderr);
+        s_usage_status (stderr);
         return 2;
     }
     return ZS_CMD_GO_ON;
@@ -230,7 +266,7 @@ s_parse (s_args_t *args, int argc, char **argv)
     args->endpoint = getenv ("ZSINK_COORDINATOR");
     args->keys = getenv ("ZSINK_KEYS_DIR");
     zs_config_defaults (&args->cfg);
-    int rc = zs_cmd_getopt (argc, argv, "c:D:h", opts, s_usage, s_on_option, args);
+    int rc = zs_cmd_getopt (argc, argv, "c:D:h", opts, s_usage_of (args->cmd), s_on_option, args);
     if (rc == ZS_CMD_GO_ON)
         rc = s_take_kind (args);
     if (rc == ZS_CMD_GO_ON)
@@ -304,6 +340,11 @@ s_status_from_files (const zs_config_t *cfg, char *err, size_t errlen)
                               meta.status, "commit_user", meta.commit_user, "attempt",
                               (json_int_t) meta.epoch, "running", 0, "job_dir", dir, "history",
                               json_is_array (history) ? history : json_array ());
+    //  what it committed, as its coordinator last wrote job.json
+    json_object_set_new (root, "rows_committed", json_integer (meta.rows_committed));
+    json_object_set_new (root, "last_snapshot", json_integer (meta.last_snapshot));
+    json_object_set_new (root, "table_rows", json_integer (meta.table_rows));
+    json_object_set_new (root, "running_ms", json_integer (meta.running_ms));
     if (history && !json_is_array (history))
         json_decref (history);
     char *text = json_dumps (root, JSON_COMPACT);
@@ -378,6 +419,23 @@ s_print_splits (json_t *splits)
                     s_int (sp, "committed"));
         printf ("%s\n", json_is_true (json_object_get (sp, "finished")) ? "  finished" : "");
     }
+}
+
+//  The progress of a running job: this job's rows committed, rows/s, and
+//  for a bounded input percent and ETA (as the cluster's progress line).
+static void
+s_print_progress (json_t *p)
+{
+    if (!json_is_object (p))
+        return;
+    double percent = json_real_value (json_object_get (p, "percent"));
+    printf ("\nprogress: %" PRId64 " rows of this job committed, %.0f rows/s",
+            s_int (p, "rows_committed"), json_real_value (json_object_get (p, "rows_per_second")));
+    if (percent >= 0)
+        printf (", %.1f%% of %" PRId64 " rows", percent, s_int (p, "input_rows"));
+    if (s_int (p, "eta_ms") >= 0)
+        printf (", ETA %" PRId64 " s", (s_int (p, "eta_ms") + 999) / 1000);
+    printf ("\n");
 }
 
 //  The checkpoint history, newest first, as Flink's web UI lists it.
@@ -461,8 +519,39 @@ s_print_status (const char *json)
             printf ("\n");
         s_print_participants (json_object_get (doc, "participants"));
         s_print_splits (json_object_get (doc, "splits"));
-    }
+        s_print_progress (json_object_get (doc, "progress"));
+    } else
+        printf ("rows committed %" PRId64 " (snapshot %" PRId64 "; the table then held %" PRId64
+                " rows), running %.1f s\n",
+                s_int (doc, "rows_committed"), s_int (doc, "last_snapshot"),
+                s_int (doc, "table_rows"), (double) s_int (doc, "running_ms") / 1000.0);
     s_print_history (json_object_get (doc, "history"));
+    json_decref (doc);
+}
+
+//  stop's and cancel's answer as a sentence; a refusal on stderr.
+static void
+s_print_sentence (const char *cmd, bool ok, const char *json)
+{
+    json_t *doc = json_loads (json, 0, NULL);
+    const char *job = json_string_value (json_object_get (doc, "job_id"));
+    const char *savepoint = json_string_value (json_object_get (doc, "savepoint"));
+    const char *error = json_string_value (json_object_get (doc, "error"));
+    int64_t last = s_int (doc, "last_checkpoint");
+    if (!ok)
+        fprintf (stderr, "zsink %s: the coordinator refused: %s\n", cmd, error ? error : json);
+    else if (savepoint)
+        printf ("Job %s stopped with a savepoint in %s. To go on from it: zsink cluster -c "
+                "JOB.yaml --restore-from %s\n",
+                job ? job : "?", savepoint, savepoint);
+    else if (last > 0)
+        printf ("Job %s is being canceled: it ends at its last completed checkpoint, %" PRId64
+                ".\n",
+                job ? job : "?", last);
+    else
+        printf ("Job %s is being canceled: it completed no checkpoint, so nothing of it is "
+                "committed.\n",
+                job ? job : "?");
     json_decref (doc);
 }
 
@@ -510,10 +599,12 @@ zs_client_cmd (int argc, char **argv)
         fprintf (stderr, "zsink %s: %s\n", args.cmd, err);
         return 1;
     }
-    if (args.kind == ZSINK__CLIENT_REQUEST__KIND__STATUS && ok && !args.json)
+    if (args.json)
+        s_print_reply (json);
+    else if (args.kind == ZSINK__CLIENT_REQUEST__KIND__STATUS && ok)
         s_print_status (json);
     else
-        s_print_reply (json);
+        s_print_sentence (args.cmd, ok, json);
     free (json);
     return ok ? 0 : 1;
 }

@@ -39,6 +39,11 @@
     ZSINK_FAILPOINTS reaches only the first run of each child: a restarted
     process runs clean, so "crash at the K-th hit" happens once per test.
 
+    Each child's end (its signal: "writer-0 (pid P) exited on signal 9
+    (SIGKILL)", or its exit status) and restart is also an event in the
+    job's event log, events-cluster.jsonl (s_child_event), which `zsink
+    timeline` draws: no process can log its own kill -9.
+
     For the network-fault tests (tests/integration/t_partition_*.sh) each
     role can run in its own network namespace: --role-wrapper PROG starts
     every child as `PROG NAME BINARY ARGS…` (PROG execs, e.g. `ip netns exec
@@ -55,12 +60,14 @@
 #include "checkpoint.h"
 #include "client.h"
 #include "config.h"
+#include "events.h"
 #include "fs.h"
 #include "io.h"
 #include "io_lock.h"
 #include "log.h"
 #include "net.h"
 #include "cmd.h"
+#include "progress.h"
 #include "source_file.h"
 #include "table.h"
 #include "table_job.h"
@@ -102,6 +109,7 @@ typedef struct {
     int64_t spawned_at;
     int early_exits; //  deaths in a row before the job was seen RUNNING again
     bool done;       //  exited 0: not to be restarted
+    int64_t lines;   //  lines forwarded (the progress line's freshness)
 } child_t;
 
 static volatile sig_atomic_t s_cancel_signal = 0;
@@ -270,6 +278,7 @@ s_drain (child_t *c)
                 c->line[c->line_len] = 0;
                 s_print_line (c->name, c->line);
                 c->line_len = 0;
+                c->lines++;
             }
             close (c->fd);
             c->fd = -1;
@@ -281,6 +290,7 @@ s_drain (child_t *c)
             c->line[c->line_len] = 0;
             s_print_line (c->name, c->line);
             c->line_len = 0;
+            c->lines++;
             if (buf[i] == '\n')
                 continue;
         }
@@ -307,11 +317,18 @@ s_usage (FILE *out)
                   "--savepoint -c JOB.yaml`, stops it with a savepoint.\n"
                   "For tests: --role-wrapper PROG runs each role as `PROG NAME BINARY ARGS...`\n"
                   "(PROG must exec it); --coordinator-host/--committer-host (default 127.0.0.1)\n"
-                  "are the addresses the coordinator and the committer bind and are reached on.\n");
+                  "are the addresses the coordinator and the committer bind and are reached on.\n"
+                  "The configuration keys JOB.yaml and -D take, with their defaults and what\n"
+                  "each does: zsink config keys.\n");
 }
 
+//  The coordinator's status as the progress line shows it; rows_committed
+//  is this job's, the count of the coordinator's commit line ("Job J
+//  committed checkpoint N in snapshot S: R rows of this job").
 typedef struct {
     int64_t rows_read, rows_committed, last_checkpoint, last_snapshot, restarts;
+    int64_t input_rows, eta_ms; //  -1: unknown
+    double rate, percent;       //  percent -1: unknown
     char state[32];
 } progress_t;
 
@@ -321,18 +338,25 @@ s_parse_status (const char *json, progress_t *p)
     json_t *root = json_loads (json, 0, NULL);
     if (!root)
         return;
-    json_int_t rr = 0, rc = 0, lc = 0, ls = 0;
+    json_int_t rr = 0, rc = 0, lc = 0, ls = 0, in = -1, eta = -1;
     int restarts = 0;
+    double rate = 0, percent = -1;
     const char *state = "";
     if (json_unpack (root, "{s:I, s:I, s:I, s:I, s:i, s:s}", "rows_read", &rr, "rows_committed",
                      &rc, "last_completed_checkpoint", &lc, "last_snapshot", &ls, "restarts",
                      &restarts, "state", &state)
         == 0) {
-        p->rows_read = rr;
-        p->rows_committed = rc;
-        p->last_checkpoint = lc;
-        p->last_snapshot = ls;
-        p->restarts = restarts;
+        json_unpack (root, "{s:{s:I, s:F, s:F, s:I}}", "progress", "input_rows", &in,
+                     "rows_per_second", &rate, "percent", &percent, "eta_ms", &eta);
+        *p = (progress_t){.rows_read = rr,
+                          .rows_committed = rc,
+                          .last_checkpoint = lc,
+                          .last_snapshot = ls,
+                          .restarts = restarts,
+                          .input_rows = in,
+                          .eta_ms = eta,
+                          .rate = rate,
+                          .percent = percent};
         snprintf (p->state, sizeof p->state, "%s", state);
     }
     json_decref (root);
@@ -784,6 +808,7 @@ typedef struct {
     uint64_t ctl_seq;
     progress_t prog;
     int64_t started, run_for_ms, next_status, next_progress;
+    int64_t status_lines;     //  the coordinator's lines forwarded when status was last asked
     bool canceling, stopping; //  request sent to the current coordinator
     int64_t cancel_at;        //  when the cancel was first asked (0: not)
     int64_t running_at;       //  when a status last said RUNNING
@@ -793,6 +818,34 @@ typedef struct {
     int64_t over_deadline;    //  then: children left after this get SIGTERM
     int result;
 } run_t;
+
+//  The progress line, every 2 s or so, when a status reply comes: never
+//  from an older one. And not from one the coordinator may have made
+//  before a line of its already shown (its commit line): a line forwarded
+//  between the request and the reply may be newer than the reply, which
+//  then waits for the next.
+static void
+s_progress (run_t *run)
+{
+    int64_t now = zs_clock_mono_ms ();
+    if (now < run->next_progress || run->kids[0].lines != run->status_lines)
+        return;
+    run->next_progress = now + 2000;
+    progress_t *p = &run->prog;
+    char extra[96] = "", rate[32];
+    int n = snprintf (extra, sizeof extra, "%s rows/s",
+                      zs_progress_num ((int64_t) (p->rate + 0.5), rate, sizeof rate));
+    if (p->percent >= 0)
+        n += snprintf (extra + n, sizeof extra - n, ", %.1f%%", p->percent);
+    if (p->eta_ms >= 0)
+        snprintf (extra + n, sizeof extra - n, ", ETA %lld s",
+                  (long long) ((p->eta_ms + 999) / 1000));
+    s_say ("progress: state %s, rows read %lld, rows committed %lld (%s), last checkpoint %lld, "
+           "last snapshot %lld, restarts %lld",
+           p->state[0] ? p->state : "STARTING", (long long) p->rows_read,
+           (long long) p->rows_committed, extra, (long long) p->last_checkpoint,
+           (long long) p->last_snapshot, (long long) p->restarts);
+}
 
 //  Wait (at most 100 ms) for output of a child or a reply of the
 //  coordinator; forward the output, take the replies.
@@ -843,6 +896,7 @@ s_poll_io (run_t *run)
                 s_parse_status (json, &run->prog);
                 if (!strcmp (run->prog.state, "RUNNING"))
                     run->running_at = zs_clock_mono_ms ();
+                s_progress (run);
             } else if (!reply->client_reply->ok)
                 s_say ("The coordinator says: %s", json);
             json_decref (doc);
@@ -878,14 +932,82 @@ s_job_over (run_t *run, int code)
         s_say ("The job failed for good (coordinator exit status %d); see its log above.", code);
 }
 
+//  A signal's name as kill -l spells it, SIG before (SIGKILL).
+static const char *
+s_signal_name (int sig)
+{
+    static const char *names[] = {
+        "",          "SIGHUP",  "SIGINT",    "SIGQUIT", "SIGILL",   "SIGTRAP", "SIGABRT", "SIGBUS",
+        "SIGFPE",    "SIGKILL", "SIGUSR1",   "SIGSEGV", "SIGUSR2",  "SIGPIPE", "SIGALRM", "SIGTERM",
+        "SIGSTKFLT", "SIGCHLD", "SIGCONT",   "SIGSTOP", "SIGTSTP",  "SIGTTIN", "SIGTTOU", "SIGURG",
+        "SIGXCPU",   "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH", "SIGIO",   "SIGPWR",  "SIGSYS"};
+    return sig > 0 && sig < (int) (sizeof names / sizeof *names) ? names[sig]
+                                                                 : "a real-time signal";
+}
+
+//  Our event log (events.h), in the job's directory once its coordinator
+//  made it: opened at our first event.
+static void
+s_open_events (const run_t *run)
+{
+    if (zs_events_on ())
+        return;
+    char dir[2 * ZS_PATH_MAX];
+    snprintf (dir, sizeof dir, "%s/%s", run->cfg->checkpoints_dir, run->job_id);
+    zs_events_open (dir, "cluster");
+}
+
+//  Child c (pid) ended, or was started again: an event in the job's event
+//  log (events.h), which `zsink timeline` draws as the end of the process's
+//  lane (with its signal) and the start of its successor's.
+static void
+s_child_event (const run_t *run, const child_t *c, pid_t pid, const int *status)
+{
+    s_open_events (run);
+    if (!status)
+        zs_event ("spawn", "\"role\":\"%s\",\"role_pid\":%d", c->name, (int) pid);
+    else if (WIFSIGNALED (*status))
+        zs_event ("exit", "\"role\":\"%s\",\"role_pid\":%d,\"signal\":%d,\"sig\":\"%s\"", c->name,
+                  (int) pid, WTERMSIG (*status), s_signal_name (WTERMSIG (*status)));
+    else
+        zs_event ("exit", "\"role\":\"%s\",\"role_pid\":%d,\"status\":%d", c->name, (int) pid,
+                  WEXITSTATUS (*status));
+}
+
+//  The job's end when we ended it, not its coordinator: a "state" event
+//  as the coordinator's (drawn on the lane of the last coordinator).
+static void
+s_job_state_event (const run_t *run, const char *state)
+{
+    s_open_events (run);
+    zs_event ("state",
+              "\"role\":\"coordinator\",\"state\":\"%s\",\"why\":\"ended by zsink cluster\"",
+              state);
+}
+
+//  How child c (pid) ended, for the log: "writer-0 (pid 42) exited on
+//  signal 9 (SIGKILL)", "… exited with status 137".
+static const char *
+s_how_ended (const child_t *c, pid_t pid, int status, char *buf, size_t len)
+{
+    if (WIFSIGNALED (status))
+        snprintf (buf, len, "%s (pid %d) exited on signal %d (%s)", c->name, (int) pid,
+                  WTERMSIG (status), s_signal_name (WTERMSIG (status)));
+    else
+        snprintf (buf, len, "%s (pid %d) exited with status %d", c->name, (int) pid,
+                  WIFEXITED (status) ? WEXITSTATUS (status) : -1);
+    return buf;
+}
+
 //  A child is to be restarted: why, and when.
 static void
 s_say_restart (const child_t *c, pid_t pid, int status, bool crashed, int64_t delay)
 {
     int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+    char how[128];
     if (WIFSIGNALED (status))
-        s_say ("%s (pid %d) was killed by signal %d; restarting in %lld ms.", c->name, (int) pid,
-               WTERMSIG (status), (long long) delay);
+        s_say ("%s; restarting in %lld ms.", s_how_ended (c, pid, status, how, sizeof how),
+               (long long) delay);
     else
         s_say ("%s (pid %d) %s (exit %d); restarting in %lld ms.", c->name, (int) pid,
                code == ZS_EXIT_RESTART ? "stopped to be restarted"
@@ -902,15 +1024,18 @@ s_say_restart (const child_t *c, pid_t pid, int status, bool crashed, int64_t de
 //  cleaned (s_clean_after). An exit 75 (a full disk: may pass, retried
 //  calmly) does not count. True when the limit is reached.
 static bool
-s_restart_limit (run_t *run, child_t *c, int code)
+s_restart_limit (run_t *run, child_t *c, pid_t pid, int status)
 {
+    int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
     if (run->running_at > c->spawned_at)
         c->early_exits = 0; //  it saw the job running: a failover's to count
     if (code == ZS_EXIT_RESTART || ++c->early_exits <= run->cfg->restart_attempts)
         return false;
-    s_say ("%s died %d times in a row before the job ran again; "
+    char how[128];
+    s_say ("%s; %s died %d times in a row before the job ran again; "
            "restart-strategy.fixed-delay.attempts is %d: the job fails. See its log above.",
-           c->name, c->early_exits, run->cfg->restart_attempts);
+           s_how_ended (c, pid, status, how, sizeof how), c->name, c->early_exits,
+           run->cfg->restart_attempts);
     run->job_over = run->ended_by_us = true;
     run->end_status = "FAILED";
     run->over_deadline = zs_clock_mono_ms ();
@@ -927,6 +1052,7 @@ s_on_exit (run_t *run, int i, pid_t pid, int status)
     c->pid = 0;
     while (c->fd >= 0)
         s_drain (c);
+    s_child_event (run, c, pid, &status);
     //  137: a fail point's crash; ZS_EXIT_RESTART: a process that
     //  stopped on a condition that may pass (a full disk)
     bool crashed = WIFSIGNALED (status)
@@ -949,7 +1075,7 @@ s_on_exit (run_t *run, int i, pid_t pid, int status)
         run->end_status = "FAILED";
     } else if (run->job_over || (!crashed && code == 0))
         c->done = true; //  a participant told to shut down
-    else if (s_restart_limit (run, c, code))
+    else if (s_restart_limit (run, c, pid, status))
         c->done = true;
     else {
         s_say_restart (c, pid, status, crashed, delay);
@@ -1005,6 +1131,7 @@ s_restart_due (run_t *run)
             s_say ("cannot restart %s: %s", c->name, strerror (errno));
             continue;
         }
+        s_child_event (run, c, c->pid, NULL);
         //  A cancel or stop the dead coordinator had not carried out is
         //  asked again of the new one (it resumes the job otherwise).
         if (i == 0) {
@@ -1043,6 +1170,7 @@ s_requests (run_t *run)
         req.has_savepoint = req.savepoint = true;
     } else if (now >= run->next_status) {
         run->next_status = now + 1000;
+        run->status_lines = run->kids[0].lines;
         req.kind = ZSINK__CLIENT_REQUEST__KIND__STATUS;
     } else
         return;
@@ -1061,21 +1189,6 @@ s_requests (run_t *run)
         run->stopping = false;
         s_savepoint_signal = 1;
     }
-}
-
-static void
-s_progress (run_t *run)
-{
-    int64_t now = zs_clock_mono_ms ();
-    if (now < run->next_progress)
-        return;
-    run->next_progress = now + 2000;
-    progress_t *p = &run->prog;
-    s_say ("progress: state %s, rows read %lld, rows committed %lld, last checkpoint %lld, last "
-           "snapshot %lld, restarts %lld",
-           p->state[0] ? p->state : "STARTING", (long long) p->rows_read,
-           (long long) p->rows_committed, (long long) p->last_checkpoint,
-           (long long) p->last_snapshot, (long long) p->restarts);
 }
 
 //  The job is over: give the participants a moment to leave on their own
@@ -1132,7 +1245,6 @@ s_supervise (run_t *run)
             s_end_ourselves (run, "the coordinator did not end the job in time");
         s_restart_due (run);
         s_requests (run);
-        s_progress (run);
     }
 }
 
@@ -1160,6 +1272,7 @@ s_clean_after (run_t *run)
         run->result = 1; //  canceled, but not clean: say so by the status
     if (have && !strcmp (meta.status, "RUNNING")) {
         snprintf (meta.status, sizeof meta.status, "%s", run->end_status);
+        s_job_state_event (run, run->end_status);
         if (zs_job_meta_write (dir, &meta, err, sizeof err) != 0)
             s_say ("Job %s could not be marked %s (%s): started again with this job id, it "
                    "resumes from its latest checkpoint.",
@@ -1167,8 +1280,23 @@ s_clean_after (run_t *run)
     }
 }
 
-//  The table has the last word on what was committed. A job that failed
-//  says so first, and names the checkpoint to restore from.
+//  How the job ended, in Flink's words: FINISHED (a stop with a
+//  savepoint too), CANCELED or FAILED; job.json says, unless we ended it.
+static const char *
+s_outcome (const run_t *run, const zs_job_meta_t *meta, bool have)
+{
+    if (run->result != 0)
+        return "FAILED";
+    if (run->ended_by_us)
+        return run->end_status;
+    if (have && !strcmp (meta->status, "CANCELED"))
+        return "CANCELED";
+    return "FINISHED";
+}
+
+//  The final line: the outcome, how long, this job's rows and their
+//  average rate; then what the table holds (it has the last word). A job
+//  that failed names the checkpoint to restore from.
 static void
 s_say_over (const run_t *run)
 {
@@ -1184,15 +1312,22 @@ s_say_over (const run_t *run)
     else
         snprintf (what, sizeof what, "no snapshot in table %s", path);
     zs_table_destroy (&table);
-    if (run->result == 0) {
-        s_say ("Job %s over: %s; %lld restart%s.", run->job_id, what, (long long) restarts,
-               restarts == 1 ? "" : "s");
-        return;
-    }
-    s_say ("Job %s FAILED (exit %d) after %lld restart%s; what was committed before: %s.",
-           run->job_id, run->result, (long long) restarts, restarts == 1 ? "" : "s", what);
     char dir[2 * ZS_PATH_MAX];
     snprintf (dir, sizeof dir, "%s/%s", run->cfg->checkpoints_dir, run->job_id);
+    zs_job_meta_t meta;
+    bool have = zs_job_meta_read (dir, &meta, err, sizeof err) == 0;
+    int64_t rows = have ? meta.rows_committed : run->prog.rows_committed;
+    int64_t took = zs_clock_mono_ms () - run->started;
+    char n[32], rate[32];
+    s_say ("Job %s over: %s%s after %.1f s, %s rows of this job committed (%s rows/s on "
+           "average); %s; %lld restart%s.",
+           run->job_id, s_outcome (run, &meta, have),
+           have && !strcmp (meta.status, "STOPPED") ? " (stopped with a savepoint)" : "",
+           (double) took / 1000.0, zs_progress_num (rows, n, sizeof n),
+           zs_progress_num (took > 0 ? rows * 1000 / took : 0, rate, sizeof rate), what,
+           (long long) restarts, restarts == 1 ? "" : "s");
+    if (run->result == 0)
+        return;
     int64_t chk = zs_chk_latest (dir, err, sizeof err);
     if (chk > 0)
         s_say ("Its last completed checkpoint is %s/chk-%lld: once the cause is fixed, "

@@ -1,9 +1,11 @@
-/*  lab.c - `zsink lab LIST|NAME|all [--dir DIR]`: the tour's scenarios and
+/*  lab.c - `zsink lab list|N|NAME|all [--dir DIR]`: the tour's scenarios and
     the races around a commit, each run as a real cluster (`zsink cluster`,
     fail points where a race must happen at a given moment), then the facts
     that prove what it shows: the snapshots table, count and distinct ids,
     orphan files, and a timeline picture. Each fact is checked; the exit
-    status is 0 only when every fact of every scenario run holds.
+    status is 0 only when every fact of every scenario run holds. A
+    scenario is named by its name or by its number in the list (from 1,
+    the order of s_scenarios: the tour's order).
 */
 #include "lab.h"
 #include "cmd.h"
@@ -32,26 +34,26 @@ typedef struct {
 #define S_MAX "9223372036854775807"
 
 static const s_scenario_t s_scenarios[] = {
-    {"checkpoints-commit", "1. Checkpoints commit",
+    {"checkpoints-commit", "Checkpoints commit",
      "ids 1..100 at 20 rows/s, a checkpoint every 2 s: one snapshot per completed checkpoint, its "
      "identifier the checkpoint id, and the rows after the last one as identifier MAX at the end "
      "of input (the empty final checkpoint makes no snapshot: commit.ignore-empty)",
      "-Dexecution.checkpointing.interval=2s -Ddatagen.rows-per-second=20 "
      "-Ddatagen.number-of-rows=100 -Dcommit.ignore-empty=true",
      NULL, NULL, 100, "1 2 " S_MAX, NULL, 0, 0},
-    {"no-checkpoints", "2. No checkpoints, no commits",
+    {"no-checkpoints", "No checkpoints, no commits",
      "checkpointing off and an unbounded source, cancelled after 6 s: nothing is ever committed, "
      "as in Paimon's sink, and the coordinator says so at start",
      "-Dexecution.checkpointing.interval=0 -Ddatagen.rows-per-second=20", NULL, "6s", 0, "",
      "NOTHING WILL", 1, 0},
-    {"failure", "3. A failure, exactly once anyway",
+    {"failure", "A failure, exactly once anyway",
      "ids 1..200, 2 s checkpoints, the writer fails at id 120: the job restores the last "
      "completed checkpoint, the rows read since are read again, identifiers already committed "
      "are filtered: 200 rows, 200 distinct, no orphan",
      "-Dexecution.checkpointing.interval=2s -Ddatagen.rows-per-second=20 "
      "-Ddatagen.number-of-rows=200 -Ddatagen.fail-at-id=120",
      NULL, NULL, 200, NULL, "Restoring job .* from Checkpoint", 1, 0},
-    {"committer-stops-at-notify", "4. The committer stops at Notify(2), then the job fails over",
+    {"committer-stops-at-notify", "The committer stops at Notify(2), then the job fails over",
      "checkpoint 2 completes, but the committer fails as its notification arrives (fail point "
      "committer.before-commit, 2nd hit): nothing of it is committed yet; the failover restores "
      "checkpoint 2, whose state holds its committables, and the restored committer commits "
@@ -60,7 +62,7 @@ static const s_scenario_t s_scenarios[] = {
      "-Ddatagen.number-of-rows=250",
      "committer.before-commit=error:2", NULL, 250, NULL, "Restoring job .* from Checkpoint 2 ", 1,
      2},
-    {"failure-before-first-checkpoint", "5. A failure before the first checkpoint completes",
+    {"failure-before-first-checkpoint", "A failure before the first checkpoint completes",
      "ids 1..100, 2 s checkpoints, the writer fails at id 10 (half a second in): there is no "
      "checkpoint to restore, the job starts from scratch, the files written before are deleted, "
      "and the table still ends with each row once",
@@ -73,10 +75,11 @@ static const s_scenario_t s_scenarios[] = {
 static void
 s_usage (FILE *out)
 {
-    fprintf (out, "usage: zsink lab list | NAME | all [--dir DIR]\n"
-                  "  runs a scenario as a real cluster (under DIR/NAME, default /tmp/zsink-lab)\n"
-                  "  and prints the facts that prove it: snapshots, count, distinct ids,\n"
-                  "  orphans, and a timeline picture; exit 1 when a fact does not hold.\n");
+    fprintf (out, "usage: zsink lab [list] | N | NAME | all [--dir DIR]\n"
+                  "  runs scenario N (or NAME, as `zsink lab list` shows them) as a real cluster\n"
+                  "  (under DIR/NAME, default /tmp/zsink-lab) and prints the facts that prove\n"
+                  "  it: snapshots, count, distinct ids, orphans, and a timeline picture; exit 1\n"
+                  "  when a fact does not hold. `zsink lab 3` and `zsink lab failure` are one.\n");
 }
 
 static int s_failed_facts;
@@ -187,7 +190,8 @@ s_run (const s_scenario_t *sc, const char *zsink, const char *root)
 {
     char dir[ZS_PATH_MAX], cmd[4 * ZS_PATH_MAX];
     snprintf (dir, sizeof dir, "%s/%s", root, sc->name);
-    printf ("\n==== %s (%s)\n%s\n", sc->title, sc->name, sc->shows);
+    printf ("\n==== %d. %s (%s)\n%s\n", (int) (sc - s_scenarios) + 1, sc->title, sc->name,
+            sc->shows);
     snprintf (cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
     s_sh (cmd);
     char run[3 * ZS_PATH_MAX];
@@ -230,8 +234,10 @@ zs_lab_cmd (int argc, char **argv)
     }
     if (!what || strcmp (what, "list") == 0) {
         for (size_t i = 0; i < S_N; i++)
-            printf ("%-32s %s\n", s_scenarios[i].name, s_scenarios[i].title);
-        return what ? 0 : 2;
+            printf ("%zu  %-32s %s\n", i + 1, s_scenarios[i].name, s_scenarios[i].title);
+        if (!what)
+            printf ("\nzsink lab N (or NAME) runs one, zsink lab all every one.\n");
+        return 0;
     }
     char zsink[ZS_PATH_MAX];
     if (zs_cmd_self_path (zsink, sizeof zsink) != 0) {
@@ -239,13 +245,19 @@ zs_lab_cmd (int argc, char **argv)
         return 1;
     }
     size_t ran = 0;
+    char *end;
+    long number = strtol (what, &end, 10);
+    if (*end)
+        number = 0; //  a name
     for (size_t i = 0; i < S_N; i++)
-        if (strcmp (what, "all") == 0 || strcmp (what, s_scenarios[i].name) == 0) {
+        if (strcmp (what, "all") == 0 || strcmp (what, s_scenarios[i].name) == 0
+            || number == (long) i + 1) {
             s_run (&s_scenarios[i], zsink, root);
             ran++;
         }
     if (!ran) {
-        fprintf (stderr, "zsink lab: no scenario '%s' (zsink lab list)\n", what);
+        fprintf (stderr, "zsink lab: no scenario '%s' (zsink lab list: 1 to %zu, or a name)\n",
+                 what, S_N);
         return 2;
     }
     printf ("\n%s\n", s_failed_facts ? "SOME FACTS DID NOT HOLD" : "every fact holds");

@@ -14,37 +14,12 @@
 //  git describe of the tree at build time (cmake/git_version.cmake)
 extern const char *zs_git_describe;
 
-static void
-s_usage (FILE *out)
-{
-    fprintf (out,
-             "usage: zsink COMMAND ... | --version | --help\n"
-             "  cluster [-c JOB.yaml] [-Dkey=value ...] [--run-for 10s] [--restore-from CHK]\n"
-             "                           run the job on this machine (see zsink cluster --help)\n"
-             "  status  [--coordinator EP | -c JOB.yaml] [--json]\n"
-             "                           the job, its processes, its checkpoint history\n"
-             "  stop --savepoint [--coordinator EP | -c JOB.yaml]\n"
-             "                           final checkpoint, commit, stop; prints the savepoint\n"
-             "  cancel  [--coordinator EP | -c JOB.yaml]     stop without committing\n"
-             "  table snapshots|count|stats|files|orphans|verify PATH [--json]\n"
-             "  table scan PATH [--snapshot ID] [--limit N] [--format csv|jsonl]\n"
-             "                           inspect and maintain a table, read its rows\n"
-             "  config keys|show [--json]  every configuration key: default, description\n"
-             "  keys generate|check DIR [--writers N]\n"
-             "                           CURVE keys of a cluster (docs/security.md)\n"
-             "  timeline JOB_DIR [-o FILE.svg]\n"
-             "                           the job's processes on a time axis (SVG)\n"
-             "  lab list|NAME|all [--dir DIR]\n"
-             "                           run the tour's scenarios and races, prove each\n"
-             "  failpoints               the named fail points (ZSINK_FAILPOINTS=name=action)\n");
-}
-
 //  `zsink table|keys SUBCOMMAND …`: fn gets argv from the subcommand on.
 static int
 s_with_subcommand (int argc, char **argv, int (*fn) (int argc, char **argv))
 {
     if (argc < 2) {
-        s_usage (stderr);
+        fprintf (stderr, "zsink %s: missing subcommand; see zsink %s --help\n", argv[0], argv[0]);
         return 2;
     }
     return fn (argc - 1, argv + 1);
@@ -82,26 +57,55 @@ s_client (int argc, char **argv)
 static int
 s_failpoints (int argc, char **argv)
 {
+    if (argc > 1 && strcmp (argv[1], "--help") != 0 && strcmp (argv[1], "-h") != 0) {
+        fprintf (stderr,
+                 "zsink failpoints: unexpected argument '%s'; see zsink failpoints --help\n",
+                 argv[1]);
+        return 2;
+    }
     size_t n;
     const zs_failpoint_info_t *fp = zs_failpoint_list (&n);
-    printf ("ZSINK_FAILPOINTS=\"name=action[,name=action…]\", action: crash[:K] | "
+    printf ("usage: zsink failpoints   the named fail points a test can set:\n"
+            "ZSINK_FAILPOINTS=\"name=action[,name=action…]\", action: crash[:K] | "
             "error[:K] | delay:MS[:K] | drop[:K]\n\n");
     for (size_t i = 0; i < n; i++)
         printf ("  %-36s %s\n", fp[i].name, fp[i].what);
     return 0;
 }
 
-//  Each command gets argv from its name on.
+//  Each command gets argv from its name on; `what` is its line in `zsink
+//  --help` (an entry without one is listed by name: its --help says).
 static const struct {
     const char *name;
     int (*fn) (int argc, char **argv);
+    const char *what;
 } s_commands[] = {
-    {"table", s_table},           {"keys", s_keys},
-    {"cluster", s_cluster},       {"status", s_client},
-    {"stop", s_client},           {"cancel", s_client},
-    {"failpoints", s_failpoints}, {"timeline", zs_timeline_cmd},
-    {"lab", zs_lab_cmd},          {"config", zs_config_cmd},
+    {"cluster", s_cluster, "run a job on this machine: coordinator, writers, committer"},
+    {"status", s_client, "the job, its processes, its checkpoint history"},
+    {"stop", s_client, "final checkpoint and commit, then stop (--savepoint); its path"},
+    {"cancel", s_client, "stop the job without a final commit"},
+    {"table", s_table, "inspect and maintain a Paimon table (subcommands below)"},
+    {"keys", s_keys, "CURVE keys of a cluster: generate, check (docs/security.md)"},
+    {"timeline", zs_timeline_cmd, "the job's processes on a time axis (SVG)"},
+    {"lab", zs_lab_cmd, "run the tour's scenarios and races, and prove each"},
+    {"failpoints", s_failpoints, "the named fail points (ZSINK_FAILPOINTS=name=action)"},
+    {"config", zs_config_cmd, "every configuration key (keys), a job's configuration (show)"},
 };
+#define S_NCOMMANDS (sizeof s_commands / sizeof s_commands[0])
+
+//  Every command and every table subcommand, one line each.
+static void
+s_usage (FILE *out)
+{
+    fprintf (out, "usage: zsink COMMAND [ARGS ...] | --version | --help\n"
+                  "zsink COMMAND --help is the command's own help.\n\ncommands:\n");
+    for (size_t i = 0; i < S_NCOMMANDS; i++)
+        fprintf (out, "  %-12s %s\n", s_commands[i].name,
+                 s_commands[i].what ? s_commands[i].what : "(see its --help)");
+    fprintf (out, "\ntable subcommands (zsink table SUBCOMMAND --help; Paimon's procedure names"
+                  " work too):\n");
+    zs_table_cmd_list (out);
+}
 
 int
 main (int argc, char **argv)
@@ -122,7 +126,6 @@ main (int argc, char **argv)
     for (size_t i = 0; i < sizeof s_commands / sizeof s_commands[0]; i++)
         if (strcmp (cmd, s_commands[i].name) == 0)
             return s_commands[i].fn (argc - 1, argv + 1);
-    fprintf (stderr, "zsink: unknown command '%s'\n", cmd);
-    s_usage (stderr);
+    fprintf (stderr, "zsink: unknown command '%s'; see zsink --help\n", cmd);
     return 2;
 }

@@ -10,7 +10,10 @@
       scan              rows as JSON lines or CSV (rowfmt.h spells values)
       files --json      {"files":[{"path","rows","size","stats"}]} (path relative
                         to the table; stats as in the manifest, when known)
-      orphans --json    {"count","files":[…]} (with --delete: those deleted)
+      orphans --json, remove-orphan-files --json
+                        {"count","younger","files":[…],"held_by_pins","pins",
+                         "deleted","dry_run"} (files: those deleted when
+                        "deleted", else those that would be)
       verify            "OK" and exit 0, else one problem a line, "<path>: <what>",
                         and exit 1
       tags --json       [{"tag_name","snapshot_id","schema_id","commit_time",
@@ -20,10 +23,26 @@
                           "file_count","last_update_time"}] (Paimon's
                         $partitions; the time as a local wall clock in epoch ms)
       drop-partition --json, expire-partitions --json
-                        {"snapshot_id","partitions","files","rows"} (snapshot_id
-                        0: nothing dropped; expire-partitions adds "expired":
-                        the partitions, as $partitions spells them)
+                        {"snapshot_id","partitions","files","rows","dry_run"}
+                        (snapshot_id 0: nothing dropped; drop-partition adds
+                        "dropped": the specs given, expire-partitions
+                        "expired": the partitions, as $partitions spells them)
+      expire-snapshots --json
+                        {"expired","earliest","snapshot_ids","snapshot_files",
+                         "manifests","data_files","dry_run"}
+      rollback --json   {"previous_snapshot_id","current_snapshot_id" (Paimon's
+                        result row),"latest" (= current),"snapshot_ids","tags"
+                        (those removed),"snapshot_files","manifests",
+                        "data_files","dry_run"[,"tag_name"]}
+      create-tag --json {"tag_name","snapshot_id"}
+      delete-tag --json {"tag_name","snapshot_id","manifests","data_files","dry_run"}
+      a mistake         one line on stderr, "zsink table CMD: what; see zsink
+                        table CMD --help", exit 2
       scan|count --where  stderr: "--where: K of M files read, S skipped …"
+
+    Names: zsink's subcommand names and Paimon's procedure names (s_cmds),
+    zsink's option names and Paimon's argument names ('_' read as '-',
+    s_find_opt); docs/operations.md has the table of both.
 
     count and stats read every live data file of the latest snapshot rather
     than trusting the manifests' row counts: they are how tests check that
@@ -40,6 +59,7 @@
 #include "stats.h"
 #include "table.h"
 #include "table_job.h"
+#include "table_dryrun.h"
 #include <sys/stat.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -72,129 +92,28 @@ typedef struct {
     int64_t expiration_ms;
     const char *formatter, *pattern, *strategy;
     int64_t max_num;
+    int64_t to_ms;          //  rollback --to-timestamp (epoch ms; -1: none)
+    const char *version;    //  rollback --version: a snapshot id or a tag name
+    const char *older_text; //  --older-than as given, when a time (for the output)
+    //  Paimon's actions name the table --warehouse W --database D --table T
+    //  (W/D.db/T, its filesystem catalog's layout; T may be D.T) or --path
+    const char *warehouse, *database, *table;
+    char catalog_path[ZS_PATH_MAX];
     zs_io_s3_settings_t s3; //  -D s3.KEY=VALUE (else the environment's AWS_*)
 } s_args_t;
 
-//  The synopsis --help and the usage of a mistake both start with.
-static const char s_synopsis[] =
-    "usage: zsink table snapshots|count|stats|files|schema PATH [--json]\n"
-    "       zsink table count|stats PATH [--snapshot ID] [--json]\n"
-    "       zsink table scan PATH [--snapshot ID] [--limit N] [--format csv|jsonl]\n"
-    "       zsink table orphans PATH [--delete] [--older-than DURATION] [--json]\n"
-    "       zsink table verify PATH [--orphans-older-than DURATION] [--json]\n"
-    "       zsink table expire-snapshots PATH [--retain-max N] [--retain-min N]\n"
-    "                 [--older-than DURATION] [--max-deletes N] [--dry-run] [--json]\n"
-    "       zsink table compact PATH [--target-file-size SIZE] [--min-file-num N] [--json]\n"
-    "       zsink table remove-orphan-files PATH [--older-than DURATION] [--dry-run] [--json]\n"
-    "       zsink table rollback PATH --to-snapshot ID|--to-tag NAME [--json]\n"
-    "       zsink table count|stats|scan PATH --tag NAME [...]\n"
-    "       zsink table create-tag PATH NAME [--snapshot ID] [--json]\n"
-    "       zsink table delete-tag PATH NAME [--json]\n"
-    "       zsink table tags PATH [--json]\n"
-    "       zsink table unpin PATH --user COMMIT_USER\n"
-    "       zsink table partitions PATH [--snapshot ID] [--json]\n"
-    "       zsink table drop-partition PATH --partition K=V[,K=V...] [...] [--json]\n"
-    "       zsink table expire-partitions PATH [--expiration-time DURATION]\n"
-    "                 [--timestamp-formatter F] [--timestamp-pattern P]\n"
-    "                 [--expiration-strategy values-time|update-time] [--max-num N]\n"
-    "                 [--dry-run] [--json]\n"
-    "       zsink table scan|count PATH --where 'K = V [AND K >= V ...]' [...]\n"
-    "       zsink table ... s3://BUCKET/PATH [-D s3.KEY=VALUE ...]\n";
-
-//  Why the command line is wrong, and the synopsis. Returns the exit code, 2.
+//  A mistake on the command line: one line saying what is wrong and where
+//  the help is (not the whole usage, which buries that line). args is
+//  NULL before the subcommand is known. Returns the exit code, 2.
 static int
-s_usage (const char *why)
+s_usage (const s_args_t *args, const char *why)
 {
-    if (why)
-        fprintf (stderr, "zsink table: %s\n", why);
-    fputs (s_synopsis, stderr);
+    if (args)
+        fprintf (stderr, "zsink table %s: %s; see zsink table %s --help\n", args->cmd, why,
+                 args->cmd);
+    else
+        fprintf (stderr, "zsink table: %s; see zsink table --help\n", why);
     return 2;
-}
-
-static int
-s_help (void)
-{
-    fputs (s_synopsis, stdout);
-    fputs ("  snapshots  the $snapshots system table: id, commit user, identifier, kind,\n"
-           "             time, delta and total rows\n"
-           "  count      rows in the latest snapshot (reads the data files)\n"
-           "  stats      count, distinct ids, min and max id (of the first BIGINT\n"
-           "             column named id; count only without one)\n"
-           "  scan       print the rows, as JSON lines (default) or CSV with a header;\n"
-           "             PATH may also be one Parquet file\n"
-           "  files      live data files of the latest snapshot (--json: with their\n"
-           "             schema id and value statistics)\n"
-           "  schema     the latest schema: its columns (the $schemas system table) and\n"
-           "             the table's options ($options); the history: every schema-N,\n"
-           "             when, and the columns it added, dropped, renamed or retyped\n"
-           "             (by field id); and whether zsink can write the table (files of\n"
-           "             an older schema are read as the latest: a column added since\n"
-           "             reads NULL, INT/BIGINT/FLOAT/TIMESTAMP(3) widen; any other\n"
-           "             change is refused by name)\n"
-           "  orphans    files no snapshot references and no job's pin keeps; --delete\n"
-           "             removes those older than --older-than (default 1h). Whatever\n"
-           "             the age, a pin keeps what a running or restorable zsink job\n"
-           "             may still commit: its acked checkpoints' files, and while it\n"
-           "             runs its checkpoint in flight and manifests written ahead\n"
-           "             (--older-than 0s on a live table: every other unreferenced file)\n"
-           "  verify     snapshots and manifests decode, no snapshot id gap; every live\n"
-           "             file listed once, on disk with its recorded size and rows; no\n"
-           "             data file in no snapshot (of any age, or older than\n"
-           "             --orphans-older-than: a running job's checkpoint in flight is\n"
-           "             young); exit 1 naming each problem\n"
-           "  expire-snapshots  Paimon's expire_snapshots: keep the newest --retain-min,\n"
-           "             drop all beyond --retain-max, and between the two those older\n"
-           "             than --older-than; at most --max-deletes snapshots; each\n"
-           "             defaults to the table's snapshot.num-retained.min/max,\n"
-           "             snapshot.time-retained, snapshot.expire.limit. Removes the\n"
-           "             snapshots, the manifests only they name and the data files\n"
-           "             their commits deleted. Safe beside a running job (never the\n"
-           "             newest snapshot zsink made: its committed identifiers)\n"
-           "  compact    Paimon's compact procedure for an append table: small files\n"
-           "             (below 0.7 x --target-file-size, default 128mb) rewritten into\n"
-           "             one COMPACT snapshot once there are --min-file-num (default 5)\n"
-           "             of them, as many rounds as there is work; safe beside a job\n"
-           "  remove-orphan-files  Paimon's procedure: delete files no snapshot\n"
-           "             references, older than --older-than (default 1d, Paimon's),\n"
-           "             but those a zsink job's pin keeps, as orphans --delete\n"
-           "  rollback   Paimon's rollback_to: the snapshots after --to-snapshot and the\n"
-           "             files only they added removed; refused while a zsink job\n"
-           "             commits to the table. --to-tag NAME: to the tag's snapshot,\n"
-           "             restored from the tag when it is expired. Either way the\n"
-           "             tags of later snapshots are removed (as Paimon does)\n"
-           "  create-tag Paimon's create_tag: tag/tag-NAME of --snapshot ID (default the\n"
-           "             latest); refuses a taken name or a missing snapshot\n"
-           "  delete-tag Paimon's delete_tag: the tag, then the files only it kept\n"
-           "  tags       the $tags system table: name, snapshot, schema, commit time,\n"
-           "             record count, create time. A tag's snapshot, manifests and\n"
-           "             data files are kept by expire-snapshots, orphans and\n"
-           "             remove-orphan-files, and checked by verify; count, stats and\n"
-           "             scan read a tag with --tag NAME\n"
-           "  unpin      drop the pin of a commit user whose job is gone for good (orphans\n"
-           "             lists pins): the files it kept become orphans; refused while\n"
-           "             its job runs\n"
-           "  partitions the $partitions system table of a partitioned table: partition,\n"
-           "             record count, file size in bytes, file count, last update time\n"
-           "             (its newest file's creation time)\n"
-           "  drop-partition  Paimon's drop_partition: every live file of the partitions\n"
-           "             --partition names (all keys, or some: every partition with those\n"
-           "             values) deleted in one OVERWRITE snapshot, read so by Paimon; the\n"
-           "             files go with the expiry of the snapshots before it. Safe beside a\n"
-           "             running job, which keeps committing its other partitions (and new\n"
-           "             rows of a dropped one)\n"
-           "  expire-partitions  Paimon's expire_partitions: drop, as drop-partition, the\n"
-           "             partitions older than --expiration-time (the table's\n"
-           "             partition.expiration-time): their time from their values by\n"
-           "             --timestamp-pattern ('$dt $hr:00:00'; default the first key's\n"
-           "             value) and --timestamp-formatter ('yyyyMMdd'; default\n"
-           "             yyyy-MM-dd[ HH:mm:ss]), or with --expiration-strategy\n"
-           "             update-time their newest file's; at most --max-num (100)\n"
-           "  scan|count --where  only the partitions whose keys pass the comparisons\n"
-           "             (=, !=, <>, <, <=, >, >=, IS [NOT] NULL, joined by AND): the\n"
-           "             files of other partitions are never opened; stderr says how\n"
-           "             many were skipped\n",
-           stdout);
-    return 0;
 }
 
 //  Print a JSON value on one line and release it.
@@ -632,9 +551,14 @@ s_cmd_files (zs_table_t *table, const s_args_t *args)
         }
         s_print_json (json_pack ("{s:o}", "files", arr));
     } else {
-        printf ("%-60s %12s %14s\n", "path", "rows", "size");
+        //  the path column as wide as the longest path (a compaction's
+        //  names are longer than a writer's)
+        int w = 4;
         for (size_t i = 0; i < n; i++)
-            printf ("%-60s %12" PRId64 " %14" PRId64 "\n", files[i].path, files[i].rows,
+            w = (int) strlen (files[i].path) > w ? (int) strlen (files[i].path) : w;
+        printf ("%-*s %12s %14s\n", w, "path", "rows", "size");
+        for (size_t i = 0; i < n; i++)
+            printf ("%-*s %12" PRId64 " %14" PRId64 "\n", w, files[i].path, files[i].rows,
                     files[i].size);
         printf ("%zu file%s\n", n, n == 1 ? "" : "s");
     }
@@ -691,6 +615,8 @@ s_pins_report (zs_table_t *table, const s_args_t *args)
     return arr;
 }
 
+static void s_orphans_report (zs_table_t *table, const s_args_t *args, json_t *arr, size_t listed);
+
 static int
 s_cmd_orphans (zs_table_t *table, const s_args_t *args)
 {
@@ -737,12 +663,28 @@ s_cmd_orphans (zs_table_t *table, const s_args_t *args)
         if (args->json)
             json_array_append_new (arr, json_string (paths[i]));
         else
-            printf ("%s%s\n", deleting ? "deleted " : "", paths[i]);
+            printf ("%s%s\n",
+                    deleting        ? "deleted "
+                    : args->dry_run ? "would delete "
+                                    : "",
+                    paths[i]);
         listed++;
         free (paths[i]);
     }
     free (paths);
     zs_table_clean_unlock (&lock);
+    s_orphans_report (table, args, arr, listed);
+    return status;
+}
+
+//  After orphans listed (arr: their paths, listed of them): the younger
+//  ones, the pins, and the summary line (or the JSON document).
+static void
+s_orphans_report (zs_table_t *table, const s_args_t *args, json_t *arr, size_t listed)
+{
+    char err[ZS_ERRLEN];
+    char **paths;
+    size_t n;
     //  the young ones (a running job's files in flight are young) are not
     //  orphans yet, but a count of 0 must not hide that they exist
     size_t younger = 0;
@@ -758,26 +700,31 @@ s_cmd_orphans (zs_table_t *table, const s_args_t *args)
     if (args->json && zs_table_orphans_held (table, &held, err, sizeof err) != 0)
         fprintf (stderr, "zsink table orphans: %s\n", err);
     if (args->json)
-        s_print_json (json_pack ("{s:I, s:I, s:o, s:I, s:o}", "count", (json_int_t) listed,
-                                 "younger", (json_int_t) younger, "files", arr, "held_by_pins",
-                                 (json_int_t) held, "pins", pins));
+        s_print_json (json_pack ("{s:I, s:I, s:o, s:I, s:o, s:b, s:b}", "count",
+                                 (json_int_t) listed, "younger", (json_int_t) younger, "files", arr,
+                                 "held_by_pins", (json_int_t) held, "pins", pins, "deleted",
+                                 args->delete, "dry_run", args->dry_run));
     else {
         json_decref (pins);
         json_decref (arr);
         char age[48] = "";
-        if (args->older_than_ms > 0) {
+        if (args->older_text)
+            snprintf (age, sizeof age, " older than %.30s", args->older_text);
+        else if (args->older_than_ms > 0) {
             strcpy (age, " older than ");
             s_format_age (args->older_than_ms, age + strlen (age), sizeof age - strlen (age));
         }
         printf ("%zu orphan file%s%s%s", listed, listed == 1 ? "" : "s",
-                args->delete ? " deleted" : "", age);
+                args->delete    ? " deleted"
+                : args->dry_run ? " would be deleted"
+                                : "",
+                age);
         if (younger)
             printf ("; %zu younger file%s in no snapshot not counted (a running job's files in "
                     "flight are young; --older-than 0s lists them)",
                     younger, younger == 1 ? "" : "s");
         printf ("\n");
     }
-    return status;
 }
 
 static int
@@ -818,8 +765,11 @@ s_opt_snapshot (s_args_t *args, const char *opt, const char *value)
 {
     char *end = NULL;
     args->snapshot = value ? strtoll (value, &end, 10) : 0;
-    if (!end || *end || args->snapshot < 1)
-        return s_usage ("--snapshot needs a snapshot id (1, 2, …)");
+    if (!end || *end || args->snapshot < 1) {
+        char why[128];
+        snprintf (why, sizeof why, "%s needs a snapshot id (1, 2, …)", opt);
+        return s_usage (args, why);
+    }
     return ZS_CMD_GO_ON;
 }
 
@@ -829,7 +779,7 @@ s_opt_limit (s_args_t *args, const char *opt, const char *value)
     char *end = NULL;
     args->limit = value ? strtoll (value, &end, 10) : -1;
     if (!end || *end || args->limit < 0)
-        return s_usage ("--limit needs a number of rows (0 or more)");
+        return s_usage (args, "--limit needs a number of rows (0 or more)");
     return ZS_CMD_GO_ON;
 }
 
@@ -838,7 +788,7 @@ s_opt_format (s_args_t *args, const char *opt, const char *value)
 {
     const char *f = value ? value : "";
     if (strcmp (f, "csv") != 0 && strcmp (f, "jsonl") != 0)
-        return s_usage ("--format is csv or jsonl");
+        return s_usage (args, "--format is csv or jsonl");
     args->csv = strcmp (f, "csv") == 0;
     return ZS_CMD_GO_ON;
 }
@@ -850,18 +800,118 @@ s_opt_delete (s_args_t *args, const char *opt, const char *value)
     return ZS_CMD_GO_ON;
 }
 
+//  The fraction of a second after "ss." (up to millis), into *ms; past it.
+static const char *
+s_parse_millis (const char *p, int *ms)
+{
+    int digits = 0;
+    for (*ms = 0; *p >= '0' && *p <= '9'; p++, digits++)
+        if (digits < 3)
+            *ms = *ms * 10 + (*p - '0');
+    for (; digits > 0 && digits < 3; digits++)
+        *ms *= 10;
+    return p;
+}
+
+//  Paimon's timestamp form, 'yyyy-MM-dd[ HH:mm[:ss[.SSS]]]' ('T' for the
+//  space too), in the local time zone as Paimon's DateTimeUtils reads it:
+//  epoch ms into *at_ms. 0 or -1.
+static int
+s_parse_timestamp (const char *text, int64_t *at_ms)
+{
+    int y, mo, d, h = 0, mi = 0, sec = 0, ms = 0, n = 0;
+    if (sscanf (text, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10)
+        return -1;
+    const char *p = text + n;
+    if ((*p == ' ' || *p == 'T') && sscanf (p + 1, "%2d:%2d%n", &h, &mi, &n) == 2 && n == 5) {
+        p += 6;
+        if (*p == ':' && sscanf (p + 1, "%2d%n", &sec, &n) == 1 && n == 2)
+            p += 3;
+        if (*p == '.')
+            p = s_parse_millis (p + 1, &ms);
+    }
+    if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 59)
+        return -1;
+    struct tm tm = {.tm_year = y - 1900,
+                    .tm_mon = mo - 1,
+                    .tm_mday = d,
+                    .tm_hour = h,
+                    .tm_min = mi,
+                    .tm_sec = sec,
+                    .tm_isdst = -1};
+    time_t t = mktime (&tm);
+    if (t == (time_t) -1 || tm.tm_mday != d) //  no 31 February
+        return -1;
+    *at_ms = (int64_t) t * 1000 + ms;
+    return 0;
+}
+
+//  A TIME: Paimon's timestamp form (s_parse_timestamp), epoch millis (12
+//  digits or more: Paimon's BIGINT timestamp) or a duration ago (1h, 7d),
+//  as epoch ms. 0 or -1.
+static int
+s_parse_time (const char *text, int64_t *at_ms)
+{
+    int64_t ago;
+    size_t len = strlen (text);
+    if (len >= 12 && strspn (text, "0123456789") == len) {
+        *at_ms = strtoll (text, NULL, 10);
+        return 0;
+    }
+    if (zs_parse_duration_ms (text, &ago) == 0 && ago >= 0) {
+        *at_ms = zs_clock_wall_ms () - ago;
+        return 0;
+    }
+    return s_parse_timestamp (text, at_ms);
+}
+
+//  The one line of a TIME that does not parse (or is not past).
+static int
+s_bad_time (s_args_t *args, const char *opt, const char *value, bool future)
+{
+    char why[256];
+    if (!value)
+        snprintf (why, sizeof why, "%s needs a time (e.g. '2026-12-01 10:00:00' or '1h')", opt);
+    else if (future)
+        snprintf (why, sizeof why,
+                  "%s: '%.64s' is not in the past (files being written now would go)", opt, value);
+    else
+        snprintf (why, sizeof why, "%s: bad time '%.64s' (try '2026-12-01 10:00:00' or '1h')", opt,
+                  value);
+    return s_usage (args, why);
+}
+
+//  --older-than, --orphans-older-than: an age, or the time before which
+//  (Paimon's older_than), which must be past.
 static int
 s_opt_age (s_args_t *args, const char *opt, const char *value)
 {
-    char why[160];
-    if (!value) {
-        snprintf (why, sizeof why, "%s needs a duration (e.g. 10s, 5m, 1h)", opt);
-        return s_usage (why);
-    }
-    if (zs_parse_duration_ms (value, &args->older_than_ms) != 0 || args->older_than_ms < 0) {
-        snprintf (why, sizeof why, "%s: bad duration '%.64s'", opt, value);
-        return s_usage (why);
-    }
+    int64_t at, now = zs_clock_wall_ms ();
+    if (!value || s_parse_time (value, &at) != 0)
+        return s_bad_time (args, opt, value, false);
+    if (at > now)
+        return s_bad_time (args, opt, value, true);
+    args->older_than_ms = now - at;
+    args->older_text = zs_parse_duration_ms (value, &at) == 0 ? NULL : value;
+    return ZS_CMD_GO_ON;
+}
+
+//  rollback --to-timestamp, --timestamp (Paimon's rollback_to_timestamp)
+static int
+s_opt_to_time (s_args_t *args, const char *opt, const char *value)
+{
+    if (!value || s_parse_time (value, &args->to_ms) != 0)
+        return s_bad_time (args, opt, value, false);
+    return ZS_CMD_GO_ON;
+}
+
+//  rollback --version (Paimon's rollback_to action): a snapshot id, or a tag
+static int
+s_opt_version (s_args_t *args, const char *opt, const char *value)
+{
+    if (!value || !*value)
+        return s_usage (args, "--version needs a snapshot id or a tag name");
+    args->version = value;
     return ZS_CMD_GO_ON;
 }
 
@@ -873,7 +923,7 @@ s_opt_count (s_args_t *args, const char *opt, const char *value)
     if (!end || *end || v < 1 || v > INT32_MAX) {
         char why[160];
         snprintf (why, sizeof why, "%s needs a whole number of at least 1", opt);
-        return s_usage (why);
+        return s_usage (args, why);
     }
     if (strcmp (opt, "--retain-max") == 0)
         args->retain_max = v;
@@ -881,7 +931,7 @@ s_opt_count (s_args_t *args, const char *opt, const char *value)
         args->retain_min = v;
     else if (strcmp (opt, "--min-file-num") == 0)
         args->min_file_num = v;
-    else if (strcmp (opt, "--max-num") == 0)
+    else if (strcmp (opt, "--max-num") == 0 || strcmp (opt, "--max-expires") == 0)
         args->max_num = v;
     else
         args->max_deletes = v;
@@ -892,7 +942,7 @@ static int
 s_opt_user (s_args_t *args, const char *opt, const char *value)
 {
     if (!value || !value[0])
-        return s_usage ("--user needs a commit user");
+        return s_usage (args, "--user needs a commit user");
     args->user = value;
     return ZS_CMD_GO_ON;
 }
@@ -937,13 +987,20 @@ s_cmd_expire (zs_table_t *table, const s_args_t *args)
         return 1;
     }
     int64_t n = out.end > out.begin ? out.end - out.begin : 0;
+    json_t *ids = json_array ();
+    for (int64_t id = out.begin; id < out.end; id++)
+        json_array_append_new (ids, json_integer (id));
     if (args->json)
-        s_print_json (json_pack ("{s:I, s:I, s:I, s:I, s:I, s:b}", "expired", (json_int_t) n,
-                                 "earliest", (json_int_t) (n ? out.end : out.begin),
-                                 "snapshot_files", (json_int_t) out.snapshots, "manifests",
+        s_print_json (json_pack ("{s:I, s:I, s:o, s:I, s:I, s:I, s:b}", "expired", (json_int_t) n,
+                                 "earliest", (json_int_t) (n ? out.end : out.begin), "snapshot_ids",
+                                 ids, "snapshot_files", (json_int_t) out.snapshots, "manifests",
                                  (json_int_t) out.manifests, "data_files",
                                  (json_int_t) out.data_files, "dry_run", args->dry_run));
-    else if (n == 0)
+    else
+        json_decref (ids);
+    if (args->json)
+        return 0;
+    if (n == 0)
         printf ("no snapshot to expire\n");
     else
         printf ("%s snapshots %" PRId64 "..%" PRId64 ": %" PRId64 " snapshot files, %" PRId64
@@ -960,7 +1017,7 @@ s_opt_size (s_args_t *args, const char *opt, const char *value)
         || args->target_file_size < 1) {
         char why[160];
         snprintf (why, sizeof why, "%s needs a size (e.g. 128mb)", opt);
-        return s_usage (why);
+        return s_usage (args, why);
     }
     return ZS_CMD_GO_ON;
 }
@@ -1024,18 +1081,19 @@ s_cmd_compact (zs_table_t *table, const s_args_t *args)
 static int
 s_cmd_unpin (zs_table_t *table, const s_args_t *args)
 {
-    if (!args->user) {
-        fprintf (stderr, "zsink table unpin: --user COMMIT_USER is required (orphans lists "
-                         "the pins)\n");
-        return 2;
-    }
+    if (!args->user)
+        return s_usage (args, "--user COMMIT_USER is required (orphans lists the pins)");
     char err[ZS_ERRLEN];
     zs_pin_t *pins = NULL;
-    size_t n = 0;
-    bool running = false;
+    size_t n = 0, kept = 0;
+    bool running = false, found = false;
     if (zs_table_pins (table, &pins, &n, err, sizeof err) == 0)
         for (size_t i = 0; i < n; i++)
-            running = running || (strcmp (pins[i].user, args->user) == 0 && pins[i].running);
+            if (strcmp (pins[i].user, args->user) == 0) {
+                running = running || pins[i].running;
+                found = true;
+                kept = pins[i].files;
+            }
     free (pins);
     //  its files in flight and its manifests would lose their keeper
     if (running) {
@@ -1043,65 +1101,161 @@ s_cmd_unpin (zs_table_t *table, const s_args_t *args)
                  args->user);
         return 1;
     }
-    int rc = zs_table_unpin (table, args->user, err, sizeof err);
+    if (args->dry_run && found) {
+        printf ("would unpin commit user %s: %zu data file%s it keeps would become orphans\n",
+                args->user, kept, kept == 1 ? "" : "s");
+        return 0;
+    }
+    int rc = args->dry_run ? ZS_ENOENT : zs_table_unpin (table, args->user, err, sizeof err);
     if (rc != 0) {
+        if (args->dry_run)
+            snprintf (err, sizeof err, "no pin of commit user %s", args->user);
         fprintf (stderr, "zsink table unpin: %s\n", err);
         return 1;
     }
-    printf ("unpinned commit user %s\n", args->user);
+    printf ("unpinned commit user %s: %zu data file%s it kept can be orphans now\n", args->user,
+            kept, kept == 1 ? "" : "s");
     return 0;
 }
 
-//  rollback --to-tag NAME (table.h zs_table_rollback_to_tag).
+//  rollback --to-timestamp: the newest snapshot made at or before it
+//  (Paimon's earlierOrEqualTimeMills), into args->snapshot. 0 or 1 printed.
 static int
-s_rollback_to_tag (zs_table_t *table, const s_args_t *args)
+s_snapshot_at (zs_table_t *table, s_args_t *args)
 {
-    zs_rolled_back_t out;
     char err[ZS_ERRLEN];
+    zs_snapshot_t *snaps;
+    size_t n;
+    if (zs_table_list_snapshots (table, &snaps, &n, err, sizeof err) != 0) {
+        fprintf (stderr, "zsink table %s: %s\n", args->cmd, err);
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (snaps[i].time_millis <= args->to_ms)
+            args->snapshot = snaps[i].id;
+    char when[40], first[40] = "none";
+    s_fmt_time (args->to_ms, when, sizeof when);
+    if (n)
+        s_fmt_time (snaps[0].time_millis, first, sizeof first);
+    free (snaps);
+    if (!args->snapshot) {
+        fprintf (stderr, "zsink table %s: no snapshot made at or before %s (the earliest: %s)\n",
+                 args->cmd, when, first);
+        return 1;
+    }
+    return 0;
+}
+
+//  The target of a rollback: exactly one of --to-snapshot, --to-tag,
+//  --to-timestamp, --version (an id or a tag, as Paimon's action reads it).
+static int
+s_rollback_target (zs_table_t *table, s_args_t *args)
+{
+    if (args->version) {
+        char *end;
+        int64_t id = strtoll (args->version, &end, 10);
+        if (*end == '\0' && id > 0 && !args->snapshot)
+            args->snapshot = id;
+        else if (!args->tag)
+            args->tag = args->version;
+        else
+            args->snapshot = -1; //  two targets
+    }
+    int given = (args->snapshot != 0) + (args->tag != NULL) + (args->to_ms >= 0);
+    if (given != 1)
+        return s_usage (args, given ? "give one target: --to-snapshot ID, --to-tag NAME or "
+                                      "--to-timestamp TIME"
+                                    : "missing the target: --to-snapshot ID, --to-tag NAME or "
+                                      "--to-timestamp TIME");
+    return args->to_ms >= 0 ? s_snapshot_at (table, args) : 0;
+}
+
+//  What a rollback to snapshot `to` removes: the snapshots after it (ids)
+//  and their tags (names), as JSON arrays (empty when they cannot be read:
+//  the rollback itself will say why).
+static void
+s_after (zs_table_t *table, int64_t to, json_t **ids, json_t **names)
+{
+    char err[ZS_ERRLEN];
+    zs_snapshot_t *snaps = NULL;
+    zs_tag_t *tags = NULL;
+    size_t ns = 0, nt = 0;
+    *ids = json_array ();
+    *names = json_array ();
+    if (zs_table_list_snapshots (table, &snaps, &ns, err, sizeof err) != 0)
+        ns = 0;
+    if (zs_table_tags (table, &tags, &nt, err, sizeof err) != 0)
+        nt = 0;
+    for (size_t i = 0; i < ns; i++)
+        if (snaps[i].id > to)
+            json_array_append_new (*ids, json_integer (snaps[i].id));
+    for (size_t i = 0; i < nt; i++)
+        if (tags[i].snap.id > to)
+            json_array_append_new (*names, json_string (tags[i].name));
+    free (snaps);
+    free (tags);
+}
+
+static void
+s_print_rollback (const s_args_t *args, int64_t from, int64_t to, json_t *ids, json_t *tags,
+                  const zs_rolled_back_t *out)
+{
+    if (args->json) {
+        json_t *o =
+            json_pack ("{s:I, s:I, s:I, s:o, s:o, s:I, s:I, s:I, s:b}", "previous_snapshot_id",
+                       (json_int_t) from, "current_snapshot_id", (json_int_t) to, "latest",
+                       (json_int_t) to, "snapshot_ids", ids, "tags", tags, "snapshot_files",
+                       (json_int_t) out->snapshots, "manifests", (json_int_t) out->manifests,
+                       "data_files", (json_int_t) out->data_files, "dry_run", args->dry_run);
+        if (args->tag)
+            json_object_set_new (o, "tag_name", json_string (args->tag));
+        s_print_json (o);
+        return;
+    }
+    printf ("%s to snapshot %" PRId64 "%s%s%s (latest was %" PRId64 "): %s%" PRId64
+            " snapshot%s, %" PRId64 " manifests and lists, %" PRId64 " data files%s",
+            args->dry_run ? "would roll back" : "rolled back", to, args->tag ? " (tag '" : "",
+            args->tag ? args->tag : "", args->tag ? "')" : "", from,
+            args->dry_run ? "would remove " : "", out->snapshots, out->snapshots == 1 ? "" : "s",
+            out->manifests, out->data_files, args->dry_run ? "" : " removed");
+    for (size_t i = 0; i < json_array_size (tags); i++)
+        printf ("%s'%s'", i ? ", " : "; and the tags of later snapshots: ",
+                json_string_value (json_array_get (tags, i)));
+    printf ("\n");
+    json_decref (ids);
+    json_decref (tags);
+}
+
+//  Paimon's rollback_to (--to-snapshot, --to-tag) and rollback_to_timestamp.
+static int
+s_cmd_rollback (zs_table_t *table, const s_args_t *given)
+{
+    s_args_t a = *given, *args = &a;
+    int rc = s_rollback_target (table, args);
+    if (rc != 0)
+        return rc;
+    char err[ZS_ERRLEN];
+    zs_snapshot_t latest;
     zs_tag_t tag;
-    int rc = zs_table_read_tag (table, args->tag, &tag, err, sizeof err);
-    if (rc == 0)
-        rc = zs_table_rollback_to_tag (table, args->tag, &out, err, sizeof err);
-    if (rc != 0) {
-        fprintf (stderr, "zsink table rollback: %s\n", err);
+    if (zs_table_latest_snapshot (table, &latest, err, sizeof err) != 0
+        || (args->tag && zs_table_read_tag (table, args->tag, &tag, err, sizeof err) != 0)) {
+        fprintf (stderr, "zsink table %s: %s\n", args->cmd, err);
         return 1;
     }
-    if (args->json)
-        s_print_json (
-            json_pack ("{s:I, s:s, s:I, s:I, s:I}", "latest", (json_int_t) tag.snap.id, "tag_name",
-                       args->tag, "snapshot_files", (json_int_t) out.snapshots, "manifests",
-                       (json_int_t) out.manifests, "data_files", (json_int_t) out.data_files));
-    else
-        printf ("rolled back to tag '%s' (snapshot %" PRId64 "): %" PRId64 " snapshots, %" PRId64
-                " manifests and lists, %" PRId64 " data files removed\n",
-                args->tag, tag.snap.id, out.snapshots, out.manifests, out.data_files);
-    return 0;
-}
-
-static int
-s_cmd_rollback (zs_table_t *table, const s_args_t *args)
-{
-    if (!args->snapshot == !args->tag) {
-        fprintf (stderr, "zsink table rollback: --to-snapshot ID or --to-tag NAME is required\n");
-        return 2;
-    }
-    if (args->tag)
-        return s_rollback_to_tag (table, args);
+    int64_t to = args->tag ? tag.snap.id : args->snapshot;
+    json_t *ids, *tags;
+    s_after (table, to, &ids, &tags);
     zs_rolled_back_t out;
-    char err[ZS_ERRLEN];
-    if (zs_table_rollback (table, args->snapshot, &out, err, sizeof err) != 0) {
-        fprintf (stderr, "zsink table rollback: %s\n", err);
-        return 1;
+    rc = args->dry_run ? zs_table_rollback_dry_run (table, to, args->tag, &out, err, sizeof err)
+         : args->tag   ? zs_table_rollback_to_tag (table, args->tag, &out, err, sizeof err)
+                       : zs_table_rollback (table, to, &out, err, sizeof err);
+    if (rc != 0) {
+        json_decref (tags);
+        json_decref (ids);
+        fprintf (stderr, "zsink table %s: %s\n", args->cmd, err);
+        return rc == ZS_EREFUSED ? 2 : 1;
     }
-    if (args->json)
-        s_print_json (json_pack ("{s:I, s:I, s:I, s:I}", "latest", (json_int_t) args->snapshot,
-                                 "snapshot_files", (json_int_t) out.snapshots, "manifests",
-                                 (json_int_t) out.manifests, "data_files",
-                                 (json_int_t) out.data_files));
-    else
-        printf ("rolled back to snapshot %" PRId64 ": %" PRId64 " snapshots, %" PRId64
-                " manifests and lists, %" PRId64 " data files removed\n",
-                args->snapshot, out.snapshots, out.manifests, out.data_files);
+    s_print_rollback (args, latest.id, to, ids, tags, &out);
     return 0;
 }
 
@@ -1248,19 +1402,25 @@ s_cmd_delete_tag (zs_table_t *table, const s_args_t *args)
 {
     char err[ZS_ERRLEN];
     zs_rolled_back_t out;
-    int rc = zs_table_delete_tag (table, args->tag, &out, err, sizeof err);
+    zs_tag_t tag;
+    int rc = zs_table_read_tag (table, args->tag, &tag, err, sizeof err);
+    if (rc == 0)
+        rc = args->dry_run ? zs_table_delete_tag_dry_run (table, args->tag, &out, err, sizeof err)
+                           : zs_table_delete_tag (table, args->tag, &out, err, sizeof err);
     if (rc != 0) {
-        fprintf (stderr, "zsink table delete-tag: %s\n", err);
+        fprintf (stderr, "zsink table %s: %s\n", args->cmd, err);
         return rc == ZS_ENOENT || rc == ZS_EREFUSED ? 2 : 1;
     }
     if (args->json)
-        s_print_json (json_pack ("{s:s, s:I, s:I}", "tag_name", args->tag, "manifests",
-                                 (json_int_t) out.manifests, "data_files",
-                                 (json_int_t) out.data_files));
+        s_print_json (json_pack ("{s:s, s:I, s:I, s:I, s:b}", "tag_name", args->tag, "snapshot_id",
+                                 (json_int_t) tag.snap.id, "manifests", (json_int_t) out.manifests,
+                                 "data_files", (json_int_t) out.data_files, "dry_run",
+                                 args->dry_run));
     else
-        printf ("deleted tag '%s': %" PRId64 " manifests and lists, %" PRId64
-                " data files only it kept removed\n",
-                args->tag, out.manifests, out.data_files);
+        printf ("%s tag '%s' (snapshot %" PRId64 "): %" PRId64 " manifests and lists, %" PRId64
+                " data files only it kept %s\n",
+                args->dry_run ? "would delete" : "deleted", args->tag, tag.snap.id, out.manifests,
+                out.data_files, args->dry_run ? "would go" : "removed");
     return 0;
 }
 
@@ -1316,7 +1476,7 @@ s_opt_tag (s_args_t *args, const char *opt, const char *value)
     if (!value) {
         char why[160];
         snprintf (why, sizeof why, "%s needs a tag name", opt);
-        return s_usage (why);
+        return s_usage (args, why);
     }
     args->tag = value;
     return ZS_CMD_GO_ON;
@@ -1377,15 +1537,17 @@ s_cmd_partitions (zs_table_t *table, const s_args_t *args)
     return 0;
 }
 
+//  What a drop did (or would do): list, under key, the partitions.
 static void
-s_print_dropped (const s_args_t *args, const zs_dropped_t *d, json_t *expired)
+s_print_dropped (const s_args_t *args, const zs_dropped_t *d, json_t *expired, const char *key)
 {
     if (args->json) {
-        json_t *o = json_pack ("{s:I, s:I, s:I, s:I}", "snapshot_id", (json_int_t) d->snapshot_id,
-                               "partitions", (json_int_t) d->partitions, "files",
-                               (json_int_t) d->files, "rows", (json_int_t) d->rows);
+        json_t *o =
+            json_pack ("{s:I, s:I, s:I, s:I, s:b}", "snapshot_id", (json_int_t) d->snapshot_id,
+                       "partitions", (json_int_t) d->partitions, "files", (json_int_t) d->files,
+                       "rows", (json_int_t) d->rows, "dry_run", args->dry_run);
         if (expired)
-            json_object_set_new (o, "expired", expired);
+            json_object_set_new (o, key, expired);
         s_print_json (o);
     } else if (d->snapshot_id)
         printf ("Dropped %" PRId64 " partition%s (%" PRId64 " files, %" PRId64
@@ -1401,13 +1563,22 @@ s_cmd_drop_partition (zs_table_t *table, const s_args_t *args)
     char err[ZS_ERRLEN];
     zs_dropped_t d;
     if (args->n_specs == 0)
-        return s_usage ("drop-partition needs --partition K=V[,K=V...]");
-    int rc = zs_table_drop_partitions (table, args->specs, args->n_specs, &d, err, sizeof err);
+        return s_usage (args, "drop-partition needs --partition K=V[,K=V...]");
+    int rc = args->dry_run ? zs_table_drop_partitions_dry_run (table, args->specs, args->n_specs,
+                                                               &d, err, sizeof err)
+                           : zs_table_drop_partitions (table, args->specs, args->n_specs, &d, err,
+                                                       sizeof err);
     if (rc != 0) {
-        fprintf (stderr, "zsink table drop-partition: %s\n", err);
+        fprintf (stderr, "zsink table %s: %s\n", args->cmd, err);
         return rc == ZS_EREFUSED ? 2 : 1;
     }
-    s_print_dropped (args, &d, NULL);
+    json_t *specs = json_array ();
+    for (size_t i = 0; i < args->n_specs; i++)
+        json_array_append_new (specs, json_string (args->specs[i]));
+    if (args->dry_run && !args->json)
+        printf ("would drop %" PRId64 " partition%s (%" PRId64 " files, %" PRId64 " rows)\n",
+                d.partitions, d.partitions == 1 ? "" : "s", d.files, d.rows);
+    s_print_dropped (args, &d, specs, "dropped");
     return 0;
 }
 
@@ -1443,7 +1614,7 @@ s_cmd_expire_partitions (zs_table_t *table, const s_args_t *args)
     }
     if (!args->json && n == 0)
         printf ("no partition expired\n");
-    s_print_dropped (args, &d, list);
+    s_print_dropped (args, &d, list, "expired");
     free (expired);
     return 0;
 }
@@ -1452,30 +1623,43 @@ static int
 s_opt_partition (s_args_t *args, const char *opt, const char *value)
 {
     if (!value)
-        return s_usage ("--partition needs K=V[,K=V...]");
+        return s_usage (args, "--partition needs K=V[,K=V...]");
     if (args->n_specs == sizeof args->specs / sizeof args->specs[0])
-        return s_usage ("too many --partition");
+        return s_usage (args, "too many --partition");
     args->specs[args->n_specs++] = value;
     return ZS_CMD_GO_ON;
 }
 
-//  --where, --timestamp-formatter, --timestamp-pattern, --expiration-strategy
+//  --where, --timestamp-formatter, --timestamp-pattern, --expiration-strategy;
+//  --warehouse, --database, --table, --path: the table as Paimon's actions
+//  name it (s_catalog_path puts them together)
 static int
 s_opt_text (s_args_t *args, const char *opt, const char *value)
 {
     if (!value || !*value) {
         char why[160];
         snprintf (why, sizeof why, "%s needs a value", opt);
-        return s_usage (why);
+        return s_usage (args, why);
     }
-    if (strcmp (opt, "--where") == 0)
-        args->where = value;
-    else if (strcmp (opt, "--timestamp-formatter") == 0)
-        args->formatter = value;
-    else if (strcmp (opt, "--timestamp-pattern") == 0)
-        args->pattern = value;
-    else
-        args->strategy = value;
+    static const struct {
+        const char *opt;
+        size_t offset;
+    } fields[] = {
+        {"--path", offsetof (s_args_t, path)},
+        {"--warehouse", offsetof (s_args_t, warehouse)},
+        {"--database", offsetof (s_args_t, database)},
+        {"--table", offsetof (s_args_t, table)},
+        {"--where", offsetof (s_args_t, where)},
+        {"--timestamp-formatter", offsetof (s_args_t, formatter)},
+        {"--timestamp-pattern", offsetof (s_args_t, pattern)},
+        {"--expiration-strategy", offsetof (s_args_t, strategy)},
+        {"--expire-strategy", offsetof (s_args_t, strategy)},
+    };
+    if (strcmp (opt, "--path") == 0 && args->path)
+        return s_usage (args, "--path and a PATH: one or the other");
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (strcmp (opt, fields[i].opt) == 0)
+            *(const char **) ((char *) args + fields[i].offset) = value;
     return ZS_CMD_GO_ON;
 }
 
@@ -1486,8 +1670,35 @@ s_opt_expiration (s_args_t *args, const char *opt, const char *value)
         || args->expiration_ms <= 0) {
         char why[160];
         snprintf (why, sizeof why, "%s needs a duration (e.g. 7d, 12h)", opt);
-        return s_usage (why);
+        return s_usage (args, why);
     }
+    return ZS_CMD_GO_ON;
+}
+
+//  The table's path from --warehouse W --database D --table T (or
+//  --table D.T): W/D.db/T, as Paimon's filesystem catalog lays it out.
+//  ZS_CMD_GO_ON, or the exit code.
+static int
+s_catalog_path (s_args_t *args)
+{
+    if (!args->warehouse && !args->database && !args->table)
+        return ZS_CMD_GO_ON;
+    const char *dot = args->table ? strchr (args->table, '.') : NULL;
+    const char *db = args->database;
+    int db_len = db ? (int) strlen (db) : 0;
+    if (dot && !db) {
+        db = args->table;
+        db_len = (int) (dot - args->table);
+    }
+    const char *name = dot && db == args->table ? dot + 1 : args->table;
+    if (args->path || !args->warehouse || !db || !name || !*name)
+        return s_usage (args, args->path ? "a PATH and --warehouse/--database/--table: one or "
+                                           "the other"
+                                         : "--warehouse W --database D --table T (or --table "
+                                           "D.T) name the table W/D.db/T: give all three");
+    snprintf (args->catalog_path, sizeof args->catalog_path, "%s/%.*s.db/%s", args->warehouse,
+              db_len, db, name);
+    args->path = args->catalog_path;
     return ZS_CMD_GO_ON;
 }
 
@@ -1512,6 +1723,7 @@ enum {
     S_PARTITIONS = 1 << 16,
     S_DROP_PARTITION = 1 << 17,
     S_EXPIRE_PARTITIONS = 1 << 18,
+    S_ALL = (1 << 19) - 1,
 };
 //  those that take a tag NAME after PATH
 #define S_NAMED (S_CREATE_TAG | S_DELETE_TAG)
@@ -1524,24 +1736,37 @@ typedef struct {
 } s_opt_t;
 
 //  Options that do not apply to a subcommand are errors, not ignored:
-//  `count --delete` must not look like it did something.
+//  `count --delete` must not look like it did something. Paimon's
+//  argument names are found too: '_' reads as '-' (--older_than,
+//  --retain_max, --dry_run …), and the few Paimon names that differ from
+//  zsink's are entries of their own (--snapshot-id, --tag-name, --version,
+//  --timestamp, --expire-strategy, --max-expires).
 static const s_opt_t s_opts[] = {
     {"--json",
      S_SNAPSHOTS | S_COUNT | S_STATS | S_FILES | S_ORPHANS | S_VERIFY | S_SCHEMA | S_EXPIRE
          | S_COMPACT | S_REMOVE_ORPHANS | S_ROLLBACK | S_CREATE_TAG | S_DELETE_TAG | S_TAGS
          | S_PARTITIONS | S_DROP_PARTITION | S_EXPIRE_PARTITIONS,
      false, s_opt_json},
-    {"--snapshot", S_COUNT | S_STATS | S_SCAN | S_CREATE_TAG | S_PARTITIONS, true, s_opt_snapshot},
+    {"--snapshot", S_COUNT | S_STATS | S_SCAN | S_CREATE_TAG | S_PARTITIONS | S_ROLLBACK, true,
+     s_opt_snapshot},
+    {"--snapshot-id", S_CREATE_TAG | S_ROLLBACK, true, s_opt_snapshot},
     {"--where", S_SCAN | S_COUNT, true, s_opt_text},
     {"--partition", S_DROP_PARTITION, true, s_opt_partition},
     {"--expiration-time", S_EXPIRE_PARTITIONS, true, s_opt_expiration},
     {"--timestamp-formatter", S_EXPIRE_PARTITIONS, true, s_opt_text},
     {"--timestamp-pattern", S_EXPIRE_PARTITIONS, true, s_opt_text},
     {"--expiration-strategy", S_EXPIRE_PARTITIONS, true, s_opt_text},
+    {"--expire-strategy", S_EXPIRE_PARTITIONS, true, s_opt_text},
     {"--max-num", S_EXPIRE_PARTITIONS, true, s_opt_count},
-    {"--tag", S_COUNT | S_STATS | S_SCAN, true, s_opt_tag},
+    {"--max-expires", S_EXPIRE_PARTITIONS, true, s_opt_count},
+    {"--tag", S_COUNT | S_STATS | S_SCAN | S_ROLLBACK | S_CREATE_TAG | S_DELETE_TAG, true,
+     s_opt_tag},
+    {"--tag-name", S_CREATE_TAG | S_DELETE_TAG, true, s_opt_tag},
     {"--to-tag", S_ROLLBACK, true, s_opt_tag},
     {"--to-snapshot", S_ROLLBACK, true, s_opt_snapshot},
+    {"--to-timestamp", S_ROLLBACK, true, s_opt_to_time},
+    {"--timestamp", S_ROLLBACK, true, s_opt_to_time},
+    {"--version", S_ROLLBACK, true, s_opt_version},
     {"--limit", S_SCAN, true, s_opt_limit},
     {"--format", S_SCAN, true, s_opt_format},
     {"--delete", S_ORPHANS, false, s_opt_delete},
@@ -1551,61 +1776,248 @@ static const s_opt_t s_opts[] = {
     {"--retain-max", S_EXPIRE, true, s_opt_count},
     {"--retain-min", S_EXPIRE, true, s_opt_count},
     {"--max-deletes", S_EXPIRE, true, s_opt_count},
-    {"--dry-run", S_EXPIRE | S_REMOVE_ORPHANS | S_EXPIRE_PARTITIONS, false, s_opt_dry_run},
+    {"--dry-run",
+     S_EXPIRE | S_REMOVE_ORPHANS | S_EXPIRE_PARTITIONS | S_ROLLBACK | S_DELETE_TAG
+         | S_DROP_PARTITION | S_ORPHANS | S_UNPIN,
+     false, s_opt_dry_run},
     {"--orphans-older-than", S_VERIFY, true, s_opt_age},
     {"--user", S_UNPIN, true, s_opt_user},
+    {"--warehouse", S_ALL, true, s_opt_text},
+    {"--database", S_ALL, true, s_opt_text},
+    {"--table", S_ALL, true, s_opt_text},
+    {"--path", S_ALL, true, s_opt_text},
 };
 
 typedef struct {
-    const char *name;
+    const char *name;   //  zsink's name
+    const char *paimon; //  Paimon's procedure names, space-separated ("": none)
     unsigned bit;
     int (*fn) (zs_table_t *, const s_args_t *);
     int64_t older_than_ms; //  the orphans' age unless told otherwise
+    const char *usage;     //  its synopsis, after "zsink table NAME "
+    const char *what;      //  one line, for `zsink --help`
+    const char *help;      //  what it does, for --help
 } s_cmd_t;
+
+#define S_TIME "AGE|TIME"
+#define S_HOUR S_DEFAULT_ORPHAN_AGE_MS
 
 //  The age guard is on by default: deleting a file a running job is about
 //  to commit would turn its next commit into ZS_EMISSING. verify looks at
-//  every orphan data file, unless told otherwise.
+//  every orphan data file, unless told otherwise. Each help names the
+//  table's system table or Paimon's procedure it answers to.
 static const s_cmd_t s_cmds[] = {
-    {"snapshots", S_SNAPSHOTS, s_cmd_snapshots, S_DEFAULT_ORPHAN_AGE_MS},
-    {"count", S_COUNT, s_cmd_count, S_DEFAULT_ORPHAN_AGE_MS},
-    {"stats", S_STATS, s_cmd_stats, S_DEFAULT_ORPHAN_AGE_MS},
-    {"files", S_FILES, s_cmd_files, S_DEFAULT_ORPHAN_AGE_MS},
-    {"orphans", S_ORPHANS, s_cmd_orphans, S_DEFAULT_ORPHAN_AGE_MS},
-    {"verify", S_VERIFY, s_cmd_verify, 0},
-    {"scan", S_SCAN, s_cmd_scan, S_DEFAULT_ORPHAN_AGE_MS},
-    {"schema", S_SCHEMA, s_cmd_schema, S_DEFAULT_ORPHAN_AGE_MS},
-    {"expire-snapshots", S_EXPIRE, s_cmd_expire, -1}, //  -1: the table's time-retained
-    {"compact", S_COMPACT, s_cmd_compact, 0},
+    {"snapshots", "", S_SNAPSHOTS, s_cmd_snapshots, S_HOUR, "PATH [--json]",
+     "the $snapshots system table",
+     "id, commit user, identifier, kind, time, delta and total rows of every snapshot"},
+    {"count", "", S_COUNT, s_cmd_count, S_HOUR,
+     "PATH [--snapshot ID | --tag NAME] [--where 'K = V [AND ...]'] [--json]",
+     "rows of the latest snapshot, read from the data files",
+     "rows in the latest snapshot (or --snapshot's, --tag's), counted by reading the data\n"
+     "files, not the manifests' counts"},
+    {"stats", "", S_STATS, s_cmd_stats, S_HOUR, "PATH [--snapshot ID | --tag NAME] [--json]",
+     "count, distinct ids, min and max id",
+     "count, distinct ids, min and max id (of the first BIGINT column named id;\n"
+     "count only without one)"},
+    {"files", "", S_FILES, s_cmd_files, S_HOUR, "PATH [--json]",
+     "live data files of the latest snapshot",
+     "live data files of the latest snapshot (--json: with their schema id and value\n"
+     "statistics)"},
+    {"schema", "", S_SCHEMA, s_cmd_schema, S_HOUR, "PATH [--json]",
+     "the $schemas and $options system tables, the schema's history",
+     "the latest schema: its columns (the $schemas system table) and the table's options\n"
+     "($options); the history: every schema-N, when, and the columns it added, dropped,\n"
+     "renamed or retyped (by field id); and whether zsink can write the table (files of\n"
+     "an older schema are read as the latest: a column added since reads NULL,\n"
+     "INT/BIGINT/FLOAT/TIMESTAMP(3) widen; any other change is refused by name)"},
+    {"scan", "", S_SCAN, s_cmd_scan, S_HOUR,
+     "PATH|FILE.parquet [--snapshot ID | --tag NAME] [--where 'K = V [AND ...]']\n"
+     "           [--limit N] [--format csv|jsonl]",
+     "print the rows, as JSON lines or CSV",
+     "print the rows, as JSON lines (default) or CSV with a header; PATH may also be one\n"
+     "Parquet file. --where: only the partitions whose keys pass the comparisons (=, !=,\n"
+     "<>, <, <=, >, >=, IS [NOT] NULL, joined by AND): the files of other partitions are\n"
+     "never opened; stderr says how many were skipped (count takes it too)"},
+    {"orphans", "", S_ORPHANS, s_cmd_orphans, S_HOUR,
+     "PATH [--delete [--dry-run]] [--older-than " S_TIME "] [--json]",
+     "files no snapshot or tag references (--delete removes them)",
+     "files no snapshot references and no job's pin keeps; --delete removes those older\n"
+     "than --older-than (default 1h; --dry-run: list them only). Whatever the age, a pin\n"
+     "keeps what a running or restorable zsink job may still commit: its acked\n"
+     "checkpoints' files, and while it runs its checkpoint in flight and manifests\n"
+     "written ahead (--older-than 0s on a live table: every other unreferenced file)"},
+    {"verify", "", S_VERIFY, s_cmd_verify, 0, "PATH [--orphans-older-than " S_TIME "] [--json]",
+     "check snapshots, manifests and files; exit 1 naming each problem",
+     "snapshots and manifests decode, no snapshot id gap; every live file listed once, on\n"
+     "disk with its recorded size and rows; no data file in no snapshot (of any age, or\n"
+     "older than --orphans-older-than: a running job's checkpoint in flight is young);\n"
+     "exit 1 naming each problem"},
+    {"expire-snapshots", "expire_snapshots", S_EXPIRE, s_cmd_expire, -1,
+     "PATH [--retain-max N] [--retain-min N] [--older-than " S_TIME "]\n"
+     "           [--max-deletes N] [--dry-run] [--json]",
+     "drop old snapshots and the files only they name",
+     "keep the newest --retain-min, drop all beyond --retain-max, and between the two\n"
+     "those older than --older-than; at most --max-deletes snapshots; each defaults to\n"
+     "the table's snapshot.num-retained.min/max, snapshot.time-retained,\n"
+     "snapshot.expire.limit. Removes the snapshots, the manifests only they name and the\n"
+     "data files their commits deleted. Safe beside a running job (never the newest\n"
+     "snapshot zsink made: its committed identifiers)"},
+    {"compact", "compact", S_COMPACT, s_cmd_compact, 0,
+     "PATH [--target-file-size SIZE] [--min-file-num N] [--json]",
+     "small files rewritten into COMPACT snapshots",
+     "for an append table: small files (below 0.7 x --target-file-size, default 128mb)\n"
+     "rewritten into one COMPACT snapshot once there are --min-file-num (default 5) of\n"
+     "them, as many rounds as there is work; safe beside a job. It removes nothing: the\n"
+     "files it replaced go with the expiry of the snapshots before it"},
     //  Paimon's default margin: a day
-    {"remove-orphan-files", S_REMOVE_ORPHANS, s_cmd_orphans, 24 * 3600 * 1000},
-    {"rollback", S_ROLLBACK, s_cmd_rollback, 0},
-    {"unpin", S_UNPIN, s_cmd_unpin, 0},
-    {"create-tag", S_CREATE_TAG, s_cmd_create_tag, 0},
-    {"delete-tag", S_DELETE_TAG, s_cmd_delete_tag, 0},
-    {"tags", S_TAGS, s_cmd_tags, 0},
-    {"partitions", S_PARTITIONS, s_cmd_partitions, 0},
-    {"drop-partition", S_DROP_PARTITION, s_cmd_drop_partition, 0},
-    {"expire-partitions", S_EXPIRE_PARTITIONS, s_cmd_expire_partitions, 0},
+    {"remove-orphan-files", "remove_orphan_files", S_REMOVE_ORPHANS, s_cmd_orphans,
+     24 * 3600 * 1000, "PATH [--older-than " S_TIME "] [--dry-run] [--json]",
+     "delete files no snapshot or tag references",
+     "delete files no snapshot references, older than --older-than (default 1d,\n"
+     "Paimon's), but those a zsink job's pin keeps, as orphans --delete"},
+    {"rollback", "rollback_to rollback_to_timestamp", S_ROLLBACK, s_cmd_rollback, 0,
+     "PATH --to-snapshot ID | --to-tag NAME | --to-timestamp TIME\n"
+     "           [--dry-run] [--json]",
+     "the table as of a snapshot, a tag or a time again",
+     "the snapshots after the target and the files only they added removed; refused while\n"
+     "a zsink job commits to the table. --to-tag NAME: to the tag's snapshot, restored\n"
+     "from the tag when it is expired. --to-timestamp TIME: to the newest snapshot made\n"
+     "at or before TIME (Paimon's rollback_to_timestamp). Either way the tags of later\n"
+     "snapshots are removed (as Paimon does). Paimon's spellings: --snapshot_id ID,\n"
+     "--tag NAME, --timestamp TIME, --version ID|NAME"},
+    {"unpin", "", S_UNPIN, s_cmd_unpin, 0, "PATH --user COMMIT_USER [--dry-run]",
+     "drop the pin of a job gone for good",
+     "drop the pin of a commit user whose job is gone for good (orphans lists pins): the\n"
+     "files it kept become orphans, for remove-orphan-files; refused while its job runs"},
+    {"create-tag", "create_tag", S_CREATE_TAG, s_cmd_create_tag, 0,
+     "PATH NAME|--tag NAME [--snapshot ID] [--json]", "tag a snapshot",
+     "tag/tag-NAME of --snapshot ID (default the latest); refuses a taken name or a\n"
+     "missing snapshot"},
+    {"delete-tag", "delete_tag", S_DELETE_TAG, s_cmd_delete_tag, 0,
+     "PATH NAME|--tag NAME [--dry-run] [--json]", "delete a tag and the files only it kept",
+     "the tag, then the files only it kept (its snapshot expired, no other tag of it)"},
+    {"tags", "", S_TAGS, s_cmd_tags, 0, "PATH [--json]", "the $tags system table",
+     "name, snapshot, schema, commit time, record count, create time. A tag's snapshot,\n"
+     "manifests and data files are kept by expire-snapshots, orphans and\n"
+     "remove-orphan-files, and checked by verify; count, stats and scan read a tag with\n"
+     "--tag NAME"},
+    {"partitions", "", S_PARTITIONS, s_cmd_partitions, 0, "PATH [--snapshot ID] [--json]",
+     "the $partitions system table",
+     "partition, record count, file size in bytes, file count, last update time (its\n"
+     "newest file's creation time) of a partitioned table"},
+    {"drop-partition", "drop_partition", S_DROP_PARTITION, s_cmd_drop_partition, 0,
+     "PATH --partition K=V[,K=V...] [--partition ...] [--dry-run] [--json]",
+     "drop partitions in one OVERWRITE snapshot",
+     "every live file of the partitions --partition names (all keys, or some: every\n"
+     "partition with those values) deleted in one OVERWRITE snapshot, read so by Paimon;\n"
+     "the files go with the expiry of the snapshots before it. Safe beside a running\n"
+     "job, which keeps committing its other partitions (and new rows of a dropped one)"},
+    {"expire-partitions", "expire_partitions", S_EXPIRE_PARTITIONS, s_cmd_expire_partitions, 0,
+     "PATH [--expiration-time DURATION] [--timestamp-formatter F]\n"
+     "           [--timestamp-pattern P] [--expiration-strategy values-time|update-time]\n"
+     "           [--max-num N] [--dry-run] [--json]",
+     "drop the partitions older than the expiration time",
+     "drop, as drop-partition, the partitions older than --expiration-time (the table's\n"
+     "partition.expiration-time): their time from their values by --timestamp-pattern\n"
+     "('$dt $hr:00:00'; default the first key's value) and --timestamp-formatter\n"
+     "('yyyyMMdd'; default yyyy-MM-dd[ HH:mm:ss]), or with --expiration-strategy\n"
+     "update-time their newest file's; at most --max-num (100). Paimon's spellings:\n"
+     "--expiration_time, --timestamp_formatter, --timestamp_pattern, --expire_strategy,\n"
+     "--max_expires"},
 };
+#define S_NCMDS (sizeof s_cmds / sizeof s_cmds[0])
 
+//  Whether name is one of Paimon's names of cmd (a space-separated list).
+static bool
+s_paimon_name (const s_cmd_t *cmd, const char *name)
+{
+    size_t len = strlen (name);
+    for (const char *p = cmd->paimon; len && (p = strstr (p, name)); p += len)
+        if ((p == cmd->paimon || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
+            return true;
+    return false;
+}
+
+//  The subcommand by zsink's name or Paimon's (or "expire", short).
 static const s_cmd_t *
 s_find_cmd (const char *name)
 {
-    for (size_t i = 0; i < sizeof s_cmds / sizeof s_cmds[0]; i++)
-        if (strcmp (name, s_cmds[i].name) == 0)
+    if (strcmp (name, "expire") == 0)
+        name = "expire-snapshots";
+    for (size_t i = 0; i < S_NCMDS; i++)
+        if (strcmp (name, s_cmds[i].name) == 0 || s_paimon_name (&s_cmds[i], name))
             return &s_cmds[i];
     return NULL;
 }
 
-//  The option arg names, if cmd takes it; else NULL.
+//  The option arg names, if cmd takes it; else NULL. "--older_than" is
+//  "--older-than" (Paimon's names have '_' where zsink's have '-').
 static const s_opt_t *
 s_find_opt (const s_cmd_t *cmd, const char *arg)
 {
+    char name[64];
+    if (strncmp (arg, "--", 2) != 0 || strlen (arg) >= sizeof name)
+        return NULL;
+    for (size_t i = 0; (name[i] = arg[i] == '_' ? '-' : arg[i]); i++)
+        ;
     for (size_t i = 0; i < sizeof s_opts / sizeof s_opts[0]; i++)
-        if ((s_opts[i].takers & cmd->bit) && strcmp (arg, s_opts[i].name) == 0)
+        if ((s_opts[i].takers & cmd->bit) && strcmp (name, s_opts[i].name) == 0)
             return &s_opts[i];
     return NULL;
+}
+
+//  --help of one subcommand: its usage, Paimon's name, what it does.
+static void
+s_help_one (const s_cmd_t *cmd)
+{
+    printf ("usage: zsink table %s %s\n", cmd->name, cmd->usage);
+    const char *second = strchr (cmd->paimon, ' ');
+    if (second)
+        printf ("Paimon's procedures %.*s and %s: those names work as the subcommand too.\n",
+                (int) (second - cmd->paimon), cmd->paimon, second + 1);
+    else if (*cmd->paimon)
+        printf ("Paimon's procedure %s: that name works as the subcommand too.\n", cmd->paimon);
+    printf ("%s.\n", cmd->help);
+    if (cmd->bit & (S_ORPHANS | S_EXPIRE | S_REMOVE_ORPHANS | S_VERIFY))
+        printf ("AGE is a duration (1h, 30min, 7d); TIME Paimon's 'yyyy-MM-dd HH:mm:ss' (local "
+                "time).\n");
+    if (cmd->bit & S_ROLLBACK)
+        printf ("TIME: 'yyyy-MM-dd HH:mm:ss' (local time, as Paimon's), epoch millis, or a "
+                "duration ago (1h).\n");
+}
+
+//  --help: the subcommand's own, or (cmd NULL) the list of them all.
+static int
+s_help (const s_cmd_t *cmd)
+{
+    if (cmd) {
+        s_help_one (cmd);
+        return 0;
+    }
+    printf ("usage: zsink table SUBCOMMAND PATH [OPTIONS]\n"
+            "PATH is a table directory or s3://BUCKET/PATH [-D s3.KEY=VALUE ...]. Paimon's\n"
+            "procedure names are subcommands too (expire_snapshots, rollback_to, …), and its\n"
+            "argument names are options ('_' for '-': --older_than, --retain_max, --dry_run;\n"
+            "--dry_run takes true|false after it as Paimon's actions do). --older-than takes\n"
+            "an AGE (1h, 7d) or Paimon's TIME ('2026-12-01 10:00:00', local time). Every\n"
+            "procedure that deletes takes --dry-run: it says what it would delete. As in\n"
+            "Paimon's actions, --warehouse W --database D --table T names the table\n"
+            "W/D.db/T (--table D.T too), and --path PATH the table at PATH.\n\n");
+    for (size_t i = 0; i < S_NCMDS; i++)
+        printf ("zsink table %s %s\n", s_cmds[i].name, s_cmds[i].usage);
+    printf ("\n");
+    zs_table_cmd_list (stdout);
+    printf ("\nzsink table SUBCOMMAND --help says more of one.\n");
+    return 0;
+}
+
+void
+zs_table_cmd_list (FILE *out)
+{
+    for (size_t i = 0; i < S_NCMDS; i++)
+        fprintf (out, "  table %-20s %.*s%s%s\n", s_cmds[i].name,
+                 (int) strcspn (s_cmds[i].paimon, " "), s_cmds[i].paimon,
+                 *s_cmds[i].paimon ? ": " : "", s_cmds[i].what);
 }
 
 //  -D s3.KEY=VALUE: Paimon's S3 keys, as a job takes them (docs/object-storage.md).
@@ -1634,7 +2046,7 @@ s_set_s3 (s_args_t *args, const char *kv)
               "-D '%.64s': zsink table takes s3.endpoint, s3.access-key, s3.secret-key, "
               "s3.path.style.access, s3.region and s3.connection.request.timeout",
               kv ? kv : "");
-    return s_usage (why);
+    return s_usage (args, why);
 }
 
 //  The options and the PATH after the subcommand. ZS_CMD_GO_ON, or the
@@ -1644,7 +2056,7 @@ s_parse (const s_cmd_t *cmd, s_args_t *args, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
-            return s_help ();
+            return s_help (cmd);
         if (strncmp (argv[i], "-D", 2) == 0) {
             int rc = s_set_s3 (args, argv[i][2] ? argv[i] + 2 : i + 1 < argc ? argv[++i] : NULL);
             if (rc != ZS_CMD_GO_ON)
@@ -1657,20 +2069,27 @@ s_parse (const s_cmd_t *cmd, s_args_t *args, int argc, char **argv)
             int rc = opt->set (args, opt->name, value);
             if (rc != ZS_CMD_GO_ON)
                 return rc;
+            //  Paimon's actions spell it --dry_run true|false
+            if (opt->set == s_opt_dry_run && i + 1 < argc
+                && (strcmp (argv[i + 1], "true") == 0 || strcmp (argv[i + 1], "false") == 0))
+                args->dry_run = strcmp (argv[++i], "true") == 0;
         } else if (argv[i][0] == '-' || (args->path && (!(cmd->bit & S_NAMED) || args->tag))) {
             char why[160];
             snprintf (why, sizeof why, "unexpected argument '%.64s'", argv[i]);
-            return s_usage (why);
+            return s_usage (args, why);
         } else if (!args->path)
             args->path = argv[i];
         else
             args->tag = argv[i];
     }
+    int rc = s_catalog_path (args);
+    if (rc != ZS_CMD_GO_ON)
+        return rc;
     if (args->path && (cmd->bit & S_NAMED) && !args->tag)
-        return s_usage ("missing tag NAME");
-    if (args->tag && args->snapshot && !(cmd->bit & S_NAMED))
-        return s_usage ("--tag and --snapshot: one or the other");
-    return args->path ? ZS_CMD_GO_ON : s_usage ("missing table PATH");
+        return s_usage (args, "missing tag NAME");
+    if (args->tag && args->snapshot && !(cmd->bit & (S_NAMED | S_ROLLBACK)))
+        return s_usage (args, "--tag and --snapshot: one or the other");
+    return args->path ? ZS_CMD_GO_ON : s_usage (args, "missing table PATH");
 }
 
 //  Run cmd on the table at PATH (for scan, PATH may be a plain file).
@@ -1686,7 +2105,7 @@ s_run (const s_cmd_t *cmd, const s_args_t *args)
     zs_io_stat_t st;
     if (cmd->bit == S_SCAN && zs_io_stat (args->path, &st) == 0 && st.regular) {
         if (args->snapshot || args->tag)
-            return s_usage ("--snapshot and --tag apply to a table, not to a single file");
+            return s_usage (args, "--snapshot and --tag apply to a table, not to a single file");
         return s_cmd_scan (NULL, args);
     }
     zs_table_t *table = zs_table_open (args->path, NULL, err, sizeof err);
@@ -1705,20 +2124,25 @@ int
 zs_table_cmd (int argc, char **argv)
 {
     if (argc < 1)
-        return s_usage ("missing subcommand");
+        return s_usage (NULL, "missing subcommand");
     if (strcmp (argv[0], "--help") == 0 || strcmp (argv[0], "-h") == 0)
-        return s_help ();
+        return s_help (NULL);
     const s_cmd_t *cmd = s_find_cmd (argv[0]);
     if (!cmd) {
         char why[128];
         snprintf (why, sizeof why, "unknown subcommand '%.64s'", argv[0]);
-        return s_usage (why);
+        return s_usage (NULL, why);
     }
-    s_args_t args = {
-        .cmd = argv[0], .older_than_ms = cmd->older_than_ms, .limit = -1, .expiration_ms = -1};
+    s_args_t args = {.cmd = argv[0],
+                     .older_than_ms = cmd->older_than_ms,
+                     .limit = -1,
+                     .expiration_ms = -1,
+                     .to_ms = -1};
     int rc = s_parse (cmd, &args, argc, argv);
     //  Paimon's remove_orphan_files deletes unless told it is a dry run
     if (cmd->bit == S_REMOVE_ORPHANS)
         args.delete = !args.dry_run;
+    if (cmd->bit == S_ORPHANS && args.dry_run)
+        args.delete = false;
     return rc != ZS_CMD_GO_ON ? rc : s_run (cmd, &args);
 }

@@ -131,11 +131,12 @@ typedef struct {
     zs_prom_t *prom;           //  metrics.reporter.prom.port, else NULL
     s_writer_t *writers;
     int nwriters;
-    int64_t total_rows; //  of the latest snapshot, for heartbeats
-    zs_drops_t *drops;  //  on the data pipe
-    int64_t refused;    //  committables refused (invariant 8)
-    size_t unpinned;    //  committables with files stored since the last pin (invariant 10)
-    zs_curve_t *curve;  //  --keys: CURVE on, else NULL
+    int64_t total_rows;    //  of the latest snapshot, for heartbeats
+    int64_t last_snapshot; //  made by our last commit (-1: none yet; metrics)
+    zs_drops_t *drops;     //  on the data pipe
+    int64_t refused;       //  committables refused (invariant 8)
+    size_t unpinned;       //  committables with files stored since the last pin (invariant 10)
+    zs_curve_t *curve;     //  --keys: CURVE on, else NULL
     bool done;
     int exit_code;
 } s_committer_t;
@@ -285,6 +286,7 @@ s_on_committed (int64_t identifier, int64_t snapshot_id, int64_t total_rows, voi
         && zs_table_unpin (self->table, self->user, why, sizeof why) == -1)
         zs_warn ("%s", why);
     self->total_rows = total_rows;
+    self->last_snapshot = snapshot_id;
     zs_participant_set_progress (self->part, 0, total_rows);
     zs_msg_t m;
     zs_msg_init (&m, ZSINK__ENVELOPE__BODY_COMMITTED);
@@ -339,27 +341,69 @@ s_commit (s_committer_t *self, int64_t upto, bool with_end, bool recommit, char 
 
 //  ---- metrics ------------------------------------------------------------
 
-//  Paimon's CommitterMetrics under the names Flink's PrometheusReporter
-//  gives an operator's metrics, and zsink's own counters.
+//  Paimon's CommitMetrics (paimon-core, operation/metrics) as Flink's
+//  PrometheusReporter shows them for a Flink job's committer: the scope
+//  paimon.table.<table>.commit under the operator's, the table's name a
+//  label (a key-value group): flink_taskmanager_job_task_operator_paimon_
+//  table_commit_lastCommitDuration{…,table="NAME"}. Gauges all, 0 before
+//  the first commit (lastCommittedSnapshotId -1), as Paimon's. "Last
+//  commit" is the last APPEND snapshot; compactions are zsink's own below.
+static void
+s_paimon_metrics (FILE *out, s_committer_t *self, const char *labels)
+{
+    const zs_commit_stats_t *st = &self->stats;
+    bool any = st->commits > 0;
+    zs_prom_metric_t m[] = {
+        {"lastCommitDuration", "gauge", "ms the last commit took", (double) st->last_duration_ms},
+        {"lastCommitAttempts", "gauge", "attempts the last commit made",
+         (double) st->last_attempts},
+        {"lastGeneratedSnapshots", "gauge", "snapshots the last commit generated", any ? 1.0 : 0.0},
+        {"lastTableFilesAdded", "gauge", "table files the last commit added",
+         (double) st->last_files_added},
+        {"lastTableFilesDeleted", "gauge", "table files the last commit deleted",
+         (double) st->last_files_deleted},
+        {"lastTableFilesAppended", "gauge", "new data files the last commit appended",
+         (double) st->last_files_added},
+        {"lastDeltaRecordsAppended", "gauge", "rows the last commit appended (APPEND)",
+         (double) st->last_delta_rows},
+        {"lastCommittedSnapshotId", "gauge", "snapshot the last commit made (-1: none)",
+         (double) self->last_snapshot},
+    };
+    zs_prom_samples (out, "flink_taskmanager_job_task_operator_paimon_table_commit_", labels, m,
+                     sizeof m / sizeof m[0]);
+}
+
+//  The table's name, as Paimon's table.name(): the last part of its path.
+static const char *
+s_table_name (const char *path)
+{
+    size_t n = strlen (path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    const char *slash = memrchr (path, '/', n);
+    static char name[ZS_PATH_MAX];
+    snprintf (name, sizeof name, "%.*s", (int) (n - (slash ? (size_t) (slash + 1 - path) : 0)),
+              slash ? slash + 1 : path);
+    return name;
+}
+
+//  Paimon's commit metrics, then zsink's own counters (under the
+//  operator's scope, as a Flink committer's own would be).
 static void
 s_render_metrics (FILE *out, void *arg)
 {
     s_committer_t *self = arg;
-    char labels[ZS_PATH_MAX + 160];
-    snprintf (labels, sizeof labels, "job_id=\"%s\",table=\"%s\"", self->job_id, self->table_path);
+    char labels[ZS_PATH_MAX + 320];
+    snprintf (labels, sizeof labels,
+              "job_id=\"%s\",job_name=\"%s\",task_name=\"committer\",subtask_index=\"0\","
+              "table=\"%s\"",
+              self->job_id, *self->cfg.pipeline_name ? self->cfg.pipeline_name : "zsink",
+              s_table_name (self->table_path));
+    s_paimon_metrics (out, self, labels);
     int64_t compactions = 0, rewrite_ms = 0;
     zs_compactor_counts (self->compactor, &compactions, &rewrite_ms);
     const zs_commit_stats_t *st = &self->stats;
     zs_prom_metric_t m[] = {
-        {"lastCommitDuration", "gauge", "ms the last commit took", (double) st->last_duration_ms},
-        {"lastCommitAttempts", "gauge", "snapshot ids the last commit tried",
-         (double) st->last_attempts},
-        {"lastTableFilesAdded", "gauge", "data files the last commit added",
-         (double) st->last_files_added},
-        {"lastTableFilesDeleted", "gauge", "data files the last commit deleted",
-         (double) st->last_files_deleted},
-        {"lastDeltaRecordsAppended", "gauge", "rows the last commit appended",
-         (double) st->last_delta_rows},
         {"numCommits", "counter", "snapshots committed by this committer (zsink)",
          (double) st->commits},
         {"numCompactions", "counter", "COMPACT snapshots committed by this committer (zsink)",
@@ -368,7 +412,7 @@ s_render_metrics (FILE *out, void *arg)
          (double) rewrite_ms},
         {"numCommittablesRefused", "counter", "committables refused (zsink)",
          (double) self->refused},
-        {"numRecordsCommitted", "gauge", "rows in the table's latest snapshot (zsink)",
+        {"numRecordsInTable", "gauge", "rows in the table's latest snapshot (zsink)",
          (double) self->total_rows},
     };
     zs_prom_samples (out, "flink_taskmanager_job_task_operator_", labels, m,
@@ -390,10 +434,11 @@ s_prom_setup (s_committer_t *self)
     if (self->prom || !self->cfg.metrics_prom_port[0])
         return;
     char err[ZS_ERRLEN];
-    self->prom = zs_prom_new (self->cfg.metrics_prom_port, err, sizeof err);
+    self->prom =
+        zs_prom_new (self->cfg.metrics_prom_port, self->cfg.metrics_prom_bind, err, sizeof err);
     if (self->prom)
-        zs_info ("Prometheus metrics of the committer on http://0.0.0.0:%d/metrics",
-                 zs_prom_port (self->prom));
+        zs_info ("Prometheus metrics of the committer on http://%s:%d/metrics",
+                 zs_prom_host (self->prom), zs_prom_port (self->prom));
     else
         zs_warn ("no metrics: %s", err);
 }
@@ -1206,7 +1251,7 @@ zs_committer_main (int argc, char **argv)
     int code = s_parse_args (argc, argv, &args);
     if (code != ZS_CMD_GO_ON)
         return code;
-    s_committer_t self = {.phase = S_IDLE, .bounded = -1};
+    s_committer_t self = {.phase = S_IDLE, .bounded = -1, .last_snapshot = -1};
     code = s_committer_init (&self, &args);
     if (code == 0) {
         s_committer_run (&self);

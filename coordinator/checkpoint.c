@@ -57,6 +57,13 @@ zs_job_meta_read (const char *job_dir, zs_job_meta_t *meta, char *err, size_t er
     meta->epoch = epoch;
     meta->next_checkpoint_id = next;
     meta->fail_at_id_fired = fired;
+    json_int_t rows = 0, snapshot = 0, table_rows = 0, running = 0;
+    json_unpack (root, "{s?I, s?I, s?I, s?I}", "rows_committed", &rows, "last_snapshot", &snapshot,
+                 "table_rows", &table_rows, "running_ms", &running);
+    meta->rows_committed = rows;
+    meta->last_snapshot = snapshot;
+    meta->table_rows = table_rows;
+    meta->running_ms = running;
     json_decref (root);
     return 0;
 }
@@ -70,6 +77,10 @@ zs_job_meta_write (const char *job_dir, const zs_job_meta_t *meta, char *err, si
                               "commit_user", meta->commit_user, "epoch", (json_int_t) meta->epoch,
                               "next_checkpoint_id", (json_int_t) meta->next_checkpoint_id,
                               "fail_at_id_fired", meta->fail_at_id_fired, "status", meta->status);
+    json_object_set_new (root, "rows_committed", json_integer (meta->rows_committed));
+    json_object_set_new (root, "last_snapshot", json_integer (meta->last_snapshot));
+    json_object_set_new (root, "table_rows", json_integer (meta->table_rows));
+    json_object_set_new (root, "running_ms", json_integer (meta->running_ms));
     char *text = json_dumps (root, JSON_INDENT (2));
     json_decref (root);
     int rc = zs_io_write_atomic (path, text, strlen (text), err, errlen);

@@ -33,6 +33,10 @@ typedef struct {
     int64_t next_checkpoint_id;
     bool fail_at_id_fired;
     char status[16]; //  RUNNING, FINISHED, CANCELED, STOPPED, FAILED
+    //  What the job committed as of the last write (progress.h): its rows,
+    //  the snapshot, the table's rows then, and how long it ran (ms, in
+    //  its last coordinator). Optional in the file (0 when absent).
+    int64_t rows_committed, last_snapshot, table_rows, running_ms;
 } zs_job_meta_t;
 
 //  Checkpoint ids reserved by one write of job.json (Flink's HA checkpoint

@@ -1,7 +1,14 @@
 /*  coord.h - the coordinator's state, shared by coordinator.c (the
-    protocol: checkpoints, failover, messages, timers) and startup.c
-    (command line, configuration, finding or creating the job). Private to
-    coordinator/.
+    protocol: checkpoints, failover, messages, timers), startup.c (command
+    line, configuration, finding or creating the job), resources.c (what
+    the process holds), status.c, metrics.c, rows.c, welcome.c and
+    kafka_coord.c. Private to coordinator/.
+
+    Parts of it are classes of their own, each with its invariants in its
+    header: the checkpoint in flight and the checkpoint counts
+    (inflight.h), the stop with a savepoint and the end once decided
+    (ending.h), what the job committed (progress.h), the checkpoint history
+    (history.h), the splits (splits.h).
 */
 #ifndef ZS_COORD_H_INCLUDED
 #define ZS_COORD_H_INCLUDED
@@ -11,8 +18,11 @@
 #include "config.h"
 #include "curve.h"
 #include "drops.h"
+#include "ending.h"
 #include "history.h"
+#include "inflight.h"
 #include "io_lock.h"
+#include "progress.h"
 #include "prom.h"
 #include "splits.h"
 #include <jansson.h>
@@ -45,7 +55,8 @@ typedef struct {
     bool reset_sent, ready, finished, acked, bye;
     int64_t last_committed; //  committer's Ready
     int64_t rows_read;
-    int64_t rows_committed;
+    int64_t rate_at, rate_rows;        //  rows_read at mono ms rate_at: the rate's start
+    double rate;                       //  rows read per second (numRecordsInPerSecond)
     int64_t dropped[ZS_DROP_NREASONS]; //  its heartbeats' counters (zs_drop_t)
     int64_t refused_handshakes;
     Zsink__SourcePosition pos; //  writer's position in the in-flight ack
@@ -69,7 +80,6 @@ typedef struct {
     //  what a restore deals out. Empty for a datagen or file job before
     //  its first checkpoint (its writers then take their own share).
     zs_splits_t *splits;
-    zs_splits_t *acked;    //  the split states of the acks of the checkpoint in flight
     zs_splits_t *progress; //  the splits' states in the writers' latest heartbeats
     //  the Kafka source's enumerator (kafka_coord.c), NULL for other sources
     struct _zs_kafka_enum_t *kafka;
@@ -80,31 +90,19 @@ typedef struct {
     bool kafka_committing;                        //  an offset commit asked, not answered
     int64_t kafka_commit_id, kafka_commit_deadline;
     zs_splits_t *kafka_committed; //  the offsets last sent to Kafka (status, metrics)
-    //  the checkpoint in flight (id 0: none)
-    int64_t inflight_id, inflight_start;
-    bool inflight_savepoint;
-    Zsink__CommitterState *inflight_state;
-    int consecutive_failed;
+    zs_inflight_t *inflight;      //  the checkpoint in flight, and the counts
     int64_t next_trigger_at;
     int64_t last_heartbeat; //  when we last sent heartbeats (mono ms)
     bool final_checkpoint_needed;
     int restarts;
-    bool restored; //  RUNNING once in this process, or resumed: the next start is a restore
+    bool restored;      //  RUNNING once in this process, or resumed: the next start is a restore
+    int64_t running_at; //  mono ms of the last switch to RUNNING (metrics uptime)
     int64_t restore_at, restoring_since;
-    //  progress
-    int64_t last_snapshot, last_identifier, rows_committed, completed, aborted;
-    zs_drops_t *drops;     //  on our ROUTER
-    zs_history_t *history; //  the checkpoint history (zsink status)
-    zs_prom_t *prom;       //  metrics.reporter.prom.port, else NULL
-    //  stop with savepoint
-    bool stop_requested;
-    char stop_client[ZS_RID_MAX];
-    int64_t stop_checkpoint;
-    int64_t stop_deadline; //  stop even if no Committed comes (ignore-empty)
-    //  ending
-    bool ending;
-    int64_t end_deadline;
-    int exit_code;
+    zs_progress_t *committed; //  what the job committed (progress.h)
+    zs_drops_t *drops;        //  on our ROUTER
+    zs_history_t *history;    //  the checkpoint history (zsink status)
+    zs_prom_t *prom;          //  metrics.reporter.prom.port, else NULL
+    zs_ending_t *ending;      //  a stop with a savepoint, and the end once decided
     //  Instances (Hello.instance) whose slot another process took over, a
     //  ring: newest wins, so a healed zombie is refused for good instead of
     //  taking its slot back (which would fail the job over, and the
@@ -161,8 +159,38 @@ json_t *zs_coord_splits_json (coord_t *self);
 //  writer's Reset of this epoch is out (else its Reset will carry it).
 void zs_coord_add_split (coord_t *self, const Zsink__Split *split);
 
+//  The rows of this job in a checkpoint (its splits' rows); the rows the
+//  bounded input holds (-1: unbounded or not known); the progress as
+//  zsink status shows it (rows.c).
+int64_t zs_coord_chk_rows (const zs_chk_t *chk);
+int64_t zs_coord_input_rows (coord_t *self);
+json_t *zs_coord_progress_json (const zs_progress_view_t *v);
+
+//  The state's name, as logged and shown ("RUNNING"); a slot's name
+//  ("committer", "writer-0") into buf (coordinator.c).
+const char *zs_coord_state_name (job_state_t state);
+const char *zs_coord_slot_name (coord_t *self, int slot, char *buf, size_t len);
+
+//  The status document, malloc'd JSON text (status.c).
+char *zs_coord_status_json (coord_t *self);
+
+//  Answer a Hello with the Welcome: the parallelism and the whole
+//  configuration (welcome.c).
+void zs_coord_welcome (coord_t *self, const char *rid);
+
+//  The process's resources (resources.c): CURVE keys (security.curve.*;
+//  -1 logged), the slots, splits, classes and the control ROUTER bound at
+//  bind (-1 logged), the Prometheus endpoint (metrics.reporter.prom.*; -1
+//  logged); close releases whatever was made.
+int zs_coord_curve_setup (coord_t *self);
+int zs_coord_open (coord_t *self, const char *bind);
+int zs_coord_prom_setup (coord_t *self);
+void zs_coord_close (coord_t *self);
+
 //  The Prometheus metrics (metrics.c), a zs_prom_render_fn over a coord_t.
 void zs_coord_render_metrics (FILE *out, void *arg);
+//  pipeline.name, the metrics' job_name ("zsink" when not set).
+const char *zs_coord_job_name (coord_t *self);
 
 //  Rewrite job.json (epoch, next checkpoint id, status) atomically; exits
 //  the process when it cannot, since ids and epochs must never be reused.

@@ -79,15 +79,6 @@ static const char *s_state_names[] = {"CREATED",   "RESTORING", "RUNNING",
                                       "FINISHING", "STOPPING",  "RESTARTING",
                                       "FINISHED",  "CANCELED",  "FAILED"};
 
-//  After a savepoint completes, how long to wait for its commit before
-//  stopping anyway: with commit.ignore-empty an empty savepoint makes no
-//  snapshot and so no Committed. The savepoint is durable either way; a
-//  restore from it re-commits whatever is pending.
-#define SAVEPOINT_COMMIT_WAIT_MS 10000
-
-//  After the job ends, how long to wait for every participant's Bye.
-#define END_WAIT_MS 2000
-
 static bool
 s_active (coord_t *self)
 {
@@ -103,6 +94,18 @@ s_slot_name (coord_t *self, int slot, char *buf, size_t len)
     else
         snprintf (buf, len, "writer-%d", slot - 1);
     return buf;
+}
+
+const char *
+zs_coord_state_name (job_state_t state)
+{
+    return s_state_names[state];
+}
+
+const char *
+zs_coord_slot_name (coord_t *self, int slot, char *buf, size_t len)
+{
+    return s_slot_name (self, slot, buf, len);
 }
 
 static void
@@ -242,11 +245,15 @@ s_end (coord_t *self, job_state_t state, const char *status, const char *reason,
     s_abort_checkpoint (self, "aborted: job ending");
     s_set_state (self, state, NULL);
     snprintf (self->meta.status, sizeof self->meta.status, "%s", status);
+    zs_progress_view_t v;
+    zs_progress_view (self->committed, zs_clock_mono_ms (), &v);
+    self->meta.rows_committed = v.job_rows;
+    self->meta.last_snapshot = v.snapshot;
+    self->meta.table_rows = v.table_rows;
+    self->meta.running_ms = v.running_ms;
     zs_coord_persist_meta (self);
     s_send_shutdown (self, reason, state == J_FINISHED ? -1 : self->latest.id);
-    self->ending = true;
-    self->end_deadline = zs_clock_mono_ms () + END_WAIT_MS;
-    self->exit_code = code;
+    zs_ending_decided (self->ending, code, zs_clock_mono_ms ());
 }
 
 //  active → FINISHED: end of input is committed.
@@ -292,36 +299,46 @@ static void
 s_stop_done (coord_t *self)
 {
     char path[2 * ZS_PATH_MAX];
-    snprintf (path, sizeof path, "%s/chk-%lld", self->job_dir, (long long) self->stop_checkpoint);
-    json_t *reply = json_pack ("{s:s}", "savepoint", path);
+    snprintf (path, sizeof path, "%s/chk-%lld", self->job_dir,
+              (long long) zs_ending_savepoint (self->ending));
+    json_t *reply = json_pack ("{s:s, s:s}", "savepoint", path, "job_id", self->meta.job_id);
     char *msg = json_dumps (reply, JSON_COMPACT);
     json_decref (reply);
-    s_client_reply (self, self->stop_client, true, msg);
+    s_client_reply (self, zs_ending_client (self->ending), true, msg);
     free (msg);
     zs_info ("Job %s stopped with savepoint %s", self->meta.job_id, path);
-    self->stop_requested = false;
+    zs_ending_stop_over (self->ending);
     s_end (self, J_FINISHED, "STOPPED", "stopped with savepoint", 0);
 }
 
 //  ---------------------------------------------------------------------
 //  Checkpoints
 
+//  The checkpoint in flight will not complete: in the history as FAILED,
+//  an event, and nobody's ack counts any more. The caller says how it
+//  ends (zs_inflight_aborted or _failed).
+static void
+s_drop_checkpoint (coord_t *self, zs_log_level_t level, const char *why)
+{
+    int64_t id = zs_inflight_id (self->inflight);
+    zs_log (level, "Checkpoint %lld of job %s %s.", (long long) id, self->meta.job_id, why);
+    zs_history_failed (self->history, id, why);
+    char text[256];
+    zs_event ("abort", "\"id\":%lld,\"why\":\"%s\"", (long long) id,
+              zs_event_str (why, text, sizeof text));
+    for (int i = 0; i <= self->n; i++)
+        self->slots[i].acked = false;
+}
+
+//  The checkpoint in flight is aborted: not its own failure but the job's
+//  (a failover, the end, a cancel), which say so themselves: INFO.
 static void
 s_abort_checkpoint (coord_t *self, const char *why)
 {
-    if (!self->inflight_id)
+    if (!zs_inflight_id (self->inflight))
         return;
-    zs_warn ("Checkpoint %lld of job %s %s.", (long long) self->inflight_id, self->meta.job_id,
-             why);
-    zs_history_failed (self->history, self->inflight_id, why);
-    char text[256];
-    zs_event ("abort", "\"id\":%lld,\"why\":\"%s\"", (long long) self->inflight_id,
-              zs_event_str (why, text, sizeof text));
-    self->inflight_id = 0;
-    zs_state_free (&self->inflight_state);
-    self->aborted++;
-    for (int i = 0; i <= self->n; i++)
-        self->slots[i].acked = false;
+    s_drop_checkpoint (self, ZS_LOG_INFO, why);
+    zs_inflight_aborted (self->inflight);
 }
 
 static void s_fail (coord_t *self, const char *reason);
@@ -335,12 +352,9 @@ s_trigger (coord_t *self, bool savepoint)
         self->meta.next_checkpoint_id = id + ZS_CHECKPOINT_ID_BLOCK;
         zs_coord_persist_meta (self);
     }
-    self->inflight_id = id;
-    self->inflight_start = zs_clock_mono_ms ();
-    self->inflight_savepoint = savepoint;
+    zs_inflight_begin (self->inflight, id, savepoint, zs_clock_mono_ms ());
     for (int i = 0; i <= self->n; i++)
         self->slots[i].acked = false;
-    zs_splits_clear (self->acked);
     zs_info ("Triggering %s %lld @ %lld for job %s.", savepoint ? "savepoint" : "checkpoint",
              (long long) id, (long long) zs_clock_wall_ms (), self->meta.job_id);
     s_send_barriers (self, id, savepoint);
@@ -355,36 +369,10 @@ s_trigger (coord_t *self, bool savepoint)
 static void
 s_inflight_chk (coord_t *self, zs_chk_t *chk)
 {
-    memset (chk, 0, sizeof *chk);
-    snprintf (chk->job_id, sizeof chk->job_id, "%s", self->meta.job_id);
-    chk->id = self->inflight_id;
-    chk->time_millis = zs_clock_wall_ms ();
-    chk->savepoint = self->inflight_savepoint;
-    chk->parallelism = self->n;
-    chk->positions = calloc (self->n, sizeof *chk->positions);
-    for (int i = 0; i < self->n; i++) {
-        chk->positions[i] = self->slots[WRITER (i)].pos;
-        chk->positions[i].file = NULL; //  positions are rows read only (version 2)
-        chk->positions[i].n_splits = 0;
-        chk->positions[i].splits = NULL;
-    }
-    chk->state = self->inflight_state;
-    self->inflight_state = NULL;
-    //  Every split: as acked, else as the last checkpoint or discovery left
-    //  it (a split no writer acked was read by none since).
-    size_t n_known, n_acked;
-    Zsink__Split *const *known = zs_splits_all (self->splits, &n_known);
-    Zsink__Split *const *acked = zs_splits_all (self->acked, &n_acked);
-    chk->splits = calloc (n_known + n_acked + 1, sizeof *chk->splits);
-    for (size_t i = 0, k = 0; chk->splits && (i < n_known || k < n_acked);) {
-        int c = i == n_known ? 1 : k == n_acked ? -1 : strcmp (known[i]->id, acked[k]->id);
-        const Zsink__Split *sp = c < 0 ? known[i] : acked[k];
-        i += c <= 0;
-        k += c >= 0;
-        chk->splits[chk->n_splits] = zs_split_dup (sp);
-        if (chk->splits[chk->n_splits])
-            chk->n_splits++;
-    }
+    Zsink__SourcePosition positions[ZS_MAX_WRITERS];
+    for (int i = 0; i < self->n; i++)
+        positions[i] = self->slots[WRITER (i)].pos;
+    zs_inflight_take_chk (self->inflight, self->meta.job_id, self->n, positions, self->splits, chk);
 }
 
 //  chk-N could not be written: the checkpoint failed, which is tolerated
@@ -401,15 +389,12 @@ s_chk_write_failed (coord_t *self, zs_chk_t *chk, const char *err)
         snprintf (why, sizeof why, "state.checkpoints.dir: cannot write checkpoint %lld: %s",
                   (long long) chk->id, err);
         zs_chk_clear (chk);
-        self->inflight_id = 0;
+        zs_inflight_failed (self->inflight);
         s_fail_unrecoverable (self, why);
         return;
     }
     zs_chk_clear (chk);
-    self->consecutive_failed++;
-    self->inflight_id = 0;
-    self->aborted++;
-    if (self->consecutive_failed > self->cfg.tolerable_failed_checkpoints)
+    if (zs_inflight_failed (self->inflight) > self->cfg.tolerable_failed_checkpoints)
         s_fail (self, "Exceeded checkpoint tolerable failure threshold.");
 }
 
@@ -420,8 +405,9 @@ s_schedule_next (coord_t *self)
 {
     int64_t now = zs_clock_mono_ms ();
     self->next_trigger_at = now + self->cfg.checkpoint_min_pause_ms;
-    if (self->next_trigger_at < self->inflight_start + self->cfg.checkpoint_interval_ms)
-        self->next_trigger_at = self->inflight_start + self->cfg.checkpoint_interval_ms;
+    int64_t started = zs_inflight_started (self->inflight);
+    if (self->next_trigger_at < started + self->cfg.checkpoint_interval_ms)
+        self->next_trigger_at = started + self->cfg.checkpoint_interval_ms;
 }
 
 //  The history entry of a completed checkpoint: its duration, size and
@@ -459,7 +445,7 @@ s_complete_checkpoint (coord_t *self)
         s_chk_write_failed (self, &chk, err);
         return;
     }
-    int64_t took = zs_clock_mono_ms () - self->inflight_start;
+    int64_t took = zs_clock_mono_ms () - zs_inflight_started (self->inflight);
     zs_info ("Completed checkpoint %lld for job %s (%lld bytes, %lld ms).", (long long) chk.id,
              self->meta.job_id, (long long) bytes, (long long) took);
     zs_event ("complete", "\"id\":%lld,\"ms\":%lld,\"bytes\":%lld", (long long) chk.id,
@@ -468,9 +454,13 @@ s_complete_checkpoint (coord_t *self)
     self->latest = chk;
     for (size_t i = 0; i < chk.n_splits; i++)
         zs_splits_put (self->splits, chk.splits[i]);
-    self->inflight_id = 0;
-    self->completed++;
-    self->consecutive_failed = 0;
+    zs_inflight_completed (self->inflight);
+    //  Once every writer reached the end of its input, a checkpoint holds
+    //  no rows of theirs: what they read after their last barrier goes in
+    //  the end-of-input commit. Its commit says the rows of the one before
+    //  (not the splits' totals, which only the end of input commits).
+    if (self->state != J_FINISHING)
+        zs_progress_checkpoint (self->committed, chk.id, zs_coord_chk_rows (&chk));
     zs_failpoint ("coordinator.after-checkpoint-write");
     //  The commit waits on nothing else: the history file and the pruning
     //  of old checkpoints come after the Notify.
@@ -478,9 +468,8 @@ s_complete_checkpoint (coord_t *self)
     zs_failpoint ("coordinator.after-notify");
     s_history_completed (self, &self->latest, bytes, took);
     zs_chk_prune (self->job_dir, self->cfg.checkpoints_num_retained);
-    if (chk.savepoint && self->stop_requested) {
-        self->stop_checkpoint = chk.id;
-        self->stop_deadline = zs_clock_mono_ms () + SAVEPOINT_COMMIT_WAIT_MS;
+    if (chk.savepoint && zs_ending_stopping (self->ending)) {
+        zs_ending_savepoint_done (self->ending, chk.id, zs_clock_mono_ms ());
         zs_info ("Savepoint stored in %s/chk-%lld; waiting for its commit.", self->job_dir,
                  (long long) chk.id);
     }
@@ -490,7 +479,7 @@ s_complete_checkpoint (coord_t *self)
 static void
 s_check_checkpoint (coord_t *self)
 {
-    if (!self->inflight_id)
+    if (!zs_inflight_id (self->inflight))
         return;
     for (int i = 0; i <= self->n; i++)
         if (!self->slots[i].acked)
@@ -524,10 +513,10 @@ s_fail (coord_t *self, const char *reason)
     if (!s_active (self) && self->state != J_CREATED)
         return; //  already restarting or ended
     s_abort_checkpoint (self, "aborted: job failover");
-    if (self->stop_requested) {
-        s_client_reply (self, self->stop_client, false,
+    if (zs_ending_stopping (self->ending)) {
+        s_client_reply (self, zs_ending_client (self->ending), false,
                         "{\"error\":\"the job failed while stopping; it restarts\"}");
-        self->stop_requested = false;
+        zs_ending_stop_over (self->ending);
     }
     self->restarts++;
     if (self->restarts > self->cfg.restart_attempts) {
@@ -627,6 +616,8 @@ s_start (coord_t *self)
 {
     s_send_start (self);
     s_set_state (self, J_RUNNING, NULL);
+    self->running_at = zs_clock_mono_ms ();
+    zs_progress_running (self->committed, self->running_at);
     self->next_trigger_at = zs_clock_mono_ms () + self->cfg.checkpoint_interval_ms;
     //  After a failover or a coordinator restart (not at a job's first
     //  start), with execution.checkpointing.trigger-after-restore, the
@@ -652,62 +643,8 @@ static void
 s_stopping (coord_t *self, const char *client)
 {
     zs_info ("Stopping job %s with a savepoint.", self->meta.job_id);
-    self->stop_requested = true;
-    self->stop_checkpoint = 0;
-    snprintf (self->stop_client, sizeof self->stop_client, "%s", client);
+    zs_ending_stop_asked (self->ending, client);
     s_set_state (self, J_STOPPING, NULL);
-}
-
-//  ---------------------------------------------------------------------
-//  Status document (zsink status, and the cluster's progress line)
-
-static char *
-s_status_json (coord_t *self)
-{
-    int64_t rows_read = 0, handshakes = 0;
-    int64_t dropped[ZS_DROP_NREASONS];
-    for (int i = 0; i < ZS_DROP_NREASONS; i++)
-        dropped[i] = zs_drops_count (self->drops, i);
-    if (self->curve)
-        zs_curve_counters (self->curve, &dropped[ZS_DROP_UNAUTHORIZED], &handshakes);
-    json_t *parts = json_array ();
-    for (int i = 0; i <= self->n; i++) {
-        slot_t *s = &self->slots[i];
-        char name[32];
-        s_slot_name (self, i, name, sizeof name);
-        if (i > 0)
-            rows_read += s->rows_read;
-        for (int r = 0; r < ZS_DROP_NREASONS; r++)
-            dropped[r] += s->dropped[r];
-        handshakes += s->refused_handshakes;
-        json_array_append_new (
-            parts,
-            json_pack ("{s:s, s:b, s:i, s:b, s:b, s:I}", "name", name, "registered", s->registered,
-                       "pid", s->pid, "ready", s->ready, "finished", s->finished,
-                       "last_heard_ms_ago",
-                       (json_int_t) (s->registered ? zs_clock_mono_ms () - s->last_heard : -1)));
-    }
-    json_t *drops = json_object ();
-    for (int r = 0; r < ZS_DROP_NREASONS; r++)
-        json_object_set_new (drops, zs_drop_name (r), json_integer (dropped[r]));
-    json_t *root = json_pack (
-        "{s:s, s:s, s:s, s:I, s:i, s:I, s:I, s:I, s:I, s:I, s:i, s:{s:I, s:I}, s:o, s:I, s:o}",
-        "job_id", self->meta.job_id, "state", s_state_names[self->state], "commit_user",
-        self->meta.commit_user, "epoch", (json_int_t) self->meta.epoch, "parallelism", self->n,
-        "last_completed_checkpoint", (json_int_t) self->latest.id, "rows_read",
-        (json_int_t) rows_read, "rows_committed", (json_int_t) self->rows_committed,
-        "last_snapshot", (json_int_t) self->last_snapshot, "last_committed_identifier",
-        (json_int_t) self->last_identifier, "restarts", self->restarts, "checkpoints", "completed",
-        (json_int_t) self->completed, "aborted", (json_int_t) self->aborted, "dropped", drops,
-        "refused_handshakes", (json_int_t) handshakes, "participants", parts);
-    json_object_set_new (root, "attempt", json_integer (self->meta.epoch));
-    json_object_set_new (root, "job_dir", json_string (self->job_dir));
-    json_object_set_new (root, "history", zs_history_json (self->history));
-    json_object_set_new (root, "source", json_string (self->cfg.source_kind));
-    json_object_set_new (root, "splits", zs_coord_splits_json (self));
-    char *text = json_dumps (root, JSON_COMPACT);
-    json_decref (root);
-    return text;
 }
 
 //  ---------------------------------------------------------------------
@@ -735,88 +672,52 @@ s_slot_by_rid (coord_t *self, const char *rid)
     return -1;
 }
 
+//  A cancel's answer: what happens, to which job, and the checkpoint it
+//  ends at (0: none completed).
+static void
+s_client_reply_result (coord_t *self, const char *rid, const char *result)
+{
+    json_t *reply = json_pack ("{s:s, s:s, s:I}", "result", result, "job_id", self->meta.job_id,
+                               "last_checkpoint", (json_int_t) self->latest.id);
+    char *msg = json_dumps (reply, JSON_COMPACT);
+    json_decref (reply);
+    s_client_reply (self, rid, true, msg ? msg : "{\"result\":\"canceling\"}");
+    free (msg);
+}
+
 //  zsink status / stop / cancel. Clients are not participants: they are
 //  answered whatever their epoch, and their job id may be empty (a client
 //  knows an endpoint, not the job).
 static void
 s_on_client (coord_t *self, const char *rid, Zsink__ClientRequest *req)
 {
-    if (self->ending && req->kind != ZSINK__CLIENT_REQUEST__KIND__STATUS) {
+    if (zs_ending_is_decided (self->ending) && req->kind != ZSINK__CLIENT_REQUEST__KIND__STATUS) {
         //  the outcome is decided (finished, canceled, failed): do not let a
         //  late cancel rewrite it
         s_client_reply (self, rid, false, "{\"error\":\"the job is already ending\"}");
         return;
     }
     if (req->kind == ZSINK__CLIENT_REQUEST__KIND__STATUS) {
-        char *json = s_status_json (self);
+        char *json = zs_coord_status_json (self);
         s_client_reply (self, rid, true, json);
         free (json);
     } else if (req->kind == ZSINK__CLIENT_REQUEST__KIND__CANCEL) {
-        s_client_reply (self, rid, true, "{\"result\":\"canceling\"}");
+        s_client_reply_result (self, rid, "canceling");
         s_abort_checkpoint (self, "aborted: job canceled");
         s_cancel (self, "canceled");
     } else if (req->kind == ZSINK__CLIENT_REQUEST__KIND__STOP) {
-        if (self->state != J_RUNNING || self->stop_requested) {
+        if (self->state != J_RUNNING || zs_ending_stopping (self->ending)) {
             char msg[128];
             snprintf (msg, sizeof msg, "{\"error\":\"job is %s, not RUNNING\"}",
                       s_state_names[self->state]);
             s_client_reply (self, rid, false, msg);
         } else if (!req->savepoint) {
             //  stop without a savepoint is a cancel in all but name
-            s_client_reply (self, rid, true, "{\"result\":\"stopping\"}");
+            s_client_reply_result (self, rid, "stopping");
             s_cancel (self, "stopped");
         } else
             s_stopping (self, rid);
     }
-}
-
-//  The Welcome's configuration: every key zs_config_foreach gives, none
-//  cut short (the table's schema and the Kafka client's properties may be
-//  long, and a Kafka job has many keys).
-typedef struct {
-    Zsink__KeyValue *items;
-    Zsink__KeyValue **ptrs;
-    size_t n, cap;
-    bool oom;
-} kv_list_t;
-
-//  zs_config_foreach callback: copy one key into the Welcome's list
-static void
-s_collect (const char *key, const char *value, void *arg)
-{
-    kv_list_t *kv = arg;
-    if (kv->n == kv->cap) {
-        size_t ncap = kv->cap ? kv->cap * 2 : 64;
-        Zsink__KeyValue *items = realloc (kv->items, ncap * sizeof *items);
-        if (!items) {
-            kv->oom = true;
-            return;
-        }
-        kv->items = items;
-        kv->cap = ncap;
-    }
-    Zsink__KeyValue *item = &kv->items[kv->n];
-    zsink__key_value__init (item);
-    item->key = strdup (key);
-    item->value = strdup (value);
-    if (!item->key || !item->value) {
-        free (item->key);
-        free (item->value);
-        kv->oom = true;
-        return;
-    }
-    kv->n++;
-}
-
-static void
-s_kv_free (kv_list_t *kv)
-{
-    for (size_t i = 0; i < kv->n; i++) {
-        free (kv->items[i].key);
-        free (kv->items[i].value);
-    }
-    free (kv->items);
-    free (kv->ptrs);
 }
 
 //  Invariant 7: was this process (its instance tag) replaced in its slot?
@@ -859,26 +760,7 @@ s_on_hello (coord_t *self, const char *rid, Zsink__Hello *hello)
     }
     if (s_refuse_superseded (self, rid, slot, hello->instance))
         return;
-    zs_msg_t m;
-    zs_msg_init (&m, ZSINK__ENVELOPE__BODY_WELCOME);
-    Zsink__Welcome *welcome = &m.body.welcome;
-    welcome->parallelism = self->n;
-    //  hand out the whole configuration: one place configures the job
-    kv_list_t kv = {0};
-    zs_config_foreach (&self->cfg, s_collect, &kv);
-    kv.ptrs = calloc (kv.n ? kv.n : 1, sizeof *kv.ptrs);
-    if (kv.oom || !kv.ptrs) {
-        //  no partial configuration ever goes out: the participant asks again
-        zs_error ("out of memory building a Welcome");
-        s_kv_free (&kv);
-        return;
-    }
-    for (size_t i = 0; i < kv.n; i++)
-        kv.ptrs[i] = &kv.items[i];
-    welcome->n_config = kv.n;
-    welcome->config = kv.ptrs;
-    s_send_to_rid (self, rid, &m.env);
-    s_kv_free (&kv);
+    zs_coord_welcome (self, rid);
 }
 
 static void
@@ -904,7 +786,14 @@ s_on_register (coord_t *self, const char *rid, Zsink__Register *reg)
         //  Either a new process (the old one died) or the same one that
         //  lost us and dropped its state: both are a failure of the job.
         char why[256];
-        snprintf (why, sizeof why, "%s (pid %d) was replaced by pid %d", name, s->pid, reg->pid);
+        if (s->pid == reg->pid)
+            snprintf (why, sizeof why,
+                      "%s (pid %d) registered again: it lost the coordinator and dropped its state",
+                      name, s->pid);
+        else
+            snprintf (why, sizeof why,
+                      "%s restarted: pid %d registered in place of pid %d, which is gone", name,
+                      reg->pid, s->pid);
         s_fail (self, why);
     }
     memset (s, 0, sizeof *s);
@@ -946,6 +835,19 @@ zs_coord_add_split (coord_t *self, const Zsink__Split *split)
     s_send (self, WRITER (writer), &m.env);
 }
 
+//  A slot's rows read per second, taken again each second or so from its
+//  heartbeats (Flink's numRecordsInPerSecond).
+static void
+s_rate (slot_t *s, int64_t now)
+{
+    if (s->rate_at && now - s->rate_at < 1000)
+        return;
+    if (s->rate_at)
+        s->rate = (double) (s->rows_read - s->rate_rows) * 1000.0 / (double) (now - s->rate_at);
+    s->rate_at = now;
+    s->rate_rows = s->rows_read;
+}
+
 static void
 s_on_heartbeat (coord_t *self, int slot, Zsink__Heartbeat *hb)
 {
@@ -953,8 +855,9 @@ s_on_heartbeat (coord_t *self, int slot, Zsink__Heartbeat *hb)
     for (size_t i = 0; slot != COMMITTER && i < hb->n_splits; i++)
         zs_splits_put (self->progress, hb->splits[i]);
     s->rows_read = hb->rows_read;
+    s_rate (s, zs_clock_mono_ms ());
     if (slot == COMMITTER && hb->has_rows_committed)
-        self->rows_committed = hb->rows_committed;
+        zs_progress_table_rows (self->committed, hb->rows_committed);
     for (size_t r = 0; r < ZS_DROP_NREASONS; r++)
         s->dropped[r] = r < hb->n_dropped ? hb->dropped[r] : 0;
     s->refused_handshakes = hb->refused_handshakes;
@@ -974,6 +877,31 @@ s_history_snapshot (coord_t *self, int64_t identifier, int64_t snapshot_id)
     zs_history_save (self->history);
 }
 
+//  A snapshot of ours is in the table (Committed, or the committer Ready
+//  after a restore): the progress, and the line that says so, whose count
+//  zsink status and the cluster's progress line show too.
+static void
+s_progress_committed (coord_t *self, int64_t identifier, int64_t snapshot, int64_t table_rows)
+{
+    int64_t now = zs_clock_mono_ms (), end_rows = 0;
+    if (identifier == ZS_END_INPUT_ID)
+        for (int i = 0; i < self->n; i++)
+            end_rows += self->slots[WRITER (i)].rows_read;
+    zs_progress_total (self->committed, zs_coord_input_rows (self));
+    if (!zs_progress_committed (self->committed, identifier, snapshot, table_rows, end_rows, now))
+        return;
+    zs_progress_view_t v;
+    zs_progress_view (self->committed, now, &v);
+    char what[48], rows[32], text[96];
+    if (identifier == ZS_END_INPUT_ID)
+        snprintf (what, sizeof what, "the end of input");
+    else
+        snprintf (what, sizeof what, "checkpoint %lld", (long long) identifier);
+    zs_info ("Job %s committed %s in snapshot %lld: %s rows of this job (%s).", self->meta.job_id,
+             what, (long long) snapshot, zs_progress_num (v.job_rows, rows, sizeof rows),
+             zs_progress_text (&v, text, sizeof text));
+}
+
 static void
 s_on_ready (coord_t *self, int slot, Zsink__Ready *ready)
 {
@@ -983,8 +911,10 @@ s_on_ready (coord_t *self, int slot, Zsink__Ready *ready)
     s->ready = true;
     if (slot == COMMITTER) {
         s->last_committed = ready->has_last_committed ? ready->last_committed : -1;
-        if (ready->has_last_snapshot)
+        if (ready->has_last_snapshot) {
             s_history_snapshot (self, s->last_committed, ready->last_snapshot);
+            s_progress_committed (self, s->last_committed, ready->last_snapshot, -1);
+        }
         if (s->last_committed == ZS_END_INPUT_ID) {
             //  Everything was committed before the failure: nothing to run.
             zs_info ("Commit user %s already committed end of input: the job is done.",
@@ -1009,7 +939,7 @@ s_on_ready (coord_t *self, int slot, Zsink__Ready *ready)
 static void
 s_history_acked (coord_t *self, const slot_t *s)
 {
-    zs_chk_stat_t *e = zs_history_find (self->history, self->inflight_id);
+    zs_chk_stat_t *e = zs_history_find (self->history, zs_inflight_id (self->inflight));
     if (e && !s->acked)
         e->acked++;
 }
@@ -1019,15 +949,17 @@ s_history_acked (coord_t *self, const slot_t *s)
 static void
 s_on_writer_ack (coord_t *self, int slot, Zsink__WriterAck *ack)
 {
-    if (slot == COMMITTER || ack->checkpoint_id != self->inflight_id)
+    if (slot == COMMITTER || ack->checkpoint_id != zs_inflight_id (self->inflight))
         return;
     slot_t *s = &self->slots[slot];
     s_history_acked (self, s);
     s->acked = true;
     s->pos = *ack->position;
     for (size_t i = 0; i < ack->position->n_splits; i++)
-        if (zs_splits_put (self->acked, ack->position->splits[i]) != 0) {
-            s_abort_checkpoint (self, "aborted: out of memory keeping the split states");
+        if (zs_inflight_put_split (self->inflight, ack->position->splits[i]) != 0) {
+            s_drop_checkpoint (self, ZS_LOG_WARN,
+                               "aborted: out of memory keeping the split states");
+            zs_inflight_aborted (self->inflight);
             return;
         }
     s->pos.n_splits = 0;
@@ -1049,18 +981,17 @@ s_on_writer_ack (coord_t *self, int slot, Zsink__WriterAck *ack)
 static void
 s_on_committer_ack (coord_t *self, int slot, Zsink__CommitterAck *ack)
 {
-    if (slot != COMMITTER || ack->checkpoint_id != self->inflight_id)
+    if (slot != COMMITTER || ack->checkpoint_id != zs_inflight_id (self->inflight))
         return;
     if (strcmp (ack->state->commit_user, self->meta.commit_user) != 0) {
         s_fail (self, "committer acked with another commit user");
         return;
     }
-    zs_state_free (&self->inflight_state);
-    self->inflight_state = zs_state_dup (ack->state);
-    if (!self->inflight_state) {
+    if (zs_inflight_set_state (self->inflight, ack->state) != 0) {
         //  out of memory (the codec refused what cannot be copied): this
         //  checkpoint cannot be written, a later one may
-        s_abort_checkpoint (self, "aborted: out of memory copying the committer state");
+        s_drop_checkpoint (self, ZS_LOG_WARN, "aborted: out of memory copying the committer state");
+        zs_inflight_aborted (self->inflight);
         return;
     }
     s_history_acked (self, &self->slots[slot]);
@@ -1073,18 +1004,15 @@ s_on_committer_ack (coord_t *self, int slot, Zsink__CommitterAck *ack)
 static void
 s_on_committed (coord_t *self, Zsink__Committed *c)
 {
-    self->last_identifier = c->identifier;
-    self->last_snapshot = c->snapshot_id;
+    s_progress_committed (self, c->identifier, c->snapshot_id,
+                          c->has_total_rows ? c->total_rows : -1);
     zs_event ("committed", "\"id\":%lld,\"snapshot\":%lld", (long long) c->identifier,
               (long long) c->snapshot_id);
     s_history_snapshot (self, c->identifier, c->snapshot_id);
-    if (c->has_total_rows)
-        self->rows_committed = c->total_rows;
     zs_coord_kafka_committed (self, c->identifier);
     if (c->identifier == ZS_END_INPUT_ID && s_active (self))
         s_finish (self);
-    else if (self->stop_requested && self->stop_checkpoint
-             && c->identifier >= self->stop_checkpoint)
+    else if (zs_ending_savepoint_committed (self->ending, c->identifier))
         s_stop_done (self);
 }
 
@@ -1195,7 +1123,7 @@ s_accept_client (coord_t *self, const char *rid, const zs_env_t *env)
 static bool
 s_accept_hello (coord_t *self)
 {
-    return !self->ending;
+    return !zs_ending_is_decided (self->ending);
 }
 
 //  Anything else must be of this job.
@@ -1216,11 +1144,11 @@ s_accept_register (coord_t *self, const char *rid, const zs_env_t *env)
 {
     if (env->epoch < self->meta.epoch) {
         zs_drops_add (self->drops, ZS_DROP_STALE, rid, "Register of an older epoch");
-        if (!self->ending)
+        if (!zs_ending_is_decided (self->ending))
             s_send_refused (self, rid, "stale epoch");
         return false;
     }
-    return !self->ending;
+    return !zs_ending_is_decided (self->ending);
 }
 
 //  Invariant 8: the slot this connection registered, or -1. Anything else
@@ -1238,7 +1166,7 @@ s_accept_rid (coord_t *self, const char *rid, const zs_env_t *env)
     snprintf (detail, sizeof detail, "%s, not a registered connection", zs_env_kind (env));
     zs_drops_add (self->drops, env->epoch < self->meta.epoch ? ZS_DROP_STALE : ZS_DROP_UNREGISTERED,
                   rid, detail);
-    if (!self->ending)
+    if (!zs_ending_is_decided (self->ending))
         s_send_refused (self, rid, "unknown participant");
     return -1;
 }
@@ -1370,12 +1298,12 @@ s_tick_restart (coord_t *self, int64_t now)
 static bool
 s_tick_expiry (coord_t *self, int64_t now)
 {
-    if (!self->inflight_id || now - self->inflight_start <= self->cfg.checkpoint_timeout_ms)
+    if (!zs_inflight_expired (self->inflight, now, self->cfg.checkpoint_timeout_ms))
         return true;
-    s_abort_checkpoint (self, "expired before completing");
-    self->consecutive_failed++;
+    s_drop_checkpoint (self, ZS_LOG_WARN, "expired before completing");
+    int in_a_row = zs_inflight_failed (self->inflight);
     self->next_trigger_at = now + self->cfg.checkpoint_min_pause_ms;
-    if (self->consecutive_failed > self->cfg.tolerable_failed_checkpoints) {
+    if (in_a_row > self->cfg.tolerable_failed_checkpoints) {
         s_fail (self, "Exceeded checkpoint tolerable failure threshold.");
         return false;
     }
@@ -1387,13 +1315,14 @@ s_tick_expiry (coord_t *self, int64_t now)
 static void
 s_tick_trigger (coord_t *self, int64_t now)
 {
-    if (self->stop_requested && self->stop_checkpoint && now > self->stop_deadline) {
+    if (zs_ending_commit_overdue (self->ending, now)) {
         zs_warn ("No commit reported for savepoint %lld; stopping anyway.",
-                 (long long) self->stop_checkpoint);
+                 (long long) zs_ending_savepoint (self->ending));
         s_stop_done (self);
         return;
     }
-    if (self->state == J_STOPPING && self->stop_requested && !self->stop_checkpoint)
+    if (self->state == J_STOPPING && zs_ending_stopping (self->ending)
+        && !zs_ending_savepoint (self->ending))
         s_trigger (self, true);
     else if (self->final_checkpoint_needed) {
         self->final_checkpoint_needed = false;
@@ -1415,98 +1344,12 @@ s_tick (coord_t *self)
     zs_coord_kafka_tick (self, now);
     if (self->state != J_RUNNING && self->state != J_FINISHING && self->state != J_STOPPING)
         return;
-    if (s_tick_expiry (self, now) && !self->inflight_id)
+    if (s_tick_expiry (self, now) && !zs_inflight_id (self->inflight))
         s_tick_trigger (self, now);
 }
 
 //  ---------------------------------------------------------------------
 //  The process
-
-//  security.curve.enabled: our keys, for every socket made from now on.
-static int
-s_curve_setup (coord_t *self)
-{
-    if (!self->cfg.curve_enabled)
-        return 0;
-    char err[ZS_ERRLEN];
-    self->curve = zs_curve_load (self->cfg.curve_keys_dir, ZSINK__ROLE__ROLE_COORDINATOR, -1, err,
-                                 sizeof err);
-    if (!self->curve) {
-        zs_error ("security.curve.keys-dir: %s", err);
-        return -1;
-    }
-    zs_net_use_curve (self->curve);
-    zs_info ("CURVE authentication on: keys in %s.", self->cfg.curve_keys_dir);
-    return 0;
-}
-
-//  metrics.reporter.prom.port: the Prometheus endpoint. 0, or -1 (logged).
-static int
-s_prom_setup (coord_t *self)
-{
-    if (!self->cfg.metrics_prom_port[0])
-        return 0;
-    char err[ZS_ERRLEN];
-    self->prom = zs_prom_new (self->cfg.metrics_prom_port, err, sizeof err);
-    if (!self->prom) {
-        zs_error ("%s", err);
-        return -1;
-    }
-    zs_info ("Prometheus metrics of job %s on http://0.0.0.0:%d/metrics", self->meta.job_id,
-             zs_prom_port (self->prom));
-    return 0;
-}
-
-//  Everything s_open and zs_coord_setup allocated (any of it may be NULL).
-static void
-s_close (coord_t *self)
-{
-    zsock_destroy (&self->router);
-    zs_curve_destroy (&self->curve);
-    zs_chk_clear (&self->latest);
-    zs_coord_kafka_close (self);
-    zs_splits_destroy (&self->splits);
-    zs_splits_destroy (&self->acked);
-    zs_splits_destroy (&self->progress);
-    zs_state_free (&self->inflight_state);
-    free (self->slots);
-    self->slots = NULL;
-    zs_drops_destroy (&self->drops);
-    zs_history_destroy (&self->history);
-    zs_prom_destroy (&self->prom);
-    zs_io_lock_release (&self->lock);
-}
-
-//  The slots, the drop counters and the control ROUTER.
-static int
-s_open (coord_t *self, const char *bind)
-{
-    char err[ZS_ERRLEN];
-    self->slots = calloc (self->n + 1, sizeof *self->slots);
-    self->splits = zs_splits_new ();
-    self->acked = zs_splits_new ();
-    self->progress = zs_splits_new ();
-    for (size_t i = 0; self->splits && i < self->latest.n_splits; i++)
-        if (zs_splits_put (self->splits, self->latest.splits[i]) != 0) {
-            zs_error ("out of memory");
-            return -1;
-        }
-    if (!self->splits || !self->acked || !self->progress) {
-        zs_error ("out of memory");
-        return -1;
-    }
-    if (zs_coord_kafka_open (self) != 0)
-        return -1;
-    self->drops = zs_drops_new ("message");
-    self->router = self->slots && self->drops
-                       ? zs_net_router (bind ? bind : "tcp://*:6123", err, sizeof err)
-                       : NULL;
-    if (!self->router) {
-        zs_error ("%s", self->slots && self->drops ? err : "out of memory");
-        return -1;
-    }
-    return 0;
-}
 
 //  Every message waiting on the ROUTER.
 static void
@@ -1537,8 +1380,8 @@ s_keep_lock (coord_t *self)
     if (zs_io_lock_keep (self->lock, err, sizeof err) != ZS_ESTALE)
         return true;
     zs_error ("LEASE_LOST the coordinator lock is lost: %s; exiting", err);
-    self->exit_code = ZS_EXIT_RESTART;
-    self->ending = true; //  not "interrupted": nothing more is written
+    //  not "interrupted": nothing more is written
+    zs_ending_at_once (self->ending, ZS_EXIT_RESTART);
     return false;
 }
 
@@ -1546,13 +1389,13 @@ s_keep_lock (coord_t *self)
 static bool
 s_may_exit (coord_t *self)
 {
-    if (!self->ending)
+    if (!zs_ending_is_decided (self->ending))
         return false;
     if (zs_coord_kafka_busy (self))
         return false; //  the last offset commit (it has a deadline of its own)
     for (int i = 0; i <= self->n; i++)
         if (self->slots[i].registered && !self->slots[i].bye)
-            return zs_clock_mono_ms () > self->end_deadline;
+            return zs_ending_waited_out (self->ending, zs_clock_mono_ms ());
     return true;
 }
 
@@ -1580,16 +1423,16 @@ zs_coordinator_main (int argc, char **argv)
         zs_io_lock_release (&self->lock);
         return code; //  refused, or nothing to do: nothing else is allocated yet
     }
-    if (s_curve_setup (self) < 0) {
-        s_close (self);
+    if (zs_coord_curve_setup (self) < 0) {
+        zs_coord_close (self);
         return 2;
     }
-    if (s_open (self, bind) < 0) {
-        s_close (self);
+    if (zs_coord_open (self, bind) < 0) {
+        zs_coord_close (self);
         return 1;
     }
-    if (s_prom_setup (self) < 0) {
-        s_close (self);
+    if (zs_coord_prom_setup (self) < 0) {
+        zs_coord_close (self);
         return 2;
     }
     zpoller_t *poller = zpoller_new (self->router, zs_coord_kafka_sock (self), NULL);
@@ -1605,13 +1448,12 @@ zs_coordinator_main (int argc, char **argv)
         if (s_may_exit (self) || !s_keep_lock (self))
             break;
     }
-    if (!self->ending) {
-        //  SIGTERM/SIGINT: the job keeps its state (status RUNNING); a
-        //  coordinator started again with this job id resumes it.
+    //  SIGTERM/SIGINT: the job keeps its state (status RUNNING); a
+    //  coordinator started again with this job id resumes it.
+    code = zs_ending_is_decided (self->ending) ? zs_ending_code (self->ending) : 0;
+    if (!zs_ending_is_decided (self->ending))
         zs_info ("Coordinator of job %s interrupted; the job can be resumed.", self->meta.job_id);
-        self->exit_code = 0;
-    }
     zpoller_destroy (&poller);
-    s_close (self);
-    return self->exit_code;
+    zs_coord_close (self);
+    return code;
 }

@@ -9,8 +9,11 @@
 # does any Parquet reader (DuckDB: SELECT * FROM 'demo-out/table/bucket-0/*.parquet').
 set -e
 cd "$(dirname "$0")/.."
-BIN=build/bin
-OUT=demo-out
+# ZSINK_BIN_DIR and ZSINK_DEMO_OUT (relative to the repository root, or
+# absolute) let tests/integration/t_demo.sh run it against its own build
+# and scratch directory
+BIN=${ZSINK_BIN_DIR:-build/bin}
+OUT=${ZSINK_DEMO_OUT:-demo-out}
 rm -rf "$OUT"
 mkdir -p "$OUT"
 cat > "$OUT/job.yaml" <<YAML

@@ -9,8 +9,8 @@
 #
 # The container is not privileged, so the tests that need root powers
 # (network namespaces, tmpfs mounts) and the deploy test skip. If this
-# machine reaches the internet through a TLS-inspecting proxy, its CA bundle
-# is handed to npm (NODE_EXTRA_CA_CERTS).
+# machine reaches the internet through a TLS-inspecting proxy, its CAs are
+# trusted in the container as well (below).
 set -eu
 cd "$(dirname "$0")/.."
 IMAGE=${ZSINK_BASE_IMAGE:-zsink-base:bookworm}
@@ -22,7 +22,17 @@ git ls-files | tar -cf - -T - | tar -xf - -C "$src"
 steps='make demo && make test'
 [ "${1:-}" = --demo-only ] && steps='make demo'
 set -- -v "$src:/src"
-ca=/etc/ssl/certs/ca-certificates.crt
-[ -f "$ca" ] && set -- "$@" -v "$ca:/etc/host-ca.crt:ro" -e NODE_EXTRA_CA_CERTS=/etc/host-ca.crt
-docker run --rm "$@" "$IMAGE" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq make >/dev/null \
-        && cd /src && $steps"
+# The package clients fetch as this machine configures them: if it reaches
+# the internet through a TLS-inspecting proxy, the CAs it added
+# (/usr/local/share/ca-certificates) are added in the container too, before
+# anything is fetched, so that apt's ca-certificates puts them in the
+# system bundle (curl, Go, pip through PIP_CERT, npm through
+# NODE_EXTRA_CA_CERTS) and ca-certificates-java in Java's (Maven).
+pre="apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq make >/dev/null"
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+    set -- "$@" -v /usr/local/share/ca-certificates:/usr/local/share/ca-certificates:ro \
+        -e PIP_CERT=/etc/ssl/certs/ca-certificates.crt \
+        -e NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+    pre="apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq make ca-certificates >/dev/null && update-ca-certificates >/dev/null"
+fi
+docker run --rm "$@" "$IMAGE" sh -c "$pre && cd /src && $steps"

@@ -95,6 +95,10 @@ command -v mvn >/dev/null 2>&1 || missing="$missing maven"
 if [ -n "$missing" ]; then
     echo "setup-interop: apt-get install$missing"
     $SUDO apt-get update -qq
+    # A minbase or slim image drops /usr/share/man, and the JDK's postinst
+    # (update-alternatives for its man pages) fails without man1: the JDK
+    # and Maven would be left unconfigured and every Paimon oracle skip.
+    $SUDO mkdir -p /usr/share/man/man1
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
     jdk_ok || { echo "setup-interop: no JDK >= 17 after installing default-jdk-headless" >&2; exit 1; }
 fi

@@ -69,6 +69,9 @@ command -v mvn >/dev/null 2>&1 || missing="$missing maven"
 if [ -n "$missing" ]; then
     echo "setup-kafka: apt-get install$missing"
     $SUDO apt-get update -qq
+    # the JDK's postinst needs man1, which minbase and slim images drop
+    # (setup-interop.sh says more)
+    $SUDO mkdir -p /usr/share/man/man1
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
     java_ok || { echo "setup-kafka: no java >= 17 after installing default-jdk-headless" >&2; exit 1; }
 fi

@@ -26,6 +26,12 @@ zs_events_close (void)
     s_log.fd = -1;
 }
 
+bool
+zs_events_on (void)
+{
+    return s_log.fd >= 0;
+}
+
 void
 zs_events_open (const char *dir, const char *name)
 {

@@ -9,19 +9,27 @@
     its job's checkpoint directory; the committer and the writers into the
     same directory when they can reach it (a shared file system), else
     nowhere. Appended with one write(2) a line, never fsynced: a picture of
-    what happened, not state. At 4 MB a file is renamed to .1 (the one
-    before is dropped), so a job that runs for weeks keeps at most 8 MB a
-    process.
+    what happened, not state. `zsink cluster` writes events-cluster.jsonl:
+    its children's ends ("exit": role, role_pid, and the signal or the exit
+    status) and restarts ("spawn"), which no process can log of itself.
+    At 4 MB a file is renamed to .1 (the one before is dropped), so a job
+    that runs for weeks keeps at most 8 MB a process.
 */
 #ifndef ZS_EVENTS_H_INCLUDED
 #define ZS_EVENTS_H_INCLUDED
 
+#include <stdbool.h>
 #include <stddef.h>
 
 //  Start (or move) the log of this process: <dir>/events-<name>.jsonl.
 //  A directory that does not exist leaves it off.
 void zs_events_open (const char *dir, const char *name);
 void zs_events_close (void);
+
+//  True when this process's log is open (zs_events_open found its
+//  directory): a process that opens it late (zsink cluster: the job's
+//  directory is made by its coordinator) asks before trying again.
+bool zs_events_on (void);
 
 //  One event: fields is more JSON members without braces ("\"id\":7"), or
 //  "" (printf-style). Nothing when the log is off.

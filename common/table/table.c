@@ -260,15 +260,16 @@ fail:
 void
 zs_table_destroy (zs_table_t **self_p)
 {
-    if (!self_p || !*self_p)
-        return;
-    zs_table_unprepare (*self_p);
-    zs_names_free (&(*self_p)->unsynced);
-    zs_schemas_free (&(*self_p)->schemas);
-    zhash_destroy (&(*self_p)->live);
-    zhash_destroy (&(*self_p)->retired);
-    free (*self_p);
-    *self_p = NULL;
+    if (self_p && *self_p) {
+        zs_table_t *self = *self_p;
+        zs_table_unprepare (self);
+        zs_names_free (&self->unsynced);
+        zs_schemas_free (&self->schemas);
+        zhash_destroy (&self->live);
+        zhash_destroy (&self->retired);
+        free (self);
+        *self_p = NULL;
+    }
 }
 
 const zs_schema_t *
@@ -400,6 +401,8 @@ zs_names_free (zs_names_t *self)
 void
 zs_table_unlink_meta (zs_table_t *self, const char *name)
 {
+    if (!name[0])
+        return; //  none (an empty commit's manifest), not manifest/ itself
     char rel[256], path[ZS_PATH_MAX];
     snprintf (rel, sizeof rel, "manifest/%s", name);
     zs_table_file_path (self, path, sizeof path, rel);
@@ -428,10 +431,8 @@ zs_table_prepared_drop_delta (zs_table_t *self)
 {
     zs_prepared_delta_t *d = &self->prepared.delta;
     if (d->have) {
-        if (d->manifest[0])
-            zs_table_unlink_meta (self, d->manifest);
-        if (d->delta_list[0])
-            zs_table_unlink_meta (self, d->delta_list);
+        zs_table_unlink_meta (self, d->manifest);
+        zs_table_unlink_meta (self, d->delta_list);
     }
     free (d->files);
     *d = (zs_prepared_delta_t){0};
@@ -443,8 +444,7 @@ zs_table_prepared_drop_base (zs_table_t *self)
 {
     zs_prepared_base_t *b = &self->prepared.base;
     if (b->have) {
-        if (b->base_list[0])
-            zs_table_unlink_meta (self, b->base_list);
+        zs_table_unlink_meta (self, b->base_list);
         zs_names_unlink (&b->merged, self);
     }
     zs_names_free (&b->merged);

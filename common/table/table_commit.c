@@ -383,8 +383,7 @@ s_prepare_base (zs_table_t *self, s_commit_t *c, const char *user, char *err, si
     zs_table_prepared_drop_base (self);
     int rc = s_commit_write_base (c, err, errlen);
     if (rc != 0) {
-        if (c->base_list[0])
-            zs_table_unlink_meta (self, c->base_list);
+        zs_table_unlink_meta (self, c->base_list);
         zs_names_unlink (&c->merged, self);
         zs_names_free (&c->merged);
         return rc;
@@ -636,8 +635,7 @@ s_commit_abandon (s_commit_t *c)
 {
     const char *names[] = {c->manifest, c->delta_list, c->base_list};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i][0])
-            zs_table_unlink_meta (c->table, names[i]);
+        zs_table_unlink_meta (c->table, names[i]);
     zs_names_unlink (&c->merged, c->table);
     c->table->unsynced.n = 0; //  gone
 }

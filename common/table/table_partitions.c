@@ -26,6 +26,7 @@
 #include "log.h"
 #include "rowfmt.h"
 #include "table.h"
+#include "table_dryrun.h"
 #include "table_priv.h"
 #include <inttypes.h>
 #include <stdio.h>
@@ -310,9 +311,10 @@ s_match_specs (const zs_partition_t *part, const zs_file_meta_t *f, void *arg)
     return any;
 }
 
-int
-zs_table_drop_partitions (zs_table_t *self, const char *const *specs, size_t n, zs_dropped_t *out,
-                          char *err, size_t errlen)
+//  zs_table_drop_partitions, or its dry run (table_dryrun.h).
+static int
+s_drop_partitions (zs_table_t *self, const char *const *specs, size_t n, bool dry,
+                   zs_dropped_t *out, char *err, size_t errlen)
 {
     const zs_partition_t *part = zs_table_partition (self);
     memset (out, 0, sizeof *out);
@@ -333,6 +335,12 @@ zs_table_drop_partitions (zs_table_t *self, const char *const *specs, size_t n, 
     int64_t partitions;
     if (rc == 0)
         rc = s_select (self, s_match_specs, &s, &sel, &nsel, &partitions, err, errlen);
+    if (rc == 0 && dry) {
+        out->partitions = partitions;
+        out->files = (int64_t) nsel;
+        for (size_t i = 0; i < nsel; i++)
+            out->rows += sel[i].rows;
+    }
     free (sel);
     for (size_t i = 0; rc == 0 && i < n; i++)
         if (!s.specs[i].matched) {
@@ -340,10 +348,24 @@ zs_table_drop_partitions (zs_table_t *self, const char *const *specs, size_t n, 
                       s.specs[i].text);
             rc = ZS_ENOENT;
         }
-    if (rc == 0)
+    if (rc == 0 && !dry)
         rc = s_drop (self, s_match_specs, &s, out, err, errlen);
     free (s.specs);
     return rc;
+}
+
+int
+zs_table_drop_partitions (zs_table_t *self, const char *const *specs, size_t n, zs_dropped_t *out,
+                          char *err, size_t errlen)
+{
+    return s_drop_partitions (self, specs, n, false, out, err, errlen);
+}
+
+int
+zs_table_drop_partitions_dry_run (zs_table_t *self, const char *const *specs, size_t n,
+                                  zs_dropped_t *out, char *err, size_t errlen)
+{
+    return s_drop_partitions (self, specs, n, true, out, err, errlen);
 }
 
 //  ---------------------------------------------------------------------

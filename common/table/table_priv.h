@@ -88,7 +88,7 @@ bool zs_table_snapshot_exists (zs_table_t *self, int64_t id);
 //  An expiry removed this data file: no longer retired (gone).
 void zs_table_forget_retired (zs_table_t *self, const char *path);
 
-//  Remove manifest/<name> (ENOENT is fine).
+//  Remove manifest/<name> (ENOENT is fine; name "": none, nothing done).
 void zs_table_unlink_meta (zs_table_t *self, const char *name);
 
 //  Manifests of a snapshot: base list then delta list, in order, one
@@ -137,6 +137,10 @@ void zs_table_user_tag (const char *user, char tag[9]);
 //  "manifest/<manifest>", and with data "bucket-N/<data>"), into set.
 //  0, or ZS_ECORRUPT/-1 + err when a tag, list or manifest does not decode.
 int zs_table_tag_files (zs_table_t *self, bool with_data, zhash_t *set, char *err, size_t errlen);
+//  The same for the tags of snapshots up to upto only (a rollback's dry
+//  run: the tags after it are the ones the rollback removes).
+int zs_table_tag_files_upto (zs_table_t *self, int64_t upto, bool with_data, zhash_t *set,
+                             char *err, size_t errlen);
 //  The same for one tag. 0, or ZS_ECORRUPT/-1 + err naming the tag.
 int zs_table_tag_files_of (zs_table_t *self, const zs_tag_t *tag, bool with_data, zhash_t *set,
                            char *err, size_t errlen);

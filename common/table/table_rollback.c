@@ -19,10 +19,14 @@
     expired first restores snapshot-N from the tag and moves EARLIEST to
     it (Paimon's createSnapshotFileIfNeeded, which Paimon does last): then
     as above, the table readable at every step.
+
+    A dry run (zs_table_rollback_dry_run, table_dryrun.h) walks the same
+    steps and counts what each would remove, removing and writing nothing.
 */
 #include "fs.h"
 #include "io.h"
 #include "log.h"
+#include "table_dryrun.h"
 #include "table_priv.h"
 #include <dirent.h>
 #include <errno.h>
@@ -103,14 +107,25 @@ s_note_added (zs_table_t *self, const zs_snapshot_t *s, zhash_t *keep, zhash_t *
     }
 }
 
-static int s_tags_after (zs_table_t *self, int64_t to, zhash_t *keep, char *err, size_t errlen);
+static int s_tags_after (zs_table_t *self, int64_t to, bool dry, zhash_t *keep, char *err,
+                         size_t errlen);
 static int s_restore (zs_table_t *self, const char *tag_name, int64_t id, char *err, size_t errlen);
 
-//  Rollback to snapshot to; with tag_name, restored from that tag when it
-//  is expired.
+//  Remove path, or in a dry run see that it is there: 0 or an error.
 static int
-s_rollback (zs_table_t *self, int64_t to, const char *tag_name, zs_rolled_back_t *out, char *err,
-            size_t errlen)
+s_remove (const char *path, bool dry)
+{
+    zs_io_stat_t st;
+    if (dry)
+        return zs_io_stat (path, &st) == 0 ? 0 : ZS_ENOENT;
+    return zs_io_remove (path);
+}
+
+//  Rollback to snapshot to; with tag_name, restored from that tag when it
+//  is expired. dry: count only.
+static int
+s_rollback (zs_table_t *self, int64_t to, const char *tag_name, bool dry, zs_rolled_back_t *out,
+            char *err, size_t errlen)
 {
     memset (out, 0, sizeof *out);
     char holder[300];
@@ -134,7 +149,7 @@ s_rollback (zs_table_t *self, int64_t to, const char *tag_name, zs_rolled_back_t
         rc = zs_table_read_tag (self, tag_name, &tag, err, errlen);
         if (rc == 0) {
             target = tag.snap;
-            rc = s_restore (self, tag_name, to, err, errlen);
+            rc = dry ? 0 : s_restore (self, tag_name, to, err, errlen);
         }
     }
     if (rc == ZS_ENOENT)
@@ -143,7 +158,7 @@ s_rollback (zs_table_t *self, int64_t to, const char *tag_name, zs_rolled_back_t
     if (rc != 0)
         return rc;
     zhash_t *keep = zhash_new (), *gone = zhash_new ();
-    rc = s_tags_after (self, to, keep, err, errlen);
+    rc = s_tags_after (self, to, dry, keep, err, errlen);
     zhash_update (keep, target.base_manifest_list, (void *) 1);
     zhash_update (keep, target.delta_manifest_list, (void *) 1);
     zs_manifest_meta_t *metas = NULL;
@@ -161,7 +176,7 @@ s_rollback (zs_table_t *self, int64_t to, const char *tag_name, zs_rolled_back_t
         snprintf (rel, sizeof rel, "snapshot/snapshot-%" PRId64, id);
         char path[ZS_PATH_MAX];
         zs_table_file_path (self, path, sizeof path, rel);
-        int removed = zs_io_remove (path);
+        int removed = s_remove (path, dry);
         if (removed == 0)
             out->snapshots++;
         else if (removed != ZS_ENOENT) {
@@ -169,7 +184,7 @@ s_rollback (zs_table_t *self, int64_t to, const char *tag_name, zs_rolled_back_t
             rc = -1;
         }
     }
-    if (rc == 0) {
+    if (rc == 0 && !dry) {
         char path[ZS_PATH_MAX], text[32];
         int len = snprintf (text, sizeof text, "%" PRId64, to);
         zs_table_file_path (self, path, sizeof path, "snapshot/LATEST");
@@ -181,7 +196,7 @@ s_rollback (zs_table_t *self, int64_t to, const char *tag_name, zs_rolled_back_t
         bool data = key[0] == '/';
         snprintf (rel, sizeof rel, data ? "%s" : "manifest/%s", data ? key + 1 : key);
         zs_table_file_path (self, path, sizeof path, rel);
-        if (zs_io_remove (path) == 0)
+        if (s_remove (path, dry) == 0)
             (*(data ? &out->data_files : &out->manifests))++;
     }
     zhash_destroy (&keep);
@@ -190,7 +205,7 @@ s_rollback (zs_table_t *self, int64_t to, const char *tag_name, zs_rolled_back_t
     zhash_destroy (&self->live);
     zhash_destroy (&self->retired);
     self->live_id = -1;
-    if (rc == 0)
+    if (rc == 0 && !dry)
         zs_info ("Rolled table %s back to snapshot %" PRId64 ": %" PRId64 " snapshots, %" PRId64
                  " manifests and lists, %" PRId64 " data files removed",
                  self->path, to, out->snapshots, out->manifests, out->data_files);
@@ -201,13 +216,13 @@ s_rollback (zs_table_t *self, int64_t to, const char *tag_name, zs_rolled_back_t
 //  cleanTags), their files with the snapshots' below. Those left are
 //  roots: their lists and manifests into keep.
 static int
-s_tags_after (zs_table_t *self, int64_t to, zhash_t *keep, char *err, size_t errlen)
+s_tags_after (zs_table_t *self, int64_t to, bool dry, zhash_t *keep, char *err, size_t errlen)
 {
     zs_tag_t *tags;
     size_t n;
     int rc = zs_table_tags (self, &tags, &n, err, errlen);
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        if (tags[i].snap.id <= to)
+        if (tags[i].snap.id <= to || dry)
             continue;
         char path[ZS_PATH_MAX];
         zs_table_tag_path (self, tags[i].name, path, sizeof path);
@@ -221,7 +236,7 @@ s_tags_after (zs_table_t *self, int64_t to, zhash_t *keep, char *err, size_t err
     free (tags);
     zhash_t *kept = zhash_new ();
     if (rc == 0)
-        rc = zs_table_tag_files (self, false, kept, err, errlen);
+        rc = zs_table_tag_files_upto (self, to, false, kept, err, errlen);
     for (const char *v = zhash_first (kept); v; v = zhash_next (kept))
         zhash_update (keep, zhash_cursor (kept) + strlen ("manifest/"), (void *) 1);
     zhash_destroy (&kept);
@@ -279,7 +294,7 @@ s_restore (zs_table_t *self, const char *tag_name, int64_t id, char *err, size_t
 int
 zs_table_rollback (zs_table_t *self, int64_t to, zs_rolled_back_t *out, char *err, size_t errlen)
 {
-    return s_rollback (self, to, NULL, out, err, errlen);
+    return s_rollback (self, to, NULL, false, out, err, errlen);
 }
 
 int
@@ -291,5 +306,17 @@ zs_table_rollback_to_tag (zs_table_t *self, const char *name, zs_rolled_back_t *
     int rc = zs_table_read_tag (self, name, &tag, err, errlen);
     if (rc != 0)
         return rc;
-    return s_rollback (self, tag.snap.id, name, out, err, errlen);
+    return s_rollback (self, tag.snap.id, name, false, out, err, errlen);
+}
+
+int
+zs_table_rollback_dry_run (zs_table_t *self, int64_t to, const char *tag_name,
+                           zs_rolled_back_t *out, char *err, size_t errlen)
+{
+    memset (out, 0, sizeof *out);
+    zs_tag_t tag;
+    int rc = tag_name ? zs_table_read_tag (self, tag_name, &tag, err, errlen) : 0;
+    if (rc != 0)
+        return rc;
+    return s_rollback (self, tag_name ? tag.snap.id : to, tag_name, true, out, err, errlen);
 }

@@ -26,6 +26,7 @@
 #include "fs.h"
 #include "io.h"
 #include "log.h"
+#include "table_dryrun.h"
 #include "table_priv.h"
 #include <dirent.h>
 #include <errno.h>
@@ -270,10 +271,17 @@ zs_table_tag_files_of (zs_table_t *self, const zs_tag_t *tag, bool with_data, zh
 int
 zs_table_tag_files (zs_table_t *self, bool with_data, zhash_t *set, char *err, size_t errlen)
 {
+    return zs_table_tag_files_upto (self, INT64_MAX, with_data, set, err, errlen);
+}
+
+int
+zs_table_tag_files_upto (zs_table_t *self, int64_t upto, bool with_data, zhash_t *set, char *err,
+                         size_t errlen)
+{
     zs_tag_t *tags;
     size_t n;
     int rc = zs_table_tags (self, &tags, &n, err, errlen);
-    for (size_t i = 0; rc == 0 && i < n; i++)
+    for (size_t i = 0; rc == 0 && i < n && tags[i].snap.id <= upto; i++)
         //  tags of one snapshot share their files: once is enough
         if (i == 0 || tags[i].snap.id != tags[i - 1].snap.id)
             rc = zs_table_tag_files_of (self, &tags[i], with_data, set, err, errlen);
@@ -345,4 +353,60 @@ zs_table_create_tag (zs_table_t *self, const char *name, int64_t snapshot_id, in
     *tagged = snap.id;
     zs_info ("Created tag '%s' of snapshot %" PRId64 " of table %s", name, snap.id, self->path);
     return 0;
+}
+
+//  The files every snapshot present names into set, as s_files_of reads a
+//  tag's (a snapshot below a valid EARLIEST hint is expiring: skipped, as
+//  its files go with the expiry).
+static int
+s_snapshots_files (zs_table_t *self, zhash_t *set, char *err, size_t errlen)
+{
+    int64_t *ids;
+    size_t n;
+    int rc = zs_table_snapshot_ids (self, &ids, &n, err, errlen);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        zs_tag_t as_tag = {.name = ""};
+        if (!s_whole (self, ids[i]))
+            continue;
+        rc = zs_table_read_snapshot (self, ids[i], &as_tag.snap, err, errlen);
+        if (rc == 0)
+            rc = zs_table_tag_files_of (self, &as_tag, true, set, err, errlen);
+    }
+    free (ids);
+    return rc;
+}
+
+int
+zs_table_delete_tag_dry_run (zs_table_t *self, const char *name, zs_rolled_back_t *out, char *err,
+                             size_t errlen)
+{
+    memset (out, 0, sizeof *out);
+    zs_tag_t tag, *tags = NULL;
+    size_t n = 0;
+    int rc = zs_table_read_tag (self, name, &tag, err, errlen);
+    if (rc != 0)
+        return rc;
+    zhash_t *mine = zhash_new (), *others = zhash_new ();
+    rc = zs_table_tag_files_of (self, &tag, true, mine, err, errlen);
+    if (rc == 0)
+        rc = zs_table_tags (self, &tags, &n, err, errlen);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (strcmp (tags[i].name, name) != 0)
+            rc = zs_table_tag_files_of (self, &tags[i], true, others, err, errlen);
+    free (tags);
+    if (rc == 0)
+        rc = s_snapshots_files (self, others, err, errlen);
+    //  what delete_tag removes: its files no other root names, still there
+    for (const char *v = zhash_first (mine); rc == 0 && v; v = zhash_next (mine)) {
+        const char *rel = zhash_cursor (mine);
+        char path[ZS_PATH_MAX];
+        zs_io_stat_t st;
+        if (zhash_lookup (others, rel) || zs_table_file_path (self, path, sizeof path, rel) != 0
+            || zs_io_stat (path, &st) != 0)
+            continue;
+        (*(strncmp (rel, "manifest/", 9) == 0 ? &out->manifests : &out->data_files))++;
+    }
+    zhash_destroy (&mine);
+    zhash_destroy (&others);
+    return rc;
 }

@@ -50,9 +50,12 @@ zs_drops_add (zs_drops_t *self, zs_drop_t why, const char *peer, const char *det
         first = n % 1000 == 1; //  too many peers: sample instead
     if (!first)
         return;
-    zs_warn ("dropped a %s%s%s (%s%s%s; %lld %s so far)", self->what, peer ? " from " : "",
-             peer ? peer : "", zs_drop_name (why), detail ? ": " : "", detail ? detail : "",
-             (long long) n, zs_drop_name (why));
+    //  Stale is what a failover leaves (a heartbeat of the old epoch still
+    //  on its way): normal, INFO. The others come from outside the job.
+    zs_log (why == ZS_DROP_STALE ? ZS_LOG_INFO : ZS_LOG_WARN,
+            "dropped a %s%s%s (%s%s%s; %lld %s so far)", self->what, peer ? " from " : "",
+            peer ? peer : "", zs_drop_name (why), detail ? ": " : "", detail ? detail : "",
+            (long long) n, zs_drop_name (why));
 }
 
 void

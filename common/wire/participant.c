@@ -316,10 +316,13 @@ s_send_heartbeat (zs_participant_t *self)
     self->last_heartbeat = self->last_sent;
 }
 
+//  Refused by the coordinator is what a coordinator restart leaves (it no
+//  longer knows us): normal, INFO. No heartbeat in time may be a network
+//  fault: WARN.
 static zs_pev_t
-s_lost (zs_participant_t *self, const char *why)
+s_lost (zs_participant_t *self, zs_log_level_t level, const char *why)
 {
-    zs_warn ("lost the coordinator (%s): dropping in-flight work, saying hello again", why);
+    zs_log (level, "lost the coordinator (%s): dropping in-flight work, saying hello again", why);
     self->state = S_HELLO;
     self->last_sent = 0; //  hello at once
     return ZS_PEV_LOST;
@@ -412,7 +415,7 @@ zs_participant_poll (zs_participant_t *self, zs_env_t **env_p)
         s_send_hello (self);
     if (self->state == S_REGISTERED) {
         if (now - self->last_heard > self->heartbeat_timeout_ms)
-            return s_lost (self, "no heartbeat within heartbeat.timeout");
+            return s_lost (self, ZS_LOG_WARN, "no heartbeat within heartbeat.timeout");
         //  Every interval, even while other messages flow: heartbeats also
         //  carry the progress and drop counters `zsink status` shows.
         if (now - self->last_heartbeat >= self->heartbeat_interval_ms)
@@ -473,7 +476,7 @@ zs_participant_poll (zs_participant_t *self, zs_env_t **env_p)
             char why[256];
             snprintf (why, sizeof why, "refused: %s", env->refused->reason);
             zs_env_free (&env);
-            return s_lost (self, why);
+            return s_lost (self, ZS_LOG_INFO, why);
         }
         default:
             *env_p = env;

@@ -3,6 +3,7 @@
 #include "opts.h"
 #include "log.h"
 #include <errno.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,11 +30,68 @@ struct zs_prom_t {
     int fd; //  the listening socket
     int ep; //  epoll over it and every connection: what the role polls
     int port;
+    char host[256]; //  the address bound ("0.0.0.0": every interface)
     s_conn_t conn[S_CONN_MAX];
 };
 
+//  A listening socket on host (NULL: every interface) and port, or -1
+//  with errno; *gai_p the resolver's error when host is no address.
+static int
+s_listen (const char *host, int port, int *gai_p)
+{
+    char service[16];
+    snprintf (service, sizeof service, "%d", port);
+    struct addrinfo hints = {.ai_family = host ? AF_UNSPEC : AF_INET,
+                             .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_PASSIVE | AI_NUMERICSERV},
+                    *res = NULL;
+    *gai_p = getaddrinfo (host, service, &hints, &res);
+    if (*gai_p != 0)
+        return -1;
+    int fd = -1;
+    for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next) {
+        fd = socket (ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+            continue;
+        int one = 1;
+        setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (bind (fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen (fd, 16) != 0) {
+            int e = errno;
+            close (fd);
+            fd = -1;
+            errno = e;
+        }
+    }
+    freeaddrinfo (res);
+    return fd;
+}
+
+//  The endpoint around a listening socket, NULL + err.
+static zs_prom_t *
+s_new (int fd, const char *host, int port, char *err, size_t errlen)
+{
+    zs_prom_t *self = calloc (1, sizeof *self);
+    int ep = epoll_create1 (EPOLL_CLOEXEC);
+    struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
+    if (!self || ep < 0 || epoll_ctl (ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
+        snprintf (err, errlen, "metrics.reporter.prom.port: %s", strerror (errno));
+        if (ep >= 0)
+            close (ep);
+        free (self);
+        close (fd);
+        return NULL;
+    }
+    self->fd = fd;
+    self->ep = ep;
+    self->port = port;
+    snprintf (self->host, sizeof self->host, "%s", host ? host : "0.0.0.0");
+    for (int i = 0; i < S_CONN_MAX; i++)
+        self->conn[i].fd = -1;
+    return self;
+}
+
 zs_prom_t *
-zs_prom_new (const char *spec, char *err, size_t errlen)
+zs_prom_new (const char *spec, const char *host, char *err, size_t errlen)
 {
     int lo, hi;
     if (zs_parse_port_range (spec, &lo, &hi) != 0) {
@@ -41,35 +99,23 @@ zs_prom_new (const char *spec, char *err, size_t errlen)
                   spec);
         return NULL;
     }
+    if (host && !*host)
+        host = NULL;
     for (int port = lo; port <= hi; port++) {
-        int fd = socket (AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-        if (fd < 0)
-            break;
-        int one = 1;
-        setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        struct sockaddr_in addr = {.sin_family = AF_INET,
-                                   .sin_port = htons ((uint16_t) port),
-                                   .sin_addr.s_addr = htonl (INADDR_ANY)};
-        if (bind (fd, (struct sockaddr *) &addr, sizeof addr) == 0 && listen (fd, 16) == 0) {
-            zs_prom_t *self = calloc (1, sizeof *self);
-            int ep = epoll_create1 (EPOLL_CLOEXEC);
-            struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
-            if (!self || ep < 0 || epoll_ctl (ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
-                snprintf (err, errlen, "metrics.reporter.prom.port: %s", strerror (errno));
-                if (ep >= 0)
-                    close (ep);
-                free (self);
-                close (fd);
-                return NULL;
-            }
-            self->fd = fd;
-            self->ep = ep;
-            self->port = port;
-            for (int i = 0; i < S_CONN_MAX; i++)
-                self->conn[i].fd = -1;
-            return self;
+        int gai = 0;
+        int fd = s_listen (host, port, &gai);
+        if (gai != 0) {
+            snprintf (err, errlen, "metrics.reporter.prom.bind-address: '%s' is no address: %s",
+                      host, gai_strerror (gai));
+            return NULL;
         }
-        close (fd);
+        if (fd >= 0)
+            return s_new (fd, host, port, err, errlen);
+        if (errno == EADDRNOTAVAIL) {
+            snprintf (err, errlen, "metrics.reporter.prom.bind-address: '%s': %s", host,
+                      strerror (errno));
+            return NULL;
+        }
     }
     snprintf (err, errlen, "metrics.reporter.prom.port: no free port in %s: %s", spec,
               strerror (errno));
@@ -112,6 +158,12 @@ int
 zs_prom_port (zs_prom_t *self)
 {
     return self->port;
+}
+
+const char *
+zs_prom_host (zs_prom_t *self)
+{
+    return self->host;
 }
 
 size_t

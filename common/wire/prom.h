@@ -19,12 +19,15 @@
 typedef struct zs_prom_t zs_prom_t;
 
 //  Listen on the first free port of spec ("9249" or a range "9249-9260",
-//  as Flink's key takes), all interfaces. NULL + err when none is free or
-//  spec is not a port or a range.
-zs_prom_t *zs_prom_new (const char *spec, char *err, size_t errlen);
+//  as Flink's key takes), on host (metrics.reporter.prom.bind-address: an
+//  address or a name; NULL or "": every interface). NULL + err when none
+//  is free, spec is not a port or a range, or host is no local address.
+zs_prom_t *zs_prom_new (const char *spec, const char *host, char *err, size_t errlen);
 void zs_prom_destroy (zs_prom_t **self_p);
 int zs_prom_fd (zs_prom_t *self);
 int zs_prom_port (zs_prom_t *self);
+//  The address listened on, as given ("0.0.0.0": every interface).
+const char *zs_prom_host (zs_prom_t *self);
 //  Connections open (accepted, not yet answered and closed).
 size_t zs_prom_connections (zs_prom_t *self);
 

@@ -30,6 +30,9 @@
 //       snapshot's schema (its schemaId); the id `latest`: of a plain scan,
 //       of the table's latest schema (no DuckDB; tests/interop/readers.py
 //       compares them with Paimon's readers)
+//   node oracle.mjs sql --sql 'STATEMENT; STATEMENT'
+//       run the statements in order (split at ';' ending a line), print the
+//       last one's rows as JSON (the README's queries, as a user types them)
 //   node oracle.mjs where --zsink BIN --table DIR --where SQL [--where SQL]...
 //       DuckDB's answer over the live files for each WHERE condition: the
 //       count, and the files holding a matching row (relative to DIR), in
@@ -608,6 +611,14 @@ async function main() {
   }
 
   if (mode === 'where') return whereCounts(conn);
+
+  if (mode === 'sql') {
+    let rows = [];
+    for (const stmt of opt.sql.split(/;\s*(?:\n|$)/).filter((x) => x.trim()))
+      rows = (await conn.runAndReadAll(stmt)).getRowsJS();
+    console.log(JSON.stringify(rows, (k, v) => (typeof v === 'bigint' ? Number(v) : v)));
+    return;
+  }
 
   if (mode === 'read-time') {
     // the live files whole, every column into DuckDB's memory (a temp

@@ -13,6 +13,14 @@
 
 set -u
 
+# Java takes its charset for paths and arguments from the locale: without a
+# UTF-8 one (a minimal Debian sets none) Paimon Java mangles a partition
+# directory 'k=日本語' or a filter on '日本語'. C.UTF-8 is in every Debian libc.
+case "${LC_ALL:-${LC_CTYPE:-${LANG:-}}}" in
+*UTF-8* | *utf8*) ;;
+*) export LC_ALL=C.UTF-8 ;;
+esac
+
 BUILD=${1:?usage: sh t_NAME.sh BUILD_DIR SCRATCH_DIR}
 SCRATCH=${2:?usage: sh t_NAME.sh BUILD_DIR SCRATCH_DIR}
 BUILD=$(cd "$BUILD" && pwd)
@@ -313,7 +321,7 @@ savepoint_part () {
         expect_exit "$_sv" 90 0
         return
     fi
-    _ssp=$("$ZSINK" stop --savepoint -c "$(vdir "$_sv")/job.yaml") ||
+    _ssp=$("$ZSINK" stop --savepoint --json -c "$(vdir "$_sv")/job.yaml") ||
         fail "$_sv" "zsink stop --savepoint failed: $_ssp"
     SAVEPOINT=$(echo "$_ssp" | json_get - savepoint)
     expect_exit "$_sv" 60 0

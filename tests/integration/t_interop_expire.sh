@@ -49,7 +49,7 @@ echo "[$v] t=$(elapsed)s after the committer's crash: $filtered"
 # the crash came after Paimon had expired snapshots
 [ ! -f "$t/snapshot/snapshot-1" ] || fail $v "snapshot-1 still there when the committer crashed"
 wait_for_count $v 'Completed checkpoint [0-9]+ for job' 24 60
-sp=$("$ZSINK" stop --savepoint -c "$d/job.yaml") || fail $v "zsink stop --savepoint failed: $sp"
+sp=$("$ZSINK" stop --savepoint --json -c "$d/job.yaml") || fail $v "zsink stop --savepoint failed: $sp"
 savepoint=$(echo "$sp" | json_get - savepoint)
 expect_exit $v 60 0
 touch "$d/stop-maintain"

@@ -18,7 +18,7 @@ for f in cluster coordinator committer writer-0 writer-1; do
 done
 grep -q "Completed checkpoint 2 for job" "$d/coordinator.log" || fail $v "coordinator.log lacks its lines"
 grep -q "Successfully commit snapshot" "$d/committer.log" || fail $v "committer.log lacks its lines"
-grep -q "Job .* over: table" "$d/cluster.log" || fail $v "cluster.log lacks the summary"
+grep -q "Job .* over: FINISHED after .*; table .* holds" "$d/cluster.log" || fail $v "cluster.log lacks the summary"
 grep -q " DEBUG \[committer\]" "$d/committer.log" || fail $v "log.level debug: no DEBUG line"
 [ "$(grep -c 'writer 1 starting' "$d/writer-1.log")" = 2 ] || fail $v "the restarted writer-1 did not append"
 ! grep -q '\[writer-0\]' "$d/writer-1.log" || fail $v "writer-0's lines in writer-1.log"

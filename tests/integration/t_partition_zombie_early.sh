@@ -16,7 +16,7 @@ N=40000
 zombie_start $v $N "target-file-size: 8kb"
 net_isolate writer-1
 net_replacement $v 1 spare-0
-wait_for_log $v "writer-1 \\(pid $ZPID\\) was replaced by pid $RPID" 20
+wait_for_log $v "writer-1 restarted: pid $RPID registered in place of pid $ZPID" 20
 wait_for_log $v "Registered writer-1 \\(pid $RPID," 20
 # the zombie notices only now, and has rolled files in the meantime
 wait_for_log $v "\\[writer-1\\] lost the coordinator" 20

@@ -40,6 +40,15 @@ drive_restore () {
     out=$("$ZSINK" table remove-orphan-files "$t" --older-than 0s 2>&1) ||
         fail "$v" "remove-orphan-files failed: $out"
     echo "[$v] remove-orphan-files on the dead job's table: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
+    # unpin --dry-run (issue 26) says what it would release, and keeps the
+    # pin: the restore below needs it
+    user=$(echo "$out" | sed -n 's/^pinned by commit user \([^ ]*\) .*(not running).*/\1/p')
+    dry=$("$ZSINK" table unpin "$t" --user "$user" --dry-run 2>&1) ||
+        fail "$v" "unpin --dry-run: $dry"
+    echo "$dry" | grep -q "^would unpin commit user $user: [1-9][0-9]* data files\? it keeps" ||
+        fail "$v" "unpin --dry-run: $dry"
+    "$ZSINK" table orphans "$t" --older-than 0s | grep -q "^pinned by commit user $user " ||
+        fail "$v" "unpin --dry-run removed the pin"
     start_cluster "$v" "$(job_id "$v")-b" --restore-from "$chk"
     expect_exit "$v" 90 0
     oracle "$v" "$ROWS" --last-max

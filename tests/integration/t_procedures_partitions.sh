@@ -8,7 +8,8 @@
 #   pruned scan still reads; an unpruned one fails);
 # - `drop-partition` is one OVERWRITE snapshot that Paimon Java and pypaimon
 #   read (all readers agree; the rows are the input's minus the partition),
-#   with the figures of Paimon Java's own drop of the same partitions;
+#   with the figures of Paimon Java's own drop of the same partitions, and
+#   of its own --dry-run before (which commits nothing);
 # - `expire-partitions` drops by time, by Paimon's pattern and formatter,
 #   the old partitions only, not the NULL one;
 # - a table with partition.expiration-time is expired by the job's committer;
@@ -122,8 +123,19 @@ grep -q "'name' is not a partition key (the table's: dt, hr)" "$SCRATCH/bad.err"
 # drops the same partitions of a copy (truncatePartitions, as its
 # drop_partition procedure): the same snapshot figures and partitions.
 interop_ready && cp -r "$t" "$SCRATCH/java-drop"
+# first its dry run (issue 26): the figures of the drop, nothing committed
+"$ZSINK" table drop-partition "$t" --partition 'dt=2020-01-03' --partition 'dt=2020-01-01,hr=5' \
+    --dry-run --json >"$SCRATCH/drop-dry.json" || fail $v "drop-partition --dry-run"
+before=$("$ZSINK" table snapshots "$t" --json | "$PY" -c 'import json, sys; print(len(json.load(sys.stdin)))')
 "$ZSINK" table drop-partition "$t" --partition 'dt=2020-01-03' --partition 'dt=2020-01-01,hr=5' --json \
     >"$SCRATCH/drop.json" || fail $v "drop-partition"
+"$PY" - "$SCRATCH/drop-dry.json" "$SCRATCH/drop.json" "$before" <<'EOF' || fail $v "drop-partition --dry-run: $(cat "$SCRATCH/drop-dry.json"), the drop: $(cat "$SCRATCH/drop.json")"
+import json, sys
+dry, real = (json.load(open(f)) for f in sys.argv[1:3])
+assert dry["dry_run"] and dry["snapshot_id"] == 0 and not real["dry_run"], (dry, real)
+assert [dry[k] for k in ("partitions", "files", "rows")] == [real[k] for k in ("partitions", "files", "rows")], (dry, real)
+assert real["snapshot_id"] == int(sys.argv[3]) + 1, real  # the dry run committed nothing
+EOF
 if interop_ready; then
     paimon_java drop-partition "$SCRATCH/java-drop" 'dt=2020-01-03' 'dt=2020-01-01,hr=5' \
         >/dev/null 2>&1 || fail $v "Paimon Java's drop"

@@ -16,7 +16,7 @@ drive () {
     d=$(vdir "$v") log=$(clog "$v")
     start_cluster "$v" "$(job_id "$v")-a"
     wait_for_count "$v" 'Completed checkpoint [0-9]+ for job' 2 30
-    sp=$("$ZSINK" stop --savepoint -c "$d/job.yaml") || fail "$v" "zsink stop --savepoint failed: $sp"
+    sp=$("$ZSINK" stop --savepoint --json -c "$d/job.yaml") || fail "$v" "zsink stop --savepoint failed: $sp"
     path=$(echo "$sp" | json_get - savepoint)
     echo "[$v] savepoint $path"
     expect_exit "$v" 60 0

@@ -39,7 +39,7 @@ s_prom_new (void)
     char spec[32], err[256];
     int base = 20000 + (int) (getpid () % 20000);
     snprintf (spec, sizeof spec, "%d-%d", base, base + 100);
-    zs_prom_t *prom = zs_prom_new (spec, err, sizeof err);
+    zs_prom_t *prom = zs_prom_new (spec, NULL, err, sizeof err);
     if (!prom)
         fail_msg ("zs_prom_new: %s", err);
     return prom;
@@ -219,10 +219,40 @@ static void
 test_bad_spec (void **state)
 {
     char err[256];
-    assert_null (zs_prom_new ("9300-9200", err, sizeof err));
+    assert_null (zs_prom_new ("9300-9200", NULL, err, sizeof err));
     assert_non_null (strstr (err, "metrics.reporter.prom.port: '9300-9200'"));
-    assert_null (zs_prom_new ("http", err, sizeof err));
+    assert_null (zs_prom_new ("http", NULL, err, sizeof err));
     assert_non_null (strstr (err, "metrics.reporter.prom.port"));
+}
+
+//  metrics.reporter.prom.bind-address: the endpoint listens on that
+//  address only; one that is not this machine's, or no address, is
+//  refused with the key named.
+static void
+test_bind_address (void **state)
+{
+    char spec[32], err[256];
+    int base = 40000 + (int) (getpid () % 20000);
+    snprintf (spec, sizeof spec, "%d-%d", base, base + 100);
+    zs_prom_t *prom = zs_prom_new (spec, "127.0.0.1", err, sizeof err);
+    if (!prom)
+        fail_msg ("zs_prom_new: %s", err);
+    assert_string_equal (zs_prom_host (prom), "127.0.0.1");
+    int fd = socket (AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET,
+                               .sin_port = htons ((uint16_t) zs_prom_port (prom)),
+                               .sin_addr.s_addr = htonl (INADDR_LOOPBACK)};
+    assert_int_equal (connect (fd, (struct sockaddr *) &addr, sizeof addr), 0);
+    close (fd);
+    zs_prom_destroy (&prom);
+    prom = zs_prom_new (spec, "", err, sizeof err); //  "": every interface
+    assert_non_null (prom);
+    assert_string_equal (zs_prom_host (prom), "0.0.0.0");
+    zs_prom_destroy (&prom);
+    assert_null (zs_prom_new (spec, "192.0.2.1", err, sizeof err));
+    assert_non_null (strstr (err, "metrics.reporter.prom.bind-address: '192.0.2.1'"));
+    assert_null (zs_prom_new (spec, "no such host.invalid", err, sizeof err));
+    assert_non_null (strstr (err, "metrics.reporter.prom.bind-address"));
 }
 
 int
@@ -231,7 +261,7 @@ main (void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test (test_scrape),         cmocka_unit_test (test_request_in_pieces),
         cmocka_unit_test (test_silent_clients), cmocka_unit_test (test_slow_reader),
-        cmocka_unit_test (test_bad_spec),
+        cmocka_unit_test (test_bad_spec),       cmocka_unit_test (test_bind_address),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }

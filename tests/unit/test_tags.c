@@ -1,7 +1,8 @@
 /*  test_tags.c - tags (table_tag.c) as roots: a tag's snapshot, lists,
     manifests and data files survive orphan removal, zsink's expiry and the
     committer's clean-up; verify names a tag whose file is gone;
-    create/delete/list tags; rollback to a tag, expired or not. */
+    create/delete/list tags; rollback to a tag, expired or not; the dry
+    runs of rollback and delete_tag, whose counts depend on the tags. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include "log.h"
 #include "table.h"
 #include "table_job.h"
+#include "table_dryrun.h"
 #include "table_priv.h"
 #include <ftw.h>
 #include <stdio.h>
@@ -472,6 +474,131 @@ test_any_tag_file_is_a_root (void **state)
     assert_int_equal (zs_table_create_tag (s_table, "late", 9, &id, err, sizeof err), 0);
 }
 
+static void
+s_tag (const char *name, int64_t snapshot)
+{
+    char err[ZS_ERRLEN];
+    int64_t id;
+    if (zs_table_create_tag (s_table, name, snapshot, &id, err, sizeof err) != 0)
+        fail_msg ("create tag %s: %s", name, err);
+}
+
+//  Every file of the table, its path, size and mtime, one a line: what a
+//  dry run must leave as it was.
+static char s_listing[1 << 16];
+static size_t s_listed;
+
+static int
+s_list_one (const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    if (flag == FTW_F)
+        s_listed +=
+            (size_t) snprintf (s_listing + s_listed, sizeof s_listing - s_listed, "%s %lld %lld\n",
+                               path, (long long) st->st_size, (long long) st->st_mtime);
+    return s_listed >= sizeof s_listing - 1;
+}
+
+static char *
+s_files (void)
+{
+    s_listed = 0;
+    s_listing[0] = '\0';
+    assert_int_equal (nftw (s_dir, s_list_one, 16, FTW_PHYS), 0);
+    return strdup (s_listing);
+}
+
+static void
+s_assert_same (const zs_rolled_back_t *dry, const zs_rolled_back_t *done)
+{
+    assert_int_equal (dry->snapshots, done->snapshots);
+    assert_int_equal (dry->manifests, done->manifests);
+    assert_int_equal (dry->data_files, done->data_files);
+}
+
+//  Dry runs (table_dryrun.h): each leaves every file of the table as it
+//  was and counts what the procedure then removes.
+
+//  A rollback to 3 past tag "late" of snapshot 7: the dry run keeps the
+//  tag and every file, and counts the tag's files as going (the rollback
+//  removes the tag, then them). Before zs_table_tag_files_upto the dry run
+//  kept them, the tag being still there: it said fewer than went.
+static void
+test_rollback_dry_run (void **state)
+{
+    s_history ();
+    s_tag ("late", 7);
+    char err[ZS_ERRLEN];
+    char *before = s_files ();
+    zs_rolled_back_t dry, done;
+    assert_int_equal (zs_table_rollback_dry_run (s_table, 3, NULL, &dry, err, sizeof err), 0);
+    char *after = s_files ();
+    assert_string_equal (before, after);
+    assert_int_equal (dry.snapshots, 4);
+    assert_true (dry.data_files >= 2); //  the compaction's output and 6's
+    assert_int_equal (zs_table_rollback (s_table, 3, &done, err, sizeof err), 0);
+    s_assert_same (&dry, &done);
+    zs_tag_t tag;
+    assert_int_equal (zs_table_read_tag (s_table, "late", &tag, err, sizeof err), ZS_ENOENT);
+    //  past the latest, or to nothing: refused as the rollback is
+    assert_int_equal (zs_table_rollback_dry_run (s_table, 9, NULL, &dry, err, sizeof err),
+                      ZS_EREFUSED);
+    free (before);
+    free (after);
+}
+
+//  To a tag whose snapshot expired: the rollback restores the snapshot
+//  from the tag; the dry run does not, and counts the same.
+static void
+test_rollback_to_tag_dry_run (void **state)
+{
+    s_history ();
+    s_tag ("two", 2);
+    s_expire ();
+    char err[ZS_ERRLEN], path[512];
+    char *before = s_files ();
+    zs_rolled_back_t dry, done;
+    assert_int_equal (zs_table_rollback_dry_run (s_table, 0, "two", &dry, err, sizeof err), 0);
+    char *after = s_files ();
+    assert_string_equal (before, after);
+    snprintf (path, sizeof path, "%s/snapshot/snapshot-2", s_dir);
+    assert_int_not_equal (access (path, F_OK), 0);
+    assert_int_equal (zs_table_rollback_to_tag (s_table, "two", &done, err, sizeof err), 0);
+    s_assert_same (&dry, &done);
+    assert_int_equal (access (path, F_OK), 0);
+    assert_int_equal (zs_table_rollback_dry_run (s_table, 0, "nope", &dry, err, sizeof err),
+                      ZS_ENOENT);
+    free (before);
+    free (after);
+}
+
+//  delete_tag of a tag whose snapshot expired: its lists and manifests (and
+//  data files no snapshot names) counted, nothing removed; a tag of a
+//  snapshot present, or shared with another tag, keeps nothing alone.
+static void
+test_delete_tag_dry_run (void **state)
+{
+    s_history ();
+    s_tag ("two", 2);
+    s_tag ("also-seven", 7);
+    s_tag ("seven", 7);
+    s_expire ();
+    char err[ZS_ERRLEN];
+    char *before = s_files ();
+    zs_rolled_back_t dry, done;
+    assert_int_equal (zs_table_delete_tag_dry_run (s_table, "two", &dry, err, sizeof err), 0);
+    assert_int_equal (zs_table_delete_tag_dry_run (s_table, "seven", &done, err, sizeof err), 0);
+    assert_int_equal (done.manifests + done.data_files, 0);
+    char *after = s_files ();
+    assert_string_equal (before, after);
+    assert_true (dry.manifests > 0);
+    assert_int_equal (zs_table_delete_tag (s_table, "two", &done, err, sizeof err), 0);
+    s_assert_same (&dry, &done);
+    assert_int_equal (zs_table_delete_tag_dry_run (s_table, "two", &dry, err, sizeof err),
+                      ZS_ENOENT);
+    free (before);
+    free (after);
+}
+
 int
 main (void)
 {
@@ -483,6 +610,9 @@ main (void)
         T (test_create_and_delete_tags),
         T (test_rollback_to_tag),
         T (test_any_tag_file_is_a_root),
+        T (test_rollback_dry_run),
+        T (test_rollback_to_tag_dry_run),
+        T (test_delete_tag_dry_run),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
