@@ -886,13 +886,21 @@ s_bad_time (s_args_t *args, const char *opt, const char *value, bool future)
 static int
 s_opt_age (s_args_t *args, const char *opt, const char *value)
 {
-    int64_t at, now = zs_clock_wall_ms ();
+    int64_t at, age;
+    //  an age as it is: turned into a time and back it could come out a
+    //  millisecond in the future ('0s', the clock read twice)
+    if (value && zs_parse_duration_ms (value, &age) == 0 && age >= 0) {
+        args->older_than_ms = age;
+        args->older_text = NULL;
+        return ZS_CMD_GO_ON;
+    }
     if (!value || s_parse_time (value, &at) != 0)
         return s_bad_time (args, opt, value, false);
+    int64_t now = zs_clock_wall_ms ();
     if (at > now)
         return s_bad_time (args, opt, value, true);
     args->older_than_ms = now - at;
-    args->older_text = zs_parse_duration_ms (value, &at) == 0 ? NULL : value;
+    args->older_text = value;
     return ZS_CMD_GO_ON;
 }
 
