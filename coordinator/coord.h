@@ -88,6 +88,7 @@ typedef struct {
     int kafka_asking;      //  discoveries and stop resolutions asked, not answered
     int64_t kafka_next_discovery, kafka_retry_at; //  mono ms (0: no retry due)
     bool kafka_committing;                        //  an offset commit asked, not answered
+    bool kafka_commit_again; //  the last one failed: asked again at kafka_retry_at
     int64_t kafka_commit_id, kafka_commit_deadline;
     zs_splits_t *kafka_committed; //  the offsets last sent to Kafka (status, metrics)
     zs_inflight_t *inflight;      //  the checkpoint in flight, and the counts

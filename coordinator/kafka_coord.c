@@ -25,6 +25,7 @@
 #include "coord.h"
 #include "kafka_enum.h"
 #include "events.h"
+#include "failpoint.h"
 #include "log.h"
 #include <inttypes.h>
 #include <stdlib.h>
@@ -32,8 +33,9 @@
 
 //  Retry a failed discovery (or stop resolution) this often.
 #define S_RETRY_MS 2000
-//  How long an ending job waits for its last offset commit.
-#define S_COMMIT_WAIT_MS 5000
+//  How long an ending job waits for its last offset commit, its retries
+//  included (a broker just back, a group coordinator moving).
+#define S_COMMIT_WAIT_MS 15000
 
 static bool
 s_bounded (const coord_t *self)
@@ -177,6 +179,29 @@ s_on_stops (coord_t *self, Zsink__Split **splits, size_t n)
     }
 }
 
+//  The latest checkpoint's offsets to the group. A retry keeps the first
+//  attempt's deadline, so an ending job waits for Kafka a bounded time.
+static void
+s_commit_latest (coord_t *self, bool retry)
+{
+    self->kafka_commit_again = false;
+    if (zs_failpoint ("coordinator.kafka-commit") != 0
+        || zs_kafka_enum_commit (self->kafka, self->latest.splits, self->latest.n_splits) != 0) {
+        zs_info ("Kafka source: the offsets of checkpoint %" PRId64 " not sent; again in %d ms",
+                 self->latest.id, S_RETRY_MS);
+        self->kafka_commit_again = true;
+        self->kafka_retry_at = zs_clock_mono_ms () + S_RETRY_MS;
+    } else {
+        self->kafka_commit_id = self->latest.id;
+        for (size_t i = 0; i < self->latest.n_splits; i++)
+            if (self->latest.splits[i]->offset >= 0) //  as zs_kafka_enum_commit
+                zs_splits_put (self->kafka_committed, self->latest.splits[i]);
+        self->kafka_committing = true;
+    }
+    if (!retry)
+        self->kafka_commit_deadline = zs_clock_mono_ms () + S_COMMIT_WAIT_MS;
+}
+
 bool
 zs_coord_kafka_on_answer (coord_t *self)
 {
@@ -187,9 +212,12 @@ zs_coord_kafka_on_answer (coord_t *self)
     size_t n = 0;
     char err[ZS_ERRLEN];
     int rc = zs_kafka_enum_recv (self->kafka, &kind, &splits, &n, err, sizeof err);
-    if (kind == ZS_KAFKA_COMMITTED)
+    if (kind == ZS_KAFKA_COMMITTED) {
         self->kafka_committing = false;
-    else if (self->kafka_asking > 0)
+        //  a commit that failed is asked again (below, after a while): the
+        //  group's offsets are what a restart with group-offsets reads
+        self->kafka_commit_again = rc != 0;
+    } else if (self->kafka_asking > 0)
         self->kafka_asking--;
     if (rc != 0) {
         //  the broker away, a topic missing: asked again after a while (a
@@ -218,6 +246,8 @@ zs_coord_kafka_tick (coord_t *self, int64_t now)
         return;
     if (self->kafka_retry_at && now >= self->kafka_retry_at) {
         self->kafka_retry_at = 0;
+        if (self->kafka_commit_again)
+            s_commit_latest (self, true);
         if (!self->kafka_discovered)
             s_discover (self);
         else if (!zs_coord_splits_ready (self))
@@ -240,20 +270,13 @@ zs_coord_kafka_committed (coord_t *self, int64_t identifier)
         || (identifier != self->latest.id && identifier != ZS_END_INPUT_ID)
         || self->kafka_commit_id == self->latest.id)
         return;
-    if (zs_kafka_enum_commit (self->kafka, self->latest.splits, self->latest.n_splits) == 0) {
-        self->kafka_commit_id = self->latest.id;
-        for (size_t i = 0; i < self->latest.n_splits; i++)
-            if (self->latest.splits[i]->offset >= 0) //  as zs_kafka_enum_commit
-                zs_splits_put (self->kafka_committed, self->latest.splits[i]);
-        self->kafka_committing = true;
-        self->kafka_commit_deadline = zs_clock_mono_ms () + S_COMMIT_WAIT_MS;
-    }
+    s_commit_latest (self, false);
 }
 
 bool
 zs_coord_kafka_busy (coord_t *self)
 {
-    return self->kafka && self->kafka_committing
+    return self->kafka && (self->kafka_committing || self->kafka_commit_again)
            && zs_clock_mono_ms () < self->kafka_commit_deadline;
 }
 

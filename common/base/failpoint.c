@@ -61,6 +61,8 @@ static const zs_failpoint_info_t s_points[] = {
     {"coordinator.after-checkpoint-write", "chk-N metadata durable, Notify not sent"},
     {"coordinator.after-notify", "Notify of a completed checkpoint sent"},
     {"coordinator.notify", "message point: drop loses the Notify of a completed checkpoint"},
+    {"coordinator.kafka-commit",
+     "the Kafka source's offsets of a committed checkpoint not sent to the group (sent again)"},
     {"fs.write", "file I/O layer: a write(2) of a file being written"},
     {"fs.fsync", "file I/O layer: fsync(2) of a file or directory"},
     {"fs.rename", "file I/O layer: rename(2) that publishes a file atomically"},

@@ -7,6 +7,8 @@
 #              while the others read): ids 1..N once, the last identifier
 #              Long.MAX_VALUE, the group's committed offsets = the high
 #              watermarks
+#   again      the end's offset commit not sent (a fail point): sent again,
+#              the group's offsets the partitions' ends
 #   p6u        unbounded at parallelism 6 over 4 partitions: the writers
 #              without a split keep running and checkpoints go on; a stop
 #              with a savepoint after the rows are in
@@ -341,8 +343,31 @@ more () {
     esac
 }
 
+# again: the group's offsets are sent once only, at the end (a checkpoint
+# every 60 s: the end of input's commit is the only one), and that send
+# fails (fail point coordinator.kafka-commit=error:1): it is sent again,
+# and the group's offsets end at the partitions' ends
+again () {
+    v=$1 n=2000
+    t=$(kafka_topic_of "$v")
+    ktool create "$t" 4 >/dev/null && ktool produce "$t" --from 1 --to $((n + 1)) --keyed >/dev/null ||
+        fail "$v" "fill $t"
+    write_job "$v" 2 "source.kind: kafka" "source.kafka.properties.bootstrap.servers: $KAFKA_BOOTSTRAP" \
+        "source.kafka.topic: $t" "source.kafka.properties.group.id: $t" \
+        "source.kafka.scan.startup.mode: earliest-offset" "source.kafka.scan.bounded.mode: latest-offset" \
+        "execution.checkpointing.interval: 60s"
+    FAILPOINTS=coordinator.kafka-commit=error:1
+    start_cluster "$v"
+    FAILPOINTS=
+    expect_exit "$v" 60 0
+    grep -q "not sent; again in" "$(clog "$v")" || fail "$v" "no failed send of the offsets, or not retried"
+    oracle "$v" $n --last-max
+    committed_is_end "$v"
+}
+
 drive () {
     case $1 in
+    again) again "$1" ;;
     bts | csv | pattern | list) more "$1" ;;
     p6u) unbounded "$1" ;;
     p*) bounded "$1" ;;
@@ -352,5 +377,5 @@ drive () {
     esac
 }
 
-run_variants drive ${ZSINK_TEST_VARIANTS:-p1 p2 p6 p6u earliest latest group timestamp specific nogroup txn fail skip bts csv pattern list}
+run_variants drive ${ZSINK_TEST_VARIANTS:-p1 p2 p6 p6u again earliest latest group timestamp specific nogroup txn fail skip bts csv pattern list}
 pass
