@@ -158,7 +158,7 @@ write_job $v 1 "execution.checkpointing.interval: 300ms" "datagen.rows-per-secon
     "datagen.number-of-rows: $N" "datagen.fail-at-id: 900" "restart-strategy.fixed-delay.attempts: 0"
 start_cluster $v
 expect_exit $v 60 1
-grep -qE "Job .* FAILED \(exit 1\) after 0 restarts; what was committed before: table .* holds [0-9]+ rows" "$(clog $v)" ||
+grep -qE "Job .* over: FAILED after [0-9.]+ s, [0-9,]+ rows of this job committed .*; table .* holds [0-9]+ rows .*; 0 restarts" "$(clog $v)" ||
     fail $v "the summary does not say FAILED"
 chk=$(grep -o -- "--restore-from [^ \`]*" "$(clog $v)" | head -n 1 | cut -d' ' -f2)
 [ -f "$chk" ] || fail $v "the summary names no checkpoint file: '$chk'"
