@@ -20,7 +20,7 @@ wait_status $v 'd["dropped"]["garbage"] >= 1' 15
 echo "[$v] status after the stale Register: $STATUS"
 echo "$STATUS" | "$PY" -c 'import json, sys; d = json.load(sys.stdin)
 sys.exit(0 if d["epoch"] == 1 and d["restarts"] == 0 and d["dropped"]["stale"] >= 1 else 1)' ||
-    fail $v "a Register with epoch 0 was applied (job failed over: see 'was replaced by pid 1') or not counted as stale"
+    fail $v "a Register with epoch 0 was applied (job failed over: see 'registered in place of') or not counted as stale"
 expect_exit $v 90 0
 oracle $v 20000 --last-max
 pass
