@@ -12,7 +12,7 @@
 # Kafka broker of the kafka tests too (scripts/setup-kafka.sh: Apache Kafka's
 # jars from Maven Central into BUILD/kafka/libs): when it cannot, those tests
 # skip, unless ZSINK_KAFKA_REQUIRED=1 (CI). The tests run in two lanes, the
-# S3, Kafka and deploy ones beside the rest (scripts/run-tests.sh).
+# S3, Kafka, deploy and interop ones beside the rest (scripts/run-tests.sh).
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 INTEROP_BUILD ?= $(BUILD)
