@@ -191,7 +191,11 @@ SESSION=
 # stop every cluster of this test, exit 1.
 fail () {
     echo "FAIL $TEST_NAME [$1]: $2"
-    for _f in "$SCRATCH"/*/cluster.log; do
+    # the failing variant's log; every variant's when it has none (a
+    # failure of the test itself, or of a step outside a variant)
+    set -- "$SCRATCH/$1/cluster.log"
+    [ -f "$1" ] || set -- "$SCRATCH"/*/cluster.log
+    for _f in "$@"; do
         [ -f "$_f" ] || continue
         echo "---- tail of $_f ----"
         tail -n 60 "$_f"
