@@ -256,7 +256,8 @@ s_send (s_rig_t *rig, zs_env_t *env)
 static void s_welcome (s_rig_t *rig, const char **config);
 
 //  Start a writer thread against the fake roles; with late_committer the
-//  committer's socket is bound only by s_bind_committer.
+//  committer's socket is bound only by s_bind_committer. config NULL: no
+//  Welcome yet (the test sends its own).
 static void
 s_rig_start_ex (s_rig_t *rig, const char **config, bool late_committer)
 {
@@ -304,7 +305,8 @@ s_rig_start_ex (s_rig_t *rig, const char **config, bool late_committer)
     assert_int_equal (env->hello->index, 0);
     assert_true (strncmp (rig->writer_id, "writer-0-", 9) == 0);
     zs_env_free (&env);
-    s_welcome (rig, config);
+    if (config)
+        s_welcome (rig, config);
 }
 
 static void
@@ -321,12 +323,10 @@ s_bind_committer (s_rig_t *rig)
     assert_non_null (rig->commit);
 }
 
-//  Welcome(config) → Register
+//  Welcome(config), table.path first
 static void
-s_welcome (s_rig_t *rig, const char **config)
+s_send_welcome (s_rig_t *rig, const char **config)
 {
-    zs_env_t *env;
-
     Zsink__KeyValue kvs[16], *kvp[16];
     size_t n = 0;
     zsink__key_value__init (&kvs[n]);
@@ -350,9 +350,36 @@ s_welcome (s_rig_t *rig, const char **config)
     out.body_case = ZSINK__ENVELOPE__BODY_WELCOME;
     out.welcome = &w;
     s_send (rig, &out);
-    env = s_recv_control (rig);
+}
+
+//  Welcome(config) → Register
+static void
+s_welcome (s_rig_t *rig, const char **config)
+{
+    s_send_welcome (rig, config);
+    zs_env_t *env = s_recv_control (rig);
     assert_int_equal (env->body_case, ZSINK__ENVELOPE__BODY_REGISTER);
     zs_env_free (&env);
+}
+
+//  A Welcome whose configuration does not parse (a coordinator of another
+//  version): the writer says so and exits 2, registering nothing; no
+//  restart of it could help.
+static void
+test_welcome_config_refused (void **state)
+{
+    (void) state;
+    s_rig_t rig;
+    s_rig_start_ex (&rig, NULL, false);
+    const char *config[] = {"target-file-size", "lots", NULL};
+    s_send_welcome (&rig, config);
+    pthread_join (rig.thread, NULL);
+    assert_int_equal (rig.rc, 2);
+    zsock_destroy (&rig.coord);
+    zsock_destroy (&rig.commit);
+    char cmd[200];
+    snprintf (cmd, sizeof cmd, "rm -rf %s", rig.dir);
+    assert_int_equal (system (cmd), 0);
 }
 
 static void
@@ -845,6 +872,7 @@ main (void)
         cmocka_unit_test (test_failpoint_error),
         cmocka_unit_test (test_ack_waits_behind_data),
         cmocka_unit_test (test_lost_coordinator),
+        cmocka_unit_test (test_welcome_config_refused),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
