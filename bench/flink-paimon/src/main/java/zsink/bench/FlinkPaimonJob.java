@@ -49,7 +49,12 @@ import java.util.concurrent.TimeUnit;
  *      [--rate ROWS_PER_S (0 = full speed)] [--rows N (unbounded if absent)] [--fail-at-id ID]
  *      [--marker FILE] [--write-only true|false] [--run-for-s S] [--attempts N]
  *      [--remote HOST:PORT] [--log-first-row]
+ *      [--table-options 'K=V;K=V'] [--flink-conf 'K=V;K=V']
  * </pre>
+ *
+ * --table-options adds Paimon table options to the table's schema (a new table) and to the
+ * sink's view of it (so FlinkConnectorOptions such as sink.coordinator-commit.enabled reach the
+ * sink); --flink-conf adds Flink configuration keys to the job's Configuration.
  *
  * Lines for the harness go to stdout as {@code HARNESS <event> <epoch ms> …}.
  */
@@ -72,9 +77,11 @@ public final class FlinkPaimonJob {
         int attempts = Integer.parseInt(a.getOrDefault("attempts", "3"));
         String remote = a.get("remote");
         boolean logFirst = a.containsKey("log-first-row");
+        Map<String, String> tableOptions = pairs(a.getOrDefault("table-options", ""));
+        Map<String, String> flinkConf = pairs(a.getOrDefault("flink-conf", ""));
 
         harness("start");
-        FileStoreTable t = createTable(table, writeOnly);
+        FileStoreTable t = createTable(table, writeOnly, tableOptions);
 
         Configuration conf = new Configuration();
         conf.setString("parallelism.default", String.valueOf(p));
@@ -84,6 +91,7 @@ public final class FlinkPaimonJob {
         conf.setString("restart-strategy.type", "fixed-delay");
         conf.setString("restart-strategy.fixed-delay.attempts", String.valueOf(attempts));
         conf.setString("restart-strategy.fixed-delay.delay", "0 ms");
+        flinkConf.forEach(conf::setString);
         StreamExecutionEnvironment env;
         if (remote == null) {
             conf.setString("taskmanager.numberOfTaskSlots", String.valueOf(p));
@@ -148,7 +156,8 @@ public final class FlinkPaimonJob {
     }
 
     /** The table zsink creates: its schema and its schema options, plus write-only when asked. */
-    static FileStoreTable createTable(String dir, boolean writeOnly) throws Exception {
+    static FileStoreTable createTable(String dir, boolean writeOnly, Map<String, String> extra)
+            throws Exception {
         Path path = new Path(new File(dir).getAbsolutePath());
         LocalFileIO io = LocalFileIO.create();
         Map<String, String> options = new LinkedHashMap<>();
@@ -161,6 +170,7 @@ public final class FlinkPaimonJob {
         if (writeOnly) {
             options.put("write-only", "true");
         }
+        options.putAll(extra);
         SchemaManager sm = new SchemaManager(io, path);
         if (!sm.latest().isPresent()) {
             Schema schema = Schema.newBuilder()
@@ -172,7 +182,23 @@ public final class FlinkPaimonJob {
                     .build();
             sm.createTable(schema);
         }
-        return FileStoreTableFactory.create(io, path);
+        return FileStoreTableFactory.create(io, path).copy(extra);
+    }
+
+    /** 'K=V;K=V' as an ordered map (empty string: none) */
+    static Map<String, String> pairs(String text) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String kv : text.split(";")) {
+            if (kv.isEmpty()) {
+                continue;
+            }
+            int eq = kv.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("not K=V: " + kv);
+            }
+            m.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+        }
+        return m;
     }
 
     static void harness(String event, String... rest) {

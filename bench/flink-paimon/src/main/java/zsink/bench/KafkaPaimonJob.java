@@ -55,7 +55,7 @@ public final class KafkaPaimonJob {
         long runFor = Long.parseLong(a.getOrDefault("run-for-s", "0"));
 
         FlinkPaimonJob.harness("start");
-        FileStoreTable t = FlinkPaimonJob.createTable(table, writeOnly);
+        FileStoreTable t = FlinkPaimonJob.createTable(table, writeOnly, java.util.Map.of());
 
         Configuration conf = new Configuration();
         conf.setString("parallelism.default", String.valueOf(p));
