@@ -18,6 +18,12 @@ for f in cluster coordinator committer writer-0 writer-1; do
 done
 grep -q "Completed checkpoint 2 for job" "$d/coordinator.log" || fail $v "coordinator.log lacks its lines"
 grep -q "Successfully commit snapshot" "$d/committer.log" || fail $v "committer.log lacks its lines"
+# the two lines bench/flink-paimon pairs for "checkpoint triggered -> snapshot durable and
+# visible", in Flink's and Paimon's words (Flink's trigger line adds a "(type=...)" before the @)
+grep -qE "INFO  \[coordinator\] Triggering checkpoint 2 @ [0-9]{13} for job [^ ]+\.$" "$d/coordinator.log" ||
+    fail $v "no 'Triggering checkpoint 2 @ <epoch ms> for job <id>.' at INFO: $(grep -m1 Triggering "$d/coordinator.log")"
+grep -qE "INFO  \[committer\] Successfully commit snapshot [0-9]+ to table .* by user .* with identifier 2 and kind APPEND\.$" \
+    "$d/committer.log" || fail $v "no 'Successfully commit snapshot S ... with identifier 2 and kind APPEND.'"
 grep -q "Job .* over: FINISHED after .*; table .* holds" "$d/cluster.log" || fail $v "cluster.log lacks the summary"
 grep -q " DEBUG \[committer\]" "$d/committer.log" || fail $v "log.level debug: no DEBUG line"
 [ "$(grep -c 'writer 1 starting' "$d/writer-1.log")" = 2 ] || fail $v "the restarted writer-1 did not append"
