@@ -14,11 +14,31 @@ PAIMON=2.0.0
 JAR=target/jars/paimon-flink-2.0-$PAIMON.jar
 JARPATH=org/apache/paimon/paimon-flink-2.0/$PAIMON/paimon-flink-2.0-$PAIMON.jar
 
+# eatmydata (Debian's libeatmydata.so: fsync and friends return at once), for the latency case's
+# fsync-off runs; installed when missing and apt-get can (root, or sudo without a password).
+# One failed attempt leaves target/eatmydata.unavailable, and the bench runs without it.
+have_eatmydata() {
+    ls /usr/lib/*/libeatmydata.so* >/dev/null 2>&1 || ls /usr/lib/libeatmydata.so* >/dev/null 2>&1 ||
+        [ -e target/eatmydata.unavailable ] || ! command -v apt-get >/dev/null 2>&1
+}
+install_eatmydata() {
+    have_eatmydata && return 0
+    sudo=; [ "$(id -u)" = 0 ] || sudo="sudo -n"
+    echo "setup: apt-get install -y eatmydata"
+    $sudo apt-get install -y -q eatmydata >/dev/null 2>&1 ||
+        { $sudo apt-get update -q >/dev/null 2>&1 && $sudo apt-get install -y -q eatmydata >/dev/null 2>&1; } || {
+        echo "setup: eatmydata could not be installed; the latency case runs with fsync only" >&2
+        mkdir -p target && : >target/eatmydata.unavailable
+    }
+}
+
 if [ "${1:-}" = --check ]; then
     [ -s "$JAR" ] && [ -s target/classpath.txt ] && [ -d target/classes/zsink/bench ] &&
-        [ target/classes/zsink/bench/FlinkPaimonJob.class -nt src/main/java/zsink/bench/FlinkPaimonJob.java ]
+        [ target/classes/zsink/bench/FlinkPaimonJob.class -nt src/main/java/zsink/bench/FlinkPaimonJob.java ] &&
+        have_eatmydata
     exit
 fi
+install_eatmydata
 command -v mvn >/dev/null 2>&1 || { echo "setup: mvn not found (apt-get install maven default-jdk-headless)" >&2; exit 1; }
 mkdir -p target/jars
 if [ ! -s "$JAR" ]; then

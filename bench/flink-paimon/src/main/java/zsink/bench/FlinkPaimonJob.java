@@ -269,6 +269,7 @@ public final class FlinkPaimonJob {
                 }
             }
             if (id == failAt && failOnce()) {
+                harness("fail", "id=" + id, "pid=" + ProcessHandle.current().pid());
                 throw new RuntimeException("datagen.fail-at-id: row " + id + " failed");
             }
             return ZsRow.row(id);
