@@ -6,8 +6,9 @@
 # .sha1), then
 #   mvn -B -ntp -q compile
 # which leaves target/classes and target/classpath.txt (dependency:build-classpath, jars in
-# ~/.m2). run.sh then starts plain `java -cp` JVMs. Idempotent; --check only says whether the
-# build is there (exit 0) or not (exit 1).
+# ~/.m2). run.sh then starts plain `java -cp` JVMs. Also installs eatmydata (below). Idempotent;
+# --check only says whether the build (and eatmydata, or the record that it cannot be had) is
+# there (exit 0) or not (exit 1).
 set -eu
 cd "$(dirname "$0")"
 PAIMON=2.0.0
