@@ -135,7 +135,7 @@ def table_rows(R, row, g):
             share = []
             for s in SIDES:
                 t, c = cases_tput.fig(R, tk, s, "rows_per_s"), cases_tput.fig(R, key, s, "rows_per_s")
-                share.append("%.2f" % (t["med"] / c["med"]) if t and c and c["med"] else "-")
+                share.append("%.3f" % (t["med"] / c["med"]) if t and c and c["med"] else "-")
             row(f"committed (1 s ckpt) / ceiling rows/s, p={par}", share[0], share[1], ratio=False, ft=share[2])
 
 

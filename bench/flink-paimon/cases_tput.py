@@ -17,7 +17,6 @@ from harness import *  # noqa: F401,F403 - the shared vocabulary of the cases
 # Flink configuration and Paimon table options of the tuned Flink column (README, "Tuned Flink")
 TUNED_CONF = {
     "pipeline.object-reuse": "true",
-    "execution.checkpointing.max-concurrent-checkpoints": "3",
     "taskmanager.memory.managed.size": "1m",
 }
 # zsink's Parquet layout: 256 KiB data pages, a dictionary tried only for the STRING column

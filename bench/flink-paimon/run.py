@@ -6,11 +6,13 @@
 
 (run.sh builds the Java side first if needed; README.md says what each figure is.)
 Prints one table, a row per figure: zsink, Flink default, Flink tuned (where the case has it),
-zsink/Flink for each; the raw figures go to
-OUT/results.json, every job's log and table stay in OUT (printed at the start).
+zsink/Flink for each; the raw figures go to OUT/results.json, every job's log and table
+metadata stay in OUT (printed at the start).
 
 The cases live in their own modules (cases_*.py: run(out, secs, R) fills R, table_rows(R, row,
-g) adds the case's rows to the table); harness.py holds what they share.
+g) adds the case's rows to the table, an optional extra_table(R) adds lines under it);
+harness.py holds what they share. row(name, z, f, fmt, ratio=True, ft=None) takes numbers,
+strings or harness.stats3() dicts (printed "median [min-max]"); ft is the tuned Flink's.
 """
 import argparse
 import datetime
