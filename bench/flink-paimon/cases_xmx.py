@@ -39,12 +39,24 @@ def run(out, secs, R):
                     r.get("gc_pauses"), "-" if r.get("gc_pause_ms") is None else "%.0f" % r["gc_pause_ms"],
                     "" if r["ok"] else " (failed: OOM, restart or no snapshots)"))
                 res[h].append(r)
-        med = {h: stats3([r["rows_per_s"] for r in rs if r["ok"]]) for h, rs in res.items()}
-        ok = {h: m["med"] for h, m in med.items() if m and m["n"] == len(res[h])}
-        if ok:
-            best = max(ok.values())
-            R["xmx_choice"][str(par)] = min((h for h, v in ok.items() if v >= (1 - WITHIN) * best), key=mb)
-            say(f"xmx sweep p={par}: -Xmx{R['xmx_choice'][str(par)]} (best {best:.0f} rows/s)")
+        h = choose(res)
+        if h:
+            R["xmx_choice"][str(par)] = h
+            say(f"xmx sweep p={par}: -Xmx{h}")
+
+
+def choose(res):
+    """{heap: [run, ...]} -> the smallest heap whose runs all count and whose median rows/s is
+    within WITHIN of the best such median (None: no heap qualifies)"""
+    ok = {}
+    for h, rs in res.items():
+        m = stats3([r["rows_per_s"] for r in rs if r["ok"]])
+        if m and m["n"] == len(rs):
+            ok[h] = m["med"]
+    if not ok:
+        return None
+    best = max(ok.values())
+    return min((h for h, v in ok.items() if v >= (1 - WITHIN) * best), key=mb)
 
 
 def table_rows(R, row, g):
