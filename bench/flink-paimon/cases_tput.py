@@ -68,14 +68,27 @@ def zsink_cmd(d, par, interval, **kv):
     return [f"{BIN}/zsink", "cluster", "-c", y]
 
 
+def first_snapshot(table, log, t0, deadline_s, p):
+    """first_snapshot_ms, but giving up as soon as the log has an OutOfMemoryError (the JVM of
+    a too small -Xmx stays up after it: the xmx sweep's smallest heaps would wait the deadline)"""
+    end = time.time() + deadline_s
+    while time.time() < end:
+        up = first_snapshot_ms(table, t0, 1.0, p)
+        if up is not None or p.poll() is not None or "OutOfMemoryError" in open(log, errors="replace").read():
+            return up
+    return None
+
+
 def measure(cmd, d, w, deadline_s):
     """one run of cmd into d/table: rows/s, cores, rows per CPU-s, RSS, bytes per row"""
+    if os.path.exists(f"{d}/table"):  # a reused --out: its snapshots would be taken for this run's
+        raise RuntimeError(f"{d}/table exists already (an --out of an earlier run?): give a new --out")
     t0 = now_ms()
     p = start(cmd, f"{d}/log")
     ps = ProcSampler(p.pid)
     ps.start()
     try:
-        up = first_snapshot_ms(f"{d}/table", t0, deadline_s, p)
+        up = first_snapshot(f"{d}/table", f"{d}/log", t0, deadline_s, p)
         if up is not None:
             end = time.time() + WARMUP_S + w + 1.5
             while time.time() < end and p.poll() is None:

@@ -85,5 +85,6 @@ def extra_table(R):
             mark = " <-" if R.get("xmx_choice", {}).get(str(par)) == h else ""
             lines.append("%-3s %-6s %24s %18s %12s %16s %10s %6s%s" % (
                 par, h, c("rows_per_s", 1e3), c("rss_peak_mb"), c("cores", 1, "%.2f"),
-                c("rows_per_cpu_s", 1e3), c("gc_pause_ms"), f"{len(good)}/{len(rs)}", mark))
+                c("rows_per_cpu_s", 1e3), c("gc_pause_ms"),
+                f"{len(good)}/{len(rs)}" + (" OOM" if any(r["oom"] for r in rs) else ""), mark))
     return lines
