@@ -281,3 +281,119 @@ def events(path):
             except ValueError:
                 pass
     return out
+
+
+# ---- CPU time, bytes per row, GC logs (cases_tput, cases_ceiling, cases_xmx) ----------------
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_ticks(pids):
+    """utime + stime + cutime + cstime (clock ticks) of pids: a child reaped inside a window
+    moves its time into its parent's cutime/cstime, so the sum over a live tree is monotonic"""
+    total = 0
+    for p in pids:
+        try:
+            s = open(f"/proc/{p}/stat").read()
+        except OSError:
+            continue
+        f = s[s.rfind(")") + 2:].split()
+        total += int(f[11]) + int(f[12]) + int(f[13]) + int(f[14])
+    return total
+
+
+class ProcSampler(threading.Thread):
+    """every 0.5 s: (epoch ms, CPU seconds, summed VmRSS KB) of the process tree rooted at pid.
+    cpu_between(a, b) is the CPU time spent from ms a to ms b, interpolated between samples."""
+
+    def __init__(self, pid, every=0.5):
+        super().__init__(daemon=True)
+        self.pid, self.every, self.samples, self.done, self.peak = pid, every, [], False, 0
+
+    def sample(self):
+        pids = tree(self.pid)
+        kb = rss_kb(pids)
+        self.peak = max(self.peak, kb)
+        self.samples.append((now_ms(), cpu_ticks(pids) / CLK_TCK, kb))
+
+    def run(self):
+        while not self.done:
+            self.sample()
+            time.sleep(self.every)
+
+    def cpu_at(self, t):
+        s = self.samples
+        if not s or t < s[0][0] or t > s[-1][0]:
+            return None
+        for (t0, c0, _), (t1, c1, _) in zip(s, s[1:]):
+            if t0 <= t <= t1:
+                return c0 + (c1 - c0) * ((t - t0) / (t1 - t0) if t1 > t0 else 0)
+        return s[-1][1]
+
+    def cpu_between(self, a, b):
+        ca, cb = self.cpu_at(a), self.cpu_at(b)
+        return None if ca is None or cb is None else cb - ca
+
+
+def slope(points):
+    """least-squares rows per second of [(epoch ms, rows)]"""
+    if len(points) < 2:
+        return None
+    n = len(points)
+    mt = sum(t for t, _ in points) / n
+    mr = sum(r for _, r in points) / n
+    var = sum((t - mt) ** 2 for t, _ in points)
+    return None if var == 0 else sum((t - mt) * (r - mr) for t, r in points) / var * 1000.0
+
+
+def snapshot_window(table, secs):
+    """the two snapshots committed_rate() takes (first WARMUP_S after the first; last within
+    SECS after that): (a, b) or None"""
+    snaps = snapshots(table)
+    if not snaps:
+        return None
+    t_first = snaps[0]["timeMillis"]
+    inside = [s for s in snaps if t_first + WARMUP_S * 1000 <= s["timeMillis"] <= t_first + (WARMUP_S + secs) * 1000 + 500]
+    return (inside[0], inside[-1]) if len(inside) >= 2 else None
+
+
+def bytes_per_row(table):
+    """live data files of the latest snapshot (`zsink table files --json`): bytes / rows, files"""
+    r = subprocess.run([f"{BIN}/zsink", "table", "files", table, "--json"], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"zsink table files {table}: {r.stderr.strip()[-300:]}")
+    files = json.loads(r.stdout)["files"]
+    rows_ = sum(f["rows"] for f in files)
+    return (sum(f["size"] for f in files) / rows_ if rows_ else None), len(files), rows_
+
+
+def drop_data_files(table):
+    """the data files go once measured (a full-speed minute is gigabytes); metadata stays"""
+    for b in glob.glob(os.path.join(table, "bucket-*")):
+        shutil.rmtree(b, ignore_errors=True)
+
+
+GC_PAUSE = re.compile(r"\[gc\s*\] GC\(\d+\) Pause .* (\d+(?:\.\d+)?)ms$")
+
+
+def gc_pauses(log):
+    """(count, summed ms) of the stop-the-world pauses in a -Xlog:gc* file"""
+    n, ms = 0, 0.0
+    try:
+        for line in open(log, errors="replace"):
+            m = GC_PAUSE.search(line.rstrip())
+            if m:
+                n += 1
+                ms += float(m.group(1))
+    except OSError:
+        return None, None
+    return n, ms
+
+
+def stats3(xs):
+    """min, median, max of the figures that exist (None: none)"""
+    xs = sorted(x for x in xs if x is not None)
+    if not xs:
+        return None
+    m = xs[len(xs) // 2] if len(xs) % 2 else (xs[len(xs) // 2 - 1] + xs[len(xs) // 2]) / 2
+    return {"min": xs[0], "med": m, "max": xs[-1], "n": len(xs)}

@@ -10,6 +10,7 @@ import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -38,6 +39,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One Flink job: zsink's datagen rows (the same values for the same ids, see {@link ZsRow}) into a
@@ -49,12 +51,19 @@ import java.util.concurrent.TimeUnit;
  *      [--rate ROWS_PER_S (0 = full speed)] [--rows N (unbounded if absent)] [--fail-at-id ID]
  *      [--marker FILE] [--write-only true|false] [--run-for-s S] [--attempts N]
  *      [--remote HOST:PORT] [--log-first-row]
- *      [--table-options 'K=V;K=V'] [--flink-conf 'K=V;K=V']
+ *      [--table-options 'K=V;K=V'] [--flink-conf 'K=V;K=V'] [--sink paimon|discard]
  * </pre>
  *
  * --table-options adds Paimon table options to the table's schema (a new table) and to the
  * sink's view of it (so FlinkConnectorOptions such as sink.coordinator-commit.enabled reach the
- * sink); --flink-conf adds Flink configuration keys to the job's Configuration.
+ * sink); --flink-conf adds Flink configuration keys to the job's Configuration (e.g.
+ * pipeline.object-reuse=true).
+ *
+ * <p>--sink discard is the source-only ceiling: the same generator into Flink's {@link
+ * DiscardingSink}, no table (--table is then only a name). The generator counts the rows it
+ * maps (a local counter, added to a JVM-wide one every {@link ZsRowGenerator#BATCH} rows: the
+ * MiniCluster's tasks run in this JVM), and this process prints {@code HARNESS rows <ms> <n>}
+ * every 500 ms, from which the harness takes rows/s.
  *
  * Lines for the harness go to stdout as {@code HARNESS <event> <epoch ms> …}.
  */
@@ -79,9 +88,13 @@ public final class FlinkPaimonJob {
         boolean logFirst = a.containsKey("log-first-row");
         Map<String, String> tableOptions = pairs(a.getOrDefault("table-options", ""));
         Map<String, String> flinkConf = pairs(a.getOrDefault("flink-conf", ""));
+        String sink = a.getOrDefault("sink", "paimon");
+        if (!sink.equals("paimon") && !sink.equals("discard")) {
+            throw new IllegalArgumentException("--sink: paimon or discard, not " + sink);
+        }
 
         harness("start");
-        FileStoreTable t = createTable(table, writeOnly, tableOptions);
+        FileStoreTable t = sink.equals("paimon") ? createTable(table, writeOnly, tableOptions) : null;
 
         Configuration conf = new Configuration();
         conf.setString("parallelism.default", String.valueOf(p));
@@ -117,7 +130,12 @@ public final class FlinkPaimonJob {
                 InternalTypeInfo.of(ZsRow.ROW_TYPE));
         DataStream<RowData> stream = env.fromSource(source, WatermarkStrategy.noWatermarks(), "datagen")
                 .setParallelism(p);
-        new FlinkSinkBuilder(t).forRowData(stream).parallelism(p).build();
+        if (t != null) {
+            new FlinkSinkBuilder(t).forRowData(stream).parallelism(p).build();
+        } else {
+            stream.sinkTo(new DiscardingSink<>()).setParallelism(p).name("discard");
+            reportRows();
+        }
 
         JobClient client = env.executeAsync("zsink-bench " + new File(table).getName());
         JobID id = client.getJobID();
@@ -145,6 +163,22 @@ public final class FlinkPaimonJob {
             }
         }
         System.exit(0);
+    }
+
+    /** HARNESS rows <ms> <rows mapped so far> every 500 ms, from a daemon thread */
+    static void reportRows() {
+        Thread th = new Thread(() -> {
+            try {
+                while (true) {
+                    harness("rows", String.valueOf(ZsRowGenerator.ROWS.get()));
+                    Thread.sleep(500);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "harness-rows");
+        th.setDaemon(true);
+        th.start();
     }
 
     static String safeStatus(JobClient c) {
@@ -237,6 +271,9 @@ public final class FlinkPaimonJob {
     /** Index of the sequence → zsink's id, its row; fails once at failAt; logs its first row. */
     static final class ZsRowGenerator implements GeneratorFunction<Long, RowData> {
         private static final long serialVersionUID = 1L;
+        /** rows mapped by every subtask of this JVM, in steps of BATCH (see reportRows) */
+        static final AtomicLong ROWS = new AtomicLong();
+        static final int BATCH = 4096;
         final boolean interleave;
         final int p;
         final long failAt;
@@ -244,6 +281,7 @@ public final class FlinkPaimonJob {
         final boolean logFirst;
         transient boolean first;
         transient int subtask;
+        transient long mapped;
 
         ZsRowGenerator(boolean interleave, int p, long failAt, String marker, boolean logFirst) {
             this.interleave = interleave;
@@ -262,6 +300,9 @@ public final class FlinkPaimonJob {
         @Override
         public RowData map(Long v) throws Exception {
             long id = interleave ? v / SPLIT_SPAN + 1 + (v % SPLIT_SPAN) * p : v + 1;
+            if (++mapped % BATCH == 0) {
+                ROWS.addAndGet(BATCH);
+            }
             if (first) {
                 first = false;
                 if (logFirst) {
