@@ -162,28 +162,31 @@ typedef struct {
     int64_t page;
     bool dict;
     bool floor; //  print zstd level 1's floor over its pages
+    bool plain; //  parquet.writer.encoding plain: PLAIN integers, not DELTA_BINARY_PACKED
 } s_variant_t;
 
 static const s_variant_t s_variants[] = {
-    {"default", ZS_COMPRESSION_ZSTD, 0, 0, true, true},
-    {"none", ZS_COMPRESSION_NONE, 0, 0, true, false},
-    {"zstd-5", ZS_COMPRESSION_ZSTD, -5, 0, true, false},
-    {"zstd-3", ZS_COMPRESSION_ZSTD, -3, 0, true, false},
-    {"zstd-1", ZS_COMPRESSION_ZSTD, -1, 0, true, false},
-    {"zstd1", ZS_COMPRESSION_ZSTD, 1, 0, true, false},
-    {"zstd2", ZS_COMPRESSION_ZSTD, 2, 0, true, false},
-    {"zstd3", ZS_COMPRESSION_ZSTD, 3, 0, true, false},
-    {"zstd6", ZS_COMPRESSION_ZSTD, 6, 0, true, false},
-    {"no-dict", ZS_COMPRESSION_ZSTD, 0, 0, false, false},
-    {"page 64K", ZS_COMPRESSION_ZSTD, 0, 64 << 10, true, false},
-    {"page 128K", ZS_COMPRESSION_ZSTD, 0, 128 << 10, true, false},
-    {"page 256K", ZS_COMPRESSION_ZSTD, 0, 256 << 10, true, false},
-    {"page 512K", ZS_COMPRESSION_ZSTD, 0, 512 << 10, true, false},
-    {"page 1M", ZS_COMPRESSION_ZSTD, 0, 1 << 20, true, false},
-    {"page 8M", ZS_COMPRESSION_ZSTD, 0, 8 << 20, true, false},
-    {"zstd-1 page 1M", ZS_COMPRESSION_ZSTD, -1, 1 << 20, true, false},
-    {"zstd2 page 1M", ZS_COMPRESSION_ZSTD, 2, 1 << 20, true, false},
-    {"zstd3 page 1M", ZS_COMPRESSION_ZSTD, 3, 1 << 20, true, false},
+    {"default", ZS_COMPRESSION_ZSTD, 0, 0, true, true, false},
+    {"none", ZS_COMPRESSION_NONE, 0, 0, true, false, false},
+    {"plain", ZS_COMPRESSION_ZSTD, 0, 0, true, true, true},
+    {"plain none", ZS_COMPRESSION_NONE, 0, 0, true, false, true},
+    {"zstd-5", ZS_COMPRESSION_ZSTD, -5, 0, true, false, false},
+    {"zstd-3", ZS_COMPRESSION_ZSTD, -3, 0, true, false, false},
+    {"zstd-1", ZS_COMPRESSION_ZSTD, -1, 0, true, false, false},
+    {"zstd1", ZS_COMPRESSION_ZSTD, 1, 0, true, false, false},
+    {"zstd2", ZS_COMPRESSION_ZSTD, 2, 0, true, false, false},
+    {"zstd3", ZS_COMPRESSION_ZSTD, 3, 0, true, false, false},
+    {"zstd6", ZS_COMPRESSION_ZSTD, 6, 0, true, false, false},
+    {"no-dict", ZS_COMPRESSION_ZSTD, 0, 0, false, false, false},
+    {"page 64K", ZS_COMPRESSION_ZSTD, 0, 64 << 10, true, false, false},
+    {"page 128K", ZS_COMPRESSION_ZSTD, 0, 128 << 10, true, false, false},
+    {"page 256K", ZS_COMPRESSION_ZSTD, 0, 256 << 10, true, false, false},
+    {"page 512K", ZS_COMPRESSION_ZSTD, 0, 512 << 10, true, false, false},
+    {"page 1M", ZS_COMPRESSION_ZSTD, 0, 1 << 20, true, false, false},
+    {"page 8M", ZS_COMPRESSION_ZSTD, 0, 8 << 20, true, false, false},
+    {"zstd-1 page 1M", ZS_COMPRESSION_ZSTD, -1, 1 << 20, true, false, false},
+    {"zstd2 page 1M", ZS_COMPRESSION_ZSTD, 2, 1 << 20, true, false, false},
+    {"zstd3 page 1M", ZS_COMPRESSION_ZSTD, 3, 1 << 20, true, false, false},
 };
 #define S_NVARIANTS (sizeof s_variants / sizeof s_variants[0])
 #define S_MAX_REPEAT 15
@@ -221,6 +224,7 @@ s_options (const s_variant_t *v, zs_parquet_options_t *opts)
     opts->zstd_level = v->level ? v->level : opts->zstd_level;
     opts->page_bytes = v->page ? v->page : opts->page_bytes;
     opts->dictionary = v->dict;
+    opts->delta = opts->delta && !v->plain;
 }
 
 static void s_floor (const char *dir, const char *name, const s_rows_t *rows, int repeat,

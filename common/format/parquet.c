@@ -22,6 +22,9 @@ zs_parquet_options_defaults (zs_parquet_options_t *opts)
     //  prices). docs/decisions.md, "The writer's CPU".
     opts->page_bytes = 256 << 10;
     opts->dictionary = true;
+    //  DELTA_BINARY_PACKED integers: ids and timestamps shrink to a few
+    //  bits a row before zstd sees them (docs/decisions.md, "DELTA_BINARY_PACKED").
+    opts->delta = true;
 }
 
 const char *
@@ -253,6 +256,199 @@ zs_pq_rle_dec_next (zs_pq_rle_dec_t *self, uint32_t *value)
         acc |= (uint64_t) self->bp[byte + (size_t) k] << (8 * k);
     self->bit += (uint64_t) width;
     *value = width ? (uint32_t) ((acc >> shift) & ((UINT64_C (1) << width) - 1)) : 0;
+    return 0;
+}
+
+//  --------------------------------------------------------------------------
+//  DELTA_BINARY_PACKED (Encodings.md)
+//
+//  Header: block size (128), miniblocks per block (4), value count, first
+//  value (zigzag); then per block of 128 deltas: the least delta
+//  (zigzag), one bit width byte per miniblock, and the miniblocks' deltas
+//  less the least one, bit-packed LSB first, 32 to a miniblock. Deltas
+//  are taken in the type's own width with wrap-around (INT64_MIN after
+//  INT64_MAX is a delta of 1): the spec's arithmetic, which every reader
+//  undoes the same way.
+
+#define S_DBP_BLOCK 128
+#define S_DBP_MINIS 4
+#define S_DBP_MINI (S_DBP_BLOCK / S_DBP_MINIS)
+
+static inline int64_t
+s_dbp_value (const uint8_t *vals, size_t i, int width)
+{
+    if (width == 4) {
+        int32_t v;
+        memcpy (&v, vals + i * 4, 4);
+        return v;
+    }
+    int64_t v;
+    memcpy (&v, vals + i * 8, 8);
+    return v;
+}
+
+//  32 values of width bits, LSB first: exactly 4 * width bytes at o.
+static uint8_t *
+s_dbp_pack (uint8_t *o, const uint64_t *x, int width)
+{
+    if (width == 0)
+        return o;
+    unsigned __int128 acc = 0;
+    int bits = 0;
+    for (int i = 0; i < S_DBP_MINI; i++) {
+        acc |= (unsigned __int128) x[i] << bits;
+        bits += width;
+        if (bits >= 64) {
+            uint64_t w = (uint64_t) acc;
+            memcpy (o, &w, 8);
+            o += 8;
+            acc >>= 64;
+            bits -= 64;
+        }
+    }
+    //  32 * width bits: whole 64-bit words but for 32 bits when width is odd
+    if (bits) {
+        uint32_t w = (uint32_t) acc;
+        memcpy (o, &w, 4);
+        o += 4;
+    }
+    return o;
+}
+
+//  One block: deltas d[0..n) (n <= 128) as zigzag least delta, 4 widths,
+//  and the miniblocks that hold deltas (the last one padded with zeros).
+static uint8_t *
+s_dbp_block (uint8_t *o, const int64_t *d, size_t n)
+{
+    int64_t min = d[0];
+    for (size_t i = 1; i < n; i++)
+        min = d[i] < min ? d[i] : min;
+    o += zs_varint_put (o, zs_zigzag (min));
+    uint8_t *widths = o;
+    o += S_DBP_MINIS;
+    for (int m = 0; m < S_DBP_MINIS; m++) {
+        size_t from = (size_t) m * S_DBP_MINI;
+        if (from >= n) {
+            widths[m] = 0; //  not needed: no bytes follow for it
+            continue;
+        }
+        uint64_t x[S_DBP_MINI], any = 0;
+        for (size_t i = 0; i < S_DBP_MINI; i++) {
+            x[i] = from + i < n ? (uint64_t) d[from + i] - (uint64_t) min : 0;
+            any |= x[i];
+        }
+        int width = any ? 64 - __builtin_clzll (any) : 0;
+        widths[m] = (uint8_t) width;
+        o = s_dbp_pack (o, x, width);
+    }
+    return o;
+}
+
+void
+zs_pq_delta_encode (zs_bytes_t *out, const uint8_t *vals, size_t n, int width)
+{
+    size_t blocks = n > 1 ? (n - 2) / S_DBP_BLOCK + 1 : 0;
+    size_t most = 4 * ZS_VARINT_MAX + blocks * (ZS_VARINT_MAX + S_DBP_MINIS + S_DBP_BLOCK * 8);
+    if (!zs_bytes_reserve (out, most))
+        return;
+    uint8_t *o = out->data + out->len;
+    o += zs_varint_put (o, S_DBP_BLOCK);
+    o += zs_varint_put (o, S_DBP_MINIS);
+    o += zs_varint_put (o, n);
+    int64_t prev = n ? s_dbp_value (vals, 0, width) : 0;
+    o += zs_varint_put (o, zs_zigzag (prev));
+    int64_t d[S_DBP_BLOCK];
+    for (size_t i = 1; i < n;) {
+        size_t k = 0;
+        for (; k < S_DBP_BLOCK && i < n; k++, i++) {
+            int64_t v = s_dbp_value (vals, i, width);
+            //  in the type's width, wrapping: an INT32 delta stays an int32
+            d[k] = width == 4 ? (int32_t) ((uint32_t) v - (uint32_t) prev)
+                              : (int64_t) ((uint64_t) v - (uint64_t) prev);
+            prev = v;
+        }
+        o = s_dbp_block (o, d, k);
+    }
+    out->len = (size_t) (o - out->data);
+}
+
+//  n values of width bits, LSB first, from p[0..avail) (at least
+//  ceil(n * width / 8) bytes), each added to the running value and stored
+//  in vwidth bytes at out.
+static void
+s_dbp_unpack (const uint8_t *p, size_t avail, size_t n, int width, uint64_t min, uint64_t *prev,
+              uint8_t *out, int vwidth)
+{
+    uint64_t mask = width == 64 ? UINT64_MAX : (UINT64_C (1) << width) - 1;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t bit = (uint64_t) i * (uint64_t) width, x = 0;
+        size_t byte = (size_t) (bit >> 3);
+        int shift = (int) (bit & 7);
+        if (width && shift + width <= 64 && byte + 8 <= avail) {
+            memcpy (&x, p + byte, 8); //  the common case: one load
+            x = (x >> shift) & mask;
+        } else if (width) {
+            size_t need = ((size_t) shift + (size_t) width + 7) / 8;
+            unsigned __int128 acc = 0;
+            for (size_t k = 0; k < need; k++)
+                acc |= (unsigned __int128) p[byte + k] << (8 * k);
+            x = (uint64_t) (acc >> shift) & mask;
+        }
+        *prev += min + x;
+        if (vwidth == 4) {
+            uint32_t v = (uint32_t) *prev;
+            memcpy (out + i * 4, &v, 4);
+        } else
+            memcpy (out + i * 8, prev, 8);
+    }
+}
+
+int
+zs_pq_delta_decode (const uint8_t *data, size_t len, int width, size_t max_values,
+                    zs_bytes_t *out, size_t *count)
+{
+    const uint8_t *p = data, *end = data + len;
+    uint64_t block, minis, n, first;
+    if (zs_varint_get (&p, end, &block) != 0 || zs_varint_get (&p, end, &minis) != 0
+        || zs_varint_get (&p, end, &n) != 0 || zs_varint_get (&p, end, &first) != 0)
+        return -1;
+    //  The spec's shape: blocks a multiple of 128, miniblocks of a multiple
+    //  of 32 values; a count the page cannot hold is corrupt.
+    if (block == 0 || block % 128 || block > 1 << 20 || minis == 0 || block % minis
+        || (block / minis) % 32 || n > max_values)
+        return -1;
+    size_t mini = (size_t) (block / minis);
+    if (n && !zs_bytes_reserve (out, (size_t) n * (size_t) width))
+        return -1;
+    uint8_t *o = n ? out->data + out->len : NULL;
+    uint64_t prev = (uint64_t) zs_unzigzag (first);
+    if (n > 0)
+        zs_le_put (o, prev, width);
+    size_t done = n ? 1 : 0;
+    while (done < n) {
+        uint64_t zmin;
+        if (zs_varint_get (&p, end, &zmin) != 0 || (uint64_t) (end - p) < minis)
+            return -1;
+        uint64_t min = (uint64_t) zs_unzigzag (zmin);
+        const uint8_t *widths = p;
+        p += minis;
+        for (uint64_t m = 0; m < minis && done < n; m++) {
+            int w = widths[m];
+            if (w > 8 * width)
+                return -1;
+            size_t take = n - done < mini ? (size_t) (n - done) : mini;
+            size_t need = (take * (size_t) w + 7) / 8, full = mini * (size_t) w / 8;
+            if ((size_t) (end - p) < need)
+                return -1;
+            s_dbp_unpack (p, (size_t) (end - p), take, w, min, &prev, o + done * (size_t) width,
+                          width);
+            done += take;
+            //  a miniblock is padded to its full size; the last may be cut
+            p += (size_t) (end - p) < full ? (size_t) (end - p) : full;
+        }
+    }
+    out->len += (size_t) n * (size_t) width;
+    *count = (size_t) n;
     return 0;
 }
 

@@ -55,6 +55,8 @@ typedef struct {
     int zstd_level;               //  ZSTD_minCLevel () … 19, not 0 (negative: zstd's fast levels)
     int64_t page_bytes;           //  parquet.page.size: data page target, uncompressed
     bool dictionary;              //  parquet.enable.dictionary: for STRING/BYTES chunks
+    bool delta;                   //  parquet.writer.encoding delta: DELTA_BINARY_PACKED for
+                                  //  INT32/INT64 columns (not nested ones), else PLAIN
 } zs_parquet_options_t;
 
 //  Page sizes the writer takes.

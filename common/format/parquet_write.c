@@ -46,6 +46,7 @@ typedef struct {
     zs_column_t col;
     int ptype;
     int width;               //  buffered bytes per fixed-width value; 0 for byte arrays
+    bool delta;              //  INT32/INT64 values DELTA_BINARY_PACKED (opts.delta)
     uint8_t *defs;           //  nullable columns: 1 per row of the group (0 = null)
     uint8_t *vals;           //  fixed width: one value per non-null row
     zs_bytes_t bin;          //  byte arrays: PLAIN bytes per non-null row
@@ -63,6 +64,7 @@ typedef struct {
     int64_t comp_size;
     int64_t null_count;
     int64_t nan_count;
+    uint32_t encodings; //  bit per Encoding of its pages
     bool has_minmax;
     uint8_t min_len;
     uint8_t max_len;
@@ -231,6 +233,7 @@ s_init_columns (zs_parquet_writer_t *self, char *err, size_t errlen)
             return -1;
         }
         c->width = zs_pq_column_width (&c->col);
+        c->delta = self->opts.delta && (c->ptype == ZS_PQ_INT32 || c->ptype == ZS_PQ_INT64);
         self->row_bytes += c->width + (c->col.nullable ? 1 : 0);
     }
     return 0;
@@ -373,6 +376,7 @@ s_write_page (zs_parquet_writer_t *self, s_chunk_t *chunk, int page_type, const 
     if (s_write (self, e->data, e->len, err, errlen) != 0
         || s_write (self, data, zlen, err, errlen) != 0)
         return -1;
+    chunk->encodings |= UINT32_C (1) << encoding;
     chunk->unc_size += (int64_t) (e->len + len);
     chunk->comp_size += (int64_t) (e->len + zlen);
     return 0;
@@ -809,7 +813,10 @@ s_page_body (zs_parquet_writer_t *self, const s_column_t *c, const s_pages_t *pg
     } else if (c->ptype == ZS_PQ_BOOLEAN) {
         if (!s_put_bools (page, c->vals + pg->v, pg->vals))
             return false;
-    } else if (c->width)
+    } else if (c->delta && pg->vals > 0)
+        zs_pq_delta_encode (page, c->vals + (size_t) pg->v * (size_t) c->width, (size_t) pg->vals,
+                            c->width);
+    else if (c->width)
         zs_bytes_put (page, c->vals + (size_t) pg->v * (size_t) c->width,
                       (size_t) pg->vals * (size_t) c->width);
     else
@@ -854,8 +861,12 @@ s_write_chunk (zs_parquet_writer_t *self, s_column_t *c, s_chunk_t *chunk, char 
             snprintf (err, errlen, "%s: out of memory", self->path);
             return -1;
         }
+        //  An all-null page has no values to delta-encode: PLAIN, empty.
+        int encoding = pg.dict                  ? ZS_PQ_RLE_DICTIONARY
+                       : c->delta && pg.vals > 0 ? ZS_PQ_DELTA_BINARY_PACKED
+                                                 : ZS_PQ_PLAIN;
         if (s_write_page (self, chunk, ZS_PQ_DATA_PAGE, self->page.data, self->page.len, pg.rows,
-                          pg.dict ? ZS_PQ_RLE_DICTIONARY : ZS_PQ_PLAIN, err, errlen)
+                          encoding, err, errlen)
             != 0)
             return -1;
         pg.r += pg.rows;
@@ -1293,12 +1304,13 @@ s_enc_chunk (zs_thrift_enc_t *e, const zs_parquet_writer_t *self, int ptype, boo
     zs_thrift_enc_field_struct (e, 3); //  ColumnMetaData
     zs_thrift_enc_field_i32 (e, 1, ptype);
     bool dict = ch->dict_page_offset >= 0;
-    int encodings[3], nenc = 0;
-    encodings[nenc++] = ZS_PQ_PLAIN; //  values, or the dictionary page
-    if (dict)
-        encodings[nenc++] = ZS_PQ_RLE_DICTIONARY;
-    if (levels)
-        encodings[nenc++] = ZS_PQ_RLE;
+    //  The encodings of its pages (the dictionary page's PLAIN too), and
+    //  RLE for the levels.
+    uint32_t set = ch->encodings | (levels ? UINT32_C (1) << ZS_PQ_RLE : 0);
+    int encodings[32], nenc = 0;
+    for (int k = 0; k < 32; k++)
+        if (set >> k & 1)
+            encodings[nenc++] = k;
     zs_thrift_enc_field_list (e, 2, ZS_THRIFT_I32, (uint32_t) nenc);
     for (int i = 0; i < nenc; i++)
         zs_thrift_enc_i32 (e, encodings[i]);
