@@ -404,8 +404,8 @@ s_dbp_unpack (const uint8_t *p, size_t avail, size_t n, int width, uint64_t min,
 }
 
 int
-zs_pq_delta_decode (const uint8_t *data, size_t len, int width, size_t max_values,
-                    zs_bytes_t *out, size_t *count)
+zs_pq_delta_decode (const uint8_t *data, size_t len, int width, size_t max_values, zs_bytes_t *out,
+                    size_t *count)
 {
     const uint8_t *p = data, *end = data + len;
     uint64_t block, minis, n, first;

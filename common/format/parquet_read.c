@@ -68,7 +68,7 @@ typedef struct {
     zs_pq_rle_dec_t idx;
     const uint8_t *vp; //  PLAIN values
     const uint8_t *vend;
-    zs_bytes_t plain; //  a DELTA_BINARY_PACKED page's values decoded to PLAIN
+    zs_bytes_t plain;  //  a DELTA_BINARY_PACKED page's values decoded to PLAIN
     uint64_t bool_bit; //  PLAIN booleans: next bit at vp
 } s_col_t;
 
@@ -519,7 +519,7 @@ s_start_delta (s_col_t *c, int64_t num_values, const uint8_t *p, const uint8_t *
         return zs_pq_err (why, why_len, "encoding DELTA_BINARY_PACKED for a %s column",
                           zs_pq_type_name (c->ptype));
     size_t most = (size_t) num_values < S_PAGE_MAX / (size_t) width ? (size_t) num_values
-                                                                      : S_PAGE_MAX / (size_t) width;
+                                                                    : S_PAGE_MAX / (size_t) width;
     size_t n;
     zs_bytes_reset (&c->plain);
     if (zs_pq_delta_decode (p, (size_t) (end - p), width, most, &c->plain, &n) != 0)
@@ -536,8 +536,8 @@ s_start_delta (s_col_t *c, int64_t num_values, const uint8_t *p, const uint8_t *
 //  DELTA_BINARY_PACKED integers, or dictionary indices (a bit width byte,
 //  then RLE/bit-packed).
 static int
-s_start_values (s_col_t *c, int encoding, int64_t num_values, const uint8_t *p,
-                const uint8_t *end, char *why, size_t why_len)
+s_start_values (s_col_t *c, int encoding, int64_t num_values, const uint8_t *p, const uint8_t *end,
+                char *why, size_t why_len)
 {
     c->vp = p;
     c->vend = end;

@@ -47,6 +47,7 @@ typedef struct {
     int ptype;
     int width;               //  buffered bytes per fixed-width value; 0 for byte arrays
     bool delta;              //  INT32/INT64 values DELTA_BINARY_PACKED (opts.delta)
+    bool nested;             //  ARRAY/MAP/ROW: its leaves buffer in leafbufs
     uint8_t *defs;           //  nullable columns: 1 per row of the group (0 = null)
     uint8_t *vals;           //  fixed width: one value per non-null row
     zs_bytes_t bin;          //  byte arrays: PLAIN bytes per non-null row
@@ -224,7 +225,8 @@ s_init_columns (zs_parquet_writer_t *self, char *err, size_t errlen)
         s_column_t *c = &self->cols[i];
         c->col = self->schema.cols[i];
         zs_bytes_init (&c->bin);
-        if (zs_type_is_nested (c->col.type))
+        c->nested = zs_type_is_nested (c->col.type);
+        if (c->nested)
             continue; //  its leaves are in leafbufs
         c->ptype = zs_pq_physical_type (&c->col);
         if (c->ptype < 0 || !c->col.name[0]) {
@@ -862,7 +864,7 @@ s_write_chunk (zs_parquet_writer_t *self, s_column_t *c, s_chunk_t *chunk, char 
             return -1;
         }
         //  An all-null page has no values to delta-encode: PLAIN, empty.
-        int encoding = pg.dict                  ? ZS_PQ_RLE_DICTIONARY
+        int encoding = pg.dict                   ? ZS_PQ_RLE_DICTIONARY
                        : c->delta && pg.vals > 0 ? ZS_PQ_DELTA_BINARY_PACKED
                                                  : ZS_PQ_PLAIN;
         if (s_write_page (self, chunk, ZS_PQ_DATA_PAGE, self->page.data, self->page.len, pg.rows,
@@ -1096,7 +1098,7 @@ zs_parquet_writer_append (zs_parquet_writer_t *self, const zs_value_t *row, char
     //  Every check and reservation first: a refused row changes nothing.
     for (int i = 0; i < n; i++) {
         s_column_t *c = &self->cols[i];
-        if (zs_type_is_nested (c->col.type))
+        if (c->nested)
             continue; //  zs_pq_shred checks and stores it
         if (row[i].null) {
             if (!c->col.nullable) {
@@ -1137,7 +1139,7 @@ zs_parquet_writer_append (zs_parquet_writer_t *self, const zs_value_t *row, char
     for (int i = 0; i < n; i++) {
         s_column_t *c = &self->cols[i];
         const zs_value_t *v = &row[i];
-        if (zs_type_is_nested (c->col.type))
+        if (c->nested)
             continue;
         if (c->col.nullable) {
             c->defs[r] = !v->null;

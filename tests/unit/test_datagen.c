@@ -120,6 +120,17 @@ test_rows_deterministic_all_types (void **state)
         if (!r1[5].null)
             assert_int_equal (r1[5].v.i64, INT64_C (1700000000000) + id * 1000);
     }
+    //  "name-<id>" at every digit count, up to the largest id
+    for (int64_t p = 1; p > 0 && p <= INT64_MAX / 10; p *= 10)
+        for (int64_t id = p - 1; id <= p + 1; id++) {
+            char want[48];
+            zs_datagen_row (&schema, id, r1, &b1);
+            snprintf (want, sizeof want, "name-%lld", (long long) id);
+            if (!r1[1].null) {
+                assert_int_equal (r1[1].v.bin.len, strlen (want));
+                assert_memory_equal (r1[1].v.bin.ptr, want, strlen (want));
+            }
+        }
     assert_int_equal (nulls[0], 0);
     assert_int_equal (nulls[10], 0); //  NOT NULL
     for (int c = 1; c < 10; c++)

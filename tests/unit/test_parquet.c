@@ -1054,7 +1054,7 @@ s_delta_values (uint8_t *vals, size_t n, int width, int pattern)
                       : (width == 4 ? (uint64_t) (uint32_t) INT32_MIN : (uint64_t) INT64_MIN);
             break;
         case 4: //  descending negatives
-            x = (uint64_t) -(int64_t) (i * 3);
+            x = (uint64_t) - (int64_t) (i * 3);
             break;
         default: //  random bits
             x = (uint64_t) rand () << 40 ^ (uint64_t) rand () << 20 ^ (uint64_t) rand ();
@@ -1182,7 +1182,7 @@ test_delta_file (void **state)
         opts.page_bytes = round == 0 ? ZS_PARQUET_PAGE_MIN : 256 << 10;
         opts.delta = round < 2;
         opts.row_group_rows = round == 0 ? 1500 : 131072;
-        const char *path = s_path (round == 0 ? "delta-small.parquet"
+        const char *path = s_path (round == 0   ? "delta-small.parquet"
                                    : round == 1 ? "delta.parquet"
                                                 : "plain.parquet");
         s_write (path, S_DELTA_SCHEMA, &opts, 5001, s_gen_delta, NULL);
