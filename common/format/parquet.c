@@ -293,18 +293,19 @@ s_dbp_pack (uint8_t *o, const uint64_t *x, int width)
 {
     if (width == 0)
         return o;
-    unsigned __int128 acc = 0;
+    //  acc holds bits (< 64) not yet stored; a value that fills it spills
+    //  its high bits into the next word.
+    uint64_t acc = 0;
     int bits = 0;
     for (int i = 0; i < S_DBP_MINI; i++) {
-        acc |= (unsigned __int128) x[i] << bits;
-        bits += width;
-        if (bits >= 64) {
-            uint64_t w = (uint64_t) acc;
-            memcpy (o, &w, 8);
+        acc |= x[i] << bits;
+        if (bits + width >= 64) {
+            memcpy (o, &acc, 8);
             o += 8;
-            acc >>= 64;
-            bits -= 64;
-        }
+            acc = bits ? x[i] >> (64 - bits) : 0;
+            bits = bits + width - 64;
+        } else
+            bits += width;
     }
     //  32 * width bits: whole 64-bit words but for 32 bits when width is odd
     if (bits) {
@@ -359,14 +360,23 @@ zs_pq_delta_encode (zs_bytes_t *out, const uint8_t *vals, size_t n, int width)
     o += zs_varint_put (o, zs_zigzag (prev));
     int64_t d[S_DBP_BLOCK];
     for (size_t i = 1; i < n;) {
-        size_t k = 0;
-        for (; k < S_DBP_BLOCK && i < n; k++, i++) {
-            int64_t v = s_dbp_value (vals, i, width);
-            //  in the type's width, wrapping: an INT32 delta stays an int32
-            d[k] = width == 4 ? (int32_t) ((uint32_t) v - (uint32_t) prev)
-                              : (int64_t) ((uint64_t) v - (uint64_t) prev);
-            prev = v;
-        }
+        size_t k = n - i < S_DBP_BLOCK ? n - i : S_DBP_BLOCK;
+        //  in the type's width, wrapping: an INT32 delta stays an int32
+        if (width == 4)
+            for (size_t j = 0; j < k; j++) {
+                int32_t v;
+                memcpy (&v, vals + (i + j) * 4, 4);
+                d[j] = (int32_t) ((uint32_t) v - (uint32_t) prev);
+                prev = v;
+            }
+        else
+            for (size_t j = 0; j < k; j++) {
+                int64_t v;
+                memcpy (&v, vals + (i + j) * 8, 8);
+                d[j] = (int64_t) ((uint64_t) v - (uint64_t) prev);
+                prev = v;
+            }
+        i += k;
         o = s_dbp_block (o, d, k);
     }
     out->len = (size_t) (o - out->data);
@@ -403,9 +413,11 @@ s_dbp_unpack (const uint8_t *p, size_t avail, size_t n, int width, uint64_t min,
     }
 }
 
-int
-zs_pq_delta_decode (const uint8_t *data, size_t len, int width, size_t max_values, zs_bytes_t *out,
-                    size_t *count)
+//  zs_pq_delta_decode, and *used the bytes the values took (where the
+//  next stream of a DELTA_BYTE_ARRAY page starts).
+static int
+s_dbp_decode (const uint8_t *data, size_t len, int width, size_t max_values, zs_bytes_t *out,
+              size_t *count, size_t *used)
 {
     const uint8_t *p = data, *end = data + len;
     uint64_t block, minis, n, first;
@@ -449,6 +461,137 @@ zs_pq_delta_decode (const uint8_t *data, size_t len, int width, size_t max_value
     }
     out->len += (size_t) n * (size_t) width;
     *count = (size_t) n;
+    *used = (size_t) (p - data);
+    return 0;
+}
+
+int
+zs_pq_delta_decode (const uint8_t *data, size_t len, int width, size_t max_values, zs_bytes_t *out,
+                    size_t *count)
+{
+    size_t used;
+    return s_dbp_decode (data, len, width, max_values, out, count, &used);
+}
+
+//  --------------------------------------------------------------------------
+//  DELTA_BYTE_ARRAY and DELTA_LENGTH_BYTE_ARRAY (Encodings.md)
+//
+//  DELTA_BYTE_ARRAY: the prefix each value shares with the one before
+//  (DELTA_BINARY_PACKED lengths), then the suffixes as
+//  DELTA_LENGTH_BYTE_ARRAY: their lengths (DELTA_BINARY_PACKED), then
+//  their bytes one after another. Names, keys and URLs that share their
+//  start keep only what differs.
+
+static inline uint32_t
+s_rd32 (const uint8_t *p)
+{
+    uint32_t v;
+    memcpy (&v, p, 4);
+    return v;
+}
+
+//  Bytes a and b share from their start, at most n.
+static inline uint32_t
+s_common (const uint8_t *a, const uint8_t *b, uint32_t n)
+{
+    uint32_t k = 0;
+    while (k + 8 <= n) {
+        uint64_t x, y;
+        memcpy (&x, a + k, 8);
+        memcpy (&y, b + k, 8);
+        if (x != y)
+            return k + (uint32_t) (__builtin_ctzll (x ^ y) >> 3);
+        k += 8;
+    }
+    while (k < n && a[k] == b[k])
+        k++;
+    return k;
+}
+
+void
+zs_pq_dba_encode (zs_bytes_t *out, const uint8_t *plain, size_t n, bool prefixes,
+                  zs_bytes_t *scratch)
+{
+    scratch->len = 0;
+    if (!zs_bytes_reserve (scratch, 2 * 4 * n + 1)) {
+        scratch->ok = true;
+        out->ok = false; //  the caller sees out of memory
+        return;
+    }
+    uint8_t *pre = scratch->data, *suf = scratch->data + 4 * n;
+    const uint8_t *prev = NULL;
+    uint32_t prev_len = 0;
+    size_t pos = 0, bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t len = s_rd32 (plain + pos);
+        const uint8_t *v = plain + pos + 4;
+        uint32_t k = prefixes && prev ? s_common (prev, v, len < prev_len ? len : prev_len) : 0;
+        uint32_t rest = len - k;
+        memcpy (pre + 4 * i, &k, 4);
+        memcpy (suf + 4 * i, &rest, 4);
+        bytes += rest;
+        prev = v;
+        prev_len = len;
+        pos += 4 + (size_t) len;
+    }
+    if (prefixes)
+        zs_pq_delta_encode (out, pre, n, 4);
+    zs_pq_delta_encode (out, suf, n, 4);
+    if (!zs_bytes_reserve (out, bytes))
+        return;
+    uint8_t *o = out->data + out->len;
+    pos = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t len = s_rd32 (plain + pos), k = s_rd32 (pre + 4 * i);
+        if (len > k) {
+            memcpy (o, plain + pos + 4 + k, len - k);
+            o += len - k;
+        }
+        pos += 4 + (size_t) len;
+    }
+    out->len = (size_t) (o - out->data);
+}
+
+int
+zs_pq_dba_decode (const uint8_t *data, size_t len, bool prefixes, size_t max_values,
+                  size_t max_bytes, zs_bytes_t *out, zs_bytes_t *scratch, size_t *count)
+{
+    const uint8_t *p = data, *end = data + len;
+    size_t n = 0, n2 = 0, used;
+    scratch->len = 0;
+    if (prefixes) {
+        if (s_dbp_decode (p, len, 4, max_values, scratch, &n, &used) != 0)
+            return -1;
+        p += used;
+    }
+    size_t at = scratch->len; //  the suffix lengths start here
+    if (s_dbp_decode (p, (size_t) (end - p), 4, max_values, scratch, &n2, &used) != 0
+        || (prefixes && n2 != n))
+        return -1;
+    p += used;
+    n = n2;
+    size_t start = out->len, prev = 0; //  prev: the last value's offset in out
+    for (size_t i = 0; i < n; i++) {
+        int32_t k = prefixes ? (int32_t) s_rd32 (scratch->data + 4 * i) : 0;
+        int32_t rest = (int32_t) s_rd32 (scratch->data + at + 4 * i);
+        uint32_t prev_len = i ? s_rd32 (out->data + prev) : 0;
+        if (k < 0 || rest < 0 || (uint32_t) k > prev_len || (size_t) rest > (size_t) (end - p)
+            || (uint64_t) k + (uint64_t) rest > UINT32_MAX
+            || out->len - start + 4 + (size_t) k + (size_t) rest > max_bytes
+            || !zs_bytes_reserve (out, 4 + (size_t) k + (size_t) rest))
+            return -1;
+        uint32_t vlen = (uint32_t) k + (uint32_t) rest;
+        uint8_t *o = out->data + out->len;
+        memcpy (o, &vlen, 4);
+        if (k)
+            memcpy (o + 4, out->data + prev + 4, (size_t) k); //  reserve may have moved it
+        if (rest)
+            memcpy (o + 4 + k, p, (size_t) rest);
+        p += rest;
+        prev = out->len;
+        out->len += 4 + (size_t) vlen;
+    }
+    *count = n;
     return 0;
 }
 

@@ -69,6 +69,8 @@ enum {
     ZS_PQ_RLE = 3,
     ZS_PQ_BIT_PACKED = 4,
     ZS_PQ_DELTA_BINARY_PACKED = 5,
+    ZS_PQ_DELTA_LENGTH_BYTE_ARRAY = 6,
+    ZS_PQ_DELTA_BYTE_ARRAY = 7,
     ZS_PQ_RLE_DICTIONARY = 8,
 };
 
@@ -194,6 +196,22 @@ void zs_pq_delta_encode (zs_bytes_t *out, const uint8_t *vals, size_t n, int wid
 //  ends early, or holds more than max_values values (or out of memory).
 int zs_pq_delta_decode (const uint8_t *data, size_t len, int width, size_t max_values,
                         zs_bytes_t *out, size_t *count);
+
+//  DELTA_BYTE_ARRAY (prefixes true) or DELTA_LENGTH_BYTE_ARRAY of n byte
+//  arrays in PLAIN form (4-byte length + bytes, one after another) at
+//  plain, appended to out; scratch is the caller's buffer for the lengths.
+//  The writer does not use it (docs/decisions.md: Paimon Java misreads
+//  DELTA_BYTE_ARRAY, DELTA_LENGTH_BYTE_ARRAY buys nothing after zstd);
+//  tests and fuzzers check the reader's decoder against it.
+void zs_pq_dba_encode (zs_bytes_t *out, const uint8_t *plain, size_t n, bool prefixes,
+                       zs_bytes_t *scratch);
+
+//  Decode DELTA_BYTE_ARRAY (prefixes true) or DELTA_LENGTH_BYTE_ARRAY
+//  data[0..len) into PLAIN byte arrays appended to out, *count of them;
+//  -1 when malformed, cut short, or over max_values values or max_bytes
+//  bytes of PLAIN output (or out of memory). scratch: the lengths.
+int zs_pq_dba_decode (const uint8_t *data, size_t len, bool prefixes, size_t max_values,
+                      size_t max_bytes, zs_bytes_t *out, zs_bytes_t *scratch, size_t *count);
 
 //  CRC-32 as gzip has it (PageHeader.crc): crc of data continued from crc
 //  (start with 0).

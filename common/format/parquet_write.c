@@ -46,7 +46,8 @@ typedef struct {
     zs_column_t col;
     int ptype;
     int width;               //  buffered bytes per fixed-width value; 0 for byte arrays
-    bool delta;              //  INT32/INT64 values DELTA_BINARY_PACKED (opts.delta)
+    bool delta;              //  INT32/INT64 values DELTA_BINARY_PACKED (opts.delta); byte
+                             //  arrays stay PLAIN (docs/decisions.md)
     bool nested;             //  ARRAY/MAP/ROW: its leaves buffer in leafbufs
     uint8_t *defs;           //  nullable columns: 1 per row of the group (0 = null)
     uint8_t *vals;           //  fixed width: one value per non-null row
@@ -599,12 +600,21 @@ s_minmax_float (const s_column_t *c, s_minmax_t *m)
     }
 }
 
+//  Unsigned bytewise, then the shorter first: TypeDefinedOrder for byte
+//  arrays (zs_pq_value_cmp's, without its call per value).
+static inline int
+s_bin_cmp (const zs_value_t *a, const zs_value_t *b)
+{
+    uint32_t n = a->v.bin.len < b->v.bin.len ? a->v.bin.len : b->v.bin.len;
+    int c = n ? memcmp (a->v.bin.ptr, b->v.bin.ptr, n) : 0;
+    return c ? c : (a->v.bin.len > b->v.bin.len) - (a->v.bin.len < b->v.bin.len);
+}
+
 //  Byte arrays: walk the PLAIN buffer; min and max point into it until
 //  s_chunk_stats copies them.
 static void
 s_minmax_binary (const s_column_t *c, s_minmax_t *m)
 {
-    zs_type_t type = c->col.type;
     zs_value_t min = {0}, max = {0};
     int64_t n = c->nvals;
     size_t pos = 0;
@@ -613,12 +623,14 @@ s_minmax_binary (const s_column_t *c, s_minmax_t *m)
         x.v.bin.len = s_rd32 (c->bin.data + pos);
         x.v.bin.ptr = c->bin.data + pos + 4;
         pos += 4 + (size_t) x.v.bin.len;
+        //  max first: rows often come in order (names with ids, keys),
+        //  and one above the max needs no second comparison
         if (i == 0)
             min = max = x;
-        else if (zs_pq_value_cmp (type, &x, &min) < 0)
-            min = x;
-        else if (zs_pq_value_cmp (type, &x, &max) > 0)
+        else if (s_bin_cmp (&x, &max) > 0)
             max = x;
+        else if (s_bin_cmp (&x, &min) < 0)
+            min = x;
     }
     m->any = n > 0;
     m->min = min;
@@ -864,9 +876,9 @@ s_write_chunk (zs_parquet_writer_t *self, s_column_t *c, s_chunk_t *chunk, char 
             return -1;
         }
         //  An all-null page has no values to delta-encode: PLAIN, empty.
-        int encoding = pg.dict                   ? ZS_PQ_RLE_DICTIONARY
-                       : c->delta && pg.vals > 0 ? ZS_PQ_DELTA_BINARY_PACKED
-                                                 : ZS_PQ_PLAIN;
+        int encoding = pg.dict                     ? ZS_PQ_RLE_DICTIONARY
+                       : !c->delta || pg.vals == 0 ? ZS_PQ_PLAIN
+                                                   : ZS_PQ_DELTA_BINARY_PACKED;
         if (s_write_page (self, chunk, ZS_PQ_DATA_PAGE, self->page.data, self->page.len, pg.rows,
                           encoding, err, errlen)
             != 0)

@@ -1135,11 +1135,153 @@ test_delta_codec (void **state)
     zs_pq_buf_fini (&back);
 }
 
+static uint32_t
+s_rd32_test (const uint8_t *p)
+{
+    uint32_t v;
+    memcpy (&v, p, 4);
+    return v;
+}
+
+//  n byte arrays of a pattern in PLAIN form into plain (4-byte length +
+//  bytes); returns the bytes.
+static size_t
+s_dba_values (uint8_t *plain, size_t n, int pattern)
+{
+    size_t pos = 0;
+    for (size_t i = 0; i < n; i++) {
+        char v[80];
+        int len;
+        switch (pattern) {
+        case 0: //  datagen's names: a long shared prefix
+            len = snprintf (v, sizeof v, "name-%zu", i + 1);
+            break;
+        case 1: //  empty strings among others, prefixes of each other
+            len = snprintf (v, sizeof v, "%.*s", (int) (i % 4) * 5, "abcdeabcdeabcdeabcde");
+            break;
+        case 2: //  nothing shared, zero bytes and high bytes inside
+            len = (int) (i % 23);
+            for (int k = 0; k < len; k++)
+                v[k] = (char) (rand () % 3 ? rand () : 0);
+            break;
+        default: //  long values sharing 40 bytes, then differing anywhere
+            len = snprintf (v, sizeof v, "0123456789012345678901234567890123456789-%u-%zu",
+                            (unsigned) rand () % 7, i % 3);
+            break;
+        }
+        uint32_t l = (uint32_t) len;
+        memcpy (plain + pos, &l, 4);
+        memcpy (plain + pos + 4, v, l);
+        pos += 4 + l;
+    }
+    return pos;
+}
+
+static void
+test_delta_byte_array_codec (void **state)
+{
+    srand (13);
+    const size_t sizes[] = {0, 1, 2, 33, 129, 1000};
+    uint8_t *plain = malloc (1000 * 84);
+    zs_pq_buf_t out, back, scratch;
+    zs_pq_buf_init (&out);
+    zs_pq_buf_init (&back);
+    zs_pq_buf_init (&scratch);
+    for (int pattern = 0; pattern < 4; pattern++)
+        for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+            size_t n = sizes[si], got = 99;
+            size_t bytes = s_dba_values (plain, n, pattern);
+            out.len = 0;
+            zs_pq_dba_encode (&out, plain, n, true, &scratch);
+            assert_true (out.ok);
+            uint8_t *copy = malloc (out.len);
+            memcpy (copy, out.data, out.len);
+            back.len = 0;
+            assert_int_equal (
+                zs_pq_dba_decode (copy, out.len, true, n, SIZE_MAX, &back, &scratch, &got), 0);
+            assert_int_equal (got, n);
+            assert_int_equal (back.len, bytes);
+            if (n)
+                assert_memory_equal (back.data, plain, bytes);
+            //  Bounds: fewer values, fewer bytes than it holds: refused.
+            if (n) {
+                back.len = 0;
+                assert_int_equal (
+                    zs_pq_dba_decode (copy, out.len, true, n - 1, SIZE_MAX, &back, &scratch, &got),
+                    -1);
+                back.len = 0;
+                assert_int_equal (
+                    zs_pq_dba_decode (copy, out.len, true, n, bytes - 1, &back, &scratch, &got),
+                    -1);
+            }
+            //  Cut short: refused, or the same values.
+            for (size_t cut = 0; n > 1 && cut < out.len; cut += 1 + out.len / 30) {
+                back.len = 0;
+                if (zs_pq_dba_decode (copy, cut, true, n, SIZE_MAX, &back, &scratch, &got) == 0)
+                    assert_memory_equal (back.data, plain, bytes);
+                zs_bytes_reset (&back);
+                zs_bytes_reset (&scratch);
+            }
+            free (copy);
+            //  DELTA_LENGTH_BYTE_ARRAY: the lengths, then the bytes, as
+            //  the encoder writes them (and by hand)
+            uint8_t *lens = malloc (4 * n + 1);
+            size_t pos = 0;
+            for (size_t i = 0; i < n; i++) {
+                memcpy (lens + 4 * i, plain + pos, 4);
+                pos += 4 + s_rd32_test (plain + pos);
+            }
+            zs_pq_buf_t hand;
+            zs_pq_buf_init (&hand);
+            zs_pq_delta_encode (&hand, lens, n, 4);
+            for (size_t i = 0, p = 0; i < n; i++) {
+                uint32_t l = s_rd32_test (plain + p);
+                zs_pq_buf_put (&hand, plain + p + 4, l);
+                p += 4 + l;
+            }
+            out.len = 0;
+            zs_pq_dba_encode (&out, plain, n, false, &scratch);
+            assert_int_equal (out.len, hand.len);
+            assert_memory_equal (out.data, hand.data, hand.len);
+            zs_pq_buf_fini (&hand);
+            back.len = 0;
+            assert_int_equal (
+                zs_pq_dba_decode (out.data, out.len, false, n, SIZE_MAX, &back, &scratch, &got), 0);
+            assert_int_equal (got, n);
+            if (n)
+                assert_memory_equal (back.data, plain, bytes);
+            free (lens);
+        }
+    //  datagen's names: a few bytes a value, not ~15.
+    s_dba_values (plain, 1000, 0);
+    out.len = 0;
+    zs_pq_dba_encode (&out, plain, 1000, true, &scratch);
+    assert_true (out.len < 1000 * 3);
+    //  Garbage never reads outside its bytes.
+    for (int round = 0; round < 5000; round++) {
+        size_t len = (size_t) (rand () % 48);
+        uint8_t *buf = malloc (len ? len : 1);
+        for (size_t i = 0; i < len; i++)
+            buf[i] = (uint8_t) (round % 3 ? rand () : rand () % 4);
+        size_t got;
+        zs_bytes_reset (&back);
+        zs_bytes_reset (&scratch);
+        back.len = 0;
+        zs_pq_dba_decode (buf, len, round % 2, 5000, 1 << 20, &back, &scratch, &got);
+        free (buf);
+    }
+    free (plain);
+    zs_pq_buf_fini (&out);
+    zs_pq_buf_fini (&back);
+    zs_pq_buf_fini (&scratch);
+}
+
 //  Integer columns of every INT32/INT64 kind, with nulls, pages that are
 //  all null, pages of one value, extremes and decimals on INT32/INT64.
 #define S_DELTA_SCHEMA                                                                             \
     "id BIGINT NOT NULL, n BIGINT, i INT, t TINYINT, s SMALLINT, dt DATE, tm TIME(3), "            \
-    "ts TIMESTAMP(3), t6 TIMESTAMP(6), d9 DECIMAL(9, 2), d18 DECIMAL(18, 4), nul INT"
+    "ts TIMESTAMP(3), t6 TIMESTAMP(6), d9 DECIMAL(9, 2), d18 DECIMAL(18, 4), nul INT, "            \
+    "nm STRING"
 
 static void
 s_gen_delta (int64_t r, zs_value_t *row, char *buf)
@@ -1161,6 +1303,11 @@ s_gen_delta (int64_t r, zs_value_t *row, char *buf)
     zs_dec_set (&row[9], r % 2 ? 999999999 - r : -999999999 + r);
     zs_dec_set (&row[10], (r % 2 ? 1 : -1) * (INT64_C (999999999999999999) - r * 7));
     row[11].null = true; //  every page all null
+    //  names sharing prefixes, empty ones, and the same bursts of nulls
+    row[12].null = row[1].null;
+    int n = r % 7 == 0 ? 0 : snprintf (buf, 64, "name-%lld-ü", (long long) (r * 37));
+    row[12].v.bin.ptr = (const uint8_t *) buf;
+    row[12].v.bin.len = (uint32_t) n;
 }
 
 static void
@@ -1371,6 +1518,7 @@ main (void)
         cmocka_unit_test_setup_teardown (test_unsupported_refused, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_paimon_types, s_setup, s_teardown),
         cmocka_unit_test (test_delta_codec),
+        cmocka_unit_test (test_delta_byte_array_codec),
         cmocka_unit_test_setup_teardown (test_delta_file, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_speed, s_setup, s_teardown),
     };
