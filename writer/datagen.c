@@ -268,7 +268,6 @@ s_value (const zs_schema_t *schema, int c, int role, int64_t id, uint64_t h, zs_
          uint8_t *text)
 {
     const zs_column_t *col = &schema->cols[c];
-    int prec = zs_column_precision (col);
     switch (col->type) {
     case ZS_TYPE_TINYINT:
         v->v.i32 = (int8_t) (h >> 16);
@@ -288,11 +287,14 @@ s_value (const zs_schema_t *schema, int c, int role, int64_t id, uint64_t h, zs_
         s_fit_length (col, v);
         break;
     case ZS_TYPE_TIME:
-        v->v.i32 = (int32_t) s_to_precision ((int64_t) (h % 86400000), 3, prec < 3 ? prec : 3);
+        v->v.i32 = (int32_t) s_to_precision (
+            (int64_t) (h % 86400000), 3,
+            zs_column_precision (col) < 3 ? zs_column_precision (col) : 3);
         break;
     case ZS_TYPE_TIMESTAMP9:
-        v->v.i64 = s_to_precision (
-            (int64_t) (h % INT64_C (6311390400000000000)) - INT64_C (2208988800000000000), 9, prec);
+        v->v.i64 = s_to_precision ((int64_t) (h % INT64_C (6311390400000000000))
+                                       - INT64_C (2208988800000000000),
+                                   9, zs_column_precision (col));
         break;
     case ZS_TYPE_BOOLEAN:
         v->v.b = (h >> 8) & 1;
@@ -330,11 +332,12 @@ s_value (const zs_schema_t *schema, int c, int role, int64_t id, uint64_t h, zs_
             role == S_TS
                 ? INT64_C (1700000000000) + id * 1000
                 : s_to_precision ((int64_t) (h % INT64_C (6311390400000)) - INT64_C (2208988800000),
-                                  3, prec);
+                                  3, zs_column_precision (col));
         break;
     case ZS_TYPE_TIMESTAMP6:
-        v->v.i64 = s_to_precision (
-            (int64_t) (h % INT64_C (6311390400000000)) - INT64_C (2208988800000000), 6, prec);
+        v->v.i64 =
+            s_to_precision ((int64_t) (h % INT64_C (6311390400000000)) - INT64_C (2208988800000000),
+                            6, zs_column_precision (col));
         break;
     case ZS_TYPE_ARRAY:
     case ZS_TYPE_MAP:
