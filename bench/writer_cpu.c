@@ -1,6 +1,9 @@
 /*  zsink-bench-writer-cpu - what one writer's CPU buys: the Parquet writer
     alone (encoding, zstd, page writes, fsync at close) over rows already
-    in memory, for zstd levels, dictionary on/off and page sizes.
+    in memory, for zstd levels, dictionary on/off, page sizes and encodings
+    (plain: parquet.writer.encoding plain); then the floor of the default
+    and of plain: zstd level 1 alone over the same page bodies, and the
+    writer's rows per CPU second as a fraction of the floor's.
 
     usage: zsink-bench-writer-cpu DIR ROWS [REPEAT [LABELS [SCHEMA]]]
 
@@ -15,7 +18,7 @@
     against the first variant (the defaults). With LABELS (labels
     separated by commas) only those variants run, of the default schema or
     of SCHEMA (default, all-types): for perf record, or for a closer look
-    at a few.
+    at a few; the floor only with the label "floor" among them.
 
     Also written, for bench/writer_cpu.sh: DIR/<schema>-input.parquet (the
     same rows, uncompressed: DuckDB loads them before timing its own COPY)
