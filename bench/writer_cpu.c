@@ -1,6 +1,9 @@
 /*  zsink-bench-writer-cpu - what one writer's CPU buys: the Parquet writer
     alone (encoding, zstd, page writes, fsync at close) over rows already
-    in memory, for zstd levels, dictionary on/off and page sizes.
+    in memory, for zstd levels, dictionary on/off, page sizes and encodings
+    (plain: parquet.writer.encoding plain); then the floor of the default
+    and of plain: zstd level 1 alone over the same page bodies, and the
+    writer's rows per CPU second as a fraction of the floor's.
 
     usage: zsink-bench-writer-cpu DIR ROWS [REPEAT [LABELS [SCHEMA]]]
 
@@ -15,7 +18,7 @@
     against the first variant (the defaults). With LABELS (labels
     separated by commas) only those variants run, of the default schema or
     of SCHEMA (default, all-types): for perf record, or for a closer look
-    at a few.
+    at a few; the floor only with the label "floor" among them.
 
     Also written, for bench/writer_cpu.sh: DIR/<schema>-input.parquet (the
     same rows, uncompressed: DuckDB loads them before timing its own COPY)
@@ -25,6 +28,7 @@
 #include "fs.h"
 #include "io.h"
 #include "parquet.h"
+#include "thrift.h"
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +37,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include <zstd.h>
 
 static double
 s_clock (clockid_t id)
@@ -159,28 +164,32 @@ typedef struct {
     int level;
     int64_t page;
     bool dict;
+    bool floor; //  print zstd level 1's floor over its pages
+    bool plain; //  parquet.writer.encoding plain: PLAIN integers, not DELTA_BINARY_PACKED
 } s_variant_t;
 
 static const s_variant_t s_variants[] = {
-    {"default", ZS_COMPRESSION_ZSTD, 0, 0, true},
-    {"none", ZS_COMPRESSION_NONE, 0, 0, true},
-    {"zstd-5", ZS_COMPRESSION_ZSTD, -5, 0, true},
-    {"zstd-3", ZS_COMPRESSION_ZSTD, -3, 0, true},
-    {"zstd-1", ZS_COMPRESSION_ZSTD, -1, 0, true},
-    {"zstd1", ZS_COMPRESSION_ZSTD, 1, 0, true},
-    {"zstd2", ZS_COMPRESSION_ZSTD, 2, 0, true},
-    {"zstd3", ZS_COMPRESSION_ZSTD, 3, 0, true},
-    {"zstd6", ZS_COMPRESSION_ZSTD, 6, 0, true},
-    {"no-dict", ZS_COMPRESSION_ZSTD, 0, 0, false},
-    {"page 64K", ZS_COMPRESSION_ZSTD, 0, 64 << 10, true},
-    {"page 128K", ZS_COMPRESSION_ZSTD, 0, 128 << 10, true},
-    {"page 256K", ZS_COMPRESSION_ZSTD, 0, 256 << 10, true},
-    {"page 512K", ZS_COMPRESSION_ZSTD, 0, 512 << 10, true},
-    {"page 1M", ZS_COMPRESSION_ZSTD, 0, 1 << 20, true},
-    {"page 8M", ZS_COMPRESSION_ZSTD, 0, 8 << 20, true},
-    {"zstd-1 page 1M", ZS_COMPRESSION_ZSTD, -1, 1 << 20, true},
-    {"zstd2 page 1M", ZS_COMPRESSION_ZSTD, 2, 1 << 20, true},
-    {"zstd3 page 1M", ZS_COMPRESSION_ZSTD, 3, 1 << 20, true},
+    {"default", ZS_COMPRESSION_ZSTD, 0, 0, true, true, false},
+    {"none", ZS_COMPRESSION_NONE, 0, 0, true, false, false},
+    {"plain", ZS_COMPRESSION_ZSTD, 0, 0, true, true, true},
+    {"plain none", ZS_COMPRESSION_NONE, 0, 0, true, false, true},
+    {"zstd-5", ZS_COMPRESSION_ZSTD, -5, 0, true, false, false},
+    {"zstd-3", ZS_COMPRESSION_ZSTD, -3, 0, true, false, false},
+    {"zstd-1", ZS_COMPRESSION_ZSTD, -1, 0, true, false, false},
+    {"zstd1", ZS_COMPRESSION_ZSTD, 1, 0, true, false, false},
+    {"zstd2", ZS_COMPRESSION_ZSTD, 2, 0, true, false, false},
+    {"zstd3", ZS_COMPRESSION_ZSTD, 3, 0, true, false, false},
+    {"zstd6", ZS_COMPRESSION_ZSTD, 6, 0, true, false, false},
+    {"no-dict", ZS_COMPRESSION_ZSTD, 0, 0, false, false, false},
+    {"page 64K", ZS_COMPRESSION_ZSTD, 0, 64 << 10, true, false, false},
+    {"page 128K", ZS_COMPRESSION_ZSTD, 0, 128 << 10, true, false, false},
+    {"page 256K", ZS_COMPRESSION_ZSTD, 0, 256 << 10, true, false, false},
+    {"page 512K", ZS_COMPRESSION_ZSTD, 0, 512 << 10, true, false, false},
+    {"page 1M", ZS_COMPRESSION_ZSTD, 0, 1 << 20, true, false, false},
+    {"page 8M", ZS_COMPRESSION_ZSTD, 0, 8 << 20, true, false, false},
+    {"zstd-1 page 1M", ZS_COMPRESSION_ZSTD, -1, 1 << 20, true, false, false},
+    {"zstd2 page 1M", ZS_COMPRESSION_ZSTD, 2, 1 << 20, true, false, false},
+    {"zstd3 page 1M", ZS_COMPRESSION_ZSTD, 3, 1 << 20, true, false, false},
 };
 #define S_NVARIANTS (sizeof s_variants / sizeof s_variants[0])
 #define S_MAX_REPEAT 15
@@ -218,7 +227,11 @@ s_options (const s_variant_t *v, zs_parquet_options_t *opts)
     opts->zstd_level = v->level ? v->level : opts->zstd_level;
     opts->page_bytes = v->page ? v->page : opts->page_bytes;
     opts->dictionary = v->dict;
+    opts->delta = opts->delta && !v->plain;
 }
+
+static void s_floor (const char *dir, const char *name, const s_rows_t *rows, int repeat,
+                     const s_variant_t *v, double writer_cpu);
 
 //  Every variant (or those labelled in only) over rows, repeat times
 //  in turns; a table, and lines in tsv.
@@ -270,6 +283,146 @@ s_bench (const char *dir, const char *name, const s_rows_t *rows, int repeat, co
                      (long long) rows->rows, res[i].wall[0], res[i].cpu[repeat / 2],
                      (long long) res[i].bytes);
     }
+    bool header = false;
+    for (size_t i = 0; i < S_NVARIANTS; i++) {
+        if (!s_variants[i].floor || !s_chosen (only, s_variants[i].label)
+            || (only && !s_chosen (only, "floor")))
+            continue;
+        if (!header)
+            printf (
+                "\nfloor: zstd level 1 alone (ZSTD_compressCCtx) over the variant's page bodies, "
+                "page by page, median of %d\n%-18s %7s %12s %12s %12s %12s %12s %8s\n",
+                repeat, "variant", "pages", "page bytes", "zstd bytes", "CPU s/M rows",
+                "floor rows/s", "ours rows/s", "ours/fl");
+        header = true;
+        s_floor (dir, name, rows, repeat, &s_variants[i], res[i].cpu[repeat / 2]);
+    }
+}
+
+//  --------------------------------------------------------------------------
+//  The physical floor: zstd level 1 alone over the bytes the writer hands
+//  it. A variant's file is written once more uncompressed (the same pages:
+//  their bounds are chosen on uncompressed bytes), its page bodies are
+//  cut out of it, and each is compressed on its own with
+//  ZSTD_compressCCtx at level 1, nothing else: no encoding, no statistics,
+//  no page header, no write.
+
+typedef struct {
+    uint8_t *file;
+    size_t len;
+    size_t *off; //  page bodies: offsets and lengths into file
+    size_t *size;
+    size_t n, cap;
+    size_t bytes; //  their sum
+} s_pages_t;
+
+//  PageHeader's compressed_page_size (field 3) and the header's length.
+typedef struct {
+    int32_t comp;
+    bool has_comp;
+} s_ph_t;
+
+static const zs_thrift_field_t s_ph_fields[] = {
+    {3, ZS_THRIFT_KEEP_I32, offsetof (s_ph_t, comp), offsetof (s_ph_t, has_comp), NULL},
+};
+
+//  Every page body of an uncompressed file of ours: pages follow one
+//  another from byte 4 to the footer.
+static void
+s_pages_load (s_pages_t *self, const char *path)
+{
+    char err[ZS_ERRLEN];
+    memset (self, 0, sizeof *self);
+    self->file = (uint8_t *) zs_fs_read_file (path, SIZE_MAX, &self->len, err, sizeof err);
+    if (!self->file || self->len < 12)
+        s_die (err);
+    uint32_t footer;
+    memcpy (&footer, self->file + self->len - 8, 4);
+    size_t end = self->len - 8 - footer, pos = 4;
+    while (pos < end) {
+        zs_thrift_dec_t d;
+        s_ph_t h = {0};
+        zs_thrift_dec_init (&d, self->file + pos, end - pos);
+        if (zs_thrift_dec_struct (&d, s_ph_fields, 1, &h) != 0 || !h.has_comp || h.comp < 0)
+            s_die ("floor: a page header does not decode");
+        pos += zs_thrift_dec_offset (&d);
+        if (self->n == self->cap) {
+            self->cap = self->cap ? self->cap * 2 : 1024;
+            self->off = realloc (self->off, self->cap * sizeof *self->off);
+            self->size = realloc (self->size, self->cap * sizeof *self->size);
+            if (!self->off || !self->size)
+                s_die ("out of memory");
+        }
+        self->off[self->n] = pos;
+        self->size[self->n++] = (size_t) h.comp;
+        self->bytes += (size_t) h.comp;
+        pos += (size_t) h.comp;
+    }
+}
+
+static void
+s_pages_free (s_pages_t *self)
+{
+    free (self->file);
+    free (self->off);
+    free (self->size);
+}
+
+//  CPU seconds (median of repeat) of zstd level 1 over every page; the
+//  compressed bytes in *zbytes.
+static double
+s_floor_cpu (const s_pages_t *pages, int repeat, int64_t *zbytes)
+{
+    ZSTD_CCtx *cctx = ZSTD_createCCtx ();
+    size_t cap = 0;
+    for (size_t i = 0; i < pages->n; i++)
+        cap = ZSTD_compressBound (pages->size[i]) > cap ? ZSTD_compressBound (pages->size[i]) : cap;
+    uint8_t *dst = malloc (cap ? cap : 1);
+    if (!cctx || !dst)
+        s_die ("out of memory");
+    double cpu[S_MAX_REPEAT];
+    for (int k = 0; k < repeat; k++) {
+        int64_t z = 0;
+        double c0 = s_clock (CLOCK_PROCESS_CPUTIME_ID);
+        for (size_t i = 0; i < pages->n; i++) {
+            size_t n =
+                ZSTD_compressCCtx (cctx, dst, cap, pages->file + pages->off[i], pages->size[i], 1);
+            if (ZSTD_isError (n))
+                s_die ("floor: zstd failed");
+            z += (int64_t) n;
+        }
+        cpu[k] = s_clock (CLOCK_PROCESS_CPUTIME_ID) - c0;
+        *zbytes = z;
+    }
+    qsort (cpu, (size_t) repeat, sizeof (double), s_cmp_double);
+    ZSTD_freeCCtx (cctx);
+    free (dst);
+    return cpu[repeat / 2];
+}
+
+//  The floor of one variant, and the writer's rows per CPU second (its
+//  median run, writer_cpu) as a fraction of the floor's.
+static void
+s_floor (const char *dir, const char *name, const s_rows_t *rows, int repeat, const s_variant_t *v,
+         double writer_cpu)
+{
+    zs_parquet_options_t opts;
+    s_options (v, &opts);
+    opts.compression = ZS_COMPRESSION_NONE;
+    char path[ZS_PATH_MAX];
+    snprintf (path, sizeof path, "%s/%s-floor.parquet", dir, name);
+    double wall, cpu, instr;
+    s_write (rows, path, &opts, &wall, &cpu, &instr);
+    s_pages_t pages;
+    s_pages_load (&pages, path);
+    int64_t zbytes = 0;
+    double fcpu = s_floor_cpu (&pages, repeat, &zbytes);
+    double m = (double) rows->rows / 1e6;
+    printf ("%-18s %7zu %12zu %12lld %12.3f %12.0f %12.0f %7.0f%%\n", v->label, pages.n,
+            pages.bytes, (long long) zbytes, fcpu / m, (double) rows->rows / fcpu,
+            (double) rows->rows / writer_cpu, 100 * fcpu / writer_cpu);
+    s_pages_free (&pages);
+    zs_io_unlink (path);
 }
 
 int

@@ -1,8 +1,11 @@
 #!/bin/bash
 # The writer's CPU (docs/performance.md): zsink's Parquet writer alone over
-# rows already in memory, for zstd levels, dictionary on/off and page
-# sizes, and DuckDB's COPY … TO parquet (zstd, one thread) of the same
-# rows, side by side, with perf's view of where the default's CPU goes.
+# rows already in memory, for zstd levels, dictionary on/off, page sizes
+# and encodings (delta, the default, against plain), the floor (zstd level 1
+# alone over the pages the writer hands it, and the writer's rows per CPU
+# second as a fraction of it), and DuckDB's COPY … TO parquet (zstd, one
+# thread) of the same rows, side by side, with perf's view of where the
+# default's CPU goes.
 #
 #   bench/writer_cpu.sh [ROWS [REPEAT]]    (default 2,000,000 rows, 5 runs)
 #

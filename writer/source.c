@@ -306,11 +306,13 @@ zs_source_add (zs_source_t *self, Zsink__Split *const *splits, size_t n, char *e
 static int
 s_next_datagen (zs_source_t *self, zs_value_t *row, int64_t *id)
 {
-    for (size_t k = 0; k < self->n; k++) {
-        s_split_t *sp = &self->splits[(self->cur + k) % self->n];
+    //  Round robin from cur, without a division a row (% took two)
+    size_t i = self->cur < self->n ? self->cur : 0;
+    for (size_t k = 0; k < self->n; k++, i = i + 1 == self->n ? 0 : i + 1) {
+        s_split_t *sp = &self->splits[i];
         if (sp->st.finished)
             continue;
-        self->cur = (self->cur + k + 1) % self->n;
+        self->cur = i + 1 == self->n ? 0 : i + 1;
         *id = zs_datagen_next_id (&sp->gen);
         zs_datagen_row (&self->cfg->source_schema, *id, row, &self->genbuf);
         sp->gen.offset++;

@@ -50,6 +50,9 @@
        key columns, table/partition.h), in that partition's directory; each
        closed file carries its partition to the committer, which refuses a
        file outside its partition's directory.
+    10. With sink.kind blackhole no file is ever opened: rows are read and
+       counted (progress, acks) and dropped, so every barrier's committable
+       is empty; the source's own cost is what such a job measures.
 */
 #include "writer.h"
 #include "cmd.h"
@@ -126,6 +129,7 @@ typedef struct {
     zs_value_t row[ZS_MAX_COLUMNS];
     zs_computed_t *computed; //  table.computed-columns, compiled on the first row
     zs_parquet_options_t parquet;
+    bool blackhole;          //  sink.kind blackhole: rows read are dropped, no file
     bool finished;           //  every split held is finished
     bool fail_armed;         //  datagen.fail-at-id may still fire in this job
     bool idle;               //  the source had no row at the last ask
@@ -1092,6 +1096,17 @@ s_produce (s_writer_t *self)
             s_fail (self, err, false);
             break;
         }
+        if (self->blackhole) {
+            //  sink.kind blackhole: the row was read and is dropped, as
+            //  Flink's blackhole connector drops it; it still counts as
+            //  read (progress, status), and barriers find no file open.
+            self->throttle.offset++;
+            self->rows_read++;
+            self->rows_since_barrier++;
+            if ((i & 63) == 63 && zs_clock_mono_ms () - now >= S_BATCH_MS)
+                break;
+            continue;
+        }
         zs_fs_clear_failure ();
         bool opening;
         zs_datafile_writer_t *file = s_row_file (self, &opening, err, sizeof err);
@@ -1177,6 +1192,7 @@ s_welcome (s_writer_t *self)
     }
     char err[ZS_ERRLEN];
     zs_datafile_options (&self->cfg.format, &self->parquet);
+    self->blackhole = strcmp (self->cfg.sink_kind, "blackhole") == 0;
     //  the credentials come from this host's environment (a Welcome never
     //  carries them)
     if (zs_config_io_setup (&self->cfg, err, sizeof err) != 0) {

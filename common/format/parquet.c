@@ -22,6 +22,9 @@ zs_parquet_options_defaults (zs_parquet_options_t *opts)
     //  prices). docs/decisions.md, "The writer's CPU".
     opts->page_bytes = 256 << 10;
     opts->dictionary = true;
+    //  DELTA_BINARY_PACKED integers: ids and timestamps shrink to a few
+    //  bits a row before zstd sees them (docs/decisions.md, "DELTA_BINARY_PACKED").
+    opts->delta = true;
 }
 
 const char *
@@ -253,6 +256,342 @@ zs_pq_rle_dec_next (zs_pq_rle_dec_t *self, uint32_t *value)
         acc |= (uint64_t) self->bp[byte + (size_t) k] << (8 * k);
     self->bit += (uint64_t) width;
     *value = width ? (uint32_t) ((acc >> shift) & ((UINT64_C (1) << width) - 1)) : 0;
+    return 0;
+}
+
+//  --------------------------------------------------------------------------
+//  DELTA_BINARY_PACKED (Encodings.md)
+//
+//  Header: block size (128), miniblocks per block (4), value count, first
+//  value (zigzag); then per block of 128 deltas: the least delta
+//  (zigzag), one bit width byte per miniblock, and the miniblocks' deltas
+//  less the least one, bit-packed LSB first, 32 to a miniblock. Deltas
+//  are taken in the type's own width with wrap-around (INT64_MIN after
+//  INT64_MAX is a delta of 1): the spec's arithmetic, which every reader
+//  undoes the same way.
+
+#define S_DBP_BLOCK 128
+#define S_DBP_MINIS 4
+#define S_DBP_MINI (S_DBP_BLOCK / S_DBP_MINIS)
+
+static inline int64_t
+s_dbp_value (const uint8_t *vals, size_t i, int width)
+{
+    if (width == 4) {
+        int32_t v;
+        memcpy (&v, vals + i * 4, 4);
+        return v;
+    }
+    int64_t v;
+    memcpy (&v, vals + i * 8, 8);
+    return v;
+}
+
+//  32 values of width bits, LSB first: exactly 4 * width bytes at o.
+static uint8_t *
+s_dbp_pack (uint8_t *o, const uint64_t *x, int width)
+{
+    if (width == 0)
+        return o;
+    //  acc holds bits (< 64) not yet stored; a value that fills it spills
+    //  its high bits into the next word.
+    uint64_t acc = 0;
+    int bits = 0;
+    for (int i = 0; i < S_DBP_MINI; i++) {
+        acc |= x[i] << bits;
+        if (bits + width >= 64) {
+            memcpy (o, &acc, 8);
+            o += 8;
+            acc = bits ? x[i] >> (64 - bits) : 0;
+            bits = bits + width - 64;
+        } else
+            bits += width;
+    }
+    //  32 * width bits: whole 64-bit words but for 32 bits when width is odd
+    if (bits) {
+        uint32_t w = (uint32_t) acc;
+        memcpy (o, &w, 4);
+        o += 4;
+    }
+    return o;
+}
+
+//  One block: deltas d[0..n) (n <= 128) as zigzag least delta, 4 widths,
+//  and the miniblocks that hold deltas (the last one padded with zeros).
+static uint8_t *
+s_dbp_block (uint8_t *o, const int64_t *d, size_t n)
+{
+    int64_t min = d[0];
+    for (size_t i = 1; i < n; i++)
+        min = d[i] < min ? d[i] : min;
+    o += zs_varint_put (o, zs_zigzag (min));
+    uint8_t *widths = o;
+    o += S_DBP_MINIS;
+    for (int m = 0; m < S_DBP_MINIS; m++) {
+        size_t from = (size_t) m * S_DBP_MINI;
+        if (from >= n) {
+            widths[m] = 0; //  not needed: no bytes follow for it
+            continue;
+        }
+        uint64_t x[S_DBP_MINI], any = 0;
+        for (size_t i = 0; i < S_DBP_MINI; i++) {
+            x[i] = from + i < n ? (uint64_t) d[from + i] - (uint64_t) min : 0;
+            any |= x[i];
+        }
+        int width = any ? 64 - __builtin_clzll (any) : 0;
+        widths[m] = (uint8_t) width;
+        o = s_dbp_pack (o, x, width);
+    }
+    return o;
+}
+
+void
+zs_pq_delta_encode (zs_bytes_t *out, const uint8_t *vals, size_t n, int width)
+{
+    size_t blocks = n > 1 ? (n - 2) / S_DBP_BLOCK + 1 : 0;
+    size_t most = 4 * ZS_VARINT_MAX + blocks * (ZS_VARINT_MAX + S_DBP_MINIS + S_DBP_BLOCK * 8);
+    if (!zs_bytes_reserve (out, most))
+        return;
+    uint8_t *o = out->data + out->len;
+    o += zs_varint_put (o, S_DBP_BLOCK);
+    o += zs_varint_put (o, S_DBP_MINIS);
+    o += zs_varint_put (o, n);
+    int64_t prev = n ? s_dbp_value (vals, 0, width) : 0;
+    o += zs_varint_put (o, zs_zigzag (prev));
+    int64_t d[S_DBP_BLOCK];
+    for (size_t i = 1; i < n;) {
+        size_t k = n - i < S_DBP_BLOCK ? n - i : S_DBP_BLOCK;
+        //  in the type's width, wrapping: an INT32 delta stays an int32
+        if (width == 4)
+            for (size_t j = 0; j < k; j++) {
+                int32_t v;
+                memcpy (&v, vals + (i + j) * 4, 4);
+                d[j] = (int32_t) ((uint32_t) v - (uint32_t) prev);
+                prev = v;
+            }
+        else
+            for (size_t j = 0; j < k; j++) {
+                int64_t v;
+                memcpy (&v, vals + (i + j) * 8, 8);
+                d[j] = (int64_t) ((uint64_t) v - (uint64_t) prev);
+                prev = v;
+            }
+        i += k;
+        o = s_dbp_block (o, d, k);
+    }
+    out->len = (size_t) (o - out->data);
+}
+
+//  n values of width bits, LSB first, from p[0..avail) (at least
+//  ceil(n * width / 8) bytes), each added to the running value and stored
+//  in vwidth bytes at out.
+static void
+s_dbp_unpack (const uint8_t *p, size_t avail, size_t n, int width, uint64_t min, uint64_t *prev,
+              uint8_t *out, int vwidth)
+{
+    uint64_t mask = width == 64 ? UINT64_MAX : (UINT64_C (1) << width) - 1;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t bit = (uint64_t) i * (uint64_t) width, x = 0;
+        size_t byte = (size_t) (bit >> 3);
+        int shift = (int) (bit & 7);
+        if (width && shift + width <= 64 && byte + 8 <= avail) {
+            memcpy (&x, p + byte, 8); //  the common case: one load
+            x = (x >> shift) & mask;
+        } else if (width) {
+            size_t need = ((size_t) shift + (size_t) width + 7) / 8;
+            unsigned __int128 acc = 0;
+            for (size_t k = 0; k < need; k++)
+                acc |= (unsigned __int128) p[byte + k] << (8 * k);
+            x = (uint64_t) (acc >> shift) & mask;
+        }
+        *prev += min + x;
+        if (vwidth == 4) {
+            uint32_t v = (uint32_t) *prev;
+            memcpy (out + i * 4, &v, 4);
+        } else
+            memcpy (out + i * 8, prev, 8);
+    }
+}
+
+//  zs_pq_delta_decode, and *used the bytes the values took (where the
+//  next stream of a DELTA_BYTE_ARRAY page starts).
+static int
+s_dbp_decode (const uint8_t *data, size_t len, int width, size_t max_values, zs_bytes_t *out,
+              size_t *count, size_t *used)
+{
+    const uint8_t *p = data, *end = data + len;
+    uint64_t block, minis, n, first;
+    if (zs_varint_get (&p, end, &block) != 0 || zs_varint_get (&p, end, &minis) != 0
+        || zs_varint_get (&p, end, &n) != 0 || zs_varint_get (&p, end, &first) != 0)
+        return -1;
+    //  The spec's shape: blocks a multiple of 128, miniblocks of a multiple
+    //  of 32 values; a count the page cannot hold is corrupt.
+    if (block == 0 || block % 128 || block > 1 << 20 || minis == 0 || block % minis
+        || (block / minis) % 32 || n > max_values)
+        return -1;
+    size_t mini = (size_t) (block / minis);
+    if (n && !zs_bytes_reserve (out, (size_t) n * (size_t) width))
+        return -1;
+    uint8_t *o = n ? out->data + out->len : NULL;
+    uint64_t prev = (uint64_t) zs_unzigzag (first);
+    if (n > 0)
+        zs_le_put (o, prev, width);
+    size_t done = n ? 1 : 0;
+    while (done < n) {
+        uint64_t zmin;
+        if (zs_varint_get (&p, end, &zmin) != 0 || (uint64_t) (end - p) < minis)
+            return -1;
+        uint64_t min = (uint64_t) zs_unzigzag (zmin);
+        const uint8_t *widths = p;
+        p += minis;
+        for (uint64_t m = 0; m < minis && done < n; m++) {
+            int w = widths[m];
+            if (w > 8 * width)
+                return -1;
+            size_t take = n - done < mini ? (size_t) (n - done) : mini;
+            size_t need = (take * (size_t) w + 7) / 8, full = mini * (size_t) w / 8;
+            if ((size_t) (end - p) < need)
+                return -1;
+            s_dbp_unpack (p, (size_t) (end - p), take, w, min, &prev, o + done * (size_t) width,
+                          width);
+            done += take;
+            //  a miniblock is padded to its full size; the last may be cut
+            p += (size_t) (end - p) < full ? (size_t) (end - p) : full;
+        }
+    }
+    out->len += (size_t) n * (size_t) width;
+    *count = (size_t) n;
+    *used = (size_t) (p - data);
+    return 0;
+}
+
+int
+zs_pq_delta_decode (const uint8_t *data, size_t len, int width, size_t max_values, zs_bytes_t *out,
+                    size_t *count)
+{
+    size_t used;
+    return s_dbp_decode (data, len, width, max_values, out, count, &used);
+}
+
+//  --------------------------------------------------------------------------
+//  DELTA_BYTE_ARRAY and DELTA_LENGTH_BYTE_ARRAY (Encodings.md)
+//
+//  DELTA_BYTE_ARRAY: the prefix each value shares with the one before
+//  (DELTA_BINARY_PACKED lengths), then the suffixes as
+//  DELTA_LENGTH_BYTE_ARRAY: their lengths (DELTA_BINARY_PACKED), then
+//  their bytes one after another. Names, keys and URLs that share their
+//  start keep only what differs.
+
+static inline uint32_t
+s_rd32 (const uint8_t *p)
+{
+    uint32_t v;
+    memcpy (&v, p, 4);
+    return v;
+}
+
+//  Bytes a and b share from their start, at most n.
+static inline uint32_t
+s_common (const uint8_t *a, const uint8_t *b, uint32_t n)
+{
+    uint32_t k = 0;
+    while (k + 8 <= n) {
+        uint64_t x, y;
+        memcpy (&x, a + k, 8);
+        memcpy (&y, b + k, 8);
+        if (x != y)
+            return k + (uint32_t) (__builtin_ctzll (x ^ y) >> 3);
+        k += 8;
+    }
+    while (k < n && a[k] == b[k])
+        k++;
+    return k;
+}
+
+void
+zs_pq_dba_encode (zs_bytes_t *out, const uint8_t *plain, size_t n, bool prefixes,
+                  zs_bytes_t *scratch)
+{
+    scratch->len = 0;
+    if (!zs_bytes_reserve (scratch, 2 * 4 * n + 1)) {
+        scratch->ok = true;
+        out->ok = false; //  the caller sees out of memory
+        return;
+    }
+    uint8_t *pre = scratch->data, *suf = scratch->data + 4 * n;
+    const uint8_t *prev = NULL;
+    uint32_t prev_len = 0;
+    size_t pos = 0, bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t len = s_rd32 (plain + pos);
+        const uint8_t *v = plain + pos + 4;
+        uint32_t k = prefixes && prev ? s_common (prev, v, len < prev_len ? len : prev_len) : 0;
+        uint32_t rest = len - k;
+        memcpy (pre + 4 * i, &k, 4);
+        memcpy (suf + 4 * i, &rest, 4);
+        bytes += rest;
+        prev = v;
+        prev_len = len;
+        pos += 4 + (size_t) len;
+    }
+    if (prefixes)
+        zs_pq_delta_encode (out, pre, n, 4);
+    zs_pq_delta_encode (out, suf, n, 4);
+    if (!zs_bytes_reserve (out, bytes))
+        return;
+    uint8_t *o = out->data + out->len;
+    pos = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t len = s_rd32 (plain + pos), k = s_rd32 (pre + 4 * i);
+        if (len > k) {
+            memcpy (o, plain + pos + 4 + k, len - k);
+            o += len - k;
+        }
+        pos += 4 + (size_t) len;
+    }
+    out->len = (size_t) (o - out->data);
+}
+
+int
+zs_pq_dba_decode (const uint8_t *data, size_t len, bool prefixes, size_t max_values,
+                  size_t max_bytes, zs_bytes_t *out, zs_bytes_t *scratch, size_t *count)
+{
+    const uint8_t *p = data, *end = data + len;
+    size_t n = 0, n2 = 0, used;
+    scratch->len = 0;
+    if (prefixes) {
+        if (s_dbp_decode (p, len, 4, max_values, scratch, &n, &used) != 0)
+            return -1;
+        p += used;
+    }
+    size_t at = scratch->len; //  the suffix lengths start here
+    if (s_dbp_decode (p, (size_t) (end - p), 4, max_values, scratch, &n2, &used) != 0
+        || (prefixes && n2 != n))
+        return -1;
+    p += used;
+    n = n2;
+    size_t start = out->len, prev = 0; //  prev: the last value's offset in out
+    for (size_t i = 0; i < n; i++) {
+        int32_t k = prefixes ? (int32_t) s_rd32 (scratch->data + 4 * i) : 0;
+        int32_t rest = (int32_t) s_rd32 (scratch->data + at + 4 * i);
+        uint32_t prev_len = i ? s_rd32 (out->data + prev) : 0;
+        if (k < 0 || rest < 0 || (uint32_t) k > prev_len || (size_t) rest > (size_t) (end - p)
+            || (uint64_t) k + (uint64_t) rest > UINT32_MAX
+            || out->len - start + 4 + (size_t) k + (size_t) rest > max_bytes
+            || !zs_bytes_reserve (out, 4 + (size_t) k + (size_t) rest))
+            return -1;
+        uint32_t vlen = (uint32_t) k + (uint32_t) rest;
+        uint8_t *o = out->data + out->len;
+        memcpy (o, &vlen, 4);
+        if (k)
+            memcpy (o + 4, out->data + prev + 4, (size_t) k); //  reserve may have moved it
+        if (rest)
+            memcpy (o + 4 + k, p, (size_t) rest);
+        p += rest;
+        prev = out->len;
+        out->len += 4 + (size_t) vlen;
+    }
+    *count = n;
     return 0;
 }
 

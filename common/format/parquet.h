@@ -8,7 +8,8 @@
       mapped as Paimon's ParquetSchemaConverter maps them (docs/formats.md,
       "Types"): DECIMAL as INT32, INT64 or FIXED_LEN_BYTE_ARRAY by
       precision, TIMESTAMP(7..9) as INT96, TIME as INT32 TIME(MILLIS)
-    - data page v1; PLAIN encoding; definition levels RLE/bit-packed
+    - data page v1; PLAIN encoding, or DELTA_BINARY_PACKED for INT32/INT64
+      columns (opts.delta, the default); definition levels RLE/bit-packed
       hybrid; dictionary encoding (dictionary page + RLE_DICTIONARY) for
       byte-array columns when the dictionary is small enough to pay
     - compression UNCOMPRESSED or ZSTD (libzstd)
@@ -21,15 +22,16 @@
       asks of writers)
     - the page CRC-32 (PageHeader.crc), checked when read
     Read in addition (files other writers make): PLAIN_DICTIONARY and
-    dictionary pages for any type, data page v2, SNAPPY (our own
+    dictionary pages for any type, DELTA_BYTE_ARRAY and
+    DELTA_LENGTH_BYTE_ARRAY byte arrays, data page v2, SNAPPY (our own
     decoder), TIMESTAMP(NANOS), TIME(MICROS), DECIMAL as BYTE_ARRAY or a
     FIXED_LEN_BYTE_ARRAY of any length up to 16, the legacy converted
     types (TIMESTAMP_MILLIS|MICROS, TIME_MILLIS, INT_8/16/32/64, DECIMAL,
     ENUM/JSON as STRING, BSON as BYTES). Refused at open with an error
     naming the column: two-level lists and repeated fields outside a LIST
     or MAP, other FIXED_LEN_BYTE_ARRAY
-    columns, unsigned, encodings other than the above (DELTA_*,
-    BYTE_STREAM_SPLIT) and codecs other than the above ("compression GZIP
+    columns, unsigned, encodings other than the above (BYTE_STREAM_SPLIT)
+    and codecs other than the above ("compression GZIP
     not supported").
 
     The footer is Thrift compact protocol (thrift.h). Everything read from a
@@ -55,6 +57,8 @@ typedef struct {
     int zstd_level;               //  ZSTD_minCLevel () … 19, not 0 (negative: zstd's fast levels)
     int64_t page_bytes;           //  parquet.page.size: data page target, uncompressed
     bool dictionary;              //  parquet.enable.dictionary: for STRING/BYTES chunks
+    bool delta;                   //  parquet.writer.encoding delta: DELTA_BINARY_PACKED for
+                                  //  INT32/INT64 columns (not nested ones), else PLAIN
 } zs_parquet_options_t;
 
 //  Page sizes the writer takes.

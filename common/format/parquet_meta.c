@@ -833,7 +833,9 @@ static int
 s_unknown_encoding (uint32_t encodings)
 {
     uint32_t known = 1u << ZS_PQ_PLAIN | 1u << ZS_PQ_PLAIN_DICTIONARY | 1u << ZS_PQ_RLE
-                     | 1u << ZS_PQ_BIT_PACKED | 1u << ZS_PQ_RLE_DICTIONARY;
+                     | 1u << ZS_PQ_BIT_PACKED | 1u << ZS_PQ_RLE_DICTIONARY
+                     | 1u << ZS_PQ_DELTA_BINARY_PACKED | 1u << ZS_PQ_DELTA_LENGTH_BYTE_ARRAY
+                     | 1u << ZS_PQ_DELTA_BYTE_ARRAY;
     uint32_t unknown = encodings & ~known;
     if (!unknown)
         return -1;

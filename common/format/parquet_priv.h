@@ -68,6 +68,9 @@ enum {
     ZS_PQ_PLAIN_DICTIONARY = 2,
     ZS_PQ_RLE = 3,
     ZS_PQ_BIT_PACKED = 4,
+    ZS_PQ_DELTA_BINARY_PACKED = 5,
+    ZS_PQ_DELTA_LENGTH_BYTE_ARRAY = 6,
+    ZS_PQ_DELTA_BYTE_ARRAY = 7,
     ZS_PQ_RLE_DICTIONARY = 8,
 };
 
@@ -182,6 +185,33 @@ typedef struct {
 void zs_pq_rle_dec_init (zs_pq_rle_dec_t *self, const uint8_t *data, size_t len, int width);
 //  Next value: 0, or -1 when the encoded data ends or is malformed.
 int zs_pq_rle_dec_next (zs_pq_rle_dec_t *self, uint32_t *value);
+
+//  DELTA_BINARY_PACKED (Encodings.md) of n values of width 4 (INT32) or 8
+//  (INT64), PLAIN little endian at vals, appended to out: blocks of 128
+//  deltas in 4 miniblocks of 32, deltas wrapping in the type's width.
+void zs_pq_delta_encode (zs_bytes_t *out, const uint8_t *vals, size_t n, int width);
+
+//  Decode DELTA_BINARY_PACKED data[0..len) into PLAIN values of width 4
+//  or 8 appended to out, *count of them; -1 when the data is malformed,
+//  ends early, or holds more than max_values values (or out of memory).
+int zs_pq_delta_decode (const uint8_t *data, size_t len, int width, size_t max_values,
+                        zs_bytes_t *out, size_t *count);
+
+//  DELTA_BYTE_ARRAY (prefixes true) or DELTA_LENGTH_BYTE_ARRAY of n byte
+//  arrays in PLAIN form (4-byte length + bytes, one after another) at
+//  plain, appended to out; scratch is the caller's buffer for the lengths.
+//  The writer does not use it (docs/decisions.md: Paimon Java misreads
+//  DELTA_BYTE_ARRAY, DELTA_LENGTH_BYTE_ARRAY buys nothing after zstd);
+//  tests and fuzzers check the reader's decoder against it.
+void zs_pq_dba_encode (zs_bytes_t *out, const uint8_t *plain, size_t n, bool prefixes,
+                       zs_bytes_t *scratch);
+
+//  Decode DELTA_BYTE_ARRAY (prefixes true) or DELTA_LENGTH_BYTE_ARRAY
+//  data[0..len) into PLAIN byte arrays appended to out, *count of them;
+//  -1 when malformed, cut short, or over max_values values or max_bytes
+//  bytes of PLAIN output (or out of memory). scratch: the lengths.
+int zs_pq_dba_decode (const uint8_t *data, size_t len, bool prefixes, size_t max_values,
+                      size_t max_bytes, zs_bytes_t *out, zs_bytes_t *scratch, size_t *count);
 
 //  CRC-32 as gzip has it (PageHeader.crc): crc of data continued from crc
 //  (start with 0).

@@ -68,7 +68,9 @@ typedef struct {
     zs_pq_rle_dec_t idx;
     const uint8_t *vp; //  PLAIN values
     const uint8_t *vend;
-    uint64_t bool_bit; //  PLAIN booleans: next bit at vp
+    zs_bytes_t plain;   //  a DELTA_* page's values decoded to PLAIN
+    zs_bytes_t scratch; //  DELTA_BYTE_ARRAY's lengths
+    uint64_t bool_bit;  //  PLAIN booleans: next bit at vp
 } s_col_t;
 
 struct _zs_parquet_reader_t {
@@ -121,6 +123,8 @@ s_free (zs_parquet_reader_t *self)
         free (self->cols[i].dict);
         free (self->cols[i].dict_buf);
         free (self->cols[i].page_buf);
+        zs_bytes_fini (&self->cols[i].plain);
+        zs_bytes_fini (&self->cols[i].scratch);
     }
     zs_pq_footer_fini (&self->meta);
     zs_pq_assembler_fini (&self->assembler);
@@ -504,11 +508,64 @@ s_load_dict (zs_parquet_reader_t *self, s_col_t *c, const s_page_header_t *h, co
     return 0;
 }
 
-//  Aim the value cursor at a data page's values [p, end): PLAIN, or
-//  dictionary indices (a bit width byte, then RLE/bit-packed).
+//  DELTA_BINARY_PACKED values [p, end) of an INT32/INT64 page of
+//  num_values entries, decoded whole into c->plain; the cursor then reads
+//  them as PLAIN. At most num_values values, and no more bytes than a page
+//  may have: a count in the header cannot make the allocation.
 static int
-s_start_values (s_col_t *c, int encoding, const uint8_t *p, const uint8_t *end, char *why,
-                size_t why_len)
+s_start_delta (s_col_t *c, int64_t num_values, const uint8_t *p, const uint8_t *end, char *why,
+               size_t why_len)
+{
+    int width = zs_pq_value_width (c->ptype);
+    if (c->ptype != ZS_PQ_INT32 && c->ptype != ZS_PQ_INT64)
+        return zs_pq_err (why, why_len, "encoding DELTA_BINARY_PACKED for a %s column",
+                          zs_pq_type_name (c->ptype));
+    size_t most = (size_t) num_values < S_PAGE_MAX / (size_t) width ? (size_t) num_values
+                                                                    : S_PAGE_MAX / (size_t) width;
+    size_t n;
+    zs_bytes_reset (&c->plain);
+    if (zs_pq_delta_decode (p, (size_t) (end - p), width, most, &c->plain, &n) != 0)
+        return zs_pq_err (why, why_len, "DELTA_BINARY_PACKED values corrupt or truncated");
+    if (n > 0) {
+        c->vp = c->plain.data;
+        c->vend = c->plain.data + n * (size_t) width;
+    } else
+        c->vp = c->vend = end; //  no values (an all-null page)
+    return 0;
+}
+
+//  DELTA_BYTE_ARRAY (or DELTA_LENGTH_BYTE_ARRAY) values [p, end) of a
+//  BYTE_ARRAY page of num_values entries, decoded whole into c->plain as
+//  PLAIN byte arrays, within S_PAGE_MAX bytes.
+static int
+s_start_dba (s_col_t *c, int encoding, int64_t num_values, const uint8_t *p, const uint8_t *end,
+             char *why, size_t why_len)
+{
+    if (c->ptype != ZS_PQ_BYTE_ARRAY)
+        return zs_pq_err (why, why_len, "encoding %s for a %s column",
+                          zs_pq_encoding_name (encoding), zs_pq_type_name (c->ptype));
+    size_t n;
+    zs_bytes_reset (&c->plain);
+    zs_bytes_reset (&c->scratch);
+    if (zs_pq_dba_decode (p, (size_t) (end - p), encoding == ZS_PQ_DELTA_BYTE_ARRAY,
+                          (size_t) num_values, S_PAGE_MAX, &c->plain, &c->scratch, &n)
+        != 0)
+        return zs_pq_err (why, why_len, "%s values corrupt or truncated",
+                          zs_pq_encoding_name (encoding));
+    if (n > 0) {
+        c->vp = c->plain.data;
+        c->vend = c->plain.data + c->plain.len;
+    } else
+        c->vp = c->vend = end;
+    return 0;
+}
+
+//  Aim the value cursor at a data page's values [p, end): PLAIN,
+//  DELTA_BINARY_PACKED integers, or dictionary indices (a bit width byte,
+//  then RLE/bit-packed).
+static int
+s_start_values (s_col_t *c, int encoding, int64_t num_values, const uint8_t *p, const uint8_t *end,
+                char *why, size_t why_len)
 {
     c->vp = p;
     c->vend = end;
@@ -516,6 +573,10 @@ s_start_values (s_col_t *c, int encoding, const uint8_t *p, const uint8_t *end, 
     c->dict_page = false;
     if (encoding == ZS_PQ_PLAIN)
         return 0;
+    if (encoding == ZS_PQ_DELTA_BINARY_PACKED)
+        return s_start_delta (c, num_values, p, end, why, why_len);
+    if (encoding == ZS_PQ_DELTA_BYTE_ARRAY || encoding == ZS_PQ_DELTA_LENGTH_BYTE_ARRAY)
+        return s_start_dba (c, encoding, num_values, p, end, why, why_len);
     if (encoding != ZS_PQ_PLAIN_DICTIONARY && encoding != ZS_PQ_RLE_DICTIONARY)
         return zs_pq_err (why, why_len, "encoding %s not supported",
                           zs_pq_encoding_name (encoding));
@@ -616,7 +677,7 @@ s_start_data_page (zs_parquet_reader_t *self, s_col_t *c, const s_page_header_t 
             return -1;
     } else if (s_page_v2 (self, c, h, body, &p, &end, why, why_len) != 0)
         return -1;
-    if (s_start_values (c, h->encoding, p, end, why, why_len) != 0)
+    if (s_start_values (c, h->encoding, h->num_values, p, end, why, why_len) != 0)
         return -1;
     c->page_left = h->num_values;
     return 0;

@@ -46,6 +46,9 @@ typedef struct {
     zs_column_t col;
     int ptype;
     int width;               //  buffered bytes per fixed-width value; 0 for byte arrays
+    bool delta;              //  INT32/INT64 values DELTA_BINARY_PACKED (opts.delta); byte
+                             //  arrays stay PLAIN (docs/decisions.md)
+    bool nested;             //  ARRAY/MAP/ROW: its leaves buffer in leafbufs
     uint8_t *defs;           //  nullable columns: 1 per row of the group (0 = null)
     uint8_t *vals;           //  fixed width: one value per non-null row
     zs_bytes_t bin;          //  byte arrays: PLAIN bytes per non-null row
@@ -63,6 +66,7 @@ typedef struct {
     int64_t comp_size;
     int64_t null_count;
     int64_t nan_count;
+    uint32_t encodings; //  bit per Encoding of its pages
     bool has_minmax;
     uint8_t min_len;
     uint8_t max_len;
@@ -222,7 +226,8 @@ s_init_columns (zs_parquet_writer_t *self, char *err, size_t errlen)
         s_column_t *c = &self->cols[i];
         c->col = self->schema.cols[i];
         zs_bytes_init (&c->bin);
-        if (zs_type_is_nested (c->col.type))
+        c->nested = zs_type_is_nested (c->col.type);
+        if (c->nested)
             continue; //  its leaves are in leafbufs
         c->ptype = zs_pq_physical_type (&c->col);
         if (c->ptype < 0 || !c->col.name[0]) {
@@ -231,6 +236,7 @@ s_init_columns (zs_parquet_writer_t *self, char *err, size_t errlen)
             return -1;
         }
         c->width = zs_pq_column_width (&c->col);
+        c->delta = self->opts.delta && (c->ptype == ZS_PQ_INT32 || c->ptype == ZS_PQ_INT64);
         self->row_bytes += c->width + (c->col.nullable ? 1 : 0);
     }
     return 0;
@@ -373,6 +379,7 @@ s_write_page (zs_parquet_writer_t *self, s_chunk_t *chunk, int page_type, const 
     if (s_write (self, e->data, e->len, err, errlen) != 0
         || s_write (self, data, zlen, err, errlen) != 0)
         return -1;
+    chunk->encodings |= UINT32_C (1) << encoding;
     chunk->unc_size += (int64_t) (e->len + len);
     chunk->comp_size += (int64_t) (e->len + zlen);
     return 0;
@@ -593,12 +600,21 @@ s_minmax_float (const s_column_t *c, s_minmax_t *m)
     }
 }
 
+//  Unsigned bytewise, then the shorter first: TypeDefinedOrder for byte
+//  arrays (zs_pq_value_cmp's, without its call per value).
+static inline int
+s_bin_cmp (const zs_value_t *a, const zs_value_t *b)
+{
+    uint32_t n = a->v.bin.len < b->v.bin.len ? a->v.bin.len : b->v.bin.len;
+    int c = n ? memcmp (a->v.bin.ptr, b->v.bin.ptr, n) : 0;
+    return c ? c : (a->v.bin.len > b->v.bin.len) - (a->v.bin.len < b->v.bin.len);
+}
+
 //  Byte arrays: walk the PLAIN buffer; min and max point into it until
 //  s_chunk_stats copies them.
 static void
 s_minmax_binary (const s_column_t *c, s_minmax_t *m)
 {
-    zs_type_t type = c->col.type;
     zs_value_t min = {0}, max = {0};
     int64_t n = c->nvals;
     size_t pos = 0;
@@ -607,12 +623,14 @@ s_minmax_binary (const s_column_t *c, s_minmax_t *m)
         x.v.bin.len = s_rd32 (c->bin.data + pos);
         x.v.bin.ptr = c->bin.data + pos + 4;
         pos += 4 + (size_t) x.v.bin.len;
+        //  max first: rows often come in order (names with ids, keys),
+        //  and one above the max needs no second comparison
         if (i == 0)
             min = max = x;
-        else if (zs_pq_value_cmp (type, &x, &min) < 0)
-            min = x;
-        else if (zs_pq_value_cmp (type, &x, &max) > 0)
+        else if (s_bin_cmp (&x, &max) > 0)
             max = x;
+        else if (s_bin_cmp (&x, &min) < 0)
+            min = x;
     }
     m->any = n > 0;
     m->min = min;
@@ -809,7 +827,10 @@ s_page_body (zs_parquet_writer_t *self, const s_column_t *c, const s_pages_t *pg
     } else if (c->ptype == ZS_PQ_BOOLEAN) {
         if (!s_put_bools (page, c->vals + pg->v, pg->vals))
             return false;
-    } else if (c->width)
+    } else if (c->delta && pg->vals > 0)
+        zs_pq_delta_encode (page, c->vals + (size_t) pg->v * (size_t) c->width, (size_t) pg->vals,
+                            c->width);
+    else if (c->width)
         zs_bytes_put (page, c->vals + (size_t) pg->v * (size_t) c->width,
                       (size_t) pg->vals * (size_t) c->width);
     else
@@ -854,8 +875,12 @@ s_write_chunk (zs_parquet_writer_t *self, s_column_t *c, s_chunk_t *chunk, char 
             snprintf (err, errlen, "%s: out of memory", self->path);
             return -1;
         }
+        //  An all-null page has no values to delta-encode: PLAIN, empty.
+        int encoding = pg.dict                     ? ZS_PQ_RLE_DICTIONARY
+                       : !c->delta || pg.vals == 0 ? ZS_PQ_PLAIN
+                                                   : ZS_PQ_DELTA_BINARY_PACKED;
         if (s_write_page (self, chunk, ZS_PQ_DATA_PAGE, self->page.data, self->page.len, pg.rows,
-                          pg.dict ? ZS_PQ_RLE_DICTIONARY : ZS_PQ_PLAIN, err, errlen)
+                          encoding, err, errlen)
             != 0)
             return -1;
         pg.r += pg.rows;
@@ -1085,7 +1110,7 @@ zs_parquet_writer_append (zs_parquet_writer_t *self, const zs_value_t *row, char
     //  Every check and reservation first: a refused row changes nothing.
     for (int i = 0; i < n; i++) {
         s_column_t *c = &self->cols[i];
-        if (zs_type_is_nested (c->col.type))
+        if (c->nested)
             continue; //  zs_pq_shred checks and stores it
         if (row[i].null) {
             if (!c->col.nullable) {
@@ -1126,7 +1151,7 @@ zs_parquet_writer_append (zs_parquet_writer_t *self, const zs_value_t *row, char
     for (int i = 0; i < n; i++) {
         s_column_t *c = &self->cols[i];
         const zs_value_t *v = &row[i];
-        if (zs_type_is_nested (c->col.type))
+        if (c->nested)
             continue;
         if (c->col.nullable) {
             c->defs[r] = !v->null;
@@ -1293,12 +1318,13 @@ s_enc_chunk (zs_thrift_enc_t *e, const zs_parquet_writer_t *self, int ptype, boo
     zs_thrift_enc_field_struct (e, 3); //  ColumnMetaData
     zs_thrift_enc_field_i32 (e, 1, ptype);
     bool dict = ch->dict_page_offset >= 0;
-    int encodings[3], nenc = 0;
-    encodings[nenc++] = ZS_PQ_PLAIN; //  values, or the dictionary page
-    if (dict)
-        encodings[nenc++] = ZS_PQ_RLE_DICTIONARY;
-    if (levels)
-        encodings[nenc++] = ZS_PQ_RLE;
+    //  The encodings of its pages (the dictionary page's PLAIN too), and
+    //  RLE for the levels.
+    uint32_t set = ch->encodings | (levels ? UINT32_C (1) << ZS_PQ_RLE : 0);
+    int encodings[32], nenc = 0;
+    for (int k = 0; k < 32; k++)
+        if (set >> k & 1)
+            encodings[nenc++] = k;
     zs_thrift_enc_field_list (e, 2, ZS_THRIFT_I32, (uint32_t) nenc);
     for (int i = 0; i < nenc; i++)
         zs_thrift_enc_i32 (e, encodings[i]);

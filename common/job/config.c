@@ -198,6 +198,7 @@ s_computed_opt_get (const void *base, const zs_opt_t *o, char *buf, size_t len)
 
 //  Values of the enumerated keys; an error for a bad value lists them.
 static const char *const s_source_kinds[] = {"datagen", "file", "kafka", NULL};
+static const char *const s_sink_kinds[] = {"paimon", "blackhole", NULL};
 static const char *const s_startup_modes[] = {
     "earliest-offset", "latest-offset", "group-offsets", "timestamp", "specific-offsets", NULL};
 static const char *const s_bounded_modes[] = {"unbounded", "latest-offset",    "group-offsets",
@@ -232,6 +233,8 @@ static const zs_opt_t s_job_opts[] = {
      false, NULL, "1s", "wait before a restart", 0, NULL, NULL},
     {"source.kind", ZS_OPT_ENUM, S_TEXT (source_kind), 0, 0, false, s_source_kinds, "datagen",
      "where the rows come from", 0, NULL, NULL},
+    {"sink.kind", ZS_OPT_ENUM, S_TEXT (sink_kind), 0, 0, false, s_sink_kinds, "paimon",
+     "where the rows go: the table, or nowhere (blackhole: a source-only ceiling)", 0, NULL, NULL},
     {"source.file.path", ZS_OPT_PATH, S_TEXT (source_file_path), 0, 0, false, NULL, "",
      "the file source's input: a file, or a directory of them (required with source.kind file)", 0,
      NULL, NULL},

@@ -41,6 +41,7 @@ typedef struct {
     int restart_attempts;               //  restart-strategy.fixed-delay.attempts (default 3)
     int64_t restart_delay_ms;           //  restart-strategy.fixed-delay.delay (default 1s)
     char source_kind[ZS_ENUM_MAX];      //  source.kind: datagen (default), file or kafka
+    char sink_kind[ZS_ENUM_MAX];        //  sink.kind: paimon (default) or blackhole
     char source_file_path[ZS_PATH_MAX]; //  source.file.path: a file or a directory
     char source_file_format[ZS_ENUM_MAX];   //  source.file.format: jsonl (default) or csv
     char source_file_on_error[ZS_ENUM_MAX]; //  source.file.on-error: fail (default) or skip

@@ -11,11 +11,62 @@
     1. a bit-packed value fits the width;
     2. encode then decode gives back exactly the values, then (after the
        zero padding of the last group) the end.
+    The delta decoders get the same bytes (width 4 or 8 by byte 0's low
+    bit, prefixes or not by its next one):
+    3. DELTA_BINARY_PACKED and DELTA_(LENGTH_)BYTE_ARRAY decode or refuse
+       within their bounds; what decodes, encoded again, decodes to the same
+       values;
+    4. the bytes taken as INT32/INT64 values encode and decode back exactly.
 */
 #include "fuzz_common.h"
 #include "parquet_priv.h"
 
 #define S_MAX_VALUES 8192 //  runs may stand for 2^63 values: stop early
+
+//  Properties 3 and 4 (the delta encodings).
+static void
+s_delta (const uint8_t *body, size_t len, int width, bool prefixes)
+{
+    zs_pq_buf_t a, b, scratch;
+    zs_pq_buf_init (&a);
+    zs_pq_buf_init (&b);
+    zs_pq_buf_init (&scratch);
+    size_t n, n2;
+    if (zs_pq_delta_decode (body, len, width, S_MAX_VALUES, &a, &n) == 0) {
+        ZS_FUZZ_CHECK (a.len == n * (size_t) width);
+        zs_pq_delta_encode (&b, a.data, n, width);
+        ZS_FUZZ_CHECK (b.ok);
+        zs_pq_buf_t c;
+        zs_pq_buf_init (&c);
+        ZS_FUZZ_CHECK (zs_pq_delta_decode (b.data, b.len, width, n, &c, &n2) == 0 && n2 == n);
+        ZS_FUZZ_CHECK (n == 0 || memcmp (c.data, a.data, a.len) == 0);
+        zs_pq_buf_fini (&c);
+    }
+    zs_bytes_reset (&a);
+    zs_bytes_reset (&b);
+    if (zs_pq_dba_decode (body, len, prefixes, S_MAX_VALUES, 1 << 20, &a, &scratch, &n) == 0) {
+        zs_pq_dba_encode (&b, a.data, n, prefixes, &scratch);
+        ZS_FUZZ_CHECK (b.ok);
+        zs_pq_buf_t c;
+        zs_pq_buf_init (&c);
+        ZS_FUZZ_CHECK (zs_pq_dba_decode (b.data, b.len, prefixes, n, 1 << 20, &c, &scratch, &n2)
+                           == 0
+                       && n2 == n && c.len == a.len);
+        ZS_FUZZ_CHECK (n == 0 || memcmp (c.data, a.data, a.len) == 0);
+        zs_pq_buf_fini (&c);
+    }
+    //  4: the bytes as values
+    n = len / (size_t) width;
+    zs_bytes_reset (&a);
+    zs_bytes_reset (&b);
+    zs_pq_delta_encode (&a, body, n, width);
+    ZS_FUZZ_CHECK (a.ok);
+    ZS_FUZZ_CHECK (zs_pq_delta_decode (a.data, a.len, width, n, &b, &n2) == 0 && n2 == n);
+    ZS_FUZZ_CHECK (n == 0 || memcmp (b.data, body, n * (size_t) width) == 0);
+    zs_pq_buf_fini (&a);
+    zs_pq_buf_fini (&b);
+    zs_pq_buf_fini (&scratch);
+}
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
@@ -81,5 +132,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     zs_pq_buf_fini (&out);
     free (u8);
     free (u32);
+    s_delta (body, len, data[0] & 1 ? 8 : 4, data[0] & 2);
     return 0;
 }

@@ -734,7 +734,7 @@ s_round_trip (const zs_config_t *cfg)
     size_t nprops = 0;
     for (const char *p = cfg->kafka_properties; *p; p++)
         nprops += *p == '\n';
-    assert_int_equal (n, 71 + (int) nprops);
+    assert_int_equal (n, 74 + (int) nprops);
     assert_int_equal (copy.failures, 0);
     s_assert_same (cfg, &back);
 }

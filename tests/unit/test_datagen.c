@@ -120,6 +120,25 @@ test_rows_deterministic_all_types (void **state)
         if (!r1[5].null)
             assert_int_equal (r1[5].v.i64, INT64_C (1700000000000) + id * 1000);
     }
+    //  "name-<id>" at every digit count, up to the largest id, and ids
+    //  spread over all of them
+    int64_t ids[64 * 3 + 20000];
+    int nids = 0;
+    for (int64_t p = 1; p > 0 && p <= INT64_MAX / 10; p *= 10)
+        for (int64_t id = p - 1; id <= p + 1; id++)
+            ids[nids++] = id;
+    ids[nids++] = INT64_MAX;
+    for (int k = 0; k < 20000; k++)
+        ids[nids++] = (int64_t) ((uint64_t) k * UINT64_C (0x9E3779B97F4A7C15) >> (k % 63 + 1));
+    for (int k = 0; k < nids; k++) {
+        char want[48];
+        zs_datagen_row (&schema, ids[k], r1, &b1);
+        snprintf (want, sizeof want, "name-%lld", (long long) ids[k]);
+        if (!r1[1].null) {
+            assert_int_equal (r1[1].v.bin.len, strlen (want));
+            assert_memory_equal (r1[1].v.bin.ptr, want, strlen (want));
+        }
+    }
     assert_int_equal (nulls[0], 0);
     assert_int_equal (nulls[10], 0); //  NOT NULL
     for (int c = 1; c < 10; c++)

@@ -1031,6 +1031,326 @@ test_unsupported_refused (void **state)
 }
 
 //  --------------------------------------------------------------------------
+//  DELTA_BINARY_PACKED
+
+//  n values of a pattern, width 4 or 8, PLAIN little endian into vals.
+static void
+s_delta_values (uint8_t *vals, size_t n, int width, int pattern)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x;
+        switch (pattern) {
+        case 0: //  constant
+            x = 42;
+            break;
+        case 1: //  ascending by one: ids
+            x = (uint64_t) i + 1;
+            break;
+        case 2: //  a second apart in ms from 2023, with jitter: timestamps
+            x = UINT64_C (1700000000000) + i * 1000 + (i * 7919) % 997;
+            break;
+        case 3: //  extremes in turn: every delta overflows the type
+            x = i % 2 ? (width == 4 ? (uint64_t) INT32_MAX : (uint64_t) INT64_MAX)
+                      : (width == 4 ? (uint64_t) (uint32_t) INT32_MIN : (uint64_t) INT64_MIN);
+            break;
+        case 4: //  descending negatives
+            x = (uint64_t) - (int64_t) (i * 3);
+            break;
+        default: //  random bits
+            x = (uint64_t) rand () << 40 ^ (uint64_t) rand () << 20 ^ (uint64_t) rand ();
+            break;
+        }
+        zs_le_put (vals + i * (size_t) width, x, width);
+    }
+}
+
+static void
+test_delta_codec (void **state)
+{
+    srand (11);
+    const size_t sizes[] = {0, 1, 2, 3, 32, 33, 128, 129, 130, 161, 257, 1000, 4099};
+    uint8_t *vals = malloc (4099 * 8);
+    zs_pq_buf_t out, back;
+    zs_pq_buf_init (&out);
+    zs_pq_buf_init (&back);
+    for (int width = 4; width <= 8; width += 4)
+        for (int pattern = 0; pattern < 6; pattern++)
+            for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+                size_t n = sizes[si], got = 99;
+                s_delta_values (vals, n, width, pattern);
+                out.len = 0;
+                zs_pq_delta_encode (&out, vals, n, width);
+                assert_true (out.ok);
+                //  Exact-size copy: ASan catches any read past the end.
+                uint8_t *copy = malloc (out.len);
+                memcpy (copy, out.data, out.len);
+                back.len = 0;
+                assert_int_equal (zs_pq_delta_decode (copy, out.len, width, n, &back, &got), 0);
+                assert_int_equal (got, n);
+                assert_int_equal (back.len, n * (size_t) width);
+                if (n)
+                    assert_memory_equal (back.data, vals, n * (size_t) width);
+                //  A count above what the page holds is refused.
+                if (n) {
+                    back.len = 0;
+                    assert_int_equal (zs_pq_delta_decode (copy, out.len, width, n - 1, &back, &got),
+                                      -1);
+                    zs_pq_buf_fini (&back);
+                    zs_pq_buf_init (&back);
+                }
+                //  Cut short: refused, or (only the last miniblock's padding
+                //  gone) the same values.
+                for (size_t cut = 0; n > 1 && cut < out.len; cut += 1 + out.len / 40) {
+                    back.len = 0;
+                    if (zs_pq_delta_decode (copy, cut, width, n, &back, &got) == 0) {
+                        assert_true (cut + 4 * 64 >= out.len);
+                        assert_memory_equal (back.data, vals, n * (size_t) width);
+                    }
+                    if (!back.ok)
+                        zs_pq_buf_fini (&back), zs_pq_buf_init (&back);
+                }
+                free (copy);
+            }
+    //  The constant and the ascending ids take no bits per value: a header
+    //  and per block of 128 a delta and 4 widths.
+    s_delta_values (vals, 1000, 8, 1);
+    out.len = 0;
+    zs_pq_delta_encode (&out, vals, 1000, 8);
+    assert_true (out.len < 8 * 6 + 4);
+    //  Garbage never reads outside its bytes.
+    for (int round = 0; round < 5000; round++) {
+        size_t len = (size_t) (rand () % 40);
+        uint8_t *buf = malloc (len ? len : 1);
+        for (size_t i = 0; i < len; i++)
+            buf[i] = (uint8_t) (round % 3 ? rand () : rand () % 4);
+        size_t got;
+        back.len = 0;
+        zs_pq_delta_decode (buf, len, round % 2 ? 4 : 8, 5000, &back, &got);
+        if (!back.ok)
+            zs_pq_buf_fini (&back), zs_pq_buf_init (&back);
+        free (buf);
+    }
+    free (vals);
+    zs_pq_buf_fini (&out);
+    zs_pq_buf_fini (&back);
+}
+
+static uint32_t
+s_rd32_test (const uint8_t *p)
+{
+    uint32_t v;
+    memcpy (&v, p, 4);
+    return v;
+}
+
+//  n byte arrays of a pattern in PLAIN form into plain (4-byte length +
+//  bytes); returns the bytes.
+static size_t
+s_dba_values (uint8_t *plain, size_t n, int pattern)
+{
+    size_t pos = 0;
+    for (size_t i = 0; i < n; i++) {
+        char v[80];
+        int len;
+        switch (pattern) {
+        case 0: //  datagen's names: a long shared prefix
+            len = snprintf (v, sizeof v, "name-%zu", i + 1);
+            break;
+        case 1: //  empty strings among others, prefixes of each other
+            len = snprintf (v, sizeof v, "%.*s", (int) (i % 4) * 5, "abcdeabcdeabcdeabcde");
+            break;
+        case 2: //  nothing shared, zero bytes and high bytes inside
+            len = (int) (i % 23);
+            for (int k = 0; k < len; k++)
+                v[k] = (char) (rand () % 3 ? rand () : 0);
+            break;
+        default: //  long values sharing 40 bytes, then differing anywhere
+            len = snprintf (v, sizeof v, "0123456789012345678901234567890123456789-%u-%zu",
+                            (unsigned) rand () % 7, i % 3);
+            break;
+        }
+        uint32_t l = (uint32_t) len;
+        memcpy (plain + pos, &l, 4);
+        memcpy (plain + pos + 4, v, l);
+        pos += 4 + l;
+    }
+    return pos;
+}
+
+static void
+test_delta_byte_array_codec (void **state)
+{
+    srand (13);
+    const size_t sizes[] = {0, 1, 2, 33, 129, 1000};
+    uint8_t *plain = malloc (1000 * 84);
+    zs_pq_buf_t out, back, scratch;
+    zs_pq_buf_init (&out);
+    zs_pq_buf_init (&back);
+    zs_pq_buf_init (&scratch);
+    for (int pattern = 0; pattern < 4; pattern++)
+        for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+            size_t n = sizes[si], got = 99;
+            size_t bytes = s_dba_values (plain, n, pattern);
+            out.len = 0;
+            zs_pq_dba_encode (&out, plain, n, true, &scratch);
+            assert_true (out.ok);
+            uint8_t *copy = malloc (out.len);
+            memcpy (copy, out.data, out.len);
+            back.len = 0;
+            assert_int_equal (
+                zs_pq_dba_decode (copy, out.len, true, n, SIZE_MAX, &back, &scratch, &got), 0);
+            assert_int_equal (got, n);
+            assert_int_equal (back.len, bytes);
+            if (n)
+                assert_memory_equal (back.data, plain, bytes);
+            //  Bounds: fewer values, fewer bytes than it holds: refused.
+            if (n) {
+                back.len = 0;
+                assert_int_equal (
+                    zs_pq_dba_decode (copy, out.len, true, n - 1, SIZE_MAX, &back, &scratch, &got),
+                    -1);
+                back.len = 0;
+                assert_int_equal (
+                    zs_pq_dba_decode (copy, out.len, true, n, bytes - 1, &back, &scratch, &got),
+                    -1);
+            }
+            //  Cut short: refused, or the same values.
+            for (size_t cut = 0; n > 1 && cut < out.len; cut += 1 + out.len / 30) {
+                back.len = 0;
+                if (zs_pq_dba_decode (copy, cut, true, n, SIZE_MAX, &back, &scratch, &got) == 0)
+                    assert_memory_equal (back.data, plain, bytes);
+                zs_bytes_reset (&back);
+                zs_bytes_reset (&scratch);
+            }
+            free (copy);
+            //  DELTA_LENGTH_BYTE_ARRAY: the lengths, then the bytes, as
+            //  the encoder writes them (and by hand)
+            uint8_t *lens = malloc (4 * n + 1);
+            size_t pos = 0;
+            for (size_t i = 0; i < n; i++) {
+                memcpy (lens + 4 * i, plain + pos, 4);
+                pos += 4 + s_rd32_test (plain + pos);
+            }
+            zs_pq_buf_t hand;
+            zs_pq_buf_init (&hand);
+            zs_pq_delta_encode (&hand, lens, n, 4);
+            for (size_t i = 0, p = 0; i < n; i++) {
+                uint32_t l = s_rd32_test (plain + p);
+                zs_pq_buf_put (&hand, plain + p + 4, l);
+                p += 4 + l;
+            }
+            out.len = 0;
+            zs_pq_dba_encode (&out, plain, n, false, &scratch);
+            assert_int_equal (out.len, hand.len);
+            assert_memory_equal (out.data, hand.data, hand.len);
+            zs_pq_buf_fini (&hand);
+            back.len = 0;
+            assert_int_equal (
+                zs_pq_dba_decode (out.data, out.len, false, n, SIZE_MAX, &back, &scratch, &got), 0);
+            assert_int_equal (got, n);
+            if (n)
+                assert_memory_equal (back.data, plain, bytes);
+            free (lens);
+        }
+    //  datagen's names: a few bytes a value, not ~15.
+    s_dba_values (plain, 1000, 0);
+    out.len = 0;
+    zs_pq_dba_encode (&out, plain, 1000, true, &scratch);
+    assert_true (out.len < 1000 * 3);
+    //  Garbage never reads outside its bytes.
+    for (int round = 0; round < 5000; round++) {
+        size_t len = (size_t) (rand () % 48);
+        uint8_t *buf = malloc (len ? len : 1);
+        for (size_t i = 0; i < len; i++)
+            buf[i] = (uint8_t) (round % 3 ? rand () : rand () % 4);
+        size_t got;
+        zs_bytes_reset (&back);
+        zs_bytes_reset (&scratch);
+        back.len = 0;
+        zs_pq_dba_decode (buf, len, round % 2, 5000, 1 << 20, &back, &scratch, &got);
+        free (buf);
+    }
+    free (plain);
+    zs_pq_buf_fini (&out);
+    zs_pq_buf_fini (&back);
+    zs_pq_buf_fini (&scratch);
+}
+
+//  Integer columns of every INT32/INT64 kind, with nulls, pages that are
+//  all null, pages of one value, extremes and decimals on INT32/INT64.
+#define S_DELTA_SCHEMA                                                                             \
+    "id BIGINT NOT NULL, n BIGINT, i INT, t TINYINT, s SMALLINT, dt DATE, tm TIME(3), "            \
+    "ts TIMESTAMP(3), t6 TIMESTAMP(6), d9 DECIMAL(9, 2), d18 DECIMAL(18, 4), nul INT, "            \
+    "nm STRING"
+
+static void
+s_gen_delta (int64_t r, zs_value_t *row, char *buf)
+{
+    row[0].v.i64 = r;
+    //  rows 0..999: nulls in bursts (all-null pages at the smallest page
+    //  size); then extremes in turn
+    row[1].null = (r / 300) % 2 == 1;
+    row[1].v.i64 = r < 1000 ? r * r : r % 2 ? INT64_MAX : INT64_MIN;
+    row[2].null = r % 5 == 0;
+    row[2].v.i32 = r % 3 == 0 ? INT32_MIN : r % 3 == 1 ? INT32_MAX : (int32_t) (r * 2654435761u);
+    row[3].v.i32 = (int8_t) (r * 37);
+    row[4].v.i32 = (int16_t) (r * 4099);
+    row[5].v.i32 = (int32_t) (r % 73049) - 25567;
+    row[6].v.i32 = (int32_t) ((r * 1013) % 86400000);
+    row[7].null = r % 13 == 0;
+    row[7].v.i64 = INT64_C (1700000000000) + r * 1000;
+    row[8].v.i64 = -INT64_C (2208988800000000) + r * 999999937;
+    zs_dec_set (&row[9], r % 2 ? 999999999 - r : -999999999 + r);
+    zs_dec_set (&row[10], (r % 2 ? 1 : -1) * (INT64_C (999999999999999999) - r * 7));
+    row[11].null = true; //  every page all null
+    //  names sharing prefixes, empty ones, and the same bursts of nulls
+    row[12].null = row[1].null;
+    int n = r % 7 == 0 ? 0 : snprintf (buf, 64, "name-%lld-ü", (long long) (r * 37));
+    row[12].v.bin.ptr = (const uint8_t *) buf;
+    row[12].v.bin.len = (uint32_t) n;
+}
+
+static void
+s_gen_id_ts (int64_t r, zs_value_t *row, char *buf)
+{
+    row[0].v.i64 = r + 1;
+    s_gen_seconds (r, row + 1, buf);
+}
+
+static void
+test_delta_file (void **state)
+{
+    zs_parquet_options_t opts;
+    zs_parquet_options_defaults (&opts);
+    assert_true (opts.delta);
+    for (int round = 0; round < 3; round++) {
+        //  small pages (many, some all null, some of one value), then the
+        //  default, then PLAIN for comparison
+        opts.page_bytes = round == 0 ? ZS_PARQUET_PAGE_MIN : 256 << 10;
+        opts.delta = round < 2;
+        opts.row_group_rows = round == 0 ? 1500 : 131072;
+        const char *path = s_path (round == 0   ? "delta-small.parquet"
+                                   : round == 1 ? "delta.parquet"
+                                                : "plain.parquet");
+        s_write (path, S_DELTA_SCHEMA, &opts, 5001, s_gen_delta, NULL);
+        s_verify (path, S_DELTA_SCHEMA, 5001, s_gen_delta);
+    }
+    //  A single row, and a row group of one row: pages of one value.
+    opts.delta = true;
+    opts.row_group_rows = 1;
+    s_write (s_path ("delta-one.parquet"), S_DELTA_SCHEMA, &opts, 3, s_gen_delta, NULL);
+    s_verify (s_path ("delta-one.parquet"), S_DELTA_SCHEMA, 3, s_gen_delta);
+    //  Ascending ids and timestamps a second apart: delta is far smaller.
+    opts.row_group_rows = 131072;
+    int64_t delta = s_write (s_path ("ids-delta.parquet"), "id BIGINT NOT NULL, ts TIMESTAMP(3)",
+                             &opts, 100000, s_gen_id_ts, NULL);
+    opts.delta = false;
+    int64_t plain = s_write (s_path ("ids-plain.parquet"), "id BIGINT NOT NULL, ts TIMESTAMP(3)",
+                             &opts, 100000, s_gen_id_ts, NULL);
+    assert_true (delta < plain / 2);
+}
+
+//  --------------------------------------------------------------------------
 //  Speed: the ingest hot path (append + close), datagen's four columns.
 
 static void
@@ -1197,6 +1517,9 @@ main (void)
         cmocka_unit_test_setup_teardown (test_v2_and_snappy, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_unsupported_refused, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_paimon_types, s_setup, s_teardown),
+        cmocka_unit_test (test_delta_codec),
+        cmocka_unit_test (test_delta_byte_array_codec),
+        cmocka_unit_test_setup_teardown (test_delta_file, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_speed, s_setup, s_teardown),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
