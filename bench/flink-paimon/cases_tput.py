@@ -30,7 +30,19 @@ TUNED_TABLE = {
 # -Xmx of the tuned column when no xmx sweep ran before it (FLINK_TUNED_HEAP: SIZE or
 # 1:SIZE,2:SIZE); the sweep's choice (R["xmx_choice"]) wins
 TUNED_HEAP = os.environ.get("FLINK_TUNED_HEAP", "512m")
-SIDES = ("zsink", "flink", "flink_tuned")
+# zsink with its defaults (compaction on its committer's thread) against Flink's defaults
+# (compaction in the job); zsink write-only against the tuned Flink (write-only): like for like
+SIDES = ("zsink", "zsink_wo", "flink", "flink_tuned")
+
+
+def pairs(text):
+    """'K=V;K=V' as a dict"""
+    return dict(kv.split("=", 1) for kv in text.split(";") if kv)
+
+
+# more of either side's settings, for a variant run (README: ZSINK_SET, FLINK_TUNED_SET)
+TUNED_TABLE.update(pairs(os.environ.get("FLINK_TUNED_SET", "")))
+ZSINK_SET = pairs(os.environ.get("ZSINK_SET", ""))
 
 
 def window(secs, interval):
@@ -64,7 +76,7 @@ def flink_cmd(d, R, par, interval, tuned, sink="paimon", heap=None):
 
 def zsink_cmd(d, par, interval, **kv):
     y = zsink_yaml(d, parallelism=par, **{"execution.checkpointing.interval": f"{interval}s",
-                                          "datagen.rows-per-second": 0}, **kv)
+                                          "datagen.rows-per-second": 0, **ZSINK_SET}, **kv)
     return [f"{BIN}/zsink", "cluster", "-c", y]
 
 
@@ -121,8 +133,8 @@ def measure(cmd, d, w, deadline_s):
 def one(out, R, par, interval, side, rep, secs):
     w = window(secs, interval)
     d = f"{out}/tput-p{par}-i{interval}-{side}-{rep}"
-    if side == "zsink":
-        cmd, heap = zsink_cmd(d, par, interval), None
+    if side in ("zsink", "zsink_wo"):
+        cmd, heap = zsink_cmd(d, par, interval, **({"write-only": "true"} if side == "zsink_wo" else {})), None
     else:
         cmd, heap = flink_cmd(d, R, par, interval, side == "flink_tuned")
     say(f"throughput p={par}, {interval} s checkpoints, run {rep + 1}: {side}"
@@ -142,7 +154,7 @@ def run(out, secs, R):
             key = f"tput_p{par}_i{iv}"
             R[key] = {s: [] for s in SIDES}
             for rep in range(R.get("reps", 3)):
-                for side in SIDES:  # z, F, F', z, F, F', ...: zsink alternates with Flink
+                for side in SIDES:  # z, z', F, F', z, z', F, F', ...: zsink alternates with Flink
                     R[key][side].append(one(out, R, par, iv, side, rep, secs))
 
 
@@ -162,8 +174,8 @@ def table_rows(R, row, g):
                                          ("rows_per_cpu_s", "k rows per CPU-second", "%.0f", 1e3),
                                          ("rss_peak_mb", "RSS peak MB", "%.0f", 1),
                                          ("bytes_per_row", "bytes per row (live files)", "%.2f", 1)):
-                z, fd, ft = (scaled(fig(R, key, s, f), scale) for s in SIDES)
-                row(f"{label}, {sfx}", z, fd, fmt, ft=ft)
+                z, zw, fd, ft = (scaled(fig(R, key, s, f), scale) for s in SIDES)
+                row(f"{label}, {sfx}", z, fd, fmt, ft=ft, zw=zw)
 
 
 def scaled(st, k):

@@ -62,11 +62,14 @@ def ratio_of(z, f):
 def table(R, secs):
     rows_ = []
 
-    def row(name, z, f, fmt="%.0f", ratio=True, ft=None):
-        """a figure of zsink, Flink default (f) and Flink tuned (ft, when the case has one);
-        figures may be numbers, strings or stats3() dicts (median [min-max])"""
-        rows_.append((name, cell(z, fmt), cell(f, fmt), "" if ft is None else cell(ft, fmt),
-                      ratio_of(z, f) if ratio else "", ratio_of(z, ft) if ratio and ft is not None else ""))
+    def row(name, z, f, fmt="%.0f", ratio=True, ft=None, zw=None):
+        """a figure of zsink, zsink write-only (zw, when the case has one), Flink default (f) and
+        Flink tuned (ft, when the case has one); the tuned ratio is zw's where there is one, z's
+        elsewhere; figures may be numbers, strings or stats3() dicts (median [min-max])"""
+        zt = z if zw is None else zw
+        rows_.append((name, cell(z, fmt), "" if zw is None else cell(zw, fmt), cell(f, fmt),
+                      "" if ft is None else cell(ft, fmt), ratio_of(z, f) if ratio else "",
+                      ratio_of(zt, ft) if ratio and ft is not None else ""))
 
     def g(k, f):
         return R.get(k, {}).get(f)
@@ -74,13 +77,13 @@ def table(R, secs):
     for _, mod in CASES:
         mod.table_rows(R, row, g)
     w = max([len(r[0]) for r in rows_] + [10])
-    c = max([len(x) for r in rows_ for x in r[1:4]] + [14])
-    fmt = "%%-%ds %%%ds %%%ds %%%ds %%7s %%7s" % (w, c, c, c)
+    c = max([len(x) for r in rows_ for x in r[1:5]] + [14])
+    fmt = "%%-%ds %%%ds %%%ds %%%ds %%%ds %%7s %%8s" % (w, c, c, c, c)
     lines = [f"zsink vs Flink 2.0.0 + Paimon 2.0.0, {os.cpu_count()} cores, {secs}s per latency case, "
              f"throughput windows {max(2, secs // 2)}s (10 s checkpoints: 3 intervals), {R.get('reps', 1)} runs "
              f"each (median [min-max]), {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%MZ')}", "",
-             fmt % ("figure", "zsink", "Flink default", "Flink tuned", "ratio", "ratio"),
-             fmt % ("", "", "", "", "z/F", "z/Ftuned")]
+             fmt % ("figure", "zsink", "zsink", "Flink default", "Flink tuned", "ratio", "ratio"),
+             fmt % ("", "", "write-only", "", "write-only", "z/F", "zwo/Ftun")]
     for r in rows_:
         lines.append(fmt % r)
     for _, mod in CASES:
