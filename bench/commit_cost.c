@@ -245,8 +245,8 @@ main (int argc, char **argv)
             zs_file_meta_t *live = NULL;
             size_t nlive = 0;
             zs_table_live_files (table, 0, &live, &nlive, err, sizeof err);
-            int64_t threshold = (int64_t) ((double) compact.target_file_size
-                                           * compact.small_file_ratio),
+            int64_t threshold =
+                        (int64_t) ((double) compact.target_file_size * compact.small_file_ratio),
                     live_bytes = 0;
             size_t nsmall = 0;
             for (size_t j = 0; j < nlive; j++) {

@@ -8,9 +8,16 @@
     weighing its size plus source.split.open-file-cost; the bin becomes a
     task once it holds more than one file and weighs twice the target, or
     holds compaction.max.file-num files; what is left becomes one only when
-    it counts compaction.min.file-num files. Then (zsink's rule, not
+    it counts compaction.min.file-num files. Then (zsink's rules, not
     Paimon's) a file more than twice the size of the rest of its task is
-    left out. One task per call: the work a commit adds stays bounded.
+    left out, and when that leaves a bin no task the next bin starts at
+    the first file left out. One task per call: the work a commit adds
+    stays bounded. With no task left, the small files are tiers of fewer
+    than compaction.min.file-num files, each tier's first file more than
+    twice the bytes of the tier below; a task leaves fewer small files
+    than it takes. So the small files stay below about 4/3 x log2(small
+    threshold / smallest file) + 4 (min-file-num 5), whatever the target
+    (test_compaction_keeps_up; docs/decisions.md, "Compaction").
     A partitioned table is compacted within a partition only, as Paimon's
     coordinator plans per partition: the first partition (in the order of
     their BinaryRows) with a task gives it, and its outputs go into that
