@@ -3,7 +3,9 @@
     usage: zsink-bench-commit DIR COMMITS [STEP [RETAIN_MAX [COMPACT_MIN [TARGET]]]]
     Commits COMMITS snapshots of one 1-row data file each into a fresh
     table in DIR and prints the mean commit time of every STEP (default
-    500) commits, with the live files, the bytes under manifest/ and
+    500) commits, with its p50, p99 and max, the live files (and how many
+    of them are small: below target-file-size x compaction.small-file-ratio,
+    the ones compaction may still merge), the bytes under manifest/ and
     snapshot/, and this process's RSS. Flat is the goal: a streaming job
     with 1 s checkpoints makes 86,400 snapshots a day. With RETAIN_MAX,
     snapshots are expired after each commit as the committer does
@@ -76,6 +78,22 @@ s_one_size (const zs_manifest_entry_t *e)
     free (zs_manifest_encode (e, 1, ZS_AVRO_CODEC_ZSTANDARD, &len, err, sizeof err));
     return len;
 }
+static int
+s_by_us (const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+    return x < y ? -1 : x > y;
+}
+
+//  The q-quantile (0..1) of us[0..n), sorted here: nearest rank.
+static int64_t
+s_quantile (int64_t *us, int n, double q)
+{
+    qsort (us, (size_t) n, sizeof *us, s_by_us);
+    int r = (int) (q * n + 0.999999);
+    return us[r < 1 ? 0 : r > n ? n - 1 : r - 1];
+}
+
 static int64_t
 s_now_us (void)
 {
@@ -181,6 +199,11 @@ main (int argc, char **argv)
     zs_table_compact_options (&ccfg, user, &compact);
     int64_t compactions = 0;
     int64_t spent = 0, total = 0; //  us in commits since the last line, in all
+    int64_t *block = calloc ((size_t) step, sizeof *block); //  each commit's us
+    if (!block) {
+        fprintf (stderr, "out of memory\n");
+        return 1;
+    }
     static zs_file_meta_t files[1000];
     for (int i = 1; i <= commits; i++) {
         char rel[64];
@@ -215,16 +238,29 @@ main (int argc, char **argv)
             fprintf (stderr, "expire after commit %d: %s\n", i, err);
             return 1;
         }
-        spent += s_now_us () - c0;
+        block[(i - 1) % step] = s_now_us () - c0;
+        spent += block[(i - 1) % step];
         files[(i - 1) % 1000] = meta;
         if (i % step == 0) {
             zs_file_meta_t *live = NULL;
             size_t nlive = 0;
             zs_table_live_files (table, 0, &live, &nlive, err, sizeof err);
+            int64_t threshold =
+                        (int64_t) ((double) compact.target_file_size * compact.small_file_ratio),
+                    live_bytes = 0;
+            size_t nsmall = 0;
+            for (size_t j = 0; j < nlive; j++) {
+                nsmall += live[j].size < threshold;
+                live_bytes += live[j].size;
+            }
             free (live);
-            printf ("commits %6d: %.2f ms per commit; %zu live files, manifest/ %.1f MB, "
-                    "snapshot/ %.1f MB, bucket-0/ %.1f MB, RSS %.1f MB, %" PRId64 " compactions\n",
-                    i, (double) spent / step / 1000, nlive, s_du (dir, "manifest") / 1e6,
+            double p50 = s_quantile (block, step, 0.50) / 1000.0;
+            double p99 = s_quantile (block, step, 0.99) / 1000.0;
+            printf ("commits %6d: %.2f ms per commit (p50 %.2f p99 %.2f max %.2f); %zu live files "
+                    "(%zu small) %.2f MB, manifest/ %.1f MB, snapshot/ %.1f MB, bucket-0/ %.1f MB, "
+                    "RSS %.1f MB, %" PRId64 " compactions\n",
+                    i, (double) spent / step / 1000, p50, p99, block[step - 1] / 1000.0, nlive,
+                    nsmall, live_bytes / 1e6, s_du (dir, "manifest") / 1e6,
                     s_du (dir, "snapshot") / 1e6, s_du (dir, "bucket-0") / 1e6,
                     s_rss_kb () / 1024.0, compactions);
             fflush (stdout);
@@ -233,6 +269,7 @@ main (int argc, char **argv)
         }
     }
     zs_table_destroy (&table);
+    free (block);
     total += spent;
     return s_avro_cost (files, commits < 1000 ? commits : 1000, (double) total / commits);
 }

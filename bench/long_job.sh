@@ -10,21 +10,42 @@
 # snapshot, from the two roles' log lines) of the first and the last 1,000
 # commits, compactions and their rewrite time, files in the latest snapshot,
 # bytes under manifest/ and snapshot/, RSS of every role (sampled each
-# minute: at five of them and its highest), and that the table holds every
-# row exactly once.
+# minute: at five of them and its highest), live files and commit latency
+# minute by minute, the time pypaimon takes to read the whole table after
+# the first minute and at the end (when build/interop has it), and that the
+# table holds every row exactly once.
+#
+# The job's shape, from the environment (defaults as above):
+#   LJ_PARALLELISM=2 LJ_ROWS=10000 LJ_INTERVAL=100ms LJ_TARGET=128mb
+# e.g. the README's first example's rate, 1 s checkpoints, a 64 KB
+# target-file-size (issue 27):
+#   LJ_PARALLELISM=1 LJ_ROWS=20 LJ_INTERVAL=1s LJ_TARGET=64kb bench/long_job.sh 30
 set -eu
 MIN=${1:-30}
 DIR=${2:-$(mktemp -d /tmp/zsink-long-job-XXXXXX)}
-BIN=$(cd "$(dirname "$0")/.." && pwd)/build/bin
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN=$ROOT/build/bin
+PY=$ROOT/build/interop/venv/bin/python
 mkdir -p "$DIR"
 cat >"$DIR/job.yaml" <<EOF
-parallelism: 2
-execution.checkpointing.interval: 100ms
-datagen.rows-per-second: 10000
+parallelism: ${LJ_PARALLELISM:-2}
+execution.checkpointing.interval: ${LJ_INTERVAL:-100ms}
+datagen.rows-per-second: ${LJ_ROWS:-10000}
+target-file-size: ${LJ_TARGET:-128mb}
 table.path: $DIR/table
 state.checkpoints.dir: $DIR/chk
 snapshot.time-retained: 1min
 EOF
+
+live() { # the live files of the latest snapshot
+    "$BIN/zsink" table files "$DIR/table" 2>/dev/null | grep -c parquet || true
+}
+read_time() { # FILE: pypaimon plans and reads the whole table (a JSON line)
+    if [ -x "$PY" ]; then
+        "$PY" "$ROOT/tests/interop/paimon_py.py" read-time --repeat 3 "$DIR/table" >"$1" 2>&1 ||
+            echo "{\"error\": \"pypaimon failed, see $1\"}" >>"$1"
+    fi
+}
 
 rss() { # ROLE-LABEL-FILE: VmRSS of each child of the cluster
     for p in $(pgrep -P "$CLUSTER"); do
@@ -32,7 +53,9 @@ rss() { # ROLE-LABEL-FILE: VmRSS of each child of the cluster
     done >"$1"
 }
 
-echo "long job: $MIN min in $DIR"
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+echo "long job: $MIN min in $DIR, $(date -u +%FT%TZ), commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null), load $(load)"
+sed 's/^/  /' "$DIR/job.yaml"
 "$BIN/zsink" cluster -c "$DIR/job.yaml" --run-for "${MIN}m" >"$DIR/log" 2>&1 &
 CLUSTER=$!
 m=0
@@ -40,8 +63,13 @@ while [ $m -lt $((MIN - 1)) ]; do # every role's RSS each minute
     sleep 60
     m=$((m + 1))
     rss "$DIR/rss-$m"
+    echo "$m $(live)" >>"$DIR/live"
+    if [ $m -eq 1 ]; then read_time "$DIR/read-start"; fi
 done
 wait "$CLUSTER" || { echo "the job failed: $DIR/log" >&2; exit 1; }
+echo "$MIN $(live)" >>"$DIR/live"
+echo "job over $(date -u +%FT%TZ), load $(load)"
+read_time "$DIR/read-end"
 
 python3 - "$DIR" "$MIN" <<'EOF'
 import re, sys, datetime, os
@@ -73,6 +101,21 @@ def du(sub):
 for sub in ("manifest", "snapshot", "bucket-0"):
     b, n = du(sub)
     print(f"{sub + '/':12s}           {b / 1e6:.2f} MB in {n} files")
+# minute by minute: live files at its end, commits in it, their latency
+t0 = min(done.values()) if done else 0
+by_min = {}
+for i in ids:
+    by_min.setdefault(int((done[i] - t0) // 60) + 1, []).append(1000 * (made[i] - done[i]))
+live = dict(map(int, l.split()) for l in open(d + "/live")) if os.path.exists(d + "/live") else {}
+print(f"commit latency all     p50 {pct(lat, .5):.1f} ms  p99 {pct(lat, .99):.1f} ms  max {max(lat or [0]):.1f} ms")
+print("minute  live files  commits  p50 ms  p99 ms  max ms")
+for m in sorted(set(by_min) | set(live)):
+    xs = by_min.get(m, [])
+    print(f"{m:6d}  {live.get(m, -1):10d}  {len(xs):7d}  {pct(xs, .5):6.1f}  {pct(xs, .99):6.1f}  {max(xs or [float('nan')]):6.1f}")
+for when in ("start", "end"):
+    f = f"{d}/read-{when}"
+    if os.path.exists(f):
+        print(f"pypaimon read at {when:5s}  " + open(f).read().strip().splitlines()[-1])
 # RSS of each role (in pid order) at a few minutes, and its highest
 samples = {}
 for m in range(1, int(minutes)):

@@ -8,9 +8,16 @@
     weighing its size plus source.split.open-file-cost; the bin becomes a
     task once it holds more than one file and weighs twice the target, or
     holds compaction.max.file-num files; what is left becomes one only when
-    it counts compaction.min.file-num files. Then (zsink's rule, not
+    it counts compaction.min.file-num files. Then (zsink's rules, not
     Paimon's) a file more than twice the size of the rest of its task is
-    left out. One task per call: the work a commit adds stays bounded.
+    left out, and when that leaves a bin no task the next bin starts at
+    the first file left out. One task per call: the work a commit adds
+    stays bounded. With no task left, the small files are tiers of fewer
+    than compaction.min.file-num files, each tier's first file more than
+    twice the bytes of the tier below; a task leaves fewer small files
+    than it takes. So the small files stay below about 4/3 x log2(small
+    threshold / smallest file) + 4 (min-file-num 5), whatever the target
+    (test_compaction_keeps_up; docs/decisions.md, "Compaction").
     A partitioned table is compacted within a partition only, as Paimon's
     coordinator plans per partition: the first partition (in the order of
     their BinaryRows) with a task gives it, and its outputs go into that
@@ -100,8 +107,27 @@ s_roll (zs_datafile_writer_t **w_p, const zs_compact_t *req, zs_file_meta_t *met
     return 0;
 }
 
-//  Paimon's pack over files (sorted here): the first task into files[0..*n).
-//  false when there is none.
+//  May files[0..m) (a bin of the pack, sorted by size) be a task? The
+//  size rule first (s_drop_oversized, *m the files it keeps); then a full
+//  bin (full: Paimon's enoughContent or the max-file-num cap) needs two
+//  files, any other compaction.min.file-num.
+static bool
+s_bin_is_task (const zs_compact_t *req, const zs_file_meta_t *files, size_t *m, bool full)
+{
+    s_drop_oversized (files, m);
+    return *m > 1 && (full || (int) *m >= req->min_file_num);
+}
+
+//  Paimon's pack over files (sorted here), and zsink's size rule on each
+//  bin: the first task into files[0..*n); false when there is none.
+//  Paimon drains every bin it fills; zsink takes the first that is a task
+//  after the size rule, and when the rule refuses one, the next bin starts
+//  at the first file the rule left out (not after the bin): so a file that
+//  was too big for the files below it is packed with those of its own
+//  size. Without that, one refused bin ended the plan, and with a
+//  target-file-size below 2 x source.split.open-file-cost every bin is the
+//  two smallest files, one of them the last checkpoint's: outputs more
+//  than twice its size were never merged again (docs/decisions.md).
 static bool
 s_plan (const zs_compact_t *req, zs_file_meta_t *files, size_t *n)
 {
@@ -113,20 +139,28 @@ s_plan (const zs_compact_t *req, zs_file_meta_t *files, size_t *n)
     if (k < 2)
         return false;
     qsort (files, k, sizeof *files, s_by_size);
+    size_t start = 0; //  the bin being filled: files[start..i]
     int64_t weight = 0;
-    bool full = false;
-    for (size_t i = 0; i < k && !full; i++) {
+    for (size_t i = 0; i < k; i++) {
         weight += files[i].size + req->open_file_cost;
-        size_t in_bin = i + 1;
-        if ((in_bin > 1 && weight >= 2 * req->target_file_size)
-            || (int) in_bin >= req->max_file_num) {
-            k = in_bin;
-            full = true;
+        size_t in_bin = i + 1 - start;
+        bool full = (in_bin > 1 && weight >= 2 * req->target_file_size)
+                    || (int) in_bin >= req->max_file_num;
+        if (!full && !(i + 1 == k && (int) in_bin >= req->min_file_num))
+            continue;
+        size_t m = in_bin;
+        if (s_bin_is_task (req, files + start, &m, full)) {
+            memmove (files, files + start, m * sizeof *files);
+            *n = m;
+            return true;
         }
+        //  refused: the next bin from the first file left out (m >= 1:
+        //  the rule keeps the smallest), which is at least i + 1 - in_bin + 1
+        i = start + m - 1;
+        start = start + m;
+        weight = 0;
     }
-    s_drop_oversized (files, &k);
-    *n = k;
-    return k > 1 && (full || (int) k >= req->min_file_num);
+    return false;
 }
 
 //  Files by partition (BinaryRow bytes), then as they were.
@@ -143,10 +177,9 @@ s_by_partition (const void *a, const void *b)
     return strcmp (x->path, y->path);
 }
 
-//  s_plan within each partition in turn: the first task into
-//  files[0..*n). false when no partition has one.
-static bool
-s_plan_partitions (const zs_compact_t *req, zs_file_meta_t *files, size_t *n)
+//  s_plan within each partition in turn (table_priv.h).
+bool
+zs_table_compact_pick (const zs_compact_t *req, zs_file_meta_t *files, size_t *n)
 {
     if (*n == 0)
         return false; //  (files may be NULL then: qsort takes no NULL)
@@ -352,7 +385,7 @@ zs_table_compact_plan (zs_table_t *self, const zs_compact_t *req, zs_file_meta_t
         rc = zs_table_live_files (self, 0, &files, &n, err, errlen);
     if (rc != 0)
         return rc;
-    if (!s_plan_partitions (req, files, &n)) {
+    if (!zs_table_compact_pick (req, files, &n)) {
         free (files);
         return 0;
     }

@@ -186,6 +186,10 @@ int zs_table_check_new_files (zs_table_t *self, const zs_file_meta_t *files, siz
 //  ZS_ECONFLICT + err when one is not.
 int zs_table_check_deletes (zs_table_t *self, const zs_file_meta_t *files, size_t n, int64_t *rows,
                             char *err, size_t errlen);
+//  table_compact.c: the plan alone, on live files[0..*n) (reordered):
+//  the first task, within one partition, into files[0..*n) (by size).
+//  false when none is due. No I/O: what the unit tests simulate with.
+bool zs_table_compact_pick (const zs_compact_t *req, zs_file_meta_t *files, size_t *n);
 //  The chaos runner's negative control (ZSINK_TEST_NO_FILTER_COMMITTED=1):
 //  filterCommitted and the already-added check off.
 bool zs_table_no_filter (void);
