@@ -1319,11 +1319,14 @@ s_say_over (const run_t *run)
     int64_t rows = have ? meta.rows_committed : run->prog.rows_committed;
     int64_t took = zs_clock_mono_ms () - run->started;
     char n[32], rate[32];
-    s_say ("Job %s over: %s%s after %.1f s, %s rows of this job committed (%s rows/s on "
+    //  a blackhole job's rows went nowhere: they were read, not committed
+    bool blackhole = !strcmp (run->cfg->sink_kind, "blackhole");
+    s_say ("Job %s over: %s%s after %.1f s, %s rows of this job %s (%s rows/s on "
            "average); %s; %lld restart%s.",
            run->job_id, s_outcome (run, &meta, have),
            have && !strcmp (meta.status, "STOPPED") ? " (stopped with a savepoint)" : "",
            (double) took / 1000.0, zs_progress_num (rows, n, sizeof n),
+           blackhole ? "read and dropped (sink.kind blackhole)" : "committed",
            zs_progress_num (took > 0 ? rows * 1000 / took : 0, rate, sizeof rate), what,
            (long long) restarts, restarts == 1 ? "" : "s");
     if (run->result == 0)

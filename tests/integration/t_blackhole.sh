@@ -20,6 +20,9 @@ done
 for p in 1 2; do
     expect_exit p$p 40 0
     oracle p$p 0
+    # the last line says where the rows went: read and dropped, not committed
+    grep -q 'rows of this job read and dropped (sink.kind blackhole)' "$(vdir p$p)/cluster.log" ||
+        fail p$p "the last line does not say the rows were dropped: $(grep 'over:' "$(vdir p$p)/cluster.log")"
     files=$(find "$(table_of p$p)" -name '*.parquet' | wc -l)
     [ "$files" -eq 0 ] || fail p$p "$files data files in the table: $(find "$(table_of p$p)" -name '*.parquet' | head -3)"
 done
