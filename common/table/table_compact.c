@@ -154,8 +154,9 @@ s_plan (const zs_compact_t *req, zs_file_meta_t *files, size_t *n)
             *n = m;
             return true;
         }
-        //  refused: the next bin from the first file left out (m >= 1:
-        //  the rule keeps the smallest), which is at least i + 1 - in_bin + 1
+        //  refused: the next bin starts at the first file left out,
+        //  files[start + m] (m >= 1: the rule keeps the smallest; m <
+        //  in_bin: a bin the rule leaves whole is a task), so it moves on
         i = start + m - 1;
         start = start + m;
         weight = 0;
