@@ -4,7 +4,8 @@
 #      and its snapshot (fail point committer.after-manifest=delay:3000:3)
 #   o  the coordinator, at the same place
 #   w  a writer whose data file is a multipart upload (one writer, 300,000
-#      rows uncompressed as fast as it goes, one checkpoint at the end: a
+#      rows uncompressed and PLAIN (delta integers would halve the file) as
+#      fast as it goes, one checkpoint at the end: a
 #      file of about 11 MB, two 8 MiB parts), killed while its first part
 #      is up and the upload open
 #      (io.s3.after-part=delay:4000:1): its replacement aborts the upload
@@ -26,7 +27,8 @@ done
 
 v=w N=300000
 write_fault_job $v 1 "datagen.rows-per-second: 0" "datagen.number-of-rows: $N" \
-    "execution.checkpointing.interval: 60s" "target-file-size: 1gb" "file.compression: none"
+    "execution.checkpointing.interval: 60s" "target-file-size: 1gb" "file.compression: none" \
+    "parquet.writer.encoding: plain"
 FAILPOINTS=io.s3.after-part=delay:4000:1 start_cluster $v
 wait_for_log $v 'failpoint io.s3.after-part: delay' 120
 [ "$(s3_uploads_open)" = 1 ] || fail $v "no open upload while the writer waits after its first part"
