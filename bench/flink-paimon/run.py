@@ -21,6 +21,7 @@ import os
 import sys
 
 import cases_ceiling
+import cases_floor
 import cases_kill
 import cases_latency
 import cases_scenarios
@@ -29,7 +30,8 @@ import cases_xmx
 from harness import BIN, FLINK_HEAP, HERE, say
 
 # in the order they run and print
-CASES = [("xmx", cases_xmx), ("tput", cases_tput), ("ceiling", cases_ceiling), ("latency", cases_latency),
+CASES = [("xmx", cases_xmx), ("tput", cases_tput), ("ceiling", cases_ceiling), ("floor", cases_floor),
+         ("latency", cases_latency),
          ("kill", cases_kill), ("scenarios", cases_scenarios)]
 # the -Xmx sweep is long (README): only when asked; it runs first so that the tuned column of
 # tput and ceiling takes its choice
