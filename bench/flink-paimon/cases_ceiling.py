@@ -37,11 +37,8 @@ def no_blackhole(d):
 
 def zsink_run(d, par, w):
     cmd = cases_tput.zsink_cmd(d, par, 1, **{"sink.kind": "blackhole"})
-    p = start(cmd, f"{d}/log")
-    ps = ProcSampler(p.pid)
-    ps.start()
     pts = []
-    try:
+    with sampled(cmd, f"{d}/log") as (p, ps):
         end = time.time() + 60  # status forks a process: asked every 0.25 s, not wait_for's 20 ms
         while p.poll() is None and not (zsink_rows(d) or 0) > 0:
             if time.time() > end:
@@ -56,12 +53,8 @@ def zsink_run(d, par, w):
                 if n is not None:
                     pts.append(((t0 + now_ms()) / 2, n))
                 time.sleep(0.5)
-    finally:
-        ps.done = True
-        ps.join()
-        stop(p)
     if not pts:
-        why = ("this zsink has no `sink.kind: blackhole` (ZSINK_BIN: a build with it, e.g. the i27-speed branch)"
+        why = ("this zsink has no `sink.kind: blackhole` (ZSINK_BIN: a build with it)"
                if no_blackhole(d) else f"zsink reported no rows (see {d}/log)")
         return {"error": why}
     return figures(pts, ps)
@@ -69,20 +62,11 @@ def zsink_run(d, par, w):
 
 def flink_run(d, R, par, w, tuned):
     cmd, heap = cases_tput.flink_cmd(d, R, par, 1, tuned, sink="discard")
-    p = start(cmd, f"{d}/log")
-    ps = ProcSampler(p.pid)
-    ps.start()
-    try:
+    with sampled(cmd, f"{d}/log") as (p, ps):
         wait_for(lambda: p.poll() is not None or any(int(n) > 0 for _, n in ROWS_LINE.findall(
             open(f"{d}/log", errors="replace").read())), 120, "Flink's first rows")
         t_first = now_ms()
-        end = time.time() + WARMUP_S + w + 1.0
-        while time.time() < end and p.poll() is None:
-            time.sleep(0.1)
-    finally:
-        ps.done = True
-        ps.join()
-        stop(p)
+        live_for(p, WARMUP_S + w + 1.0)
     pts = [(int(t), int(n)) for t, n in ROWS_LINE.findall(open(f"{d}/log", errors="replace").read())]
     pts = [x for x in pts if t_first + WARMUP_S * 1000 <= x[0] <= t_first + (WARMUP_S + w) * 1000]
     r = figures(pts, ps) if len(pts) >= 2 else {"error": f"Flink printed no rows (see {d}/log)"}

@@ -96,19 +96,10 @@ def measure(cmd, d, w, deadline_s):
     if os.path.exists(f"{d}/table"):  # a reused --out: its snapshots would be taken for this run's
         raise RuntimeError(f"{d}/table exists already (an --out of an earlier run?): give a new --out")
     t0 = now_ms()
-    p = start(cmd, f"{d}/log")
-    ps = ProcSampler(p.pid)
-    ps.start()
-    try:
+    with sampled(cmd, f"{d}/log") as (p, ps):
         up = first_snapshot(f"{d}/table", f"{d}/log", t0, deadline_s, p)
         if up is not None:
-            end = time.time() + WARMUP_S + w + 1.5
-            while time.time() < end and p.poll() is None:
-                time.sleep(0.1)
-    finally:
-        ps.done = True
-        ps.join()
-        stop(p)
+            live_for(p, WARMUP_S + w + 1.5)
     r = {"startup_ms": up, "rss_peak_mb": ps.peak / 1024.0, "window_s": w}
     win = snapshot_window(f"{d}/table", w) if up is not None else None
     if win:

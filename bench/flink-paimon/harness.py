@@ -1,5 +1,6 @@
 """bench/flink-paimon/harness.py - what every case of run.py shares: processes, tables, logs,
 zsink and Flink jobs, waiting. run.py says what the bench is."""
+import contextlib
 import datetime
 import glob
 import json
@@ -397,3 +398,25 @@ def stats3(xs):
         return None
     m = xs[len(xs) // 2] if len(xs) % 2 else (xs[len(xs) // 2 - 1] + xs[len(xs) // 2]) / 2
     return {"min": xs[0], "med": m, "max": xs[-1], "n": len(xs)}
+
+
+@contextlib.contextmanager
+def sampled(cmd, log):
+    """cmd started (its output to log) with a ProcSampler over its process tree, as (p, ps);
+    the sampler joined and the process stopped when the block ends, however it ends"""
+    p = start(cmd, log)
+    ps = ProcSampler(p.pid)
+    ps.start()
+    try:
+        yield p, ps
+    finally:
+        ps.done = True
+        ps.join()
+        stop(p)
+
+
+def live_for(p, secs):
+    """wait secs, or less if p ends first"""
+    end = time.time() + secs
+    while time.time() < end and p.poll() is None:
+        time.sleep(0.1)
