@@ -330,7 +330,8 @@ s_value (const zs_schema_t *schema, int c, int role, int64_t id, uint64_t h, zs_
     case ZS_TYPE_TIMESTAMP3:
         v->v.i64 =
             role == S_TS
-                ? INT64_C (1700000000000) + id * 1000
+                //  unsigned: ids near INT64_MAX wrap as Java's long does, no UB
+                ? (int64_t) (UINT64_C (1700000000000) + (uint64_t) id * 1000u)
                 : s_to_precision ((int64_t) (h % INT64_C (6311390400000)) - INT64_C (2208988800000),
                                   3, zs_column_precision (col));
         break;
